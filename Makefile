@@ -1,0 +1,62 @@
+# Two commands matter: `make run` and `make test`. Everything else serves them.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+HOST ?= 127.0.0.1
+PORT ?= 8000
+PYTEST := $(BIN)/python -m pytest
+
+.PHONY: run test test-fast test-browser test-postgres test-scale lint system-deps benchmark clean
+
+$(BIN)/.installed: pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+	$(BIN)/pip install --quiet ".[test]"
+	touch $@
+
+.secret_key:
+	$(BIN)/python -c "import secrets; print(secrets.token_urlsafe(50))" > $@
+
+run: $(BIN)/.installed .secret_key
+	SECRET_KEY="$$(cat .secret_key)" $(BIN)/python manage.py migrate --no-input
+	SECRET_KEY="$$(cat .secret_key)" $(BIN)/python manage.py demo
+	@echo "Serving Blades Table on http://$(HOST):$(PORT)/"
+	SECRET_KEY="$$(cat .secret_key)" $(BIN)/daphne -b $(HOST) -p $(PORT) blades.asgi:application
+
+# Debian's Chromium for the browser tests; PostgreSQL and Redis for the scale tests.
+system-deps:
+	@command -v chromium >/dev/null && command -v redis-server >/dev/null \
+	  && ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 \
+	  || ($(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive \
+	      $(SUDO) apt-get install -y -qq chromium postgresql redis-server >/dev/null)
+
+test: $(BIN)/.installed system-deps
+	$(MAKE) lint
+	$(MAKE) test-fast
+	$(MAKE) test-postgres
+	$(MAKE) test-browser
+	$(MAKE) test-scale
+
+# Rules, actions, views and consumers on the embedded default (SQLite, in-memory layer).
+test-fast: $(BIN)/.installed
+	$(PYTEST) tests --ignore=tests/browser --ignore=tests/scale
+
+# The same database-backed tests once more on PostgreSQL with Redis as the channel layer.
+test-postgres: $(BIN)/.installed system-deps
+	$(BIN)/python -m tests.services -- $(PYTEST) tests --ignore=tests/browser --ignore=tests/scale --ignore=tests/rules
+
+# Browser tests run in their own process: Playwright's event loop breaks pytest-asyncio after it.
+test-browser: $(BIN)/.installed system-deps
+	$(PYTEST) tests/browser
+
+test-scale: $(BIN)/.installed system-deps
+	$(BIN)/python -m tests.services -- $(PYTEST) tests/scale
+
+lint: $(BIN)/.installed
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+	SECRET_KEY=lint $(BIN)/python manage.py makemigrations --check --dry-run
+
+clean:
+	rm -rf $(VENV) staticfiles .test-db.sqlite3*

@@ -1,0 +1,497 @@
+"""Character sheet arithmetic: actions, stress, trauma, harm, armor, load, coin and xp.
+
+Everything here works on plain values and returns new values; nothing is mutated. The
+Django models store the plain values and call these functions inside atomic updates.
+A move the rules forbid raises RuleError, whose message is shown to the player.
+"""
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+
+
+class RuleError(ValueError):
+    """A move the rules do not allow; the message is written for the player."""
+
+
+def check_range(value: int, low: int, high: int, what: str) -> int:
+    """Reject a stored value outside its track, naming the field for the player."""
+    if not low <= value <= high:
+        raise RuleError(f"{what} must be between {low} and {high}.")
+    return value
+
+
+# --- Actions and attributes -------------------------------------------------------------
+
+ATTRIBUTES: dict[str, tuple[str, ...]] = {
+    "insight": ("hunt", "study", "survey", "tinker"),
+    "prowess": ("finesse", "prowl", "skirmish", "wreck"),
+    "resolve": ("attune", "command", "consort", "sway"),
+}
+ACTIONS: tuple[str, ...] = tuple(action for group in ATTRIBUTES.values() for action in group)
+
+
+def _check_action(action: str) -> str:
+    if action not in ACTIONS:
+        raise RuleError(f"“{action}” is not an action.")
+    return action
+
+
+def _check_attribute(attribute: str) -> str:
+    if attribute not in ATTRIBUTES:
+        raise RuleError(f"“{attribute}” is not an attribute.")
+    return attribute
+
+
+def attribute_of(action: str) -> str:
+    _check_action(action)
+    return next(attr for attr, actions in ATTRIBUTES.items() if action in actions)
+
+
+def attribute_rating(ratings: Mapping[str, int], attribute: str) -> int:
+    """An attribute is rated by how many of its actions have at least one dot."""
+    return sum(
+        1 for action in ATTRIBUTES[_check_attribute(attribute)] if ratings.get(action, 0) >= 1
+    )
+
+
+def attribute_ratings(ratings: Mapping[str, int]) -> dict[str, int]:
+    return {attribute: attribute_rating(ratings, attribute) for attribute in ATTRIBUTES}
+
+
+def vice_dice(ratings: Mapping[str, int]) -> int:
+    """Indulging a vice rolls the lowest attribute."""
+    return min(attribute_ratings(ratings).values())
+
+
+# --- Creation and action ratings -------------------------------------------------------
+
+CREATION_DOTS = 4  # one for heritage, one for background, two free
+CREATION_MAX = 2
+
+
+def _check_dots(dots: Mapping[str, int]) -> None:
+    for action, value in dots.items():
+        _check_action(action)
+        if value < 0:
+            raise RuleError(f"Action dots cannot be negative ({action}).")
+
+
+def validate_creation_dots(
+    playbook_dots: Mapping[str, int], added: Mapping[str, int]
+) -> dict[str, int]:
+    """Combine the playbook's dots with the player's four and return all twelve ratings.
+
+    A standard or custom playbook gives 3 dots, so a valid sheet totals 7. Spirit
+    playbooks give a different number; the player still adds exactly four.
+    """
+    _check_dots(playbook_dots)
+    _check_dots(added)
+    spent = sum(added.values())
+    if spent != CREATION_DOTS:
+        raise RuleError(f"Add exactly {CREATION_DOTS} action dots at creation (you added {spent}).")
+    ratings = {action: playbook_dots.get(action, 0) + added.get(action, 0) for action in ACTIONS}
+    too_high = [action for action, value in ratings.items() if value > CREATION_MAX]
+    if too_high:
+        raise RuleError(
+            f"No action can start above {CREATION_MAX} dots ({', '.join(too_high)} would)."
+        )
+    return ratings
+
+
+def custom_playbook_dots(primary: str, secondary: str) -> dict[str, int]:
+    _check_action(primary)
+    _check_action(secondary)
+    if primary == secondary:
+        raise RuleError("The primary and secondary actions must differ.")
+    return {primary: 2, secondary: 1}
+
+
+def action_cap(mastery: bool) -> int:
+    return 4 if mastery else 3
+
+
+def set_action_rating(rating: int, mastery: bool) -> int:
+    cap = action_cap(mastery)
+    if rating > cap:
+        until = "" if mastery else " until the crew has Mastery"
+        raise RuleError(f"Actions go no higher than {cap}{until}.")
+    if rating < 0:
+        raise RuleError("An action rating cannot be negative.")
+    return rating
+
+
+# --- Stress and trauma ----------------------------------------------------------------
+
+STRESS_MAX = 9
+TRAUMA_MAX = 4
+TRAUMA_CONDITIONS: tuple[str, ...] = (
+    "cold",
+    "haunted",
+    "obsessed",
+    "paranoid",
+    "reckless",
+    "soft",
+    "unstable",
+    "vicious",
+)
+
+
+@dataclass(frozen=True)
+class StressChange:
+    stress: int
+    trauma_triggered: bool
+
+
+def mark_stress(stress: int, amount: int, stress_max: int = STRESS_MAX) -> StressChange:
+    """Mark (or, with a negative amount, clear) stress.
+
+    Filling the last box is allowed; marking past it is trauma, and the character comes
+    back with zero stress. Clearing more than is marked stops at zero, as a vice roll can.
+    """
+    check_range(stress, 0, stress_max, "Stress")
+    total = stress + amount
+    if total > stress_max:
+        return StressChange(stress=0, trauma_triggered=True)
+    return StressChange(stress=max(0, total), trauma_triggered=False)
+
+
+def add_trauma(
+    traumas: Sequence[str], condition: str, trauma_max: int = TRAUMA_MAX
+) -> tuple[str, ...]:
+    """trauma_max is 4, or more with the Hardened/Ordained crew upgrade."""
+    if condition not in TRAUMA_CONDITIONS:
+        raise RuleError(f"“{condition}” is not a trauma condition.")
+    if condition in traumas:
+        raise RuleError(f"The character is already {condition}; choose another condition.")
+    if len(traumas) >= trauma_max:
+        raise RuleError(f"The character already has {trauma_max} trauma and must retire.")
+    return (*traumas, condition)
+
+
+def must_retire(traumas: Sequence[str], trauma_max: int = TRAUMA_MAX) -> bool:
+    return len(traumas) >= trauma_max
+
+
+def ignored_vice_stress(traumas_count: int, satisfied_by_trauma: bool) -> int:
+    """Stress taken for a downtime without indulging; trauma since then satisfies the vice."""
+    return 0 if satisfied_by_trauma else traumas_count
+
+
+@dataclass(frozen=True)
+class ViceResult:
+    stress: int
+    overindulged: bool
+
+
+def indulge_vice(stress: int, cleared: int) -> ViceResult:
+    """Clear stress equal to the vice roll; clearing more than was marked is overindulging."""
+    if stress < 0 or cleared < 0:
+        raise RuleError("Stress and stress cleared cannot be negative.")
+    return ViceResult(stress=max(0, stress - cleared), overindulged=cleared > stress)
+
+
+# --- Harm and healing -----------------------------------------------------------------
+
+HARM_SLOTS: dict[int, int] = {1: 2, 2: 2, 3: 1, 4: 1}
+HARM_PENALTIES: dict[int, str] = {1: "Reduced effect", 2: "−1d", 3: "Need help", 4: "Fatal"}
+HEALING_SEGMENTS = 4
+
+Harm = dict[int, tuple[str, ...]]
+
+
+def empty_harm() -> Harm:
+    return {level: () for level in HARM_SLOTS}
+
+
+def _rows(harm: Mapping[int, Sequence[str]]) -> Harm:
+    # Keys are accepted as ints or as the strings a JSON round trip turns them into;
+    # missing rows are empty. Treating "1" as unknown would silently drop the harm.
+    rows = empty_harm()
+    for key, entries in harm.items():
+        level = int(key)
+        if level not in HARM_SLOTS:
+            raise RuleError(f"Harm level {level} does not exist; levels run 1 to 4.")
+        if len(entries) > HARM_SLOTS[level]:
+            raise RuleError(f"Harm level {level} holds at most {HARM_SLOTS[level]}.")
+        rows[level] = tuple(entries)
+    return rows
+
+
+@dataclass(frozen=True)
+class HarmResult:
+    harm: Harm
+    level: int
+    catastrophic: bool
+
+
+def _place(rows: Harm, level: int, description: str) -> HarmResult:
+    """Write harm in the first row from `level` up that has room."""
+    landed = level
+    while len(rows[landed]) >= HARM_SLOTS[landed]:
+        if landed == 4:
+            raise RuleError("This character has already suffered fatal harm.")
+        landed += 1
+    rows[landed] = (*rows[landed], description)
+    # Reading of "level 3 full and more level 3 harm": catastrophic means the harm needed
+    # a level-3 slot, found the row full, and was pushed into level 4. Harm dealt at
+    # level 4 in the first place is simply fatal, not catastrophic.
+    return HarmResult(harm=rows, level=landed, catastrophic=level <= 3 < landed)
+
+
+def add_harm(harm: Mapping[int, Sequence[str]], level: int, description: str) -> HarmResult:
+    """Record harm; a full row pushes it one row up.
+
+    Any new harm clears the healing clock: the caller sets the healing ticks to 0.
+    """
+    check_range(level, 1, 4, "Harm level")
+    description = description.strip()
+    if not description:
+        raise RuleError("Describe the harm (for example “Broken Leg”).")
+    return _place(_rows(harm), level, description)
+
+
+def clear_harm(harm: Mapping[int, Sequence[str]], level: int, index: int) -> Harm:
+    rows = _rows(harm)
+    check_range(level, 1, 4, "Harm level")
+    if not 0 <= index < len(rows[level]):
+        raise RuleError(f"There is no such harm at level {level}.")
+    rows[level] = rows[level][:index] + rows[level][index + 1 :]
+    return rows
+
+
+def heal_one_level(harm: Mapping[int, Sequence[str]]) -> Harm:
+    """Every harm drops one level and level-1 harm goes away (fatal harm the GM let the
+    character survive heals to level 3 like any other).
+
+    Each row has no more slots than the row below it, so moving everything down always
+    fits; should that ever change, harm that does not fit is pushed up as new harm is.
+    """
+    old = _rows(harm)
+    healed = empty_harm()
+    for level in (2, 3, 4):
+        for description in old[level]:
+            healed = _place(healed, level - 1, description).harm
+    return healed
+
+
+def tick_healing(
+    ticks_marked: int,
+    ticks: int,
+    harm: Mapping[int, Sequence[str]],
+    segments: int = HEALING_SEGMENTS,
+) -> tuple[int, Harm]:
+    """Tick the healing clock; each time it fills, all harm heals one level.
+
+    Extra ticks roll over into the emptied clock. segments is 4, or 3 with Vigorous.
+    """
+    check_range(ticks_marked, 0, segments - 1, "Healing ticks")
+    if ticks < 0:
+        raise RuleError("Healing ticks cannot be negative.")
+    rows = _rows(harm)
+    fills, remaining = divmod(ticks_marked + ticks, segments)
+    for _ in range(fills):
+        rows = heal_one_level(rows)
+    return remaining, rows
+
+
+def harm_penalties(harm: Mapping[int, Sequence[str]]) -> list[str]:
+    rows = _rows(harm)
+    return [HARM_PENALTIES[level] for level in HARM_SLOTS if rows[level]]
+
+
+def harm_dice_penalty(harm: Mapping[int, Sequence[str]]) -> int:
+    return -1 if _rows(harm)[2] else 0
+
+
+# --- Armor ----------------------------------------------------------------------------
+
+ARMOR_BOXES: tuple[str, ...] = ("armor", "heavy", "special")
+
+
+def armor_boxes(heavy: bool, special: bool) -> tuple[str, ...]:
+    """The boxes a character may mark: heavy armor adds a second box, and special
+    armor is available only through an ability that grants it."""
+    boxes = ["armor"]
+    if heavy:
+        boxes.append("heavy")
+    if special:
+        boxes.append("special")
+    return tuple(boxes)
+
+
+def use_armor(
+    used: set[str] | frozenset[str], box: str, has_heavy: bool, has_special: bool
+) -> frozenset[str]:
+    if box not in ARMOR_BOXES:
+        raise RuleError(f"“{box}” is not an armor box.")
+    if box not in armor_boxes(has_heavy, has_special):
+        if box == "heavy":
+            raise RuleError("Only heavy armor gives a second armor box.")
+        raise RuleError("Special armor needs an ability that grants it.")
+    if box in used:
+        raise RuleError(f"The {box} box is already marked until armor is restored.")
+    # Heavy armor is a second box: it reduces the consequence again after the first.
+    if box == "heavy" and "armor" not in used:
+        raise RuleError("Mark the armor box before the heavy armor box.")
+    return frozenset(used) | {box}
+
+
+def restore_armor(used: set[str] | frozenset[str], *, downtime: bool) -> frozenset[str]:
+    """Choosing load for the next score restores all armor; downtime restores special."""
+    return frozenset(used) - {"special"} if downtime else frozenset()
+
+
+# --- Load -----------------------------------------------------------------------------
+
+LOAD_LEVELS: dict[str, int] = {"light": 3, "normal": 5, "heavy": 6}
+MULE_LOAD_LEVELS: dict[str, int] = {"light": 5, "normal": 7, "heavy": 8}
+ARMOR_LOAD = 2
+HEAVY_ARMOR_LOAD = 3  # on top of the armor itself
+
+
+@dataclass(frozen=True)
+class LoadState:
+    limit: int
+    total: int
+    encumbered: bool
+    over: bool
+
+
+def load_limit(level: str, mule: bool) -> int:
+    levels = MULE_LOAD_LEVELS if mule else LOAD_LEVELS
+    if level not in levels:
+        raise RuleError(f"“{level}” is not a load; choose light, normal or heavy.")
+    return levels[level]
+
+
+def load_total(item_loads: Iterable[int], coin_carried: int = 0) -> int:
+    """Armor and heavy armor are ordinary items here (2, and 3 more for heavy)."""
+    loads = list(item_loads)
+    if any(load < 0 for load in loads) or coin_carried < 0:
+        raise RuleError("Load cannot be negative.")
+    return sum(loads) + coin_carried
+
+
+def check_load(level: str, mule: bool, total: int) -> LoadState:
+    if total < 0:
+        raise RuleError("Load cannot be negative.")
+    limit = load_limit(level, mule)
+    return LoadState(
+        limit=limit,
+        total=total,
+        encumbered=total > load_limit("heavy", mule),
+        over=total > limit,
+    )
+
+
+def can_carry(level: str, mule: bool, total_after: int) -> bool:
+    """Checking items is allowed up to the chosen load's limit.
+
+    Encumbrance still happens, from load gained without checking an item (coin picked
+    up during the score, something the GM hands over); check_load reports it.
+    """
+    return total_after <= load_limit(level, mule)
+
+
+# --- Coin and stash -------------------------------------------------------------------
+
+COIN_MAX = 4
+STASH_MAX = 40
+STASH_PER_COIN = 2
+
+
+def add_coin(coin: int, amount: int) -> int:
+    check_range(coin, 0, COIN_MAX, "Coin")
+    total = coin + amount
+    if total > COIN_MAX:
+        raise RuleError(f"A scoundrel carries at most {COIN_MAX} coin; stash the rest.")
+    if total < 0:
+        raise RuleError(f"Not enough coin: the character has {coin}.")
+    return total
+
+
+def add_stash(stash: int, amount: int) -> int:
+    """Gains such as crew-advance profits; a full stash cannot grow further."""
+    check_range(stash, 0, STASH_MAX, "Stash")
+    if amount < 0:
+        raise RuleError("Take coin out of the stash by withdrawing it.")
+    return min(STASH_MAX, stash + amount)
+
+
+def stash_coin(coin: int, stash: int, amount: int) -> tuple[int, int]:
+    check_range(stash, 0, STASH_MAX, "Stash")
+    if amount <= 0:
+        raise RuleError("Stash at least 1 coin.")
+    if stash + amount > STASH_MAX:
+        raise RuleError(f"The stash holds at most {STASH_MAX} coin.")
+    return add_coin(coin, -amount), stash + amount
+
+
+def withdraw_stash(coin: int, stash: int, coin_wanted: int) -> tuple[int, int]:
+    """Selling off investments: every 2 stash gives 1 coin."""
+    check_range(stash, 0, STASH_MAX, "Stash")
+    if coin_wanted <= 0:
+        raise RuleError("Withdraw at least 1 coin.")
+    cost = coin_wanted * STASH_PER_COIN
+    if cost > stash:
+        raise RuleError(f"{coin_wanted} coin costs {cost} stash; the character has only {stash}.")
+    return add_coin(coin, coin_wanted), stash - cost
+
+
+def lifestyle(stash: int) -> int:
+    """Lifestyle quality is the number of full rows of ten in the stash."""
+    return check_range(stash, 0, STASH_MAX, "Stash") // 10
+
+
+def retirement_fate(stash: int) -> str:
+    check_range(stash, 0, STASH_MAX, "Stash")
+    if stash <= 10:
+        return "poor soul"
+    if stash <= 20:
+        return "meager"
+    if stash < STASH_MAX:
+        return "modest"
+    return "fine"
+
+
+# --- Experience -----------------------------------------------------------------------
+
+PLAYBOOK_XP = 8
+ATTRIBUTE_XP = 6
+XP_PER_TRIGGER_MAX = 2  # 1 if it happened, 2 if it happened a lot
+
+
+@dataclass(frozen=True)
+class XpChange:
+    xp: int
+    advances: int
+
+
+def track_length(track: str) -> int:
+    if track == "playbook":
+        return PLAYBOOK_XP
+    if track in ATTRIBUTES:
+        return ATTRIBUTE_XP
+    raise RuleError(f"“{track}” is not an xp track.")
+
+
+def mark_track_xp(xp: int, amount: int, length: int) -> XpChange:
+    """Filling a track clears it for an advance; xp beyond the last box carries over,
+    so several advances can come at once. A negative amount corrects a mistaken mark."""
+    check_range(xp, 0, length - 1, "Xp")
+    total = xp + amount
+    if total < 0:
+        raise RuleError(f"Only {xp} xp is marked.")
+    advances, remaining = divmod(total, length)
+    return XpChange(xp=remaining, advances=advances)
+
+
+def mark_xp(xp: int, amount: int, track: str) -> XpChange:
+    return mark_track_xp(xp, amount, track_length(track))
+
+
+def end_of_session_xp(triggers: Mapping[str, int]) -> int:
+    for trigger, value in triggers.items():
+        if not 0 <= value <= XP_PER_TRIGGER_MAX:
+            raise RuleError(f"“{trigger}” gives 0, 1 or 2 xp.")
+    return sum(triggers.values())

@@ -1,0 +1,248 @@
+"""Crew sheet arithmetic: rep and turf, development, heat, coin, crew xp and factions."""
+
+from dataclasses import dataclass
+
+from blades.rules.character import RuleError, XpChange, check_range, mark_track_xp
+
+TIER_MAX = 4  # the crew sheet shows 0..IV
+FACTION_TIER_MAX = 5
+TURF_MAX = 6
+REP_MAX = 12
+HEAT_MAX = 9
+WANTED_MAX = 4
+CREW_XP_DEFAULT = 8  # sources say 8 or 10; the table setting defaults to 8
+HOLDS = ("weak", "strong")
+
+
+# --- Rep, turf and development -------------------------------------------------------
+
+
+def rep_track(turf: int) -> int:
+    """Each turf held is marked on the rep track, so less rep is needed to develop."""
+    return REP_MAX - check_range(turf, 0, TURF_MAX, "Turf")
+
+
+@dataclass(frozen=True)
+class RepChange:
+    rep: int
+    full: bool
+
+
+def add_rep(rep: int, turf: int, amount: int) -> RepChange:
+    """Earn rep (or forfeit it, with a negative amount).
+
+    Rep stops at the end of the track; while the track is full no rep is earned. Turf
+    gained while rep is high can leave rep past the shortened track: it counts as full.
+    """
+    track = rep_track(turf)
+    check_range(rep, 0, REP_MAX, "Rep")
+    total = rep + amount
+    if total < 0:
+        raise RuleError(f"The crew has only {rep} rep.")
+    new_rep = min(total, track)
+    return RepChange(rep=new_rep, full=new_rep >= track)
+
+
+def score_rep(crew_tier: int, target_tier: int, quiet: bool = False) -> int:
+    """2 rep, +1 per tier the target is above the crew, -1 per tier below."""
+    if quiet:
+        return 0
+    return max(0, 2 + target_tier - crew_tier)
+
+
+def tier_up_cost(tier: int) -> int:
+    """Rising a tier costs the new tier times 8 coin."""
+    return (check_range(tier, 0, TIER_MAX - 1, "Tier") + 1) * 8
+
+
+@dataclass(frozen=True)
+class Development:
+    tier: int
+    hold: str
+    rep: int
+    coin: int
+    kind: str  # "strong_hold" or "tier_up"
+
+
+def develop(tier: int, hold: str, rep: int, turf: int, coin: int) -> Development:
+    """Spend a full rep track: weak hold turns strong, or strong hold pays to rise a tier.
+
+    Turf stays marked; only rep resets.
+    """
+    if hold not in HOLDS:
+        raise RuleError(f"“{hold}” is not a hold; it is weak or strong.")
+    check_range(tier, 0, TIER_MAX, "Tier")
+    if coin < 0:
+        raise RuleError("Coin cannot be negative.")
+    if rep < rep_track(turf):
+        raise RuleError(f"The crew needs {rep_track(turf)} rep to develop (it has {rep}).")
+    if hold == "weak":
+        return Development(tier=tier, hold="strong", rep=0, coin=coin, kind="strong_hold")
+    if tier >= TIER_MAX:
+        raise RuleError(f"The crew is already at the highest tier ({TIER_MAX}).")
+    cost = tier_up_cost(tier)
+    if coin < cost:
+        raise RuleError(f"Rising to tier {tier + 1} costs {cost} coin; the crew has {coin}.")
+    return Development(tier=tier + 1, hold="weak", rep=0, coin=coin - cost, kind="tier_up")
+
+
+# --- Heat and wanted level -----------------------------------------------------------
+
+EXPOSURE: dict[str, int] = {"quiet": 0, "contained": 2, "loud": 4, "wild": 6}
+
+
+@dataclass(frozen=True)
+class HeatChange:
+    heat: int
+    wanted: int
+    wanted_gained: int
+
+
+def add_heat(heat: int, wanted: int, amount: int) -> HeatChange:
+    """Add heat (or remove it, with a negative amount; heat stops at 0).
+
+    Each time heat reaches 9 the wanted level rises by 1 and the excess rolls over, so a
+    big gain can wrap more than once. At wanted 4 there is no higher level: heat then
+    stays at 8, the most the track holds without converting.
+    """
+    check_range(heat, 0, HEAT_MAX - 1, "Heat")
+    check_range(wanted, 0, WANTED_MAX, "Wanted level")
+    total = max(0, heat + amount)
+    gained = 0
+    while total >= HEAT_MAX and wanted + gained < WANTED_MAX:
+        total -= HEAT_MAX
+        gained += 1
+    return HeatChange(heat=min(total, HEAT_MAX - 1), wanted=wanted + gained, wanted_gained=gained)
+
+
+def score_heat(
+    exposure: str, *, high_profile: bool, hostile_turf: bool, at_war: bool, killing: bool
+) -> int:
+    if exposure not in EXPOSURE:
+        raise RuleError(f"“{exposure}” is not an exposure; choose quiet, contained, loud or wild.")
+    return EXPOSURE[exposure] + high_profile + hostile_turf + at_war + 2 * killing
+
+
+def incarcerate(heat: int, wanted: int) -> tuple[int, int]:
+    """Someone takes the fall: heat clears and the wanted level drops by one."""
+    check_range(heat, 0, HEAT_MAX - 1, "Heat")
+    check_range(wanted, 0, WANTED_MAX, "Wanted level")
+    return 0, max(0, wanted - 1)
+
+
+# --- Payoff and crew coin ------------------------------------------------------------
+
+JOB_COIN: dict[str, int] = {"minor": 2, "small": 4, "standard": 6, "big": 8, "major": 10}
+VAULT_LIMITS = (4, 8, 16)  # by vault upgrade boxes marked
+
+
+def tithe(tier: int) -> int:
+    return check_range(tier, 0, FACTION_TIER_MAX, "Tier") + 1
+
+
+def crew_coin_limit(vault_boxes: int) -> int:
+    return VAULT_LIMITS[check_range(vault_boxes, 0, len(VAULT_LIMITS) - 1, "Vault boxes")]
+
+
+@dataclass(frozen=True)
+class CoinChange:
+    coin: int
+    excess: int
+
+
+def add_crew_coin(coin: int, amount: int, limit: int) -> CoinChange:
+    """Coin beyond the lair's limit is kept but flagged as excess: it must be spent or
+    shared out before the next score, and the table decides how."""
+    if coin < 0:
+        raise RuleError("Coin cannot be negative.")
+    total = coin + amount
+    if total < 0:
+        raise RuleError(f"The crew has only {coin} coin.")
+    return CoinChange(coin=total, excess=max(0, total - limit))
+
+
+# --- Crew advancement ----------------------------------------------------------------
+
+
+def mark_crew_xp(xp: int, amount: int, track_length: int = CREW_XP_DEFAULT) -> XpChange:
+    """Each advance is a crew special ability or two upgrade boxes."""
+    return mark_track_xp(xp, amount, track_length)
+
+
+def advance_stash_gain(tier: int) -> int:
+    """Stash each PC gains when the crew advances."""
+    return check_range(tier, 0, TIER_MAX, "Tier") + 2
+
+
+# --- Factions and war ----------------------------------------------------------------
+
+STATUS_MIN = -3
+STATUS_MAX = 3
+STATUS_LABELS: dict[int, str] = {
+    3: "Allies",
+    2: "Friendly",
+    1: "Helpful",
+    0: "Neutral",
+    -1: "Interfering",
+    -2: "Hostile",
+    -3: "War",
+}
+
+
+def set_status(status: int, delta: int) -> int:
+    """Statuses stop at war and allies: hurting a faction already at war changes nothing,
+    so clamping (not an error) lets every operation apply its shift."""
+    return max(STATUS_MIN, min(STATUS_MAX, status + delta))
+
+
+@dataclass(frozen=True)
+class WarEffects:
+    extra_heat: int
+    hold_penalty: int
+    downtime_activities: int
+
+
+def war_effects(at_war: bool) -> WarEffects:
+    if at_war:
+        return WarEffects(extra_heat=1, hold_penalty=-1, downtime_activities=1)
+    return WarEffects(extra_heat=0, hold_penalty=0, downtime_activities=2)
+
+
+def effective_hold(hold: str, tier: int, at_war: bool) -> tuple[str, int]:
+    """War costs one hold while it lasts; with weak hold that means a tier.
+
+    Store the peacetime values and show these: the tier comes back when the war ends.
+    A weak tier-0 crew cannot drop further; its lair comes under threat instead.
+    """
+    if hold not in HOLDS:
+        raise RuleError(f"“{hold}” is not a hold; it is weak or strong.")
+    if not at_war:
+        return hold, tier
+    if hold == "strong":
+        return "weak", tier
+    return "weak", max(0, tier - 1)
+
+
+# --- Cohorts -------------------------------------------------------------------------
+
+GANG_SCALE: dict[int, str] = {0: "1-2", 1: "3-6", 2: "12", 3: "20", 4: "40", 5: "80"}
+
+
+def cohort_quality(tier: int, *, expert: bool = False, elite: bool = False) -> int:
+    """A gang's quality is the crew's tier; an expert is one better. An Elite upgrade
+    for the gang's type gives +1d, which is folded in here as +1."""
+    return check_range(tier, 0, FACTION_TIER_MAX, "Tier") + (1 if expert or elite else 0)
+
+
+def gang_scale(tier: int) -> str:
+    return GANG_SCALE[check_range(tier, 0, FACTION_TIER_MAX, "Tier")]
+
+
+# --- Downtime ------------------------------------------------------------------------
+
+EXTRA_ACTIVITY_COST = 1  # paid as 1 coin or 1 rep, the player's choice
+
+
+def downtime_activities(at_war: bool, war_dogs: bool = False) -> int:
+    """Two activities per PC, one while at war (the Bravos' War Dogs keeps two)."""
+    return 1 if at_war and not war_dogs else 2

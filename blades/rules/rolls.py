@@ -1,0 +1,504 @@
+"""What each kind of roll means at the table (RULES.md "Roll types", "Downtime").
+
+The engine reads dice into results; the judgment calls (position, effect, which
+consequence) stay with the people at the table, so this module only reports the
+options a result opens up.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from enum import IntEnum, StrEnum
+
+from blades.rules.dice import Outcome, Roll
+
+ASSIST_STRESS = 1
+PUSH_STRESS = 2
+
+
+class RuleError(ValueError):
+    """A request the rules forbid (as opposed to malformed input)."""
+
+
+# Worst to best; a result's place here is its rank.
+_OUTCOME_LADDER = (Outcome.BAD, Outcome.PARTIAL, Outcome.SUCCESS, Outcome.CRITICAL)
+
+
+def outcome_rank(outcome: Outcome) -> int:
+    return _OUTCOME_LADDER.index(outcome)
+
+
+def raise_outcome(outcome: Outcome, levels: int) -> Outcome:
+    """Each coin spent after a downtime roll lifts the result one step, up to critical."""
+    if levels < 0:
+        raise ValueError("an outcome can only be raised")
+    top = len(_OUTCOME_LADDER) - 1
+    return _OUTCOME_LADDER[min(outcome_rank(outcome) + levels, top)]
+
+
+# --- Position and effect ---------------------------------------------------
+
+
+class Position(StrEnum):
+    CONTROLLED = "controlled"
+    RISKY = "risky"
+    DESPERATE = "desperate"
+
+    @property
+    def label(self) -> str:
+        return self.value.capitalize()
+
+
+class Effect(IntEnum):
+    ZERO = 0
+    LIMITED = 1
+    STANDARD = 2
+    GREAT = 3
+    EXTREME = 4
+
+    @property
+    def key(self) -> str:
+        return self.name.lower()
+
+    @property
+    def label(self) -> str:
+        return self.name.capitalize()
+
+
+def raise_effect(effect: Effect, levels: int = 1) -> Effect:
+    return Effect(max(Effect.ZERO, min(Effect.EXTREME, effect + levels)))
+
+
+def reduce_effect(effect: Effect, levels: int = 1) -> Effect:
+    return raise_effect(effect, -levels)
+
+
+def effect_ticks(effect: Effect, critical: bool = False) -> int:
+    """Clock segments an action fills.
+
+    A critical lifts the effect one level first. Extreme is the top level the
+    rules name, so an extreme critical stays at extreme (4 ticks) rather than
+    inventing a fifth level.
+    """
+    if critical:
+        effect = raise_effect(effect)
+    return int(effect)
+
+
+def desperate_xp(position: Position) -> int:
+    return 1 if position is Position.DESPERATE else 0
+
+
+# --- Action roll -----------------------------------------------------------
+
+CONSEQUENCE_KINDS = {
+    "harm": "Harm",
+    "complication": "Complication",
+    "reduced_effect": "Reduced effect",
+    "worse_position": "Worse position",
+    "lost_opportunity": "Lost opportunity",
+}
+
+
+@dataclass(frozen=True)
+class ActionOutcome:
+    """One cell of the action roll table.
+
+    ``consequences`` are the kinds the GM may pick from (none on a 6 or a
+    critical). ``severity`` grades them: minor when controlled, standard when
+    risky, severe when desperate, and None when there is no consequence. A
+    controlled 1-3 offers only pressing on from a risky position, so it is
+    graded like a risky consequence: standard.
+    """
+
+    outcome: Outcome
+    position: Position
+    text: str
+    consequences: tuple[str, ...]
+    severity: str | None
+    succeeded: bool
+
+
+_ACTION_CELLS = {
+    (Position.CONTROLLED, Outcome.PARTIAL): (
+        "You hesitate: withdraw and try another way, or do it with a minor consequence.",
+        ("complication", "reduced_effect", "harm", "worse_position"),
+        "minor",
+    ),
+    (Position.CONTROLLED, Outcome.BAD): (
+        "You falter: press on from a risky position, or withdraw and try another way.",
+        ("worse_position",),
+        "standard",
+    ),
+    (Position.RISKY, Outcome.PARTIAL): (
+        "You do it, but there is a consequence.",
+        ("harm", "complication", "reduced_effect", "worse_position"),
+        "standard",
+    ),
+    (Position.RISKY, Outcome.BAD): (
+        "Things go badly.",
+        ("harm", "complication", "worse_position", "lost_opportunity"),
+        "standard",
+    ),
+    (Position.DESPERATE, Outcome.PARTIAL): (
+        "You do it, but there is a serious consequence.",
+        ("harm", "complication", "reduced_effect"),
+        "severe",
+    ),
+    (Position.DESPERATE, Outcome.BAD): (
+        "It's the worst outcome.",
+        ("harm", "complication", "lost_opportunity"),
+        "severe",
+    ),
+}
+
+
+def action_outcome(position: Position, outcome: Outcome) -> ActionOutcome:
+    if outcome is Outcome.CRITICAL:
+        return ActionOutcome(outcome, position, "You do it with increased effect.", (), None, True)
+    if outcome is Outcome.SUCCESS:
+        return ActionOutcome(outcome, position, "You do it.", (), None, True)
+    text, consequences, severity = _ACTION_CELLS[position, outcome]
+    return ActionOutcome(
+        outcome, position, text, consequences, severity, succeeded=outcome is Outcome.PARTIAL
+    )
+
+
+def action_pool(
+    rating: int,
+    *,
+    assist: bool = False,
+    push: bool = False,
+    bargain: bool = False,
+    extra_dice: int = 0,
+) -> int:
+    """Dice for an action roll.
+
+    ``extra_dice`` covers abilities that add dice and harm that takes one away,
+    so it may be negative; a total of zero or less is a zero pool.
+    """
+    if rating < 0:
+        raise RuleError("an action rating cannot be negative")
+    if push and bargain:
+        raise RuleError("the second bonus die comes from pushing or a devil's bargain, not both")
+    return rating + int(assist) + int(push or bargain) + extra_dice
+
+
+def push_stress(push_dice: bool, push_effect: bool) -> int:
+    return PUSH_STRESS * (int(push_dice) + int(push_effect))
+
+
+# --- Resistance ------------------------------------------------------------
+
+
+def resistance_stress(roll: Roll) -> int:
+    """Stress a resistance roll costs; -1 means a critical clears one stress."""
+    if roll.outcome is Outcome.CRITICAL:
+        return -1
+    return max(0, 6 - roll.counting)
+
+
+# --- Fortune, engagement, gather information -------------------------------
+
+FORTUNE_LABELS = {
+    "great": "Great / extreme effect",
+    "standard": "Standard / full effect",
+    "limited": "Limited / partial effect",
+    "poor": "Poor / little effect",
+}
+
+_FORTUNE_RESULTS = {
+    Outcome.CRITICAL: "great",
+    Outcome.SUCCESS: "standard",
+    Outcome.PARTIAL: "limited",
+    Outcome.BAD: "poor",
+}
+
+
+def fortune_result(outcome: Outcome) -> str:
+    return _FORTUNE_RESULTS[outcome]
+
+
+def fortune_pool(trait: int, advantages: int = 0, disadvantages: int = 0) -> int:
+    if min(trait, advantages, disadvantages) < 0:
+        raise ValueError("trait and advantage counts cannot be negative")
+    return trait + advantages - disadvantages
+
+
+def engagement_pool(advantages: int, disadvantages: int) -> int:
+    """1d for luck, then one die per major advantage, minus one per disadvantage."""
+    if min(advantages, disadvantages) < 0:
+        raise ValueError("advantage counts cannot be negative")
+    return 1 + advantages - disadvantages
+
+
+_ENGAGEMENT_POSITIONS = {
+    Outcome.CRITICAL: (Position.CONTROLLED, True),
+    Outcome.SUCCESS: (Position.CONTROLLED, False),
+    Outcome.PARTIAL: (Position.RISKY, False),
+    Outcome.BAD: (Position.DESPERATE, False),
+}
+
+
+def engagement_position(outcome: Outcome) -> tuple[Position, bool]:
+    """Starting position of the score, and whether the crew is already past the first obstacle."""
+    return _ENGAGEMENT_POSITIONS[outcome]
+
+
+INFORMATION_LABELS = {
+    "great": "Great detail",
+    "standard": "Standard detail",
+    "limited": "Limited detail",
+    "poor": "Little detail",
+}
+
+
+def information_detail(outcome: Outcome) -> str:
+    """Level of detail from a gather-information fortune roll.
+
+    The texts tie detail to effect level, and a fortune roll reads its result as
+    an effect level (critical great, 6 standard, 4-5 limited, 1-3 poor), so this
+    is the fortune reading. When information comes from an action roll instead,
+    detail follows the effect the GM set, not the dice.
+    """
+    return fortune_result(outcome)
+
+
+# --- Group action ----------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class GroupResult:
+    outcome: Outcome
+    leader_stress: int
+    best_index: int
+
+
+def group_action(rolls: Sequence[Roll]) -> GroupResult:
+    """The best single result counts for everyone; the leader pays 1 stress per 1-3."""
+    if not rolls:
+        raise ValueError("a group action needs at least one roll")
+    best_index = max(range(len(rolls)), key=lambda i: outcome_rank(rolls[i].outcome))
+    leader_stress = sum(1 for r in rolls if r.outcome is Outcome.BAD)
+    return GroupResult(rolls[best_index].outcome, leader_stress, best_index)
+
+
+# --- Indulge vice ----------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Overindulgence:
+    label: str
+    description: str
+
+
+OVERINDULGENCES = {
+    "attract_trouble": Overindulgence(
+        "Attract Trouble", "The binge draws notice: the crew faces one more entanglement."
+    ),
+    "brag": Overindulgence("Brag", "Loose talk about the crew's deeds: the crew takes +2 heat."),
+    "lost": Overindulgence(
+        "Lost",
+        "The character vanishes into the vice for weeks; play someone else. "
+        "They come back with all harm healed.",
+    ),
+    "tapped": Overindulgence(
+        "Tapped", "The purveyor cuts the character off; a new source must be found."
+    ),
+}
+
+
+@dataclass(frozen=True)
+class ViceResult:
+    cleared: int
+    relief: int
+    overindulged: bool
+
+
+def vice_pool(attribute_ratings: Iterable[int]) -> int:
+    ratings = list(attribute_ratings)
+    if not ratings:
+        raise ValueError("need at least one attribute rating")
+    return min(ratings)
+
+
+def indulge_vice(roll: Roll, stress_marked: int) -> ViceResult:
+    """Relief is the die that counts, so a zero-pool indulgence gives the lower of two dice."""
+    if stress_marked < 0:
+        raise ValueError("stress marked cannot be negative")
+    relief = roll.counting
+    return ViceResult(
+        cleared=min(relief, stress_marked),
+        relief=relief,
+        overindulged=relief > stress_marked,
+    )
+
+
+# --- Downtime --------------------------------------------------------------
+
+_DOWNTIME_TICKS = {Outcome.BAD: 1, Outcome.PARTIAL: 2, Outcome.SUCCESS: 3, Outcome.CRITICAL: 5}
+
+
+def downtime_ticks(outcome: Outcome) -> int:
+    return _DOWNTIME_TICKS[outcome]
+
+
+def tier_result(tier: int, outcome: Outcome) -> int:
+    """Quality from a tier roll (acquire asset, crafting): tier-1 up to tier+2, never below 0."""
+    return max(0, tier + outcome_rank(outcome) - 1)
+
+
+# --- Entanglements ---------------------------------------------------------
+
+MAX_WANTED = 4
+
+_ENTANGLEMENTS = {
+    "0-3": {
+        Outcome.BAD: ("Gang Trouble", "The Usual Suspects"),
+        Outcome.PARTIAL: ("Rivals", "Unquiet Dead"),
+        Outcome.SUCCESS: ("Cooperation",),
+    },
+    "4-5": {
+        Outcome.BAD: ("Gang Trouble", "Questioning"),
+        Outcome.PARTIAL: ("Reprisals", "Unquiet Dead"),
+        Outcome.SUCCESS: ("Show of Force",),
+    },
+    "6+": {
+        Outcome.BAD: ("Flipped", "Interrogation"),
+        Outcome.PARTIAL: ("Demonic Notice", "Show of Force"),
+        Outcome.SUCCESS: ("Arrest",),
+    },
+}
+
+
+def heat_column(heat: int) -> str:
+    if heat < 0:
+        raise ValueError("heat cannot be negative")
+    if heat <= 3:
+        return "0-3"
+    if heat <= 5:
+        return "4-5"
+    return "6+"
+
+
+def entanglement_pool(wanted: int) -> int:
+    if not 0 <= wanted <= MAX_WANTED:
+        raise ValueError(f"wanted level must be 0-{MAX_WANTED}")
+    return wanted
+
+
+def entanglements(heat: int, outcome: Outcome) -> tuple[str, ...]:
+    """The entanglements the GM picks from; the table has no critical row, so it reads as a 6."""
+    if outcome is Outcome.CRITICAL:
+        outcome = Outcome.SUCCESS
+    return _ENTANGLEMENTS[heat_column(heat)][outcome]
+
+
+# --- Incarceration ---------------------------------------------------------
+
+SENTENCES = {
+    0: "A few weeks, or a beating by the constables (level 3 harm, no resistance)",
+    1: "A month or two",
+    2: "Several months",
+    3: "A year or two",
+    4: "Life imprisonment or execution",
+}
+
+
+@dataclass(frozen=True)
+class IncarcerationResult:
+    """``status`` is gained with a faction the prisoner helped inside."""
+
+    rep: int
+    prison_claims: int
+    status: int
+    trauma: int
+    text: str
+
+
+_INCARCERATION_RESULTS = {
+    Outcome.CRITICAL: IncarcerationResult(3, 1, 1, 0, "+3 rep, a prison claim and +1 status"),
+    Outcome.SUCCESS: IncarcerationResult(0, 1, 1, 0, "A prison claim and +1 status"),
+    Outcome.PARTIAL: IncarcerationResult(0, 0, 0, 0, "Nothing happens"),
+    Outcome.BAD: IncarcerationResult(0, 0, 0, 1, "The prisoner takes 1 trauma"),
+}
+
+
+def incarceration_result(outcome: Outcome) -> IncarcerationResult:
+    return _INCARCERATION_RESULTS[outcome]
+
+
+# --- Roll log --------------------------------------------------------------
+
+
+class RollKind(StrEnum):
+    ACTION = "action"
+    RESISTANCE = "resistance"
+    FORTUNE = "fortune"
+    ENGAGEMENT = "engagement"
+    INFORMATION = "information"
+    VICE = "vice"
+    DOWNTIME = "downtime"
+    ENTANGLEMENT = "entanglement"
+    INCARCERATION = "incarceration"
+    GROUP = "group"
+
+    @property
+    def label(self) -> str:
+        return _ROLL_KIND_LABELS[self]
+
+
+# Kept outside the class: a dict attribute on an enum would become a member.
+_ROLL_KIND_LABELS = {
+    RollKind.ACTION: "Action",
+    RollKind.RESISTANCE: "Resistance",
+    RollKind.FORTUNE: "Fortune",
+    RollKind.ENGAGEMENT: "Engagement",
+    RollKind.INFORMATION: "Gather information",
+    RollKind.VICE: "Indulge vice",
+    RollKind.DOWNTIME: "Downtime",
+    RollKind.ENTANGLEMENT: "Entanglement",
+    RollKind.INCARCERATION: "Incarceration",
+    RollKind.GROUP: "Group action",
+}
+
+
+def summarize(
+    kind: RollKind, roll: Roll, *, position: Position = Position.RISKY, heat: int = 0
+) -> str:
+    """One line for the roll log.
+
+    ``position`` matters for action and group rolls (a desperate roll marks xp);
+    ``heat`` picks the entanglement column.
+    """
+    outcome = roll.outcome
+    match kind:
+        case RollKind.ACTION | RollKind.GROUP:
+            if desperate_xp(position):
+                return f"{outcome.label}, mark 1 xp"
+            return outcome.label
+        case RollKind.RESISTANCE:
+            stress = resistance_stress(roll)
+            if stress < 0:
+                return f"Clear {-stress} stress"
+            return f"Take {stress} stress" if stress else "Take no stress"
+        case RollKind.FORTUNE:
+            return f"{fortune_result(outcome).capitalize()} effect"
+        case RollKind.ENGAGEMENT:
+            start, past_first_obstacle = engagement_position(outcome)
+            if past_first_obstacle:
+                return f"{start.label}, past the first obstacle"
+            return f"{start.label} position"
+        case RollKind.INFORMATION:
+            return INFORMATION_LABELS[information_detail(outcome)]
+        case RollKind.VICE:
+            return f"Relief {roll.counting}"
+        case RollKind.DOWNTIME:
+            ticks = downtime_ticks(outcome)
+            return f"{ticks} tick" if ticks == 1 else f"{ticks} ticks"
+        case RollKind.ENTANGLEMENT:
+            return " or ".join(entanglements(heat, outcome))
+        case RollKind.INCARCERATION:
+            return incarceration_result(outcome).text
+    raise ValueError(f"unknown roll kind {kind!r}")

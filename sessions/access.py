@@ -1,0 +1,35 @@
+"""One question per helper: who may see or change what at a table.
+
+Every table-scoped view goes through `access_table`, so a non-member gets a 404 for
+everything of a table and never learns whether it exists.
+"""
+
+from django.core.exceptions import PermissionDenied
+from django.http import Http404
+
+from .models import Membership, Table
+
+
+def access_table(user, table_id: int) -> tuple[Table, Membership]:
+    if not user.is_authenticated:
+        raise Http404
+    membership = (
+        Membership.objects.select_related("table", "table__gm")
+        .filter(table_id=table_id, user=user)
+        .first()
+    )
+    if membership is None:
+        raise Http404
+    return membership.table, membership
+
+
+def require_gm(membership: Membership) -> None:
+    if not membership.is_gm:
+        raise PermissionDenied("Only the GM can do that.")
+
+
+def membership_of(user, table_id: int) -> Membership | None:
+    """For the socket: the same question without raising."""
+    if not user.is_authenticated:
+        return None
+    return Membership.objects.filter(table_id=table_id, user=user).first()

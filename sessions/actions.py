@@ -1,0 +1,142 @@
+"""Every change to a table happens here: one transaction, then the push on commit."""
+
+import secrets
+
+from django.db import transaction
+from django.db.models import F
+from django.db.models.functions import Greatest, Least
+
+from blades.rules import dice
+from blades.rules.rolls import RollKind, summarize
+
+from . import live
+from .models import Clock, Membership, Presence, Roll, Table, new_invite_token
+
+# The only source of dice. Tests pass their own rng; nobody else can.
+SYSTEM_RNG = secrets.SystemRandom()
+
+
+class InviteError(Exception):
+    pass
+
+
+def create_table(*, gm, name: str) -> Table:
+    with transaction.atomic():
+        table = Table.objects.create(name=name, gm=gm)
+        Membership.objects.create(table=table, user=gm, role=Membership.Role.GM)
+    return table
+
+
+def join_table(*, user, token: str) -> Table:
+    with transaction.atomic():
+        table = Table.objects.filter(invite_token=token, invite_active=True).first()
+        if table is None:
+            raise InviteError("This invite link is not valid any more. Ask your GM for a new one.")
+        Membership.objects.get_or_create(
+            table=table, user=user, defaults={"role": Membership.Role.PLAYER}
+        )
+    return table
+
+
+def regenerate_invite(*, table: Table) -> Table:
+    table.invite_token = new_invite_token()
+    table.invite_active = True
+    table.save(update_fields=["invite_token", "invite_active"])
+    return table
+
+
+def revoke_invite(*, table: Table) -> Table:
+    table.invite_active = False
+    table.save(update_fields=["invite_active"])
+    return table
+
+
+def remove_player(*, table: Table, user_id: int) -> None:
+    with transaction.atomic():
+        membership = Membership.objects.filter(
+            table=table, user_id=user_id, role=Membership.Role.PLAYER
+        ).first()
+        if membership is None:
+            return
+        channels = list(
+            Presence.objects.filter(table=table, user_id=user_id).values_list(
+                "channel_name", flat=True
+            )
+        )
+        Presence.objects.filter(table=table, user_id=user_id).delete()
+        membership.delete()
+        live.kick(channels)
+
+
+def quick_roll(
+    *,
+    table: Table,
+    roller,
+    kind: RollKind,
+    pool: int,
+    note: str = "",
+    secret: bool = False,
+    rng=SYSTEM_RNG,
+) -> Roll:
+    result = dice.roll(pool, rng)
+    with transaction.atomic():
+        roll = Roll.objects.create(
+            table=table,
+            roller=roller,
+            kind=kind,
+            pool=pool,
+            dice=list(result.dice),
+            outcome=result.outcome,
+            summary=summarize(kind, result),
+            note=note,
+            secret=secret,
+        )
+        live.push_roll(roll)
+    return roll
+
+
+def create_clock(*, table: Table, name: str, segments: int, kind: str, visibility: str) -> Clock:
+    with transaction.atomic():
+        clock = Clock.objects.create(
+            table=table, name=name, segments=segments, kind=kind, visibility=visibility
+        )
+        live.push_clock(clock, created=True)
+    return clock
+
+
+def update_clock(*, clock: Clock, name: str, segments: int, kind: str, visibility: str) -> Clock:
+    with transaction.atomic():
+        was_hidden = (
+            Clock.objects.filter(pk=clock.pk).values_list("visibility", flat=True).get()
+            == Clock.Visibility.GM
+        )
+        # Shrinking a clock keeps the ticks that still fit; done in SQL so a tick
+        # landing at the same moment cannot push `filled` past the new size.
+        Clock.objects.filter(pk=clock.pk).update(
+            name=name,
+            segments=segments,
+            kind=kind,
+            visibility=visibility,
+            filled=Least(F("filled"), segments),
+        )
+        clock.refresh_from_db()
+        live.push_clock(clock, was_hidden=was_hidden)
+    return clock
+
+
+def tick_clock(*, clock: Clock, by: int) -> Clock:
+    """Fill (or empty, with a negative `by`) segments, clamped to the clock in one UPDATE."""
+    with transaction.atomic():
+        Clock.objects.filter(pk=clock.pk).update(
+            filled=Greatest(Least(F("filled") + by, F("segments")), 0)
+        )
+        clock.refresh_from_db()
+        live.push_clock(clock)
+    return clock
+
+
+def delete_clock(*, clock: Clock) -> None:
+    with transaction.atomic():
+        table_id, clock_id, hidden = clock.table_id, clock.pk, clock.hidden
+        clock.delete()
+        live.push_clock_removed(table_id, clock_id, hidden=hidden)

@@ -1,0 +1,72 @@
+"""The table socket: it only pushes (and carries presence). Every change comes over HTTP."""
+
+from datetime import timedelta
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncWebsocketConsumer
+from django.utils import timezone
+
+from . import live
+from .access import membership_of
+from .models import Presence
+
+# The page pings every 25 s; a socket silent for longer than this is counted gone
+# (its process may have died without running disconnect).
+PRESENCE_TIMEOUT = timedelta(seconds=75)
+
+
+class TableConsumer(AsyncWebsocketConsumer):
+    groups: list[str] = []
+
+    async def connect(self) -> None:
+        self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
+        user = self.scope["user"]
+        membership = await database_sync_to_async(membership_of)(user, self.table_id)
+        if membership is None:
+            await self.close()
+            return
+        self.user = user
+        self.is_gm = membership.is_gm
+        self.joined = live.groups_for(self.table_id, self.is_gm)
+        for group in self.joined:
+            await self.channel_layer.group_add(group, self.channel_name)
+        await self.accept()
+        # Catch up: whatever changed while this page was away arrives now.
+        await self.send(
+            text_data=await database_sync_to_async(live.snapshot)(self.table_id, self.is_gm)
+        )
+        await self.set_presence(here=True)
+
+    async def disconnect(self, code: int) -> None:
+        if not hasattr(self, "joined"):
+            return
+        for group in self.joined:
+            await self.channel_layer.group_discard(group, self.channel_name)
+        await self.set_presence(here=False)
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        # The only thing a browser sends is the presence ping.
+        await database_sync_to_async(self.touch)()
+
+    async def table_fragment(self, event: dict) -> None:
+        await self.send(text_data=event["html"])
+
+    async def table_kick(self, event: dict) -> None:
+        await self.close()
+
+    async def set_presence(self, *, here: bool) -> None:
+        html = await database_sync_to_async(self.record_presence)(here)
+        await live.push_presence(self.table_id, html)
+
+    def record_presence(self, here: bool) -> str:
+        if here:
+            Presence.objects.update_or_create(
+                channel_name=self.channel_name,
+                defaults={"table_id": self.table_id, "user": self.user, "seen": timezone.now()},
+            )
+        else:
+            Presence.objects.filter(channel_name=self.channel_name).delete()
+        return live.presence(self.table_id, since=timezone.now() - PRESENCE_TIMEOUT)
+
+    def touch(self) -> None:
+        Presence.objects.filter(channel_name=self.channel_name).update(seen=timezone.now())

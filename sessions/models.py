@@ -1,0 +1,153 @@
+import secrets
+
+from django.conf import settings
+from django.db import models
+
+from blades.rules import clocks as clock_rules
+from blades.rules.dice import Outcome
+from blades.rules.dice import Roll as DiceRoll
+from blades.rules.rolls import RollKind
+
+
+def new_invite_token() -> str:
+    # 192 bits from the OS's CSPRNG: not guessable, not enumerable.
+    return secrets.token_urlsafe(24)
+
+
+class Table(models.Model):
+    """A campaign: one GM, its players, and everything they share."""
+
+    name = models.CharField(max_length=80)
+    gm = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    invite_token = models.CharField(max_length=64, unique=True, default=new_invite_token)
+    invite_active = models.BooleanField(default=True)
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created"]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Membership(models.Model):
+    class Role(models.TextChoices):
+        GM = "gm", "GM"
+        PLAYER = "player", "Player"
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="memberships")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="memberships"
+    )
+    role = models.CharField(max_length=10, choices=Role.choices)
+    joined = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["table", "user"], name="one_membership_per_table")
+        ]
+        ordering = ["joined"]
+
+    def __str__(self) -> str:
+        return f"{self.user} at {self.table} ({self.role})"
+
+    @property
+    def is_gm(self) -> bool:
+        return self.role == self.Role.GM
+
+
+class Clock(models.Model):
+    class Kind(models.TextChoices):
+        DANGER = "danger", "Danger"
+        RACING = "racing", "Racing"
+        LINKED = "linked", "Linked"
+        MISSION = "mission", "Mission"
+        TUG_OF_WAR = "tug", "Tug-of-war"
+        PROJECT = "project", "Long-term project"
+        FACTION = "faction", "Faction"
+
+    class Visibility(models.TextChoices):
+        EVERYONE = "everyone", "Everyone"
+        GM = "gm", "GM only"
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="clocks")
+    name = models.CharField(max_length=80)
+    segments = models.PositiveSmallIntegerField(default=4)
+    filled = models.PositiveSmallIntegerField(default=0)
+    kind = models.CharField(max_length=10, choices=Kind.choices, default=Kind.DANGER)
+    visibility = models.CharField(
+        max_length=10, choices=Visibility.choices, default=Visibility.EVERYONE
+    )
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["created", "pk"]
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(segments__gte=clock_rules.CLOCK_MIN)
+                & models.Q(segments__lte=clock_rules.CLOCK_MAX),
+                name="clock_segments_in_range",
+            ),
+            models.CheckConstraint(
+                condition=models.Q(filled__lte=models.F("segments")),
+                name="clock_filled_within_segments",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+    @property
+    def hidden(self) -> bool:
+        return self.visibility == self.Visibility.GM
+
+    @property
+    def full(self) -> bool:
+        return self.filled >= self.segments
+
+
+class Roll(models.Model):
+    """A stored roll. Dice are made on the server; nothing here is ever taken from a form."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="rolls")
+    roller = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+    kind = models.CharField(max_length=20, choices=[(k.value, k.label) for k in RollKind])
+    pool = models.SmallIntegerField()
+    dice = models.JSONField()
+    outcome = models.CharField(max_length=10, choices=[(o.value, o.label) for o in Outcome])
+    summary = models.CharField(max_length=200)
+    note = models.CharField(max_length=200, blank=True)
+    secret = models.BooleanField(default=False)
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created", "-pk"]
+
+    def __str__(self) -> str:
+        return f"{self.kind} {self.pool}d: {self.summary}"
+
+    @property
+    def as_dice(self) -> DiceRoll:
+        return DiceRoll(pool=self.pool, dice=tuple(self.dice))
+
+    @property
+    def kind_label(self) -> str:
+        return RollKind(self.kind).label
+
+    @property
+    def outcome_label(self) -> str:
+        return Outcome(self.outcome).label
+
+
+class Presence(models.Model):
+    """One open websocket. Shared through the database so every process sees it."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="presences")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    channel_name = models.CharField(max_length=200, unique=True)
+    seen = models.DateTimeField()
+
+    def __str__(self) -> str:
+        return f"{self.user} at {self.table}"

@@ -1,0 +1,26 @@
+"""What each member may see, asked once here for the page, the socket's catch-up and pushes."""
+
+from datetime import datetime
+
+from django.contrib.auth import get_user_model
+
+from .models import Clock, Presence, Roll
+
+ROLL_LOG_LENGTH = 30
+
+
+def visible_clocks(table_id: int, is_gm: bool):
+    clocks = Clock.objects.filter(table_id=table_id)
+    return clocks if is_gm else clocks.exclude(visibility=Clock.Visibility.GM)
+
+
+def recent_rolls(table_id: int, is_gm: bool):
+    rolls = Roll.objects.filter(table_id=table_id).select_related("roller")
+    if not is_gm:
+        rolls = rolls.exclude(secret=True)
+    return rolls[:ROLL_LOG_LENGTH]
+
+
+def present_users(table_id: int, since: datetime):
+    user_ids = Presence.objects.filter(table_id=table_id, seen__gte=since).values("user_id")
+    return get_user_model().objects.filter(pk__in=user_ids).order_by("username")

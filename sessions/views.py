@@ -1,0 +1,209 @@
+from django.contrib.auth import login
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_POST
+
+from blades.rules.rolls import RollKind
+
+from . import actions, queries
+from .access import access_table, require_gm
+from .forms import ClockForm, RollForm, SignupForm, TableForm
+from .models import Clock, Membership, Table
+
+PAGE = "sessions/table.html"
+
+
+def home(request: HttpRequest) -> HttpResponse:
+    return redirect("table_list" if request.user.is_authenticated else "login")
+
+
+def signup(request: HttpRequest) -> HttpResponse:
+    next_url = request.POST.get("next") or request.GET.get("next") or ""
+    form = SignupForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        user = form.save()
+        login(request, user)
+        return redirect(_safe_next(request, next_url) or "table_list")
+    return render(request, "registration/signup.html", {"form": form, "next": next_url})
+
+
+def _safe_next(request: HttpRequest, url: str) -> str:
+    from django.utils.http import url_has_allowed_host_and_scheme
+
+    if url and url_has_allowed_host_and_scheme(url, {request.get_host()}):
+        return url
+    return ""
+
+
+@login_required
+def table_list(request: HttpRequest) -> HttpResponse:
+    form = TableForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        table = actions.create_table(gm=request.user, name=form.cleaned_data["name"])
+        return redirect("table_detail", table_id=table.pk)
+    memberships = Membership.objects.filter(user=request.user).select_related("table")
+    return render(request, "sessions/table_list.html", {"memberships": memberships, "form": form})
+
+
+def _table_context(request, table: Table, membership: Membership, **forms) -> dict:
+    is_gm = membership.is_gm
+    context = {
+        "table": table,
+        "membership": membership,
+        "is_gm": is_gm,
+        "clocks": queries.visible_clocks(table.pk, is_gm),
+        "rolls": queries.recent_rolls(table.pk, is_gm),
+        "members": table.memberships.select_related("user"),
+        "roll_form": forms.get("roll_form") or RollForm(),
+        "clock_form": forms.get("clock_form") or ClockForm(),
+    }
+    if is_gm:
+        context["invite_url"] = request.build_absolute_uri(
+            reverse("join", args=[table.invite_token])
+        )
+    return context
+
+
+@login_required
+def table_detail(request: HttpRequest, table_id: int) -> HttpResponse:
+    table, membership = access_table(request.user, table_id)
+    return render(request, PAGE, _table_context(request, table, membership))
+
+
+def join(request: HttpRequest, token: str) -> HttpResponse:
+    if not request.user.is_authenticated:
+        return redirect(f"{reverse('login')}?next={request.path}")
+    table = Table.objects.filter(invite_token=token, invite_active=True).first()
+    if request.method == "POST" and table is not None:
+        table = actions.join_table(user=request.user, token=token)
+        return redirect("table_detail", table_id=table.pk)
+    status = 200 if table else 404
+    return render(request, "sessions/join.html", {"table": table}, status=status)
+
+
+@login_required
+@require_POST
+def invite_regenerate(request: HttpRequest, table_id: int) -> HttpResponse:
+    table, membership = access_table(request.user, table_id)
+    require_gm(membership)
+    actions.regenerate_invite(table=table)
+    return _invite_response(request, table, membership)
+
+
+@login_required
+@require_POST
+def invite_revoke(request: HttpRequest, table_id: int) -> HttpResponse:
+    table, membership = access_table(request.user, table_id)
+    require_gm(membership)
+    actions.revoke_invite(table=table)
+    return _invite_response(request, table, membership)
+
+
+def _invite_response(request, table, membership) -> HttpResponse:
+    if request.htmx:
+        return render(request, f"{PAGE}#invite", _table_context(request, table, membership))
+    return redirect("table_detail", table_id=table.pk)
+
+
+@login_required
+@require_POST
+def member_remove(request: HttpRequest, table_id: int, user_id: int) -> HttpResponse:
+    table, membership = access_table(request.user, table_id)
+    require_gm(membership)
+    actions.remove_player(table=table, user_id=user_id)
+    if request.htmx:
+        return render(request, f"{PAGE}#members", _table_context(request, table, membership))
+    return redirect("table_detail", table_id=table.pk)
+
+
+@login_required
+@require_POST
+def roll_create(request: HttpRequest, table_id: int) -> HttpResponse:
+    table, membership = access_table(request.user, table_id)
+    form = RollForm(request.POST)
+    if form.is_valid():
+        data = form.cleaned_data
+        actions.quick_roll(
+            table=table,
+            roller=request.user,
+            kind=RollKind(data["kind"]),
+            pool=data["pool"],
+            note=data["note"],
+            # Only the GM may hide a roll from the table.
+            secret=data["secret"] and membership.is_gm,
+        )
+        # The roll itself reaches this page over the socket, like everyone else's.
+        form = RollForm(initial={"kind": data["kind"], "pool": data["pool"]})
+        if not request.htmx:
+            return redirect("table_detail", table_id=table.pk)
+    return _form_response(request, table, membership, "roll-form", roll_form=form)
+
+
+def _form_response(request, table, membership, partial: str, **forms) -> HttpResponse:
+    context = _table_context(request, table, membership, **forms)
+    bound = next(iter(forms.values()))
+    status = 422 if bound.is_bound and bound.errors else 200
+    template = f"{PAGE}#{partial}" if request.htmx else PAGE
+    return render(request, template, context, status=status)
+
+
+def _gm_clock(request, table_id: int, clock_id: int):
+    table, membership = access_table(request.user, table_id)
+    require_gm(membership)
+    return table, membership, get_object_or_404(Clock, pk=clock_id, table=table)
+
+
+@login_required
+@require_POST
+def clock_create(request: HttpRequest, table_id: int) -> HttpResponse:
+    table, membership = access_table(request.user, table_id)
+    require_gm(membership)
+    form = ClockForm(request.POST)
+    if form.is_valid():
+        actions.create_clock(table=table, **form.cleaned_data)
+        form = ClockForm()
+        if not request.htmx:
+            return redirect("table_detail", table_id=table.pk)
+    return _form_response(request, table, membership, "clock-form", clock_form=form)
+
+
+@login_required
+@require_POST
+def clock_update(request: HttpRequest, table_id: int, clock_id: int) -> HttpResponse:
+    table, membership, clock = _gm_clock(request, table_id, clock_id)
+    form = ClockForm(request.POST, prefix=f"clock-{clock.pk}")
+    if form.is_valid():
+        clock = actions.update_clock(clock=clock, **form.cleaned_data)
+        form = None
+    status = 422 if form is not None else 200
+    if not request.htmx and form is None:
+        return redirect("table_detail", table_id=table.pk)
+    return render(
+        request,
+        f"{PAGE}#clock",
+        {"clock": clock, "is_gm": True, "table": table, "edit_form": form},
+        status=status,
+    )
+
+
+@login_required
+@require_POST
+def clock_tick(request: HttpRequest, table_id: int, clock_id: int) -> HttpResponse:
+    table, membership, clock = _gm_clock(request, table_id, clock_id)
+    by = 1 if request.POST.get("by", "1") != "-1" else -1
+    clock = actions.tick_clock(clock=clock, by=by)
+    if not request.htmx:
+        return redirect("table_detail", table_id=table.pk)
+    return render(request, f"{PAGE}#clock", {"clock": clock, "is_gm": True, "table": table})
+
+
+@login_required
+@require_POST
+def clock_delete(request: HttpRequest, table_id: int, clock_id: int) -> HttpResponse:
+    table, membership, clock = _gm_clock(request, table_id, clock_id)
+    actions.delete_clock(clock=clock)
+    if not request.htmx:
+        return redirect("table_detail", table_id=table.pk)
+    return HttpResponse("")

@@ -1,0 +1,43 @@
+import pytest
+
+# Factories are imported inside the fixtures: the pure rules tests must also run
+# without Django (`-p no:django`), and this conftest is theirs too.
+
+
+@pytest.fixture
+def table(db):
+    from tests.factories import TableFactory
+
+    return TableFactory()
+
+
+@pytest.fixture
+def gm(table):
+    return table.gm
+
+
+@pytest.fixture
+def player(table):
+    from tests.factories import MembershipFactory
+
+    return MembershipFactory(table=table).user
+
+
+@pytest.fixture
+def other_player(table):
+    from tests.factories import MembershipFactory
+
+    return MembershipFactory(table=table).user
+
+
+@pytest.fixture
+def outsider(db):
+    from tests.factories import UserFactory
+
+    return UserFactory()
+
+
+@pytest.fixture(autouse=True)
+def fast_password_hashing(settings):
+    # Real hashing costs ~0.3 s per user; these tests are not about hashing.
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]

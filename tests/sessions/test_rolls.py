@@ -1,0 +1,110 @@
+import random
+
+import pytest
+from django.urls import reverse
+
+from blades.rules.rolls import RollKind
+from sessions import actions
+from sessions.models import Roll
+
+
+class FixedDice:
+    """Stands in for the system RNG: hands out the faces it was given, in order."""
+
+    def __init__(self, *faces):
+        self.faces = list(faces)
+
+    def randint(self, low, high):
+        return self.faces.pop(0)
+
+
+def test_quick_roll_stores_server_dice(table, player):
+    roll = actions.quick_roll(
+        table=table, roller=player, kind=RollKind.ACTION, pool=3, rng=FixedDice(2, 5, 4)
+    )
+    roll.refresh_from_db()
+    assert roll.dice == [2, 5, 4]
+    assert roll.outcome == "partial"
+    assert roll.summary == "Partial success"
+
+
+def test_zero_dice_roll_takes_the_lowest(table, player):
+    roll = actions.quick_roll(
+        table=table, roller=player, kind=RollKind.ACTION, pool=0, rng=FixedDice(6, 6)
+    )
+    assert roll.outcome == "success"
+
+
+def test_posted_result_and_dice_are_ignored(client, table, player):
+    client.force_login(player)
+    client.post(
+        reverse("roll_create", args=[table.pk]),
+        {
+            "kind": "action",
+            "pool": 1,
+            "dice": "[6, 6]",
+            "result": "critical",
+            "outcome": "critical",
+        },
+    )
+    roll = Roll.objects.get()
+    assert len(roll.dice) == 1
+    assert 1 <= roll.dice[0] <= 6
+    assert roll.outcome == {6: "success", 5: "partial", 4: "partial"}.get(roll.dice[0], "bad")
+
+
+def test_roll_appears_in_the_page_after_reload(client, table, player, other_player):
+    actions.quick_roll(
+        table=table,
+        roller=player,
+        kind=RollKind.RESISTANCE,
+        pool=2,
+        note="Dodge the blade",
+        rng=random.Random(4),
+    )
+    client.force_login(other_player)
+    page = client.get(reverse("table_detail", args=[table.pk])).content.decode()
+    assert "Dodge the blade" in page
+    assert player.username in page
+
+
+@pytest.mark.parametrize("pool", [-1, 11, "lots"])
+def test_bad_pool_is_refused_next_to_the_field(client, table, player, pool):
+    client.force_login(player)
+    response = client.post(
+        reverse("roll_create", args=[table.pk]),
+        {"kind": "action", "pool": pool, "note": "keep me"},
+        headers={"HX-Request": "true"},
+    )
+    page = response.content.decode()
+    assert response.status_code == 422
+    assert 'id="id_pool_error"' in page
+    assert 'value="keep me"' in page
+    assert not Roll.objects.exists()
+
+
+def test_player_secret_flag_is_ignored(client, table, player):
+    client.force_login(player)
+    client.post(
+        reverse("roll_create", args=[table.pk]), {"kind": "fortune", "pool": 2, "secret": "on"}
+    )
+    assert Roll.objects.get().secret is False
+
+
+def test_gm_secret_roll_never_reaches_a_player_page(client, table, gm, player):
+    actions.quick_roll(
+        table=table,
+        roller=gm,
+        kind=RollKind.FORTUNE,
+        pool=2,
+        note="Lampblack ambush",
+        secret=True,
+        rng=random.Random(1),
+    )
+    client.force_login(player)
+    page = client.get(reverse("table_detail", args=[table.pk])).content.decode()
+    assert "Lampblack ambush" not in page
+    client.force_login(gm)
+    assert (
+        "Lampblack ambush" in client.get(reverse("table_detail", args=[table.pk])).content.decode()
+    )
