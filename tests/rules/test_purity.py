@@ -29,7 +29,8 @@ def test_no_rules_module_imports_django():
 def test_rules_import_in_a_fresh_interpreter_without_loading_django():
     code = (
         "import sys, pkgutil, importlib, blades.rules as r\n"
-        "for m in pkgutil.iter_modules(r.__path__): importlib.import_module('blades.rules.' + m.name)\n"
+        "for m in pkgutil.iter_modules(r.__path__):\n"
+        "    importlib.import_module('blades.rules.' + m.name)\n"
         "assert not [m for m in sys.modules if m.split('.')[0] == 'django'], 'django loaded'\n"
     )
     root = RULES.parents[1]
