@@ -72,15 +72,17 @@ class ActionsStep(StepForm):
                 min_value=0,
                 max_value=rules.CREATION_MAX,
                 initial=0,
+                required=False,  # blank means no dots added
                 widget=forms.NumberInput(attrs={"inputmode": "numeric"}),
             )
 
     def clean(self):
         cleaned = super().clean()
-        if self.errors:
-            return cleaned
         dots = self.playbook.dots if self.playbook else {}
         for action in rules.ACTIONS:
+            if action in self.errors:
+                continue
+            cleaned[action] = cleaned.get(action) or 0
             if dots.get(action, 0) + cleaned[action] > rules.CREATION_MAX:
                 self.add_error(action, f"No action can start above {rules.CREATION_MAX} dots.")
         if not self.errors:
