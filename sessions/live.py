@@ -104,3 +104,8 @@ def snapshot(table_id: int, is_gm: bool) -> str:
 
 def presence(table_id: int, since) -> str:
     return fragment("presence", present=queries.present_users(table_id, since), oob=True)
+
+
+def push_to_table(table_id: int, html: str) -> None:
+    """A fragment with nothing hidden in it, for the GM and the players alike."""
+    push(table_id, gm_html=html, players_html=html)
