@@ -23,15 +23,15 @@ def test_make_run_serves_the_demo_table(tmp_path):
         if key not in {"DJANGO_SETTINGS_MODULE", "SECRET_KEY", "DATABASE_URL", "REDIS_URL"}
     }
     env["DATABASE_URL"] = f"sqlite:///{tmp_path / 'run.sqlite3'}"
-    log = open(tmp_path / "run.log", "w+")
-    server = subprocess.Popen(
-        ["make", "--no-print-directory", "run", f"PORT={port}"],
-        cwd=ROOT,
-        env=env,
-        stdout=log,
-        stderr=subprocess.STDOUT,
-        start_new_session=True,
-    )
+    with open(tmp_path / "run.log", "w") as log:
+        server = subprocess.Popen(
+            ["make", "--no-print-directory", "run", f"PORT={port}"],
+            cwd=ROOT,
+            env=env,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
     try:
         base = f"http://127.0.0.1:{port}"
         opener = urllib.request.build_opener(
@@ -52,7 +52,6 @@ def test_make_run_serves_the_demo_table(tmp_path):
     finally:
         os.killpg(server.pid, signal.SIGTERM)
         server.wait(timeout=20)
-        log.close()
 
 
 def wait_for_page(opener, url: str, server, seconds: float = 120) -> str:
