@@ -2,4 +2,5 @@ from django.urls import include, path
 
 urlpatterns = [
     path("", include("sessions.urls")),
+    path("", include("crews.urls")),
 ]

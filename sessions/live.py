@@ -14,6 +14,8 @@ from django.template.loader import render_to_string
 from . import queries
 
 PAGE = "sessions/table.html"
+CREW_PAGE = "crews/crew.html"
+FACTIONS_PAGE = "crews/factions.html"
 
 
 def players_group(table_id: int) -> str:
@@ -99,7 +101,61 @@ def snapshot(table_id: int, is_gm: bool) -> str:
         rolls=queries.recent_rolls(table_id, is_gm),
         is_gm=is_gm,
         oob=True,
+    ) + crew_snapshot(table_id, is_gm)
+
+
+# --- The crew and the factions --------------------------------------------------------
+
+
+def push_crew(crew, *, parts) -> None:
+    """Push the named sections of the crew sheet (and the crew summary other pages show).
+    Players all share the crew's permission flags, so one render serves every player."""
+    from crews.queries import sheet_context
+
+    gm_html, players_html = (
+        render_to_string(
+            f"{CREW_PAGE}#crew-push", {**sheet_context(crew, is_gm=is_gm), "parts": parts}
+        )
+        for is_gm in (True, False)
     )
+    push(crew.table_id, gm_html=gm_html, players_html=players_html)
+
+
+def push_factions(table_id: int, *, gm_factions, players_factions) -> None:
+    """The whole ladder, per audience: a tier change reorders it, and a hidden faction
+    is simply absent from the players' render."""
+    gm_html, players_html = (
+        render_to_string(
+            f"{FACTIONS_PAGE}#faction-ladder",
+            {"factions": factions, "is_gm": is_gm, "table_id": table_id, "oob": True},
+        )
+        for factions, is_gm in ((gm_factions, True), (players_factions, False))
+    )
+    push(table_id, gm_html=gm_html, players_html=players_html)
+
+
+def crew_snapshot(table_id: int, is_gm: bool) -> str:
+    from crews import queries as crew_queries
+
+    html = render_to_string(
+        f"{FACTIONS_PAGE}#faction-ladder",
+        {
+            "factions": crew_queries.visible_factions(table_id, is_gm),
+            "is_gm": is_gm,
+            "table_id": table_id,
+            "oob": True,
+        },
+    )
+    crew = crew_queries.crew_sheet(table_id)
+    if crew is not None:
+        html += render_to_string(
+            f"{CREW_PAGE}#crew-push",
+            {
+                **crew_queries.sheet_context(crew, is_gm=is_gm),
+                "parts": ("books", "claims", "cohorts"),
+            },
+        )
+    return html
 
 
 def presence(table_id: int, since) -> str:

@@ -55,3 +55,45 @@ class RollFactory(factory.django.DjangoModelFactory):
     dice = [4, 2]
     outcome = "partial"
     summary = "Partial success"
+
+
+# --- Crews and factions ---------------------------------------------------------------
+
+
+class CrewFactory(factory.django.DjangoModelFactory):
+    """A bare crew; use `crews.actions.create_crew` for one with its type's map and defaults."""
+
+    class Meta:
+        model = "crews.Crew"
+
+    table = factory.SubFactory(TableFactory)
+    crew_type = "shadows"
+    name = factory.Sequence(lambda n: f"The Crew {n}")
+
+
+class ClaimFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = "crews.Claim"
+
+    crew = factory.SubFactory(CrewFactory)
+    name = factory.Sequence(lambda n: f"Claim {n}")
+
+
+class CohortFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = "crews.Cohort"
+
+    crew = factory.SubFactory(CrewFactory)
+    kind = "gang"
+    types = ["thugs"]
+    edges = ["loyal"]
+    flaws = ["wild"]
+
+
+class FactionFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = "crews.Faction"
+
+    table = factory.SubFactory(TableFactory)
+    name = factory.Sequence(lambda n: f"Faction {n}")
+    tier = 2
