@@ -15,7 +15,6 @@ from blades.rules.clocks import validate_clock_size
 from sessions import live
 from sessions.models import Clock, Table
 
-from . import queries
 from .models import CUSTOM, Claim, Cohort, Crew, Faction, FactionClock, crew_type_data
 from .sheet import ability_choices, upgrade_choices
 
@@ -28,17 +27,11 @@ def _locked(crew: Crew) -> Crew:
 
 def _push(crew_or_table_id: Crew | int, *parts: str) -> None:
     table_id = crew_or_table_id if isinstance(crew_or_table_id, int) else crew_or_table_id.table_id
-    fresh = queries.crew_sheet(table_id)
-    if fresh is not None:
-        live.push_crew(fresh, parts=parts or ALL_PARTS)
+    live.push_crew(table_id, parts=parts or ALL_PARTS)
 
 
 def _push_factions(table_id: int) -> None:
-    live.push_factions(
-        table_id,
-        gm_factions=queries.visible_factions(table_id, True),
-        players_factions=queries.visible_factions(table_id, False),
-    )
+    live.push_factions(table_id)
 
 
 # --- The crew and its sheet ------------------------------------------------------------
