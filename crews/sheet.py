@@ -13,8 +13,7 @@ UPGRADE_GROUPS = (
     ("training", "Training"),
     ("rigging", "Rigging"),
     ("specific", "Crew upgrades"),
-    ("cohort", "Cohort"),
-)
+)  # the cohort upgrades are spent by recruiting in the cohorts section
 
 # Claim map drawing, in SVG user units.
 CELL_W, CELL_H, GAP = 130, 76, 26
