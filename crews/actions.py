@@ -15,7 +15,17 @@ from blades.rules.clocks import validate_clock_size
 from sessions import live
 from sessions.models import Clock, Table
 
-from .models import CUSTOM, Claim, Cohort, Crew, Faction, FactionClock, crew_type_data
+from .models import (
+    CUSTOM,
+    Claim,
+    Cohort,
+    Crew,
+    Faction,
+    FactionClock,
+    Screen,
+    crew_type_data,
+    new_screen_token,
+)
 from .sheet import ability_choices, upgrade_choices
 
 ALL_PARTS = ("books", "sheet", "abilities", "upgrades", "claims", "cohorts")
@@ -449,3 +459,19 @@ def add_goal_clock(*, faction: Faction, name: str, segments: int) -> Clock:
         live.push_clock(clock, created=True)
         _push_factions(faction.table_id)
     return clock
+
+
+# --- The shared screen -----------------------------------------------------------------
+
+
+def new_screen_link(*, table: Table) -> Screen:
+    """A fresh link (the old one stops working at once)."""
+    with transaction.atomic():
+        screen, _ = Screen.objects.update_or_create(
+            table=table, defaults={"token": new_screen_token(), "active": True}
+        )
+    return screen
+
+
+def revoke_screen_link(*, table: Table) -> None:
+    Screen.objects.filter(table=table).update(active=False)

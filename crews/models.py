@@ -4,6 +4,7 @@ Models hold the books; every number on them is computed by `blades.rules.crew`, 
 change goes through `crews.actions`.
 """
 
+import secrets
 from functools import cached_property
 
 from django.db import models
@@ -249,3 +250,18 @@ class FactionClock(models.Model):
 
     def __str__(self) -> str:
         return f"{self.faction}: {self.clock}"
+
+
+def new_screen_token() -> str:
+    return secrets.token_urlsafe(24)
+
+
+class Screen(models.Model):
+    """The shared-screen link the GM hands out: view-only, no login, players' view only."""
+
+    table = models.OneToOneField(Table, on_delete=models.CASCADE, related_name="screen")
+    token = models.CharField(max_length=64, unique=True, default=new_screen_token)
+    active = models.BooleanField(default=True)
+
+    def __str__(self) -> str:
+        return f"Screen of {self.table}"

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import views
+from . import screen, views
 
 T = "tables/<int:table_id>/"
 
@@ -37,4 +37,10 @@ urlpatterns = [
     path(f"{T}factions/<int:faction_id>/status/", views.faction_status, name="faction_status"),
     path(f"{T}factions/<int:faction_id>/delete/", views.faction_delete, name="faction_delete"),
     path(f"{T}factions/<int:faction_id>/clocks/", views.faction_clock, name="faction_clock"),
+]
+
+urlpatterns += [
+    path(f"{T}screen/", screen.screen, name="screen"),
+    path(f"{T}screen/link/", screen.screen_link, name="screen_link"),
+    path("screen/<str:token>/", screen.screen_shared, name="screen_shared"),
 ]
