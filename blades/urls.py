@@ -2,5 +2,6 @@ from django.urls import include, path
 
 urlpatterns = [
     path("", include("sessions.urls")),
+    path("", include("characters.urls")),
     path("", include("crews.urls")),
 ]

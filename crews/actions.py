@@ -1,13 +1,16 @@
 """Every change to the crew and the factions: one transaction each, pushed on commit.
 
-Counters are changed by re-reading the crew inside the transaction (`_locked`): SQLite's
-IMMEDIATE transactions and PostgreSQL's row lock both make the next writer wait, so the
-rules always see the latest books and concurrent clicks never pass a track's limits.
+The books (rep, heat, coin, xp, advances, upgrades) change by compare-and-set on the
+crew's `version` (`_change_books`): the rules always compute from the latest books and a
+write that lost the race is recomputed, so concurrent clicks never pass a track's
+limits. Rarer changes re-read the crew inside a transaction (`_locked`): SQLite's
+IMMEDIATE transactions and PostgreSQL's row lock both make the next writer wait.
 Refusals raise `RuleError` with a message for the player; nothing changes then.
 The phase steps (payoff, heat, entanglements, downtime) call these same functions.
 """
 
 from django.db import transaction
+from django.db.models import F
 
 from blades.rules import crew as rules
 from blades.rules.character import RuleError
@@ -28,6 +31,7 @@ from .models import (
 )
 from .sheet import ability_choices, upgrade_choices
 
+CAS_TRIES = 200  # enough for a table's worth of simultaneous clicks
 ALL_PARTS = ("books", "sheet", "abilities", "upgrades", "claims", "cohorts")
 
 
@@ -124,69 +128,91 @@ def update_settings(
 # --- The books -------------------------------------------------------------------------
 
 
-def add_rep(*, crew: Crew, amount: int) -> Crew:
-    with transaction.atomic():
-        locked = _locked(crew)
-        turf = rules.turf_count(locked.claims.filter(held=True, turf=True).count())
-        locked.rep = rules.add_rep(locked.rep, turf, amount).rep
-        locked.save(update_fields=["rep"])
-        _push(crew, "books")
-    return locked
+def _change_books(crew: Crew, change, *parts: str):
+    """Compare-and-set on the crew's `version`: read the books, let the rules compute the
+    new values (`change` sets them on the instance and names the fields), and write them
+    in one conditional UPDATE that only lands if nobody wrote in between; else read again.
+
+    No lock is held while Python works, so fifty clicks at once queue for microseconds
+    each, and the row count says whether this write won.
+    """
+    for _ in range(CAS_TRIES):
+        current = Crew.objects.get(pk=crew.pk)
+        result, fields = change(current)
+        written = Crew.objects.filter(pk=crew.pk, version=current.version).update(
+            version=F("version") + 1, **{field: getattr(current, field) for field in fields}
+        )
+        if written:
+            _push(crew, *parts)
+            return result
+    raise RuleError("The crew's books are changing very fast; try again.")
+
+
+def _held_turf(crew: Crew) -> int:
+    return rules.turf_count(crew.claims.filter(held=True, turf=True).count())
+
+
+def add_rep(*, crew: Crew, amount: int) -> rules.RepChange:
+    def change(current: Crew):
+        result = rules.add_rep(current.rep, _held_turf(current), amount)
+        current.rep = result.rep
+        return result, ["rep"]
+
+    return _change_books(crew, change, "books")
 
 
 def develop(*, crew: Crew) -> rules.Development:
     """Spend a full rep track: strong hold, or (with strong hold) pay coin for a tier."""
-    with transaction.atomic():
-        locked = _locked(crew)
-        turf = rules.turf_count(locked.claims.filter(held=True, turf=True).count())
-        result = rules.develop(locked.tier, locked.hold, locked.rep, turf, locked.coin)
-        locked.tier, locked.hold, locked.rep, locked.coin = (
+
+    def change(current: Crew):
+        result = rules.develop(
+            current.tier, current.hold, current.rep, _held_turf(current), current.coin
+        )
+        current.tier, current.hold, current.rep, current.coin = (
             result.tier,
             result.hold,
             result.rep,
             result.coin,
         )
-        locked.save(update_fields=["tier", "hold", "rep", "coin"])
-        _push(crew, "books", "cohorts")  # cohort quality follows tier
-    return result
+        return result, ["tier", "hold", "rep", "coin"]
+
+    return _change_books(crew, change, "books", "cohorts")  # cohort quality follows tier
 
 
 def add_heat(*, crew: Crew, amount: int) -> rules.HeatChange:
-    with transaction.atomic():
-        locked = _locked(crew)
-        change = rules.add_heat(locked.heat, locked.wanted, amount)
-        locked.heat, locked.wanted = change.heat, change.wanted
-        locked.save(update_fields=["heat", "wanted"])
-        _push(crew, "books")
-    return change
+    def change(current: Crew):
+        result = rules.add_heat(current.heat, current.wanted, amount)
+        current.heat, current.wanted = result.heat, result.wanted
+        return result, ["heat", "wanted"]
+
+    return _change_books(crew, change, "books")
 
 
 def add_coin(*, crew: Crew, amount: int, allow_excess: bool = False) -> rules.CoinChange:
     """Coin by hand stays within the vault; payoff passes `allow_excess` and the excess
     is flagged on the sheet until it is spent or shared."""
-    with transaction.atomic():
-        locked = _locked(crew)
-        limit = locked.coin_limit
+
+    def change(current: Crew):
+        limit = current.coin_limit
         if allow_excess:
-            change = rules.add_crew_coin(locked.coin, amount, limit)
+            result = rules.add_crew_coin(current.coin, amount, limit)
         else:
-            total = rules.add_crew_coin_within(locked.coin, amount, limit)
-            change = rules.CoinChange(coin=total, excess=max(0, total - limit))
-        locked.coin = change.coin
-        locked.save(update_fields=["coin"])
-        _push(crew, "books")
-    return change
+            total = rules.add_crew_coin_within(current.coin, amount, limit)
+            result = rules.CoinChange(coin=total, excess=max(0, total - limit))
+        current.coin = result.coin
+        return result, ["coin"]
+
+    return _change_books(crew, change, "books")
 
 
-def mark_xp(*, crew: Crew, amount: int) -> Crew:
-    with transaction.atomic():
-        locked = _locked(crew)
-        change = rules.mark_crew_xp(locked.xp, amount, locked.xp_track)
-        locked.xp = change.xp
-        locked.advances += change.advances
-        locked.save(update_fields=["xp", "advances"])
-        _push(crew, "books")
-    return locked
+def mark_xp(*, crew: Crew, amount: int) -> rules.XpChange:
+    def change(current: Crew):
+        result = rules.mark_crew_xp(current.xp, amount, current.xp_track)
+        current.xp = result.xp
+        current.advances += result.advances
+        return result, ["xp", "advances"]
+
+    return _change_books(crew, change, "books")
 
 
 def correct_books(*, crew: Crew, tier: int, hold: str, wanted: int) -> Crew:
@@ -196,7 +222,9 @@ def correct_books(*, crew: Crew, tier: int, hold: str, wanted: int) -> Crew:
     if hold not in rules.HOLDS:
         raise RuleError("Hold is weak or strong.")
     with transaction.atomic():
-        Crew.objects.filter(pk=crew.pk).update(tier=tier, hold=hold, wanted=wanted)
+        Crew.objects.filter(pk=crew.pk).update(
+            tier=tier, hold=hold, wanted=wanted, version=F("version") + 1
+        )
         _push(crew, "books", "cohorts")
     return crew
 
@@ -204,59 +232,58 @@ def correct_books(*, crew: Crew, tier: int, hold: str, wanted: int) -> Crew:
 # --- Advances: special abilities and upgrades ------------------------------------------
 
 
-def spend_advance_on_upgrades(*, crew: Crew) -> Crew:
-    with transaction.atomic():
-        locked = _locked(crew)
-        spent = rules.spend_advance(locked.advances, "upgrades", locked.boxes_free)
-        locked.advances, locked.boxes_free = spent.advances, spent.boxes_free
-        locked.save(update_fields=["advances", "boxes_free"])
-        _push(crew, "books", "upgrades")
-    return locked
+def spend_advance_on_upgrades(*, crew: Crew) -> rules.AdvanceSpent:
+    def change(current: Crew):
+        spent = rules.spend_advance(current.advances, "upgrades", current.boxes_free)
+        current.advances, current.boxes_free = spent.advances, spent.boxes_free
+        return spent, ["advances", "boxes_free"]
+
+    return _change_books(crew, change, "books", "upgrades")
 
 
-def take_ability(*, crew: Crew, key: str) -> Crew:
+def take_ability(*, crew: Crew, key: str) -> rules.AdvanceSpent:
     """A special ability costs one crew advance."""
-    with transaction.atomic():
-        locked = _locked(crew)
-        if key not in {a["key"] for a in ability_choices(locked)}:
+
+    def change(current: Crew):
+        if key not in {a["key"] for a in ability_choices(current)}:
             raise RuleError("That is not a special ability this crew can take.")
-        if key in locked.abilities:
+        if key in current.abilities:
             raise RuleError("The crew already has that ability.")
-        spent = rules.spend_advance(locked.advances, "ability", locked.boxes_free)
-        locked.advances = spent.advances
-        locked.abilities = [*locked.abilities, key]
-        locked.save(update_fields=["advances", "abilities"])
-        _push(crew, "books", "abilities")
-    return locked
+        spent = rules.spend_advance(current.advances, "ability", current.boxes_free)
+        current.advances = spent.advances
+        current.abilities = [*current.abilities, key]
+        return spent, ["advances", "abilities"]
+
+    return _change_books(crew, change, "books", "abilities")
 
 
-def drop_ability(*, crew: Crew, key: str) -> Crew:
+def drop_ability(*, crew: Crew, key: str) -> None:
     """Undo a mistaken pick: the advance comes back."""
-    with transaction.atomic():
-        locked = _locked(crew)
-        if key not in locked.abilities:
+
+    def change(current: Crew):
+        if key not in current.abilities:
             raise RuleError("The crew does not have that ability.")
-        locked.abilities = [k for k in locked.abilities if k != key]
-        locked.advances += 1
-        locked.save(update_fields=["advances", "abilities"])
-        _push(crew, "books", "abilities")
-    return locked
+        current.abilities = [k for k in current.abilities if k != key]
+        current.advances += 1
+        return None, ["advances", "abilities"]
+
+    return _change_books(crew, change, "books", "abilities")
 
 
-def mark_upgrade(*, crew: Crew, key: str, by: int) -> Crew:
+def mark_upgrade(*, crew: Crew, key: str, by: int) -> rules.UpgradeChange:
     upgrade = next((u for u in upgrade_choices(crew) if u["key"] == key), None)
     if upgrade is None:
         raise RuleError("That is not an upgrade this crew can take.")
-    with transaction.atomic():
-        locked = _locked(crew)
-        change = rules.mark_upgrade(
-            locked.upgrades.get(key, 0), upgrade["boxes"], locked.boxes_free, by
+
+    def change(current: Crew):
+        result = rules.mark_upgrade(
+            current.upgrades.get(key, 0), upgrade["boxes"], current.boxes_free, by
         )
-        locked.upgrades = {**locked.upgrades, key: change.marked}
-        locked.boxes_free = change.boxes_free
-        locked.save(update_fields=["upgrades", "boxes_free"])
-        _push(crew, "books", "upgrades", "cohorts")
-    return locked
+        current.upgrades = {**current.upgrades, key: result.marked}
+        current.boxes_free = result.boxes_free
+        return result, ["upgrades", "boxes_free"]
+
+    return _change_books(crew, change, "books", "upgrades", "cohorts")
 
 
 # --- Claims ----------------------------------------------------------------------------
@@ -270,6 +297,8 @@ def set_claim(*, claim: Claim, held: bool) -> Claim:
             if crew.claims.filter(held=True, turf=True).count() >= rules.TURF_MAX:
                 raise RuleError(f"The rep track marks at most {rules.TURF_MAX} turf.")
         Claim.objects.filter(pk=claim.pk).update(held=held)
+        # Turf changes the rep track: a rep change computed before this must retry.
+        Crew.objects.filter(pk=claim.crew_id).update(version=F("version") + 1)
         claim.held = held
         _push(claim.crew, "books", "claims")
     return claim
@@ -317,8 +346,9 @@ def recruit_cohort(
                     f"A cohort with {len(types)} type(s) costs {cost} upgrade boxes; "
                     f"the crew has {locked.boxes_free} free."
                 )
-            locked.boxes_free -= cost
-            locked.save(update_fields=["boxes_free"])
+            Crew.objects.filter(pk=crew.pk).update(
+                boxes_free=F("boxes_free") - cost, version=F("version") + 1
+            )
         cohort = Cohort.objects.create(
             crew=crew, name=name, kind=kind, types=types, edges=edges, flaws=flaws
         )

@@ -54,6 +54,9 @@ class Crew(models.Model):
     abilities = models.JSONField(default=list)  # ability keys, in the order taken
     upgrades = models.JSONField(default=dict)  # upgrade key -> boxes marked
 
+    # Bumped by every change to the books; see crews.actions._change_books.
+    version = models.PositiveIntegerField(default=0)
+
     players_edit_sheet = models.BooleanField("Players may edit the crew sheet", default=True)
     players_keep_books = models.BooleanField("Players may keep the books", default=False)
 

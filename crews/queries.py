@@ -1,6 +1,8 @@
 """What each member may see of the crew and the factions, asked once here for pages,
 pushes and the socket's catch-up."""
 
+from functools import cache
+
 from django.db.models import Prefetch
 
 from blades.rules import crew as rules
@@ -36,34 +38,39 @@ def visible_factions(table_id: int, is_gm: bool) -> list[Faction]:
     return list(factions.prefetch_related(Prefetch("goal_links", queryset=links)))
 
 
+def _lazy(make):
+    """Built only if a template asks for it: a push of the books draws no forms."""
+    return cache(make)
+
+
 def sheet_context(crew: Crew, *, is_gm: bool, **extra) -> dict:
     """Everything the crew sheet's partials draw, for one audience."""
+    sheet_fields = ("name", "reputation", "lair", "hunting_grounds", "notes")
     return {
         "crew": crew,
         "is_gm": is_gm,
         "can_sheet": can_edit_sheet(is_gm, crew),
         "can_books": can_keep_books(is_gm, crew),
-        "ability_choices": ability_choices(crew),
-        "upgrade_groups": upgrade_rows(crew),
-        "claim_map": claim_map(crew),
+        "ability_choices": _lazy(lambda: ability_choices(crew)),
+        "upgrade_groups": _lazy(lambda: upgrade_rows(crew)),
+        "claim_map": _lazy(lambda: claim_map(crew)),
         "harm_levels": list(rules.COHORT_HARM.items()),
-        "crew_books_form": BooksForm(
-            initial={"tier": crew.tier, "hold": crew.hold, "wanted": crew.wanted}
+        "crew_books_form": _lazy(
+            lambda: BooksForm(initial={"tier": crew.tier, "hold": crew.hold, "wanted": crew.wanted})
         ),
-        "crew_sheet_form": SheetForm(
-            initial={
-                field: getattr(crew, field)
-                for field in ("name", "reputation", "lair", "hunting_grounds", "notes")
-            }
+        "crew_sheet_form": _lazy(
+            lambda: SheetForm(initial={field: getattr(crew, field) for field in sheet_fields})
         ),
-        "crew_settings_form": SettingsForm(
-            initial={
-                "players_edit_sheet": crew.players_edit_sheet,
-                "players_keep_books": crew.players_keep_books,
-                "xp_track": crew.xp_track,
-            }
+        "crew_settings_form": _lazy(
+            lambda: SettingsForm(
+                initial={
+                    "players_edit_sheet": crew.players_edit_sheet,
+                    "players_keep_books": crew.players_keep_books,
+                    "xp_track": crew.xp_track,
+                }
+            )
         ),
-        "blank_claim_form": ClaimForm(),
-        "blank_cohort_form": CohortForm(is_gm=is_gm),
+        "blank_claim_form": _lazy(ClaimForm),
+        "blank_cohort_form": _lazy(lambda: CohortForm(is_gm=is_gm)),
         **extra,
     }

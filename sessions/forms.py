@@ -33,7 +33,7 @@ class TableForm(forms.Form):
 
 class RollForm(forms.Form):
     kind = forms.ChoiceField(
-        label="Roll", choices=[(k.value, k.label) for k in QUICK_ROLL_KINDS], initial="action"
+        label="Roll type", choices=[(k.value, k.label) for k in QUICK_ROLL_KINDS], initial="action"
     )
     pool = forms.IntegerField(label="Dice", min_value=0, max_value=MAX_POOL, initial=2)
     note = forms.CharField(label="Note", max_length=200, required=False)

@@ -51,17 +51,17 @@ def push(table_id: int, *, gm_html: str, players_html: str) -> None:
     transaction.on_commit(send)
 
 
-def push_clock(clock, *, created: bool = False, was_hidden: bool = False) -> None:
+def push_clock(clock, *, created: bool = False, was_hidden: bool | None = None) -> None:
+    """`was_hidden` is the visibility before this change, when the change may have flipped it."""
+    if was_hidden is None:
+        was_hidden = clock.hidden
+    new_to_players = created or was_hidden
     gm_html = fragment("clock-push", clock=clock, is_gm=True, created=created)
     if clock.hidden:
-        # A clock that was visible until now must vanish from the players' pages.
-        players_html = (
-            fragment("clock-remove", clock_id=clock.pk) if not (created or was_hidden) else ""
-        )
+        # A clock that players could see until now must vanish from their pages.
+        players_html = "" if new_to_players else fragment("clock-remove", clock_id=clock.pk)
     else:
-        players_html = fragment(
-            "clock-push", clock=clock, is_gm=False, created=created or was_hidden
-        )
+        players_html = fragment("clock-push", clock=clock, is_gm=False, created=new_to_players)
     push(clock.table_id, gm_html=gm_html, players_html=players_html)
 
 
@@ -170,3 +170,8 @@ def crew_snapshot(table_id: int, is_gm: bool) -> str:
 
 def presence(table_id: int, since) -> str:
     return fragment("presence", present=queries.present_users(table_id, since), oob=True)
+
+
+def push_to_table(table_id: int, html: str) -> None:
+    """A fragment with nothing hidden in it, for the GM and the players alike."""
+    push(table_id, gm_html=html, players_html=html)

@@ -113,6 +113,14 @@ class Roll(models.Model):
     roller = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
     )
+    # Set when the roll was made from a character sheet, so the log can name the scoundrel.
+    character = models.ForeignKey(
+        "characters.Character",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="rolls",
+    )
     kind = models.CharField(max_length=20, choices=[(k.value, k.label) for k in RollKind])
     pool = models.SmallIntegerField()
     dice = models.JSONField()

@@ -15,7 +15,7 @@ def visible_clocks(table_id: int, is_gm: bool):
 
 
 def recent_rolls(table_id: int, is_gm: bool):
-    rolls = Roll.objects.filter(table_id=table_id).select_related("roller")
+    rolls = Roll.objects.filter(table_id=table_id).select_related("roller", "character")
     if not is_gm:
         rolls = rolls.exclude(secret=True)
     return rolls[:ROLL_LOG_LENGTH]

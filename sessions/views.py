@@ -13,6 +13,8 @@ from .forms import ClockForm, RollForm, SignupForm, TableForm
 from .models import Clock, Membership, Table
 
 PAGE = "sessions/table.html"
+# Every clock has its own edit form on the page; prefixes keep their ids apart.
+NEW_CLOCK = "new-clock"
 
 
 def home(request: HttpRequest) -> HttpResponse:
@@ -57,7 +59,7 @@ def _table_context(request, table: Table, membership: Membership, **forms) -> di
         "rolls": queries.recent_rolls(table.pk, is_gm),
         "members": table.memberships.select_related("user"),
         "roll_form": forms.get("roll_form") or RollForm(),
-        "clock_form": forms.get("clock_form") or ClockForm(),
+        "clock_form": forms.get("clock_form") or ClockForm(prefix=NEW_CLOCK),
     }
     if is_gm:
         context["invite_url"] = request.build_absolute_uri(
@@ -160,10 +162,10 @@ def _gm_clock(request, table_id: int, clock_id: int):
 def clock_create(request: HttpRequest, table_id: int) -> HttpResponse:
     table, membership = access_table(request.user, table_id)
     require_gm(membership)
-    form = ClockForm(request.POST)
+    form = ClockForm(request.POST, prefix=NEW_CLOCK)
     if form.is_valid():
         actions.create_clock(table=table, **form.cleaned_data)
-        form = ClockForm()
+        form = ClockForm(prefix=NEW_CLOCK)
         if not request.htmx:
             return redirect("table_detail", table_id=table.pk)
     return _form_response(request, table, membership, "clock-form", clock_form=form)

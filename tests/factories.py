@@ -57,6 +57,56 @@ class RollFactory(factory.django.DjangoModelFactory):
     summary = "Partial success"
 
 
+# --- Characters ---------------------------------------------------------------------------
+# Standard playbooks and options come from the data migration, so factories pick them.
+
+
+def _option(kind: str, key: str):
+    from characters.models import Option
+
+    return Option.objects.get(kind=kind, key=key)
+
+
+def standard_playbook(key: str):
+    from characters.models import Playbook
+
+    return Playbook.objects.get(table=None, key=key)
+
+
+class CharacterFactory(factory.django.DjangoModelFactory):
+    """A Cutter at a table, owned by a player who is a member of that table."""
+
+    class Meta:
+        model = "characters.Character"
+
+    table = factory.SubFactory(TableFactory)
+    owner = factory.LazyAttribute(lambda o: MembershipFactory(table=o.table).user)
+    playbook = factory.LazyFunction(lambda: standard_playbook("cutter"))
+    name = factory.Sequence(lambda n: f"Scoundrel {n}")
+    heritage = factory.LazyFunction(lambda: _option("heritage", "akoros"))
+    background = factory.LazyFunction(lambda: _option("background", "academic"))
+    vice = factory.LazyFunction(lambda: _option("vice", "faith"))
+    skirmish = 2
+    command = 1
+
+
+class CharacterItemFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = "characters.CharacterItem"
+
+    character = factory.SubFactory(CharacterFactory)
+    name = factory.Sequence(lambda n: f"Item {n}")
+    load = 1
+
+
+class CharacterAbilityFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = "characters.CharacterAbility"
+
+    character = factory.SubFactory(CharacterFactory)
+    ability = factory.LazyAttribute(lambda o: o.character.playbook.abilities.first())
+
+
 # --- Crews and factions ---------------------------------------------------------------
 
 

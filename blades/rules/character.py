@@ -217,6 +217,11 @@ def _rows(harm: Mapping[int, Sequence[str]]) -> Harm:
     return rows
 
 
+def harm_rows(harm: Mapping[int, Sequence[str]]) -> Harm:
+    """Stored harm (possibly with string keys from JSON) as all four rows."""
+    return _rows(harm)
+
+
 @dataclass(frozen=True)
 class HarmResult:
     harm: Harm
@@ -495,3 +500,22 @@ def end_of_session_xp(triggers: Mapping[str, int]) -> int:
         if not 0 <= value <= XP_PER_TRIGGER_MAX:
             raise RuleError(f"“{trigger}” gives 0, 1 or 2 xp.")
     return sum(triggers.values())
+
+
+# --- Warnings when rolling --------------------------------------------------------------
+
+ENCUMBERED_WARNING = "Encumbered: carrying more than a heavy load, you can barely move."
+
+
+def roll_warnings(harm: Mapping[int, Sequence[str]], encumbered: bool) -> list[str]:
+    """What the sheet reminds the roller of before an action roll: one line per harm
+    row that holds something (its penalty), and encumbrance."""
+    rows = _rows(harm)
+    warnings = [
+        f"Level {level} harm ({', '.join(rows[level])}): {HARM_PENALTIES[level].lower()}."
+        for level in HARM_SLOTS
+        if rows[level]
+    ]
+    if encumbered:
+        warnings.append(ENCUMBERED_WARNING)
+    return warnings

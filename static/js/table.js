@@ -2,6 +2,10 @@
 // 0.5 s, 1 s, 2 s ... capped at 8 s, with jitter so a restarted server is not stampeded.
 document.addEventListener("DOMContentLoaded", function () {
   if (!window.htmx) return;
+  // A refused form comes back as 422 with its errors: swap it in like a success.
+  htmx.config.responseHandling = [{ code: "422", swap: true }].concat(
+    htmx.config.responseHandling
+  );
   htmx.config.wsReconnectDelay = function (retryCount) {
     var delay = Math.min(500 * Math.pow(2, retryCount), 8000);
     return delay / 2 + (Math.random() * delay) / 2;

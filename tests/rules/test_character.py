@@ -945,3 +945,21 @@ def test_end_of_session_xp(triggers, xp):
 def test_end_of_session_xp_errors(value):
     with pytest.raises(RuleError, match="“beliefs” gives 0, 1 or 2 xp"):
         end_of_session_xp({"playbook": 1, "beliefs": value})
+
+
+def test_roll_warnings_name_each_harmed_row_and_encumbrance():
+    from blades.rules.character import ENCUMBERED_WARNING, roll_warnings
+
+    harm = {1: ("Battered",), 2: (), 3: ("Broken Leg",), 4: ()}
+    assert roll_warnings(harm, encumbered=False) == [
+        "Level 1 harm (Battered): reduced effect.",
+        "Level 3 harm (Broken Leg): need help.",
+    ]
+    assert roll_warnings({}, encumbered=True) == [ENCUMBERED_WARNING]
+    assert roll_warnings({"2": ["Cut"]}, encumbered=False) == ["Level 2 harm (Cut): −1d."]
+
+
+def test_harm_rows_reads_stored_json_keys_and_fills_missing_rows():
+    from blades.rules.character import harm_rows
+
+    assert harm_rows({"2": ["Cut"]}) == {1: (), 2: ("Cut",), 3: (), 4: ()}

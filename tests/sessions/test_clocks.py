@@ -18,7 +18,12 @@ def test_gm_creates_a_clock(client, table, gm):
     client.force_login(gm)
     client.post(
         reverse("clock_create", args=[table.pk]),
-        {"name": "Bluecoats", "segments": 6, "kind": "danger", "visibility": "everyone"},
+        {
+            "new-clock-name": "Bluecoats",
+            "new-clock-segments": 6,
+            "new-clock-kind": "danger",
+            "new-clock-visibility": "everyone",
+        },
     )
     clock = Clock.objects.get()
     assert (clock.name, clock.segments, clock.filled) == ("Bluecoats", 6, 0)
@@ -30,16 +35,16 @@ def test_clock_size_out_of_range_is_refused(client, table, gm, segments):
     response = client.post(
         reverse("clock_create", args=[table.pk]),
         {
-            "name": "Keep this name",
-            "segments": segments,
-            "kind": "danger",
-            "visibility": "everyone",
+            "new-clock-name": "Keep this name",
+            "new-clock-segments": segments,
+            "new-clock-kind": "danger",
+            "new-clock-visibility": "everyone",
         },
         headers={"HX-Request": "true"},
     )
     page = response.content.decode()
     assert response.status_code == 422
-    assert 'id="id_segments_error"' in page
+    assert 'id="id_new-clock-segments_error"' in page
     assert 'value="Keep this name"' in page
     assert not Clock.objects.exists()
 

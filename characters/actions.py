@@ -1,0 +1,503 @@
+"""Every change to a character: one transaction each, then the push on commit.
+
+Each action re-reads the character inside its transaction (a row lock on PostgreSQL;
+SQLite's IMMEDIATE transactions already let one writer in at a time), works out the
+new values with blades.rules, and writes back only the columns it changed. So two
+people editing different fields at once never undo each other, and counters never
+pass their limits however fast the clicks come. A move the rules forbid raises
+RuleError, and nothing is written.
+"""
+
+from django.db import transaction
+from django.utils.text import slugify
+
+from blades import content
+from blades.rules import character as rules
+from blades.rules import dice
+from blades.rules.character import RuleError
+from blades.rules.rolls import Effect, Position, RollKind, action_pool, desperate_xp, summarize
+from blades.rules.rolls import indulge_vice as read_vice_roll
+from blades.rules.rolls import resistance_stress as read_resistance
+from sessions import live as table_live
+from sessions.actions import SYSTEM_RNG
+from sessions.models import Roll
+
+from .live import push_character
+from .models import (
+    Character,
+    CharacterAbility,
+    CharacterItem,
+    Contact,
+    GmNote,
+    Item,
+    Option,
+    Playbook,
+    PlaybookFriend,
+    SpecialAbility,
+)
+
+XP_FIELDS = {"playbook": "playbook_xp", **{attr: f"{attr}_xp" for attr in rules.ATTRIBUTES}}
+ADVANCE_FIELDS = {track: field.replace("_xp", "_advances") for track, field in XP_FIELDS.items()}
+DETAIL_FIELDS = (
+    "name",
+    "alias",
+    "look",
+    "heritage_detail",
+    "background_detail",
+    "vice_purveyor",
+    "notes",
+)
+
+
+def _locked(character: Character) -> Character:
+    return Character.objects.select_for_update().get(pk=character.pk)
+
+
+def _write(character: Character, **fields) -> Character:
+    """Write just these columns and keep the in-memory object in step."""
+    Character.objects.filter(pk=character.pk).update(**fields)
+    for name, value in fields.items():
+        setattr(character, name, value)
+    push_character(character)
+    return character
+
+
+def _require_active(character: Character) -> None:
+    if not character.active:
+        raise RuleError(f"{character.name} is {character.get_state_display().lower()}.")
+
+
+def _has(character: Character, flag: str) -> bool:
+    return CharacterAbility.objects.filter(
+        character=character, **{f"ability__{flag}": True}
+    ).exists()
+
+
+def _stress_fields(character: Character, amount: int) -> dict:
+    change = rules.mark_stress(character.stress, amount)
+    fields: dict = {"stress": change.stress}
+    if change.trauma_triggered:
+        fields["trauma_pending"] = character.trauma_pending + 1
+    return fields
+
+
+# --- Stress, trauma, harm -------------------------------------------------------------
+
+
+def mark_stress(*, character: Character, amount: int) -> Character:
+    """Mark (or clear) stress; marking past the last box is trauma and resets stress."""
+    with transaction.atomic():
+        character = _locked(character)
+        _require_active(character)
+        return _write(character, **_stress_fields(character, amount))
+
+
+def set_stress(*, character: Character, stress: int) -> Character:
+    """Correct the track to a value; this never causes trauma."""
+    rules.check_range(stress, 0, rules.STRESS_MAX, "Stress")
+    with transaction.atomic():
+        return _write(_locked(character), stress=stress)
+
+
+def choose_trauma(*, character: Character, condition: str) -> Character:
+    with transaction.atomic():
+        character = _locked(character)
+        if not character.trauma_pending:
+            raise RuleError("There is no trauma to choose right now.")
+        traumas = rules.add_trauma(character.traumas, condition)
+        return _write(character, traumas=list(traumas), trauma_pending=character.trauma_pending - 1)
+
+
+def add_harm(*, character: Character, level: int, description: str) -> rules.HarmResult:
+    with transaction.atomic():
+        character = _locked(character)
+        result = rules.add_harm(character.harm, level, description)
+        # New harm resets the healing clock.
+        _write(character, harm=_stored(result.harm), healing=0)
+    return result
+
+
+def clear_harm(*, character: Character, level: int, index: int) -> Character:
+    with transaction.atomic():
+        character = _locked(character)
+        return _write(character, harm=_stored(rules.clear_harm(character.harm, level, index)))
+
+
+def tick_healing(*, character: Character, ticks: int) -> Character:
+    with transaction.atomic():
+        character = _locked(character)
+        healing, harm = rules.tick_healing(character.healing, ticks, character.harm)
+        return _write(character, healing=healing, harm=_stored(harm))
+
+
+def _stored(harm: rules.Harm) -> dict[str, list[str]]:
+    return {str(level): list(entries) for level, entries in harm.items()}
+
+
+# --- Armor and load -------------------------------------------------------------------
+
+
+def _carries_heavy(character: Character) -> bool:
+    return CharacterItem.objects.filter(character=character, armor="heavy", checked=True).exists()
+
+
+def use_armor(*, character: Character, box: str) -> Character:
+    with transaction.atomic():
+        character = _locked(character)
+        used = {b for b in rules.ARMOR_BOXES if getattr(character, f"{b}_used")}
+        rules.use_armor(used, box, _carries_heavy(character), _has(character, "special_armor"))
+        return _write(character, **{f"{box}_used": True})
+
+
+def restore_armor(*, character: Character, downtime: bool = False) -> Character:
+    """Downtime restores special armor; choosing the next score's load restores all."""
+    with transaction.atomic():
+        character = _locked(character)
+        used = {b for b in rules.ARMOR_BOXES if getattr(character, f"{b}_used")}
+        left = rules.restore_armor(used, downtime=downtime)
+        return _write(character, **{f"{b}_used": b in left for b in rules.ARMOR_BOXES})
+
+
+def set_load(*, character: Character, level: str) -> Character:
+    """Choosing a load starts a score: items carried on the last one are put down and
+    armor is restored."""
+    rules.load_limit(level, mule=False)  # refuses anything but light, normal, heavy
+    with transaction.atomic():
+        character = _locked(character)
+        CharacterItem.objects.filter(character=character).update(checked=False)
+        return _write(
+            character,
+            load=level,
+            **{f"{b}_used": False for b in rules.ARMOR_BOXES},
+        )
+
+
+def check_item(*, character: Character, item_id: int, checked: bool) -> Character:
+    with transaction.atomic():
+        character = _locked(character)
+        item = CharacterItem.objects.get(pk=item_id, character=character)
+        if checked and not item.checked:
+            if not character.load:
+                raise RuleError("Choose a load (light, normal or heavy) before checking items.")
+            carried = CharacterItem.objects.filter(character=character, checked=True)
+            total = rules.load_total([i.load for i in carried] + [item.load])
+            if not rules.can_carry(character.load, _has(character, "mule"), total):
+                limit = rules.load_limit(character.load, _has(character, "mule"))
+                raise RuleError(
+                    f"That would be {total} load; your {character.load} load is {limit}."
+                )
+        CharacterItem.objects.filter(pk=item.pk).update(checked=checked)
+        push_character(character)
+        return character
+
+
+# --- Actions, xp and advances ---------------------------------------------------------
+
+
+def set_action(*, character: Character, action: str, rating: int, mastery: bool) -> Character:
+    if action not in rules.ACTIONS:
+        raise RuleError(f"“{action}” is not an action.")
+    rules.set_action_rating(rating, mastery)
+    with transaction.atomic():
+        return _write(_locked(character), **{action: rating})
+
+
+def mark_xp(*, character: Character, track: str, amount: int) -> Character:
+    if track not in XP_FIELDS:
+        raise RuleError(f"“{track}” is not an xp track.")
+    with transaction.atomic():
+        character = _locked(character)
+        change = rules.mark_xp(getattr(character, XP_FIELDS[track]), amount, track)
+        advances = getattr(character, ADVANCE_FIELDS[track]) + change.advances
+        return _write(character, **{XP_FIELDS[track]: change.xp, ADVANCE_FIELDS[track]: advances})
+
+
+def take_ability_advance(*, character: Character, ability_id: int) -> Character:
+    """A full playbook track buys a special ability from the playbook's list."""
+    with transaction.atomic():
+        character = _locked(character)
+        if not character.playbook_advances:
+            raise RuleError("Fill the playbook xp track to earn a new special ability.")
+        ability = character.playbook.abilities.filter(pk=ability_id).first()
+        if ability is None:
+            raise RuleError("Choose one of your playbook's special abilities.")
+        if CharacterAbility.objects.filter(character=character, ability=ability).exists():
+            raise RuleError(f"You already have {ability.name}.")
+        CharacterAbility.objects.create(character=character, ability=ability)
+        return _write(character, playbook_advances=character.playbook_advances - 1)
+
+
+def take_action_advance(*, character: Character, action: str, mastery: bool) -> Character:
+    """A full attribute track buys one action dot within that attribute."""
+    with transaction.atomic():
+        character = _locked(character)
+        attribute = rules.attribute_of(action)
+        field = ADVANCE_FIELDS[attribute]
+        if not getattr(character, field):
+            raise RuleError(f"Fill the {attribute.capitalize()} xp track to add a dot there.")
+        rating = rules.set_action_rating(getattr(character, action) + 1, mastery)
+        return _write(character, **{action: rating, field: getattr(character, field) - 1})
+
+
+# --- Coin -----------------------------------------------------------------------------
+
+
+def add_coin(*, character: Character, amount: int) -> Character:
+    with transaction.atomic():
+        character = _locked(character)
+        return _write(character, coin=rules.add_coin(character.coin, amount))
+
+
+def stash_coin(*, character: Character, amount: int) -> Character:
+    with transaction.atomic():
+        character = _locked(character)
+        coin, stash = rules.stash_coin(character.coin, character.stash, amount)
+        return _write(character, coin=coin, stash=stash)
+
+
+def withdraw_stash(*, character: Character, coin: int) -> Character:
+    with transaction.atomic():
+        character = _locked(character)
+        coin, stash = rules.withdraw_stash(character.coin, character.stash, coin)
+        return _write(character, coin=coin, stash=stash)
+
+
+# --- Words ----------------------------------------------------------------------------
+
+
+def update_details(*, character: Character, **details: str) -> Character:
+    unknown = set(details) - set(DETAIL_FIELDS)
+    if unknown:
+        raise ValueError(f"not a detail field: {sorted(unknown)}")
+    with transaction.atomic():
+        return _write(_locked(character), **details)
+
+
+def set_contact_stance(*, character: Character, contact_id: int, stance: str) -> Character:
+    if stance not in Contact.Stance.values:
+        raise RuleError("Choose close friend, rival or acquaintance.")
+    with transaction.atomic():
+        Contact.objects.filter(pk=contact_id, character=character).update(stance=stance)
+        push_character(character)
+    return character
+
+
+def set_gm_note(*, character: Character, text: str) -> None:
+    # Never pushed: the GM's own page shows it, nobody else's.
+    GmNote.objects.update_or_create(character=character, defaults={"text": text})
+
+
+def set_state(*, character: Character, state: str) -> Character:
+    if state not in Character.State.values:
+        raise RuleError("A character is active, retired or dead.")
+    with transaction.atomic():
+        character = _locked(character)
+        if state == Character.State.ACTIVE and not character.active:
+            taken = Character.objects.filter(
+                table_id=character.table_id, owner_id=character.owner_id, state="active"
+            )
+            if taken.exists():
+                raise RuleError("The player already has an active character at this table.")
+        return _write(character, state=state)
+
+
+# --- Rolls from the sheet -------------------------------------------------------------
+
+
+def _store_roll(character: Character, roller, kind: RollKind, result, summary: str, note: str):
+    roll = Roll.objects.create(
+        table_id=character.table_id,
+        character=character,
+        roller=roller,
+        kind=kind,
+        pool=result.pool,
+        dice=list(result.dice),
+        outcome=result.outcome,
+        summary=summary[:200],
+        note=note[:200],
+    )
+    table_live.push_roll(roll)
+    return roll
+
+
+def roll_action(
+    *,
+    character: Character,
+    roller,
+    action: str,
+    position: Position = Position.RISKY,
+    effect: Effect = Effect.STANDARD,
+    push: bool = False,
+    assist: bool = False,
+    bargain: bool = False,
+    rng=SYSTEM_RNG,
+) -> Roll:
+    """Roll an action: its rating plus bonus dice, less 1d for moderate harm.
+
+    Pushing costs its 2 stress before the dice (overflow is trauma); a desperate roll
+    marks xp in the action's attribute.
+    """
+    with transaction.atomic():
+        character = _locked(character)
+        _require_active(character)
+        pool = action_pool(
+            getattr(character, action),
+            assist=assist,
+            push=push,
+            bargain=bargain,
+            extra_dice=rules.harm_dice_penalty(character.harm),
+        )
+        result = dice.roll(pool, rng)
+        fields = _stress_fields(character, 2) if push else {}
+        if desperate_xp(position):
+            attribute = rules.attribute_of(action)
+            change = rules.mark_xp(getattr(character, XP_FIELDS[attribute]), 1, attribute)
+            fields[XP_FIELDS[attribute]] = change.xp
+            fields[ADVANCE_FIELDS[attribute]] = (
+                getattr(character, ADVANCE_FIELDS[attribute]) + change.advances
+            )
+        if fields:
+            _write(character, **fields)
+        extras = [e for e, on in (("assist", assist), ("push", push), ("bargain", bargain)) if on]
+        note = f"{action.capitalize()} · {position.label} / {effect.label}"
+        if extras:
+            note += " · " + ", ".join(extras)
+        return _store_roll(
+            character,
+            roller,
+            RollKind.ACTION,
+            result,
+            summarize(RollKind.ACTION, result, position=position),
+            note,
+        )
+
+
+def resist(*, character: Character, roller, attribute: str, rng=SYSTEM_RNG) -> Roll:
+    """Resist a consequence: the attribute's rating in dice, 6 minus the best die in
+    stress (a critical clears one), trauma if the stress overflows."""
+    with transaction.atomic():
+        character = _locked(character)
+        _require_active(character)
+        pool = rules.attribute_rating(character.ratings, attribute)
+        result = dice.roll(pool, rng)
+        fields = _stress_fields(character, read_resistance(result))
+        _write(character, **fields)
+        summary = summarize(RollKind.RESISTANCE, result)
+        if "trauma_pending" in fields:
+            summary += ", trauma!"
+        return _store_roll(
+            character, roller, RollKind.RESISTANCE, result, summary, attribute.capitalize()
+        )
+
+
+def indulge_vice(*, character: Character, roller, rng=SYSTEM_RNG) -> Roll:
+    with transaction.atomic():
+        character = _locked(character)
+        _require_active(character)
+        result = dice.roll(rules.vice_dice(character.ratings), rng)
+        outcome = read_vice_roll(result, character.stress)
+        _write(character, stress=character.stress - outcome.cleared)
+        summary = f"Clear {outcome.cleared} stress"
+        if outcome.overindulged:
+            summary += ", overindulged!"
+        return _store_roll(character, roller, RollKind.VICE, result, summary, character.vice.name)
+
+
+# --- Creation -------------------------------------------------------------------------
+
+
+def create_character(*, table, owner, playbook, choices: dict) -> Character:
+    """Make the character the wizard described; `choices` is its validated answers."""
+    with transaction.atomic():
+        if Character.objects.filter(table=table, owner=owner, state="active").exists():
+            raise RuleError("Retire your current character before making another.")
+        options = Option.objects.in_bulk(
+            [choices["heritage"], choices["background"], choices["vice"]]
+        )
+        character = Character.objects.create(
+            table=table,
+            owner=owner,
+            playbook=playbook,
+            name=choices["name"],
+            alias=choices.get("alias", ""),
+            look=choices.get("look", ""),
+            heritage=options[choices["heritage"]],
+            heritage_detail=choices.get("heritage_detail", ""),
+            background=options[choices["background"]],
+            background_detail=choices.get("background_detail", ""),
+            vice=options[choices["vice"]],
+            vice_purveyor=choices.get("vice_purveyor", ""),
+            **choices["ratings"],
+        )
+        CharacterAbility.objects.create(character=character, ability_id=choices["ability"])
+        stances = {choices["close_friend"]: "friend", choices["rival"]: "rival"}
+        Contact.objects.bulk_create(
+            Contact(character=character, name=f.name, role=f.role, stance=stances.get(f.pk, ""))
+            for f in playbook.friends.all()
+        )
+        CharacterItem.objects.bulk_create(
+            [
+                CharacterItem(character=character, name=i.name, load=i.load, special=True)
+                for i in playbook.items.all()
+            ]
+            + [
+                CharacterItem(character=character, name=i.name, load=i.load, armor=i.armor)
+                for i in Item.objects.filter(playbook=None)
+            ]
+        )
+        push_character(character, created=True)
+    return character
+
+
+def create_custom_playbook(
+    *,
+    table,
+    name: str,
+    xp_trigger: str,
+    primary: str,
+    secondary: str,
+    ability_keys: list[str],
+    own_abilities: list[tuple[str, str]],
+    friends: list[tuple[str, str]],
+    items: list[tuple[str, int]],
+) -> Playbook:
+    """A GM's playbook for their table: 2 dots in the primary action, 1 in the secondary,
+    abilities from the custom list (or written by hand), friends and items."""
+    dots = rules.custom_playbook_dots(primary, secondary)
+    listed = {a["key"]: a for a in content.custom_abilities()}
+    unknown = [key for key in ability_keys if key not in listed]
+    if unknown:
+        raise RuleError(f"Unknown abilities: {', '.join(unknown)}.")
+    with transaction.atomic():
+        playbook = Playbook.objects.create(
+            table=table,
+            key=f"custom-{slugify(name)[:40]}",
+            name=name,
+            dots=dots,
+            xp_trigger=xp_trigger,
+        )
+        abilities = [
+            SpecialAbility(
+                playbook=playbook,
+                key=key,
+                name=listed[key]["name"],
+                description=listed[key]["text"],
+                special_armor=listed[key].get("special_armor", False),
+                mule=key == "mule",
+            )
+            for key in ability_keys
+        ] + [
+            SpecialAbility(playbook=playbook, key=slugify(n)[:60] or "own", name=n, description=t)
+            for n, t in own_abilities
+        ]
+        for order, ability in enumerate(abilities):
+            ability.order = order
+        SpecialAbility.objects.bulk_create(abilities)
+        PlaybookFriend.objects.bulk_create(
+            PlaybookFriend(playbook=playbook, name=n, role=r, order=i)
+            for i, (n, r) in enumerate(friends)
+        )
+        Item.objects.bulk_create(
+            Item(playbook=playbook, name=n, load=load, order=i) for i, (n, load) in enumerate(items)
+        )
+    return playbook

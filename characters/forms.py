@@ -1,0 +1,250 @@
+"""The creation wizard's steps and the GM's custom playbook form."""
+
+from django import forms
+from django.db.models import Q
+
+from blades import content
+from blades.rules import character as rules
+
+from .models import Character, Option, Playbook
+
+ACTION_CHOICES = [(a, a.capitalize()) for a in rules.ACTIONS]
+
+
+def _option_field(kind: str, label: str) -> forms.ModelChoiceField:
+    return forms.ModelChoiceField(
+        label=label,
+        queryset=Option.objects.filter(kind=kind),
+        to_field_name="key",
+        widget=forms.RadioSelect,
+        empty_label=None,
+    )
+
+
+class StepForm(forms.Form):
+    """A wizard step; `playbook` is the one chosen so far (None on the first step)."""
+
+    def __init__(self, *args, table=None, playbook: Playbook | None = None, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.table = table
+        self.playbook = playbook
+
+
+class PlaybookStep(StepForm):
+    playbook = forms.ModelChoiceField(
+        label="Playbook", queryset=Playbook.objects.none(), widget=forms.RadioSelect
+    )
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        field = self.fields["playbook"]
+        field.queryset = Playbook.objects.filter(Q(table=None) | Q(table=self.table))
+        field.empty_label = None
+        field.label_from_instance = lambda p: (
+            f"{p.name} — {p.tagline}" if p.tagline else f"{p.name} (custom)"
+        )
+
+
+class HeritageStep(StepForm):
+    heritage = _option_field("heritage", "Heritage")
+    heritage_detail = forms.CharField(
+        label="Heritage detail", max_length=200, required=False, help_text="Family, origins."
+    )
+
+
+class BackgroundStep(StepForm):
+    background = _option_field("background", "Background")
+    background_detail = forms.CharField(
+        label="Background detail", max_length=200, required=False, help_text="What you did."
+    )
+
+
+class ActionsStep(StepForm):
+    """Four dots: one for heritage, one for background, two free; none above 2."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        dots = self.playbook.dots if self.playbook else {}
+        for action, label in ACTION_CHOICES:
+            given = dots.get(action, 0)
+            self.fields[action] = forms.IntegerField(
+                label=f"{label} (playbook gives {given})" if given else label,
+                min_value=0,
+                max_value=rules.CREATION_MAX,
+                initial=0,
+                required=False,  # blank means no dots added
+                widget=forms.NumberInput(attrs={"inputmode": "numeric"}),
+            )
+
+    def clean(self):
+        cleaned = super().clean()
+        dots = self.playbook.dots if self.playbook else {}
+        for action in rules.ACTIONS:
+            if action in self.errors:
+                continue
+            cleaned[action] = cleaned.get(action) or 0
+            if dots.get(action, 0) + cleaned[action] > rules.CREATION_MAX:
+                self.add_error(action, f"No action can start above {rules.CREATION_MAX} dots.")
+        if not self.errors:
+            added = {a: cleaned[a] for a in rules.ACTIONS}
+            try:
+                cleaned["ratings"] = rules.validate_creation_dots(dots, added)
+            except rules.RuleError as error:
+                raise forms.ValidationError(str(error)) from error
+        return cleaned
+
+
+class AbilityStep(StepForm):
+    ability = forms.ModelChoiceField(
+        label="Special ability", queryset=None, widget=forms.RadioSelect, empty_label=None
+    )
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        abilities = self.playbook.abilities.all()
+        self.fields["ability"].queryset = abilities
+        self.fields["ability"].label_from_instance = lambda a: f"{a.name}: {a.description}"
+        first = abilities.first()
+        if first and not self.is_bound:
+            self.initial.setdefault("ability", first.pk)
+
+
+class FriendsStep(StepForm):
+    close_friend = forms.ModelChoiceField(
+        label="Close friend", queryset=None, widget=forms.RadioSelect, empty_label=None
+    )
+    rival = forms.ModelChoiceField(
+        label="Rival", queryset=None, widget=forms.RadioSelect, empty_label=None
+    )
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        for name in ("close_friend", "rival"):
+            self.fields[name].queryset = self.playbook.friends.all()
+
+    def clean(self):
+        cleaned = super().clean()
+        if cleaned.get("close_friend") and cleaned.get("close_friend") == cleaned.get("rival"):
+            self.add_error("rival", "Your rival cannot also be your close friend.")
+        return cleaned
+
+
+class ViceStep(StepForm):
+    vice = _option_field("vice", "Vice")
+    vice_purveyor = forms.CharField(
+        label="Purveyor", max_length=200, help_text="Who or where you indulge."
+    )
+
+
+class NameStep(StepForm):
+    name = forms.CharField(label="Name", max_length=80)
+    alias = forms.CharField(label="Alias", max_length=80, required=False)
+    look = forms.CharField(label="Look", max_length=200, required=False)
+
+
+STEPS: list[tuple[str, str, type[StepForm]]] = [
+    ("playbook", "Playbook", PlaybookStep),
+    ("heritage", "Heritage", HeritageStep),
+    ("background", "Background", BackgroundStep),
+    ("actions", "Action dots", ActionsStep),
+    ("ability", "Special ability", AbilityStep),
+    ("friends", "Friend and rival", FriendsStep),
+    ("vice", "Vice", ViceStep),
+    ("name", "Name and look", NameStep),
+]
+
+
+# --- Custom playbooks -----------------------------------------------------------------
+
+CUSTOM_FRIENDS = 5
+CUSTOM_ITEMS = 5
+CUSTOM_ABILITIES = 7
+
+
+class CustomPlaybookForm(forms.Form):
+    name = forms.CharField(label="Playbook name", max_length=60)
+    xp_trigger = forms.CharField(
+        label="XP trigger", max_length=200, help_text="When does this playbook mark xp?"
+    )
+    primary = forms.ChoiceField(label="Primary action (2 dots)", choices=ACTION_CHOICES)
+    secondary = forms.ChoiceField(label="Secondary action (1 dot)", choices=ACTION_CHOICES)
+    abilities = forms.MultipleChoiceField(
+        label="Special abilities from the list",
+        choices=[(a["key"], a["name"]) for a in content.custom_abilities()],
+        widget=forms.CheckboxSelectMultiple,
+        required=False,
+    )
+    own_abilities = forms.CharField(
+        label="Special abilities of your own",
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 3}),
+        help_text="One per line, as “Name: what it does”.",
+    )
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        for n in range(1, CUSTOM_FRIENDS + 1):
+            self.fields[f"friend_{n}"] = forms.CharField(
+                label=f"Friend or rival {n}", max_length=160, help_text="Name, role"
+            )
+        for n in range(1, CUSTOM_ITEMS + 1):
+            self.fields[f"item_{n}"] = forms.CharField(label=f"Item {n}", max_length=80)
+            self.fields[f"item_{n}_load"] = forms.IntegerField(
+                label=f"Item {n} load", min_value=0, max_value=2, initial=1
+            )
+
+    def clean_own_abilities(self) -> list[tuple[str, str]]:
+        own = []
+        for line in self.cleaned_data["own_abilities"].splitlines():
+            if not line.strip():
+                continue
+            name, sep, text = line.partition(":")
+            if not sep or not name.strip() or not text.strip():
+                raise forms.ValidationError(f"Write “Name: what it does” (not “{line.strip()}”).")
+            own.append((name.strip()[:80], text.strip()))
+        return own
+
+    def clean(self):
+        cleaned = super().clean()
+        primary, secondary = cleaned.get("primary"), cleaned.get("secondary")
+        if primary and primary == secondary:
+            self.add_error("secondary", "The secondary action must differ from the primary.")
+        if "abilities" in cleaned and "own_abilities" in cleaned:
+            count = len(cleaned["abilities"]) + len(cleaned["own_abilities"])
+            if count != CUSTOM_ABILITIES:
+                self.add_error(
+                    "abilities",
+                    f"Choose or write exactly {CUSTOM_ABILITIES} special abilities "
+                    f"(you have {count}).",
+                )
+        return cleaned
+
+    @property
+    def friends(self) -> list[tuple[str, str]]:
+        pairs = []
+        for n in range(1, CUSTOM_FRIENDS + 1):
+            name, _, role = self.cleaned_data[f"friend_{n}"].partition(",")
+            pairs.append((name.strip(), role.strip()))
+        return pairs
+
+    @property
+    def items(self) -> list[tuple[str, int]]:
+        return [
+            (self.cleaned_data[f"item_{n}"], self.cleaned_data[f"item_{n}_load"])
+            for n in range(1, CUSTOM_ITEMS + 1)
+        ]
+
+
+class DetailsForm(forms.ModelForm):
+    class Meta:
+        model = Character
+        fields = [
+            "name",
+            "alias",
+            "look",
+            "heritage_detail",
+            "background_detail",
+            "vice_purveyor",
+            "notes",
+        ]
+        labels = {"vice_purveyor": "Vice purveyor"}

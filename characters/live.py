@@ -1,0 +1,29 @@
+"""What the table sees change when a character does: sent through sessions.live.
+
+Two things go out after each change, both free of anything hidden:
+- the character's line in the table's Party section (stress, trauma, harm);
+- a signal for open sheets, which makes each browser fetch the sheet again over
+  HTTP, so every viewer gets the rendering their own permissions allow (the owner and
+  the GM get the controls, the GM alone the private notes).
+"""
+
+from django.template.loader import render_to_string
+
+from sessions import live
+
+from . import queries
+from .models import Character
+
+
+def party_member_html(character: Character, *, created: bool = False) -> str:
+    return render_to_string(
+        "characters/party.html#party-push",
+        {"character": character, "sheet": queries.party_view(character), "created": created},
+    )
+
+
+def push_character(character: Character, *, created: bool = False) -> None:
+    html = party_member_html(character, created=created) + render_to_string(
+        "characters/sheet.html#sheet-signal", {"character": character, "oob": True}
+    )
+    live.push_to_table(character.table_id, html)

@@ -1,0 +1,299 @@
+"""Playbooks (content) and the characters made from them.
+
+Content rows come from blades/content through a data migration; custom playbooks
+belong to a table. A character's counters are plain columns so that each change can
+be written on its own, without overwriting a concurrent change to another field.
+"""
+
+from django.conf import settings
+from django.db import models
+
+from blades.rules import character as rules
+
+
+class Playbook(models.Model):
+    """A standard playbook (table is null) or a table's custom playbook."""
+
+    table = models.ForeignKey(
+        "table_sessions.Table",
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="custom_playbooks",
+    )
+    key = models.SlugField(max_length=60)
+    name = models.CharField(max_length=60)
+    tagline = models.CharField(max_length=200, blank=True)
+    dots = models.JSONField(help_text="Starting action dots, e.g. {'skirmish': 2, 'command': 1}")
+    xp_trigger = models.CharField(max_length=200)
+    friends_label = models.CharField(max_length=60, default="Friends and rivals")
+
+    class Meta:
+        ordering = ["table_id", "name"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["key"], condition=models.Q(table=None), name="one_standard_playbook_per_key"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+    @property
+    def custom(self) -> bool:
+        return self.table_id is not None
+
+
+class SpecialAbility(models.Model):
+    playbook = models.ForeignKey(Playbook, on_delete=models.CASCADE, related_name="abilities")
+    key = models.SlugField(max_length=60)
+    name = models.CharField(max_length=80)
+    description = models.TextField()
+    special_armor = models.BooleanField(default=False)
+    mule = models.BooleanField(default=False)
+    order = models.PositiveSmallIntegerField(default=0)
+
+    class Meta:
+        ordering = ["playbook_id", "order", "pk"]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class PlaybookFriend(models.Model):
+    playbook = models.ForeignKey(Playbook, on_delete=models.CASCADE, related_name="friends")
+    name = models.CharField(max_length=80)
+    role = models.CharField(max_length=80, blank=True)
+    order = models.PositiveSmallIntegerField(default=0)
+
+    class Meta:
+        ordering = ["playbook_id", "order", "pk"]
+
+    def __str__(self) -> str:
+        return f"{self.name}, {self.role}" if self.role else self.name
+
+
+class Item(models.Model):
+    """A playbook's special item, or (playbook null) one of the standard items."""
+
+    class Armor(models.TextChoices):
+        NONE = "", "—"
+        ARMOR = "armor", "Armor"
+        HEAVY = "heavy", "Heavy armor"
+
+    playbook = models.ForeignKey(
+        Playbook, on_delete=models.CASCADE, null=True, blank=True, related_name="items"
+    )
+    name = models.CharField(max_length=80)
+    load = models.PositiveSmallIntegerField(default=1)
+    fine = models.BooleanField(default=False)
+    armor = models.CharField(max_length=10, choices=Armor.choices, blank=True, default="")
+    order = models.PositiveSmallIntegerField(default=0)
+
+    class Meta:
+        ordering = ["playbook_id", "order", "pk"]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Option(models.Model):
+    """The short lists chosen from: heritages, backgrounds, vices, trauma conditions."""
+
+    class Kind(models.TextChoices):
+        HERITAGE = "heritage", "Heritage"
+        BACKGROUND = "background", "Background"
+        VICE = "vice", "Vice"
+        TRAUMA = "trauma", "Trauma"
+
+    kind = models.CharField(max_length=12, choices=Kind.choices)
+    key = models.SlugField(max_length=40)
+    name = models.CharField(max_length=60)
+    description = models.TextField(blank=True)
+    order = models.PositiveSmallIntegerField(default=0)
+
+    class Meta:
+        ordering = ["kind", "order"]
+        constraints = [models.UniqueConstraint(fields=["kind", "key"], name="one_option_per_key")]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Character(models.Model):
+    class State(models.TextChoices):
+        ACTIVE = "active", "Active"
+        RETIRED = "retired", "Retired"
+        DEAD = "dead", "Dead"
+
+    class Load(models.TextChoices):
+        NONE = "", "Not chosen"
+        LIGHT = "light", "Light"
+        NORMAL = "normal", "Normal"
+        HEAVY = "heavy", "Heavy"
+
+    table = models.ForeignKey(
+        "table_sessions.Table", on_delete=models.CASCADE, related_name="characters"
+    )
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="characters"
+    )
+    playbook = models.ForeignKey(Playbook, on_delete=models.PROTECT, related_name="+")
+    state = models.CharField(max_length=10, choices=State.choices, default=State.ACTIVE)
+    name = models.CharField(max_length=80)
+    alias = models.CharField(max_length=80, blank=True)
+    look = models.CharField(max_length=200, blank=True)
+    heritage = models.ForeignKey(Option, on_delete=models.PROTECT, related_name="+")
+    heritage_detail = models.CharField(max_length=200, blank=True)
+    background = models.ForeignKey(Option, on_delete=models.PROTECT, related_name="+")
+    background_detail = models.CharField(max_length=200, blank=True)
+    vice = models.ForeignKey(Option, on_delete=models.PROTECT, related_name="+")
+    vice_purveyor = models.CharField(max_length=200, blank=True)
+    notes = models.TextField(blank=True)
+
+    # One column per action (rules.ACTIONS), so a rating changes on its own.
+    hunt = models.PositiveSmallIntegerField(default=0)
+    study = models.PositiveSmallIntegerField(default=0)
+    survey = models.PositiveSmallIntegerField(default=0)
+    tinker = models.PositiveSmallIntegerField(default=0)
+    finesse = models.PositiveSmallIntegerField(default=0)
+    prowl = models.PositiveSmallIntegerField(default=0)
+    skirmish = models.PositiveSmallIntegerField(default=0)
+    wreck = models.PositiveSmallIntegerField(default=0)
+    attune = models.PositiveSmallIntegerField(default=0)
+    command = models.PositiveSmallIntegerField(default=0)
+    consort = models.PositiveSmallIntegerField(default=0)
+    sway = models.PositiveSmallIntegerField(default=0)
+
+    stress = models.PositiveSmallIntegerField(default=0)
+    traumas = models.JSONField(default=list)
+    # Stress overflows that still wait for the player to choose a trauma condition.
+    trauma_pending = models.PositiveSmallIntegerField(default=0)
+    harm = models.JSONField(default=dict)
+    healing = models.PositiveSmallIntegerField(default=0)
+    armor_used = models.BooleanField(default=False)
+    heavy_used = models.BooleanField(default=False)
+    special_used = models.BooleanField(default=False)
+    load = models.CharField(max_length=10, choices=Load.choices, blank=True, default="")
+    coin = models.PositiveSmallIntegerField(default=0)
+    stash = models.PositiveSmallIntegerField(default=0)
+    playbook_xp = models.PositiveSmallIntegerField(default=0)
+    insight_xp = models.PositiveSmallIntegerField(default=0)
+    prowess_xp = models.PositiveSmallIntegerField(default=0)
+    resolve_xp = models.PositiveSmallIntegerField(default=0)
+    # Advances earned by filling a track and not yet spent.
+    playbook_advances = models.PositiveSmallIntegerField(default=0)
+    insight_advances = models.PositiveSmallIntegerField(default=0)
+    prowess_advances = models.PositiveSmallIntegerField(default=0)
+    resolve_advances = models.PositiveSmallIntegerField(default=0)
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["created", "pk"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["table", "owner"],
+                condition=models.Q(state="active"),
+                name="one_active_character_per_player",
+            ),
+            models.CheckConstraint(
+                condition=models.Q(stress__lte=rules.STRESS_MAX), name="stress_within_track"
+            ),
+            models.CheckConstraint(
+                condition=models.Q(coin__lte=rules.COIN_MAX), name="coin_within_purse"
+            ),
+            models.CheckConstraint(
+                condition=models.Q(stash__lte=rules.STASH_MAX), name="stash_within_limit"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+    @property
+    def active(self) -> bool:
+        return self.state == self.State.ACTIVE
+
+    @property
+    def ratings(self) -> dict[str, int]:
+        return {action: getattr(self, action) for action in rules.ACTIONS}
+
+
+class CharacterAbility(models.Model):
+    character = models.ForeignKey(Character, on_delete=models.CASCADE, related_name="abilities")
+    ability = models.ForeignKey(SpecialAbility, on_delete=models.PROTECT, related_name="+")
+
+    class Meta:
+        ordering = ["pk"]
+        constraints = [
+            models.UniqueConstraint(fields=["character", "ability"], name="ability_taken_once")
+        ]
+
+    def __str__(self) -> str:
+        return str(self.ability)
+
+
+class Contact(models.Model):
+    """One of the playbook's friends, as this character knows them."""
+
+    class Stance(models.TextChoices):
+        NONE = "", "Acquaintance"
+        FRIEND = "friend", "Close friend"
+        RIVAL = "rival", "Rival"
+
+    character = models.ForeignKey(Character, on_delete=models.CASCADE, related_name="contacts")
+    name = models.CharField(max_length=80)
+    role = models.CharField(max_length=80, blank=True)
+    stance = models.CharField(max_length=10, choices=Stance.choices, blank=True, default="")
+
+    class Meta:
+        ordering = ["pk"]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class CharacterItem(models.Model):
+    """An item on the sheet; `checked` means carried on the current score."""
+
+    character = models.ForeignKey(Character, on_delete=models.CASCADE, related_name="items")
+    name = models.CharField(max_length=80)
+    load = models.PositiveSmallIntegerField(default=1)
+    armor = models.CharField(max_length=10, choices=Item.Armor.choices, blank=True, default="")
+    special = models.BooleanField(default=False, help_text="From the playbook, not standard")
+    checked = models.BooleanField(default=False)
+
+    class Meta:
+        ordering = ["-special", "pk"]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class GmNote(models.Model):
+    """The GM's private notes on a character: a table of its own so that nothing that
+    loads a character for a player can carry them along by accident."""
+
+    character = models.OneToOneField(Character, on_delete=models.CASCADE, related_name="gm_note")
+    text = models.TextField(blank=True)
+
+    def __str__(self) -> str:
+        return f"GM note on {self.character}"
+
+
+class Draft(models.Model):
+    """A character being made: the wizard's answers so far, one per player per table."""
+
+    table = models.ForeignKey("table_sessions.Table", on_delete=models.CASCADE, related_name="+")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    step = models.CharField(max_length=20, default="playbook")
+    data = models.JSONField(default=dict)
+    updated = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["table", "user"], name="one_draft_per_player")
+        ]
+
+    def __str__(self) -> str:
+        return f"Draft by {self.user} at {self.table}"

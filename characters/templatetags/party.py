@@ -1,0 +1,17 @@
+from django import template
+
+from ..queries import party, party_view
+
+register = template.Library()
+
+
+@register.simple_tag
+def table_party(table) -> list:
+    """The table's active characters with their at-a-glance figures, for the Party section
+    of the table page (whose view belongs to the sessions app)."""
+    return [(character, party_view(character)) for character in party(table.pk)]
+
+
+@register.simple_tag
+def my_character(table, user):
+    return party(table.pk).filter(owner=user).first()

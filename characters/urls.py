@@ -1,0 +1,27 @@
+from django.urls import path
+
+from . import views
+
+urlpatterns = [
+    path("tables/<int:table_id>/characters/new/", views.wizard, name="character_new"),
+    path(
+        "tables/<int:table_id>/playbooks/new/",
+        views.custom_playbook_new,
+        name="custom_playbook_new",
+    ),
+    path(
+        "tables/<int:table_id>/characters/<int:character_id>/",
+        views.sheet,
+        name="character_sheet",
+    ),
+    path(
+        "tables/<int:table_id>/characters/<int:character_id>/edit/",
+        views.edit,
+        name="character_edit",
+    ),
+    path(
+        "tables/<int:table_id>/characters/<int:character_id>/do/<slug:move>/",
+        views.sheet_move,
+        name="character_move",
+    ),
+]

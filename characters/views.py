@@ -1,0 +1,399 @@
+"""Character creation, custom playbooks and the sheet: parse, authorize, one action, render."""
+
+from collections.abc import Callable
+
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_POST
+
+from blades.rules.character import RuleError
+from blades.rules.rolls import Effect, Position
+from sessions.access import access_table, require_gm
+from sessions.models import Membership
+from sessions.queries import recent_rolls
+
+from . import actions, queries
+from .access import access_character, can_edit_character, can_see_gm_notes, mastery_for
+from .forms import STEPS, CustomPlaybookForm, DetailsForm
+from .models import Character, Draft, GmNote, Playbook
+
+SHEET = "characters/sheet.html"
+WIZARD = "characters/wizard.html"
+STEP_KEYS = [key for key, _, _ in STEPS]
+
+
+# --- The creation wizard --------------------------------------------------------------
+
+
+def _step_form(draft: Draft, key: str, table, data=None):
+    _, _, form_class = STEPS[STEP_KEYS.index(key)]
+    playbook = None
+    if key != "playbook":
+        playbook = Playbook.objects.filter(pk=draft.data.get("playbook")).first()
+    if data is None:
+        return form_class(initial=draft.data, table=table, playbook=playbook)
+    return form_class(data, table=table, playbook=playbook)
+
+
+def _answers(request: HttpRequest, form) -> dict[str, str]:
+    return {name: request.POST.get(name, "") for name in form.fields}
+
+
+@login_required
+def wizard(request: HttpRequest, table_id: int) -> HttpResponse:
+    """One step per screen. Answers are kept in a Draft row, so going back and forth (or
+    closing the tab) loses nothing; the character is made only after the last step."""
+    table, membership = access_table(request.user, table_id)
+    current = Character.objects.filter(table=table, owner=request.user, state="active").first()
+    if current is not None:
+        return redirect("character_sheet", table_id=table.pk, character_id=current.pk)
+    draft, _ = Draft.objects.get_or_create(table=table, user=request.user)
+    if draft.step not in STEP_KEYS or (draft.step != "playbook" and "playbook" not in draft.data):
+        draft.step = "playbook"
+    status = 200
+    form = _step_form(draft, draft.step, table)
+    if request.method == "POST":
+        key = request.POST.get("step", draft.step)
+        if key not in STEP_KEYS:
+            raise Http404
+        form = _step_form(draft, key, table, request.POST)
+        answers = _answers(request, form)
+        if answers.get("playbook") and answers["playbook"] != draft.data.get("playbook"):
+            # Abilities and friends come from the playbook: a new one starts them afresh.
+            for stale in ("ability", "close_friend", "rival"):
+                draft.data.pop(stale, None)
+        draft.data.update(answers)
+        index = STEP_KEYS.index(key)
+        if request.POST.get("nav") == "back":
+            draft.step = STEP_KEYS[max(0, index - 1)]
+            draft.save()
+            return redirect("character_new", table_id=table.pk)
+        if form.is_valid():
+            if index + 1 < len(STEP_KEYS):
+                draft.step = STEP_KEYS[index + 1]
+                draft.save()
+                return redirect("character_new", table_id=table.pk)
+            draft.save()
+            return _finish(request, table, draft)
+        draft.step = key
+        draft.save()
+        status = 422
+    return _render_step(request, table, membership, draft, form, status)
+
+
+def _render_step(request, table, membership, draft, form, status=200) -> HttpResponse:
+    index = STEP_KEYS.index(draft.step)
+    playbook = Playbook.objects.filter(pk=draft.data.get("playbook")).first()
+    context = {
+        "table": table,
+        "membership": membership,
+        "form": form,
+        "step": draft.step,
+        "step_title": STEPS[index][1],
+        "number": index + 1,
+        "steps": len(STEPS),
+        "last": index == len(STEPS) - 1,
+        "playbook": playbook,
+    }
+    return render(request, WIZARD, context, status=status)
+
+
+def _finish(request, table, draft: Draft) -> HttpResponse:
+    """Check every step again (the playbook may have changed since), then create."""
+    choices: dict = {}
+    for key in STEP_KEYS:
+        form = _step_form(draft, key, table, draft.data)
+        if not form.is_valid():
+            draft.step = key
+            draft.save()
+            membership = Membership.objects.get(table=table, user=request.user)
+            return _render_step(request, table, membership, draft, form, status=422)
+        choices.update(form.cleaned_data)
+    playbook = choices.pop("playbook")
+    answers = {
+        **choices,
+        "heritage": choices["heritage"].pk,
+        "background": choices["background"].pk,
+        "vice": choices["vice"].pk,
+        "ability": choices["ability"].pk,
+        "close_friend": choices["close_friend"].pk,
+        "rival": choices["rival"].pk,
+    }
+    character = actions.create_character(
+        table=table, owner=request.user, playbook=playbook, choices=answers
+    )
+    draft.delete()
+    return redirect("character_sheet", table_id=table.pk, character_id=character.pk)
+
+
+# --- Custom playbooks -----------------------------------------------------------------
+
+
+@login_required
+def custom_playbook_new(request: HttpRequest, table_id: int) -> HttpResponse:
+    table, membership = access_table(request.user, table_id)
+    require_gm(membership)
+    form = CustomPlaybookForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        try:
+            actions.create_custom_playbook(
+                table=table,
+                name=data["name"],
+                xp_trigger=data["xp_trigger"],
+                primary=data["primary"],
+                secondary=data["secondary"],
+                ability_keys=data["abilities"],
+                own_abilities=data["own_abilities"],
+                friends=form.friends,
+                items=form.items,
+            )
+        except RuleError as error:
+            form.add_error(None, str(error))
+        else:
+            return redirect("table_detail", table_id=table.pk)
+    status = 422 if form.is_bound else 200
+    return render(
+        request, "characters/custom_playbook.html", {"table": table, "form": form}, status=status
+    )
+
+
+# --- The sheet ------------------------------------------------------------------------
+
+
+def _sheet_context(membership, character_id: int, **extra) -> dict:
+    character = queries.load_character(character_id)
+    is_gm = can_see_gm_notes(membership)
+    context = {
+        "character": character,
+        "table": character.table,
+        "membership": membership,
+        "can_edit": can_edit_character(membership, character),
+        "is_gm": is_gm,
+        "v": queries.sheet_view(character, mastery=mastery_for(character.table)),
+        "errors": {},
+        "typed": {},
+        **extra,
+    }
+    if is_gm:
+        note = GmNote.objects.filter(character=character).first()
+        context["gm_note"] = note.text if note else ""
+    return context
+
+
+@login_required
+def sheet(request: HttpRequest, table_id: int, character_id: int) -> HttpResponse:
+    membership, character = access_character(request.user, table_id, character_id)
+    context = _sheet_context(membership, character.pk)
+    if request.htmx:
+        return render(request, f"{SHEET}#sheet", context)
+    context["rolls"] = recent_rolls(table_id, membership.is_gm)
+    return render(request, SHEET, context)
+
+
+@login_required
+def edit(request: HttpRequest, table_id: int, character_id: int) -> HttpResponse:
+    """The words on the sheet: only its player and the GM may open this page."""
+    membership, character = access_character(request.user, table_id, character_id)
+    if not can_edit_character(membership, character):
+        raise PermissionDenied("Only the character's player and the GM can edit this sheet.")
+    form = DetailsForm(request.POST or None, instance=character)
+    if request.method == "POST" and form.is_valid():
+        changed = {name: form.cleaned_data[name] for name in form.changed_data}
+        if changed:
+            actions.update_details(character=character, **changed)
+        return redirect("character_sheet", table_id=table_id, character_id=character.pk)
+    status = 422 if form.is_bound else 200
+    return render(
+        request,
+        "characters/edit.html",
+        {"form": form, "character": character, "table": character.table},
+        status=status,
+    )
+
+
+def _int(post, name: str) -> int:
+    try:
+        return int(post.get(name, ""))
+    except ValueError:
+        raise RuleError("Enter a whole number.") from None
+
+
+def _flag(post, name: str) -> bool:
+    return post.get(name) in {"1", "on", "true"}
+
+
+# Each move reads its fields from the POST and calls one action. The key of the error
+# dict is the control the message is shown next to.
+Move = Callable[..., object]
+
+
+def _moves(post, character: Character, membership, request) -> dict[str, tuple[str, Move]]:
+    mastery = lambda: mastery_for(character.table)  # noqa: E731
+    return {
+        "stress": (
+            "stress",
+            lambda: actions.mark_stress(character=character, amount=_int(post, "by")),
+        ),
+        "set-stress": (
+            "set_stress",
+            lambda: actions.set_stress(character=character, stress=_int(post, "stress")),
+        ),
+        "trauma": (
+            "trauma",
+            lambda: actions.choose_trauma(character=character, condition=post.get("condition", "")),
+        ),
+        "harm": (
+            "harm",
+            lambda: actions.add_harm(
+                character=character,
+                level=_int(post, "level"),
+                description=post.get("description", ""),
+            ),
+        ),
+        "harm-clear": (
+            "harm",
+            lambda: actions.clear_harm(
+                character=character, level=_int(post, "level"), index=_int(post, "index")
+            ),
+        ),
+        "healing": (
+            "healing",
+            lambda: actions.tick_healing(character=character, ticks=_int(post, "ticks")),
+        ),
+        "armor": ("armor", lambda: actions.use_armor(character=character, box=post.get("box", ""))),
+        "armor-restore": (
+            "armor",
+            lambda: actions.restore_armor(character=character, downtime=_flag(post, "downtime")),
+        ),
+        "load": (
+            "load",
+            lambda: actions.set_load(character=character, level=post.get("level", "")),
+        ),
+        "item": (
+            "items",
+            lambda: actions.check_item(
+                character=character, item_id=_int(post, "item"), checked=_flag(post, "checked")
+            ),
+        ),
+        "action": (
+            f"action_{post.get('action', '')}",
+            lambda: actions.set_action(
+                character=character,
+                action=post.get("action", ""),
+                rating=_int(post, "rating"),
+                mastery=mastery(),
+            ),
+        ),
+        "xp": (
+            f"xp_{post.get('track', '')}",
+            lambda: actions.mark_xp(
+                character=character, track=post.get("track", ""), amount=_int(post, "amount")
+            ),
+        ),
+        "advance-ability": (
+            "advance_playbook",
+            lambda: actions.take_ability_advance(
+                character=character, ability_id=_int(post, "ability")
+            ),
+        ),
+        "advance-action": (
+            f"advance_{post.get('attribute', '')}",
+            lambda: actions.take_action_advance(
+                character=character, action=post.get("action", ""), mastery=mastery()
+            ),
+        ),
+        "coin": (
+            "coin",
+            lambda: actions.add_coin(character=character, amount=_int(post, "amount")),
+        ),
+        "stash": (
+            "stash",
+            lambda: actions.stash_coin(character=character, amount=_int(post, "amount")),
+        ),
+        "withdraw": (
+            "stash",
+            lambda: actions.withdraw_stash(character=character, coin=_int(post, "coin")),
+        ),
+        "stance": (
+            "contacts",
+            lambda: actions.set_contact_stance(
+                character=character, contact_id=_int(post, "contact"), stance=post.get("stance", "")
+            ),
+        ),
+        "notes": (
+            "notes",
+            lambda: actions.update_details(character=character, notes=post.get("notes", "")),
+        ),
+        "state": (
+            "state",
+            lambda: actions.set_state(character=character, state=post.get("state", "")),
+        ),
+        "roll": ("roll", lambda: _roll_action(post, character, request.user)),
+        "resist": (
+            "resist",
+            lambda: actions.resist(
+                character=character, roller=request.user, attribute=post.get("attribute", "")
+            ),
+        ),
+        "vice": ("vice", lambda: actions.indulge_vice(character=character, roller=request.user)),
+    }
+
+
+def _roll_action(post, character: Character, roller):
+    try:
+        position = Position(post.get("position", "risky"))
+        effect = Effect[post.get("effect", "standard").upper()]
+    except (ValueError, KeyError):
+        raise RuleError("Choose a position and an effect from the lists.") from None
+    action = post.get("action", "")
+    if action not in character.ratings:
+        raise RuleError(f"“{action}” is not an action.")
+    return actions.roll_action(
+        character=character,
+        roller=roller,
+        action=action,
+        position=position,
+        effect=effect,
+        push=_flag(post, "push"),
+        assist=_flag(post, "assist"),
+        bargain=_flag(post, "bargain"),
+    )
+
+
+@login_required
+@require_POST
+def sheet_move(request: HttpRequest, table_id: int, character_id: int, move: str) -> HttpResponse:
+    membership, character = access_character(request.user, table_id, character_id)
+    if move == "gm-note":
+        require_gm(membership)
+        actions.set_gm_note(character=character, text=request.POST.get("text", ""))
+        return _sheet_response(request, membership, character)
+    if not can_edit_character(membership, character):
+        raise PermissionDenied("Only the character's player and the GM can change this sheet.")
+    if move == "state" and request.POST.get("state") == "dead":
+        require_gm(membership)
+    moves = _moves(request.POST, character, membership, request)
+    if move not in moves:
+        raise Http404
+    field, do = moves[move]
+    try:
+        do()
+    except RuleError as error:
+        return _sheet_response(
+            request, membership, character, errors={field: str(error)}, typed=request.POST
+        )
+    return _sheet_response(request, membership, character)
+
+
+def _sheet_response(request, membership, character, **extra) -> HttpResponse:
+    status = 422 if extra.get("errors") else 200
+    if not request.htmx and status != 422:
+        return redirect("character_sheet", table_id=character.table_id, character_id=character.pk)
+    context = _sheet_context(membership, character.pk, **extra)
+    if request.htmx:
+        return render(request, f"{SHEET}#sheet", context, status=status)
+    context["rolls"] = recent_rolls(character.table_id, membership.is_gm)
+    return render(request, SHEET, context, status=status)

@@ -1,0 +1,143 @@
+import threading
+
+import pytest
+from django.db import connection
+from django.test import Client
+from django.urls import reverse
+
+from characters import actions
+from characters.models import Character
+from sessions.models import Roll
+from tests.factories import CharacterFactory
+
+
+class FixedDice:
+    def __init__(self, *faces):
+        self.faces = list(faces)
+
+    def randint(self, low, high):
+        return self.faces.pop(0)
+
+
+@pytest.fixture
+def character(table, player):
+    # Cutter: skirmish 2, command 1, so Prowess 1 and Resolve 1, Insight 0.
+    return CharacterFactory(table=table, owner=player, stress=3)
+
+
+def fresh(character):
+    return Character.objects.get(pk=character.pk)
+
+
+def test_resisting_takes_six_minus_the_best_die(character):
+    roll = actions.resist(
+        character=character, roller=character.owner, attribute="prowess", rng=FixedDice(4)
+    )
+    assert (roll.pool, roll.character, roll.kind) == (1, character, "resistance")
+    assert fresh(character).stress == 5
+
+
+def test_a_critical_resistance_clears_one_stress(character):
+    Character.objects.filter(pk=character.pk).update(hunt=1, study=1)
+    actions.resist(
+        character=character, roller=character.owner, attribute="insight", rng=FixedDice(6, 6)
+    )
+    assert fresh(character).stress == 2
+
+
+def test_resistance_overflow_is_trauma(character):
+    Character.objects.filter(pk=character.pk).update(stress=8)
+    roll = actions.resist(
+        character=character, roller=character.owner, attribute="resolve", rng=FixedDice(2)
+    )
+    after = fresh(character)
+    assert (after.stress, after.trauma_pending) == (0, 1)
+    assert "trauma" in roll.summary
+
+
+def test_action_roll_uses_the_rating_less_harm(character):
+    from blades.rules.rolls import Position
+
+    actions.add_harm(character=character, level=2, description="Cut")
+    roll = actions.roll_action(
+        character=character,
+        roller=character.owner,
+        action="skirmish",
+        position=Position.DESPERATE,
+        push=True,
+        rng=FixedDice(5, 3),
+    )
+    assert roll.pool == 2  # 2 dots + 1 push - 1 harm
+    after = fresh(character)
+    assert after.stress == 5 and after.prowess_xp == 1
+    assert "mark 1 xp" in roll.summary
+
+
+def test_indulging_vice_rolls_the_lowest_attribute(character):
+    roll = actions.indulge_vice(character=character, roller=character.owner, rng=FixedDice(6, 5))
+    assert roll.pool == 0  # Insight 0: two dice, the lower counts
+    assert fresh(character).stress == 0
+    assert "overindulged" in roll.summary
+
+
+def test_sheet_rolls_reach_the_table_log_with_the_name(client, character, gm):
+    client.force_login(character.owner)
+    client.post(
+        reverse("character_move", args=[character.table_id, character.pk, "roll"]),
+        {"action": "skirmish", "position": "risky", "effect": "standard"},
+    )
+    roll = Roll.objects.get()
+    assert roll.character == character and roll.pool == 2
+    client.force_login(gm)
+    page = client.get(reverse("table_detail", args=[character.table_id])).content.decode()
+    assert f"<strong>{character.name}</strong>" in page
+
+
+# serialized_rollback: other transactional tests flush the content the data migration loaded.
+@pytest.mark.django_db(transaction=True, serialized_rollback=True)
+@pytest.mark.parametrize("start,clicks", [(0, 9), (0, 20)])
+def test_concurrent_stress_marks_lose_nothing_and_never_pass_nine(start, clicks):
+    character = CharacterFactory(stress=start)
+    barrier = threading.Barrier(clicks)
+    url = reverse("character_move", args=[character.table_id, character.pk, "stress"])
+
+    def click():
+        browser = Client()
+        browser.force_login(character.owner)
+        barrier.wait()
+        browser.post(url, {"by": "1"})
+        connection.close()
+
+    threads = [threading.Thread(target=click) for _ in range(clicks)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    after = fresh(character)
+    # Every mark counts: each overflow past 9 is a trauma and starts again from 0.
+    assert 0 <= after.stress <= 9
+    assert after.trauma_pending * 10 + after.stress == start + clicks
+
+
+# serialized_rollback: other transactional tests flush the content the data migration loaded.
+@pytest.mark.django_db(transaction=True, serialized_rollback=True)
+def test_concurrent_edits_of_different_fields_keep_both():
+    character = CharacterFactory()
+    url = lambda move: reverse("character_move", args=[character.table_id, character.pk, move])  # noqa: E731
+    moves = [("stress", {"by": "1"})] * 5 + [("coin", {"amount": "1"})] * 4
+    barrier = threading.Barrier(len(moves))
+
+    def click(move, data):
+        browser = Client()
+        browser.force_login(character.owner)
+        barrier.wait()
+        browser.post(url(move), data)
+        connection.close()
+
+    threads = [threading.Thread(target=click, args=m) for m in moves]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    after = fresh(character)
+    assert (after.stress, after.coin) == (5, 4)

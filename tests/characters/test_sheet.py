@@ -1,0 +1,276 @@
+import pytest
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+
+from characters import actions
+from characters.access import mastery_for
+from characters.models import Character, GmNote
+from sessions.live import gm_group, players_group
+from tests.factories import CharacterAbilityFactory, CharacterFactory, CharacterItemFactory
+
+HTMX = {"HX-Request": "true"}
+
+
+@pytest.fixture
+def character(table, player):
+    return CharacterFactory(table=table, owner=player)
+
+
+def sheet_url(character):
+    return reverse("character_sheet", args=[character.table_id, character.pk])
+
+
+def move_url(character, move):
+    return reverse("character_move", args=[character.table_id, character.pk, move])
+
+
+def fresh(character):
+    return Character.objects.get(pk=character.pk)
+
+
+def test_owner_marks_stress_from_the_sheet(client, character):
+    client.force_login(character.owner)
+    response = client.post(move_url(character, "stress"), {"by": "1"}, headers=HTMX)
+    assert response.status_code == 200
+    assert "Stress 1/9" in response.content.decode()
+    assert fresh(character).stress == 1
+
+
+def test_another_player_cannot_edit_and_sees_no_controls(client, character, other_player):
+    client.force_login(other_player)
+    for move, data in [
+        ("stress", {"by": "1"}),
+        ("coin", {"amount": "1"}),
+        ("notes", {"notes": "x"}),
+    ]:
+        assert client.post(move_url(character, move), data).status_code == 403
+    after = fresh(character)
+    assert (after.stress, after.coin, after.notes) == (0, 0, "")
+    page = client.get(sheet_url(character)).content.decode()
+    assert character.name in page and "Mark 1 stress" not in page
+    edit = reverse("character_edit", args=[character.table_id, character.pk])
+    assert client.get(edit).status_code == 403
+
+
+def test_the_gm_can_edit_any_character_at_the_table(client, character, gm):
+    client.force_login(gm)
+    client.post(move_url(character, "coin"), {"amount": "2"})
+    client.post(
+        reverse("character_edit", args=[character.table_id, character.pk]),
+        {"name": "Renamed by GM", "notes": ""},
+    )
+    after = fresh(character)
+    assert (after.coin, after.name) == (2, "Renamed by GM")
+
+
+def test_outsiders_get_404(client, character, outsider):
+    client.force_login(outsider)
+    assert client.get(sheet_url(character)).status_code == 404
+    assert client.post(move_url(character, "stress"), {"by": "1"}).status_code == 404
+
+
+def test_gm_notes_never_reach_players(client, character, gm, other_player):
+    client.force_login(gm)
+    client.post(move_url(character, "gm-note"), {"text": "Secretly a cultist"})
+    assert GmNote.objects.get().text == "Secretly a cultist"
+    assert "Secretly a cultist" in client.get(sheet_url(character)).content.decode()
+    for user in (character.owner, other_player):
+        client.force_login(user)
+        assert "Secretly a cultist" not in client.get(sheet_url(character)).content.decode()
+        response = client.post(move_url(character, "stress"), {"by": "1"}, headers=HTMX)
+        assert "Secretly a cultist" not in response.content.decode()
+    client.force_login(character.owner)
+    assert client.post(move_url(character, "gm-note"), {"text": "mine"}).status_code == 403
+
+
+def test_gm_notes_are_never_pushed(character, gm, django_capture_on_commit_callbacks):
+    GmNote.objects.create(character=character, text="Secretly a cultist")
+    layer = get_channel_layer()
+    async_to_sync(layer.group_add)(players_group(character.table_id), "players-probe")
+    async_to_sync(layer.group_add)(gm_group(character.table_id), "gm-probe")
+    with django_capture_on_commit_callbacks(execute=True):
+        actions.mark_stress(character=character, amount=2)
+    for probe in ("players-probe", "gm-probe"):
+        frame = async_to_sync(layer.receive)(probe)["html"]
+        assert f'id="party-{character.pk}"' in frame and "Stress 2/9" in frame
+        assert f'id="sheet-signal-{character.pk}"' in frame
+        assert "cultist" not in frame
+
+
+@pytest.mark.parametrize(
+    "move,data,field,message",
+    [
+        ("set-stress", {"stress": "10"}, "stress", "Stress must be between 0 and 9."),
+        ("set-stress", {"stress": "-1"}, "stress", "Stress must be between 0 and 9."),
+        ("action", {"action": "hunt", "rating": "5"}, "hunt", "no higher than 3"),
+        ("coin", {"amount": "5"}, "coin", "at most 4 coin"),
+        ("harm", {"level": "5", "description": "Cut"}, "harm", "Harm level must be between"),
+        ("withdraw", {"coin": "1"}, "stash", "the character has only 0"),
+        ("xp", {"track": "charm", "amount": "1"}, "playbook_xp", "not an xp track"),
+    ],
+)
+def test_out_of_range_values_are_refused_and_change_nothing(
+    client, character, move, data, field, message
+):
+    client.force_login(character.owner)
+    before = {f.attname: getattr(character, f.attname) for f in Character._meta.concrete_fields}
+    response = client.post(move_url(character, move), data, headers=HTMX)
+    assert response.status_code == 422
+    page = response.content.decode()
+    assert message in page and 'role="alert"' in page
+    after = fresh(character)
+    assert {f.attname: getattr(after, f.attname) for f in Character._meta.concrete_fields} == before
+
+
+def test_refused_stress_keeps_the_typed_value_next_to_the_field(client, character):
+    client.force_login(character.owner)
+    page = client.post(move_url(character, "set-stress"), {"stress": "10"}, headers=HTMX)
+    html = page.content.decode()
+    assert 'value="10"' in html and 'id="error-set_stress"' in html
+
+
+def test_action_cap_is_four_with_mastery(character, monkeypatch):
+    from blades.rules.character import RuleError
+
+    with pytest.raises(RuleError):
+        actions.set_action(character=character, action="hunt", rating=4, mastery=False)
+    actions.set_action(character=character, action="hunt", rating=4, mastery=True)
+    assert fresh(character).hunt == 4
+
+
+def test_mastery_is_read_from_the_crew_when_there_is_one(table):
+    from crews import actions as crew_actions
+    from crews.models import Crew
+    from sessions.models import Table
+
+    assert mastery_for(table) is False
+    crew = crew_actions.create_crew(table=table, crew_type="shadows", name="Crew")
+    assert mastery_for(Table.objects.get(pk=table.pk)) is False
+    Crew.objects.filter(pk=crew.pk).update(upgrades={"mastery": 4})
+    assert mastery_for(Table.objects.get(pk=table.pk)) is True
+
+
+def test_stress_overflow_is_trauma_then_a_condition(character):
+    actions.set_stress(character=character, stress=8)
+    actions.mark_stress(character=character, amount=2)
+    after = fresh(character)
+    assert (after.stress, after.trauma_pending) == (0, 1)
+    actions.choose_trauma(character=character, condition="haunted")
+    after = fresh(character)
+    assert (after.traumas, after.trauma_pending) == (["haunted"], 0)
+
+
+def test_fourth_trauma_means_retiring(client, character):
+    Character.objects.filter(pk=character.pk).update(
+        traumas=["cold", "soft", "vicious"], trauma_pending=1
+    )
+    actions.choose_trauma(character=character, condition="reckless")
+    client.force_login(character.owner)
+    assert "must retire" in client.get(sheet_url(character)).content.decode()
+
+
+def test_harm_overflows_a_full_row_upwards(character):
+    actions.add_harm(character=character, level=1, description="Battered")
+    actions.add_harm(character=character, level=1, description="Drained")
+    result = actions.add_harm(character=character, level=1, description="Bruised")
+    assert result.level == 2
+    assert fresh(character).harm["2"] == ["Bruised"]
+
+
+def test_new_harm_resets_healing_and_healing_drops_harm(character):
+    actions.add_harm(character=character, level=2, description="Cut")
+    actions.tick_healing(character=character, ticks=3)
+    actions.add_harm(character=character, level=1, description="Tired")
+    assert fresh(character).healing == 0
+    actions.tick_healing(character=character, ticks=5)
+    after = fresh(character)
+    assert after.healing == 1 and after.harm["1"] == ["Cut"] and after.harm["2"] == []
+
+
+def test_armor_special_only_with_an_ability(character):
+    from blades.rules.character import RuleError
+
+    with pytest.raises(RuleError, match="Special armor"):
+        actions.use_armor(character=character, box="special")
+    CharacterAbilityFactory(character=character)  # Battleborn uses special armor
+    actions.use_armor(character=character, box="special")
+    assert fresh(character).special_used
+
+
+def test_checking_items_stops_at_the_load_limit_and_mule_raises_it(character):
+    from blades.rules.character import RuleError
+
+    items = [CharacterItemFactory(character=character, load=2) for _ in range(3)]
+    actions.set_load(character=character, level="light")
+    actions.check_item(character=character, item_id=items[0].pk, checked=True)
+    with pytest.raises(RuleError, match="light load is 3"):
+        actions.check_item(character=character, item_id=items[1].pk, checked=True)
+    character.abilities.create(ability=character.playbook.abilities.get(key="mule"))
+    actions.check_item(character=character, item_id=items[1].pk, checked=True)
+    assert character.items.filter(checked=True).count() == 2
+
+
+def test_xp_fills_a_track_into_an_advance(character):
+    for _ in range(6):
+        actions.mark_xp(character=character, track="insight", amount=1)
+    after = fresh(character)
+    assert (after.insight_xp, after.insight_advances) == (0, 1)
+    actions.take_action_advance(character=character, action="study", mastery=False)
+    after = fresh(character)
+    assert (after.study, after.insight_advances) == (1, 0)
+
+
+def test_playbook_advance_buys_a_new_ability(character):
+    actions.mark_xp(character=character, track="playbook", amount=8)
+    ability = character.playbook.abilities.get(key="savage")
+    actions.take_ability_advance(character=character, ability_id=ability.pk)
+    assert character.abilities.filter(ability=ability).exists()
+    assert fresh(character).playbook_advances == 0
+
+
+def test_stash_and_withdraw(character):
+    actions.add_coin(character=character, amount=4)
+    actions.stash_coin(character=character, amount=4)
+    actions.withdraw_stash(character=character, coin=2)
+    after = fresh(character)
+    assert (after.coin, after.stash) == (2, 0)
+
+
+def test_only_the_gm_marks_a_character_dead(client, character, gm):
+    client.force_login(character.owner)
+    assert client.post(move_url(character, "state"), {"state": "dead"}).status_code == 403
+    client.post(move_url(character, "state"), {"state": "retired"})
+    assert fresh(character).state == "retired"
+
+
+def grow(character, n):
+    for _ in range(n):
+        CharacterItemFactory(character=character)
+    abilities = list(character.playbook.abilities.all()[:n])
+    for ability in abilities:
+        character.abilities.create(ability=ability)
+    for i in range(min(n, 5)):
+        actions.add_harm(character=character, level=1, description=f"Harm {i}")
+
+
+@pytest.mark.parametrize("viewer", ["owner", "gm"])
+def test_sheet_query_count_does_not_grow_with_items(
+    client, table, gm, player, viewer, django_assert_num_queries
+):
+    small = CharacterFactory(table=table)
+    big = CharacterFactory(table=table)
+    grow(small, 1)
+    grow(big, 9)
+
+    def log_in(character):
+        client.force_login(gm if viewer == "gm" else character.owner)
+
+    log_in(small)
+    with CaptureQueriesContext(connection) as one:
+        assert client.get(sheet_url(small)).status_code == 200
+    log_in(big)
+    with django_assert_num_queries(len(one)):
+        assert client.get(sheet_url(big)).status_code == 200

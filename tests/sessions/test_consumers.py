@@ -1,0 +1,188 @@
+import random
+
+import pytest
+from channels.db import database_sync_to_async
+from channels.testing import WebsocketCommunicator
+from django.test import Client
+
+from blades.asgi import application
+from blades.rules.rolls import RollKind
+from sessions import actions
+from tests.factories import ClockFactory, MembershipFactory, TableFactory, UserFactory
+
+pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
+
+ORIGIN = (b"origin", b"http://127.0.0.1")
+
+
+def session_cookie(user) -> bytes:
+    client = Client()
+    client.force_login(user)
+    return f"sessionid={client.cookies['sessionid'].value}".encode()
+
+
+async def connect(user, table_id: int, origin=ORIGIN):
+    headers = [origin]
+    if user is not None:
+        headers.append((b"cookie", await database_sync_to_async(session_cookie)(user)))
+    communicator = WebsocketCommunicator(application, f"/ws/tables/{table_id}/", headers=headers)
+    connected, _ = await communicator.connect()
+    return communicator, connected
+
+
+async def drain_greeting(communicator) -> str:
+    """On connect the server sends the snapshot, then the presence list."""
+    snapshot = await communicator.receive_from()
+    presence = await communicator.receive_from()
+    return snapshot + presence
+
+
+@database_sync_to_async
+def make_table():
+    table = TableFactory()
+    player = MembershipFactory(table=table).user
+    return table, table.gm, player
+
+
+async def test_member_receives_pushed_roll():
+    table, gm, player = await make_table()
+    communicator, connected = await connect(player, table.pk)
+    assert connected
+    await drain_greeting(communicator)
+    await database_sync_to_async(actions.quick_roll)(
+        table=table,
+        roller=gm,
+        kind=RollKind.ACTION,
+        pool=2,
+        note="Over the rooftops",
+        rng=random.Random(7),
+    )
+    frame = await communicator.receive_from()
+    assert 'hx-swap-oob="afterbegin:#roll-log"' in frame
+    assert "Over the rooftops" in frame
+    await communicator.disconnect()
+
+
+async def test_member_receives_clock_changes():
+    table, gm, player = await make_table()
+    clock = await database_sync_to_async(ClockFactory)(table=table, name="Alarm", segments=4)
+    communicator, _ = await connect(player, table.pk)
+    await drain_greeting(communicator)
+    await database_sync_to_async(actions.tick_clock)(clock=clock, by=1)
+    frame = await communicator.receive_from()
+    assert f'id="clock-{clock.pk}"' in frame and "1 of 4 segments filled" in frame
+    await communicator.disconnect()
+
+
+async def test_player_socket_gets_nothing_of_a_gm_only_clock():
+    table, gm, player = await make_table()
+    player_socket, _ = await connect(player, table.pk)
+    gm_socket, _ = await connect(gm, table.pk)
+    await drain_greeting(player_socket)
+    await drain_greeting(gm_socket)
+    await player_socket.receive_from()  # the GM's arrival in the presence list
+    clock = await database_sync_to_async(actions.create_clock)(
+        table=table, name="Lampblack plot", segments=6, kind="faction", visibility="gm"
+    )
+    await database_sync_to_async(actions.tick_clock)(clock=clock, by=2)
+    assert "Lampblack plot" in await gm_socket.receive_from()
+    assert "Lampblack plot" in await gm_socket.receive_from()
+    assert await player_socket.receive_nothing(timeout=0.3)
+    await player_socket.disconnect()
+    await gm_socket.disconnect()
+
+
+async def test_player_socket_gets_nothing_of_a_secret_roll():
+    table, gm, player = await make_table()
+    communicator, _ = await connect(player, table.pk)
+    await drain_greeting(communicator)
+    await database_sync_to_async(actions.quick_roll)(
+        table=table, roller=gm, kind=RollKind.FORTUNE, pool=3, secret=True, rng=random.Random(2)
+    )
+    assert await communicator.receive_nothing(timeout=0.3)
+    await communicator.disconnect()
+
+
+async def test_hiding_a_visible_clock_removes_it_from_players():
+    table, gm, player = await make_table()
+    clock = await database_sync_to_async(ClockFactory)(table=table, name="Was open")
+    communicator, _ = await connect(player, table.pk)
+    await drain_greeting(communicator)
+    await database_sync_to_async(actions.update_clock)(
+        clock=clock, name="Now secret", segments=4, kind="danger", visibility="gm"
+    )
+    frame = await communicator.receive_from()
+    assert frame == f'<div id="clock-{clock.pk}" hx-swap-oob="delete"></div>'
+    await communicator.disconnect()
+
+
+async def test_revealing_a_hidden_clock_adds_it_for_players():
+    table, gm, player = await make_table()
+    clock = await database_sync_to_async(ClockFactory)(table=table, visibility="gm")
+    communicator, _ = await connect(player, table.pk)
+    await drain_greeting(communicator)
+    await database_sync_to_async(actions.update_clock)(
+        clock=clock, name="Revealed", segments=4, kind="danger", visibility="everyone"
+    )
+    frame = await communicator.receive_from()
+    assert frame.startswith('<div hx-swap-oob="beforeend:#clock-list">') and "Revealed" in frame
+    await communicator.disconnect()
+
+
+async def test_snapshot_on_connect_holds_clocks_and_rolls_but_nothing_hidden():
+    table, gm, player = await make_table()
+    await database_sync_to_async(ClockFactory)(table=table, name="Visible threat")
+    await database_sync_to_async(ClockFactory)(table=table, name="Hidden scheme", visibility="gm")
+    await database_sync_to_async(actions.quick_roll)(
+        table=table,
+        roller=gm,
+        kind=RollKind.ACTION,
+        pool=1,
+        note="earlier roll",
+        rng=random.Random(3),
+    )
+    communicator, _ = await connect(player, table.pk)
+    snapshot = await communicator.receive_from()
+    assert 'id="clock-list"' in snapshot and 'id="roll-log"' in snapshot
+    assert "Visible threat" in snapshot and "earlier roll" in snapshot
+    assert "Hidden scheme" not in snapshot
+    await communicator.disconnect()
+
+
+async def test_presence_lists_who_is_connected():
+    table, gm, player = await make_table()
+    communicator, _ = await connect(player, table.pk)
+    await communicator.receive_from()
+    presence = await communicator.receive_from()
+    assert 'id="presence"' in presence and player.username in presence
+    await communicator.disconnect()
+
+
+async def test_non_member_is_refused():
+    table, gm, player = await make_table()
+    stranger = await database_sync_to_async(UserFactory)()
+    communicator, connected = await connect(stranger, table.pk)
+    assert not connected
+
+
+async def test_anonymous_is_refused():
+    table, gm, player = await make_table()
+    communicator, connected = await connect(None, table.pk)
+    assert not connected
+
+
+async def test_foreign_origin_is_refused():
+    table, gm, player = await make_table()
+    communicator, connected = await connect(
+        player, table.pk, origin=(b"origin", b"http://evil.example")
+    )
+    assert not connected
+
+
+async def test_removed_player_socket_is_closed():
+    table, gm, player = await make_table()
+    communicator, _ = await connect(player, table.pk)
+    await drain_greeting(communicator)
+    await database_sync_to_async(actions.remove_player)(table=table, user_id=player.pk)
+    output = await communicator.receive_output(timeout=1)
+    assert output["type"] == "websocket.close"
