@@ -99,6 +99,7 @@ def snapshot(table_id: int, is_gm: bool) -> str:
         rolls=queries.recent_rolls(table_id, is_gm),
         is_gm=is_gm,
         oob=True,
+        table_id=table_id,
     )
 
 
