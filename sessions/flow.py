@@ -64,7 +64,13 @@ class Changes(list):
             raise FlowError(str(error)) from error
         after = Character.objects.filter(pk=character.pk).values(*TRACKED).get()
         self.extend(
-            {"character": character.pk, "field": f, "before": before[f], "after": after[f]}
+            {
+                "character": character.pk,
+                "who": character.name,
+                "field": f,
+                "before": before[f],
+                "after": after[f],
+            }
             for f in TRACKED
             if before[f] != after[f]
         )
@@ -86,7 +92,13 @@ class Changes(list):
         clock = actions.tick_clock(clock=clock, by=by)
         if clock.filled != before:
             self.append(
-                {"clock": clock.pk, "field": "filled", "before": before, "after": clock.filled}
+                {
+                    "clock": clock.pk,
+                    "who": clock.name,
+                    "field": "filled",
+                    "before": before,
+                    "after": clock.filled,
+                }
             )
 
 

@@ -293,7 +293,13 @@ def undo_last(*, by: Membership, table: Table) -> ActionRoll:
             Clock.objects.filter(pk=clock.pk).update(filled=Least(clocks[clock.pk], F("segments")))
             clock.refresh_from_db()
             changes.append(
-                {"clock": clock.pk, "field": "filled", "before": before, "after": clock.filled}
+                {
+                    "clock": clock.pk,
+                    "who": clock.name,
+                    "field": "filled",
+                    "before": before,
+                    "after": clock.filled,
+                }
             )
             live.push_clock(clock)
         if roll.setup_from_id:

@@ -348,3 +348,47 @@ def test_each_step_is_pushed_to_the_table_after_commit(
         start(ada_m, ada)
     assert callbacks
     assert ActionRoll.objects.count() == 1
+
+
+@pytest.mark.django_db(transaction=True)
+def test_concurrent_double_clicks_roll_once_and_charge_once():
+    """Eight clicks on "Roll the dice" at once: one roll, one push paid, one assist."""
+    import threading
+
+    from django.db import connection
+
+    table = TableFactory()
+    ada_user, bo_user = MembershipFactory(table=table).user, MembershipFactory(table=table).user
+    ada = CharacterFactory(table=table, owner=ada_user, prowl=2)
+    CharacterFactory(table=table, owner=bo_user)
+    ada_m, bo_m = member(table, ada_user), member(table, bo_user)
+    roll = start(ada_m, ada)
+    flow.set_push(by=ada_m, roll=roll, dice_=True, effect=False)
+    clicks = 8
+    barrier = threading.Barrier(clicks)
+    results = []
+
+    def click(action):
+        barrier.wait()
+        try:
+            action()
+            results.append("ok")
+        except flow.FlowError:
+            results.append("refused")
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=click, args=(lambda: flow.assist(by=bo_m, roll=roll),))]
+    threads += [
+        threading.Thread(target=click, args=(lambda: flow.roll_dice(by=ada_m, roll=roll),))
+        for _ in range(clicks - 1)
+    ]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert results.count("ok") in (1, 2)
+    roll.refresh_from_db()
+    assert roll.step == "consequences"
+    assert fresh(ada).stress == 2
+    assert roll.events.filter(text__startswith="Rolls ").count() == 1

@@ -145,3 +145,26 @@ async def test_a_secret_fortune_roll_signals_only_the_gm():
     assert 'id="flow-signal"' in await player_socket.receive_from()
     await player_socket.disconnect()
     await gm_socket.disconnect()
+
+
+def test_the_log_names_every_step_and_change_and_marks_undo(
+    client, table, gm, player, other_player, ada, bo
+):
+    login(client, player)
+    propose(client, table)
+    roll = ActionRoll.objects.get()
+    login(client, other_player)
+    step(client, roll, "assist")
+    login(client, player)
+    step(client, roll, "push", push_dice="1")
+    step(client, roll, "roll")
+    login(client, gm)
+    step(client, roll, "finish")
+    panel = client.get(reverse("flow_panel", args=[table.pk])).content.decode()
+    assert "Ada: stress 0 → 2" in panel and "Bo: stress 0 → 1" in panel
+    assert "Pushes for +1d" in panel and "GM closes the roll" in panel
+    response = client.post(reverse("flow_undo", args=[table.pk]), **HTMX)
+    assert response.status_code == 200
+    assert "Undone" in response.content.decode()
+    ada.refresh_from_db(), bo.refresh_from_db()
+    assert (ada.stress, bo.stress) == (0, 0)
