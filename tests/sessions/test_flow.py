@@ -355,8 +355,13 @@ def test_concurrent_double_clicks_roll_once_and_charge_once():
     """Eight clicks on "Roll the dice" at once: one roll, one push paid, one assist."""
     import threading
 
+    from django.apps import apps
     from django.db import connection
 
+    from characters.content import load_standard_content
+
+    # A transactional test may run after another one flushed the migrated content.
+    load_standard_content(apps)
     table = TableFactory()
     ada_user, bo_user = MembershipFactory(table=table).user, MembershipFactory(table=table).user
     ada = CharacterFactory(table=table, owner=ada_user, prowl=2)
