@@ -101,6 +101,7 @@ def snapshot(table_id: int, is_gm: bool) -> str:
         rolls=queries.recent_rolls(table_id, is_gm),
         is_gm=is_gm,
         oob=True,
+        table_id=table_id,
     ) + crew_snapshot(table_id, is_gm)
 
 
@@ -175,3 +176,13 @@ def presence(table_id: int, since) -> str:
 def push_to_table(table_id: int, html: str) -> None:
     """A fragment with nothing hidden in it, for the GM and the players alike."""
     push(table_id, gm_html=html, players_html=html)
+
+
+def push_flow(roll) -> None:
+    """The shared roll shows each person their own buttons (only the roller rolls, only
+    the GM sets position), so the push is a signal: every open page fetches its own
+    rendering of the flow panel over HTTP. A secret roll signals only the GM."""
+    html = render_to_string(
+        "sessions/flow.html#flow-signal", {"table_id": roll.table_id, "oob": True}
+    )
+    push(roll.table_id, gm_html=html, players_html="" if roll.secret else html)
