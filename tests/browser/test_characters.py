@@ -4,14 +4,18 @@ import re
 
 import pytest
 from django.apps import apps
+from django.contrib.auth import get_user_model
 from playwright.sync_api import expect
 
 from characters.content import load_standard_content
 from characters.models import Character
+from sessions.models import Table
 from tests.browser.conftest import PHONE, assert_accessible, assert_fits_phone, wait_for_socket
 from tests.browser.test_live_table import start_table
+from tests.factories import CharacterFactory
 
 pytestmark = pytest.mark.browser
+User = get_user_model()
 
 
 @pytest.fixture(autouse=True)
@@ -226,3 +230,29 @@ def test_two_players_make_characters_and_the_gm_watches_the_sheets(person, make_
     ada.goto(f"{server.url}/tables/{nib.table_id}/characters/{nib.pk}/")
     assert_accessible(ada)
     assert_fits_phone(ada)
+
+
+def test_open_sheets_and_the_party_catch_up_after_a_reconnect(person, make_user, server):
+    gm, ada, bo = start_table(person, make_user)
+    table = Table.objects.get()
+    sable = CharacterFactory(table=table, owner=User.objects.get(username="ada"), name="Sable")
+    sheet_url = f"{server.url}/tables/{table.pk}/characters/{sable.pk}/"
+    gm.reload()
+    sheet = person("gm")
+    fetches = []
+    sheet.on("request", lambda request: fetches.append(request.url))
+    sheet.goto(sheet_url)
+    wait_for_socket(sheet)
+    expect(sheet.get_by_text("Stress 0/9", exact=True)).to_be_visible()
+    sheet.wait_for_timeout(500)
+    # On the first connect the sheet was just rendered: no second fetch.
+    assert fetches.count(sheet_url) == 1
+
+    server.stop()
+    # Changed behind the pages' backs, straight in the database.
+    Character.objects.filter(pk=sable.pk).update(stress=5, harm={"2": ["Broken hand"]})
+    server.start()
+    expect(party_member(gm, "Sable")).to_contain_text("Stress 5/9")
+    expect(party_member(gm, "Sable")).to_contain_text("Broken hand")
+    expect(sheet.get_by_text("Stress 5/9", exact=True)).to_be_visible()
+    expect(harm_row(sheet, 2)).to_contain_text("Broken hand")
