@@ -20,7 +20,4 @@ document.addEventListener("htmx:wsOpen", function () {
 document.addEventListener("htmx:wsClose", function () {
   document.body.classList.add("offline");
   document.body.dataset.socket = "closed";
-  // From now on the page may be stale: the catch-up snapshot on reconnect makes an open
-  // character sheet fetch itself again (not on the first connect: it was just rendered).
-  document.body.dataset.missed = "yes";
 });

@@ -5,6 +5,7 @@ import re
 import pytest
 from django.apps import apps
 from django.contrib.auth import get_user_model
+from django.db.models import F
 from playwright.sync_api import expect
 
 from characters.content import load_standard_content
@@ -249,8 +250,10 @@ def test_open_sheets_and_the_party_catch_up_after_a_reconnect(person, make_user,
     assert fetches.count(sheet_url) == 1
 
     server.stop()
-    # Changed behind the pages' backs, straight in the database.
-    Character.objects.filter(pk=sable.pk).update(stress=5, harm={"2": ["Broken hand"]})
+    # Changed behind the pages' backs, straight in the database, as an action would.
+    Character.objects.filter(pk=sable.pk).update(
+        stress=5, harm={"2": ["Broken hand"]}, revision=F("revision") + 1
+    )
     server.start()
     expect(party_member(gm, "Sable")).to_contain_text("Stress 5/9")
     expect(party_member(gm, "Sable")).to_contain_text("Broken hand")

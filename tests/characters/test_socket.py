@@ -37,7 +37,8 @@ async def test_snapshot_brings_the_party_and_makes_open_sheets_catch_up():
     # Only the list swaps out-of-band, not each member inside it as well.
     assert snapshot.count('hx-swap-oob="true"') == 4  # clocks, rolls, party, one sheet signal
     assert f'id="sheet-signal-{character.pk}"' in snapshot
-    assert "load[document.body.dataset.missed === 'yes']" in snapshot
+    # It fetches only if the sheet shows an older revision than the database has.
+    assert f"dataset.revision !== '{character.revision}'" in snapshot
     await communicator.disconnect()
 
 
