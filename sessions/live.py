@@ -99,9 +99,9 @@ def snapshot(table_id: int, is_gm: bool) -> str:
         "snapshot",
         clocks=queries.visible_clocks(table_id, is_gm),
         rolls=queries.recent_rolls(table_id, is_gm),
+        table_id=table_id,
         is_gm=is_gm,
         oob=True,
-        table_id=table_id,
     ) + crew_snapshot(table_id, is_gm)
 
 

@@ -274,3 +274,13 @@ def test_sheet_query_count_does_not_grow_with_items(
     log_in(big)
     with django_assert_num_queries(len(one)):
         assert client.get(sheet_url(big)).status_code == 200
+
+
+def test_every_change_moves_the_revision_on(character):
+    actions.mark_stress(character=character, amount=1)
+    item = CharacterItemFactory(character=character)
+    actions.set_load(character=character, level="normal")
+    actions.check_item(character=character, item_id=item.pk, checked=True)
+    contact = character.contacts.create(name="Mags")
+    after = actions.set_contact_stance(character=character, contact_id=contact.pk, stance="rival")
+    assert after.revision == fresh(character).revision == 4
