@@ -1,4 +1,3 @@
-
 """What the table socket carries about characters: the party in the catch-up snapshot,
 and never the GM's private notes."""
 
