@@ -110,7 +110,8 @@ def test_each_player_chooses_their_own_load_and_armor_comes_back(
     Character.objects.filter(pk=pc.pk).update(armor_used=True)
     to_step(table, crew, faction, "score", gm)
     client.force_login(player)
-    assert client.post(reverse("score_load", args=[table.pk, pc.pk]), {"load": "light"}).status_code == 302  # fmt: skip
+    response = client.post(reverse("score_load", args=[table.pk, pc.pk]), {"load": "light"})
+    assert response.status_code == 302
     assert (fresh(pc).load, fresh(pc).armor_used) == ("light", False)
     response = client.post(reverse("score_load", args=[table.pk, other_pc.pk]), {"load": "heavy"})
     assert response.status_code == 403
@@ -468,3 +469,47 @@ def test_a_trigger_gives_at_most_two(table, crew, pc):
     downtime.start_xp_review(table=table)
     with pytest.raises(RuleError):
         downtime.review_character_xp(character=pc, triggers={"playbook": 3}, track="playbook")
+
+
+# --- What everyone sees ----------------------------------------------------------------
+
+
+def test_the_phase_shows_on_the_table_page_and_the_table_view(
+    client, table, crew, faction, gm, player
+):
+    to_step(table, crew, faction, "score", gm)
+    phases.roll_engagement(table=table, roller=gm, marks={}, rng=FixedDice(5))
+    client.force_login(player)
+    for name in ("table_detail", "screen"):
+        page = client.get(reverse(name, args=[table.pk])).content.decode()
+        assert "Stealth on Bluecoats" in page and "Risky position" in page
+
+
+def test_players_see_no_gm_controls_and_no_hidden_factions(
+    client, table, crew, faction, gm, player
+):
+    FactionFactory(table=table, name="The Secret Hand", hidden=True)
+    client.force_login(player)
+    page = client.get(reverse("phase_detail", args=[table.pk])).content.decode()
+    assert "Start the score" not in page and "Secret Hand" not in page
+    client.force_login(gm)
+    page = client.get(reverse("phase_detail", args=[table.pk])).content.decode()
+    assert "Start the score" in page and "Secret Hand" in page
+
+
+def test_a_step_pushes_the_phase_line_to_everyone(
+    table, crew, faction, gm, django_capture_on_commit_callbacks
+):
+    from asgiref.sync import async_to_sync
+    from channels.layers import get_channel_layer
+
+    from sessions import live
+
+    layer = get_channel_layer()
+    channel = async_to_sync(layer.new_channel)()
+    async_to_sync(layer.group_add)(live.players_group(table.pk), channel)
+    with django_capture_on_commit_callbacks(execute=True):
+        phases.start_score(table=table, plan="stealth", detail="Roof", target_faction=faction)
+    html = async_to_sync(layer.receive)(channel)["html"]  # the one push of this step
+    assert f'id="phase-{table.pk}-line"' in html and "Stealth on Bluecoats" in html
+    assert f'id="phase-{table.pk}-signal"' in html
