@@ -13,6 +13,7 @@ from django.db import transaction
 from django.db.models import F
 
 from blades.rules import crew as rules
+from blades.rules import score as score_rules
 from blades.rules.character import RuleError
 from blades.rules.clocks import validate_clock_size
 from sessions import live
@@ -213,6 +214,29 @@ def mark_xp(*, crew: Crew, amount: int) -> rules.XpChange:
         return result, ["xp", "advances"]
 
     return _change_books(crew, change, "books")
+
+
+def send_to_prison(*, crew: Crew) -> rules.HeatChange:
+    """Someone is convicted for the crew's crimes: heat clears, wanted level −1."""
+
+    def change(current: Crew):
+        current.heat, wanted = rules.incarcerate(current.heat, current.wanted)
+        result = rules.HeatChange(heat=0, wanted=wanted, wanted_gained=wanted - current.wanted)
+        current.wanted = wanted
+        return result, ["heat", "wanted"]
+
+    return _change_books(crew, change, "books")
+
+
+def lose_hold(*, crew: Crew) -> score_rules.HoldLoss:
+    """Hold drops a step (a weak crew loses a tier); a weak tier-0 crew's lair is threatened."""
+
+    def change(current: Crew):
+        result = score_rules.lose_hold(current.hold, current.tier)
+        current.hold, current.tier = result.hold, result.tier
+        return result, ["hold", "tier"]
+
+    return _change_books(crew, change, "books", "cohorts")
 
 
 def correct_books(*, crew: Crew, tier: int, hold: str, wanted: int) -> Crew:

@@ -1,0 +1,291 @@
+"""The score and downtime as the app runs them (RULES.md "The score", "Downtime").
+
+Plans and their details, the engagement checklist, the entanglements' choices with their
+costs on the books, the downtime activities, and the xp review. Pure: the crews app
+applies what these return.
+"""
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+from blades.rules.character import RuleError, check_range
+from blades.rules.crew import JOB_COIN
+from blades.rules.dice import Outcome
+
+# --- The score -------------------------------------------------------------------------
+
+# Plan type -> the detail the players supply.
+PLANS: dict[str, tuple[str, str]] = {
+    "assault": ("Assault", "Point of attack"),
+    "deception": ("Deception", "Method"),
+    "stealth": ("Stealth", "Point of infiltration"),
+    "occult": ("Occult", "Arcane method"),
+    "social": ("Social", "Connection"),
+    "transport": ("Transport", "Route and means"),
+}
+
+
+def plan_detail_label(plan: str) -> str:
+    if plan not in PLANS:
+        raise RuleError(f"“{plan}” is not a plan; choose one of {', '.join(PLANS)}.")
+    return PLANS[plan][1]
+
+
+# The engagement checklist: each line may be a major advantage, a major disadvantage, or
+# neither. Key -> (advantage text, disadvantage text).
+ENGAGEMENT_CHECKLIST: dict[str, tuple[str, str]] = {
+    "plan": ("The plan is bold or daring", "The plan is overly complex or contingent"),
+    "detail": (
+        "The detail hits the target where it is weak",
+        "The detail hits the target where it is strong",
+    ),
+    "friends": ("Friends or contacts help", "Enemies or rivals interfere"),
+    "other": (
+        "Another major advantage (e.g. the crew outranks the target)",
+        "Another major disadvantage (e.g. the target outranks the crew)",
+    ),
+}
+
+
+def engagement_counts(marks: Mapping[str, str]) -> tuple[int, int]:
+    """Advantages and disadvantages from the checklist; each line is "advantage",
+    "disadvantage" or "" (neither)."""
+    advantages = disadvantages = 0
+    for key, mark in marks.items():
+        if key not in ENGAGEMENT_CHECKLIST:
+            raise RuleError(f"“{key}” is not on the engagement checklist.")
+        if mark == "advantage":
+            advantages += 1
+        elif mark == "disadvantage":
+            disadvantages += 1
+        elif mark:
+            raise RuleError("Each line is an advantage, a disadvantage, or neither.")
+    return advantages, disadvantages
+
+
+FLASHBACK_STRESS_MAX = 9  # "2 or more": anything up to a whole stress track
+
+
+def flashback_stress(stress: int) -> int:
+    """The GM sets a flashback's cost: 0 for simple, 1 for complex, 2+ for elaborate."""
+    return check_range(stress, 0, FLASHBACK_STRESS_MAX, "Flashback stress")
+
+
+def job_coin(size: str, extra: int = 0) -> int:
+    """Coin by size of job; a major job is 10 or more, so only it takes `extra`."""
+    if size not in JOB_COIN:
+        raise RuleError(f"“{size}” is not a job size.")
+    if extra < 0 or (extra and size != "major"):
+        raise RuleError("Only a major job pays more than its standard coin.")
+    return JOB_COIN[size] + extra
+
+
+# --- Losing hold -----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class HoldLoss:
+    hold: str
+    tier: int
+    lair_threatened: bool
+
+
+def lose_hold(hold: str, tier: int) -> HoldLoss:
+    """Strong hold turns weak; weak hold costs a tier and stays weak. A weak tier-0 crew
+    has nothing left to lose: its lair comes under threat instead."""
+    if hold == "strong":
+        return HoldLoss("weak", tier, False)
+    if hold != "weak":
+        raise RuleError(f"“{hold}” is not a hold; it is weak or strong.")
+    if tier == 0:
+        return HoldLoss("weak", 0, True)
+    return HoldLoss("weak", tier - 1, False)
+
+
+# --- Entanglements ---------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Cost:
+    """What one choice does to the books. `fortune` means the app rolls a fortune roll
+    and the heat comes from `fortune_heat`; `claim` gives up one claim; `incarcerate`
+    hands someone over; `war` drops status with the faction to war."""
+
+    coin: int = 0
+    rep: int = 0
+    heat: int = 0
+    status: int = 0
+    hold: int = 0
+    claim: bool = False
+    war: bool = False
+    incarcerate: bool = False
+    fortune: bool = False
+
+
+@dataclass(frozen=True)
+class Choice:
+    key: str
+    label: str
+    cost: Cost = field(default_factory=Cost)
+
+
+def _tier(faction_tier: int | None, name: str) -> int:
+    if faction_tier is None:
+        raise RuleError(f"{name} needs a faction: choose the faction involved.")
+    return faction_tier
+
+
+def entanglement_choices(
+    name: str, *, wanted: int, crew_tier: int, faction_tier: int | None = None, claims: int = 1
+) -> tuple[Choice, ...]:
+    """Each way out of an entanglement, with its cost worked out for this crew.
+
+    `faction_tier` is the tier of the faction involved (Cooperation, Reprisals, Rivals);
+    `claims` is how many claims the crew could give up (Show of Force costs hold without).
+    Choices that are not book changes carry no cost: the table plays them out.
+    """
+    match name:
+        case "Arrest":
+            return (
+                Choice("pay", f"Pay off the squad: {wanted + 3} coin", Cost(coin=wanted + 3)),
+                Choice(
+                    "hand_over",
+                    "Hand someone over (incarceration: wanted −1, heat cleared)",
+                    Cost(incarcerate=True),
+                ),
+                Choice("resist", "Resist or escape: play it out"),
+            )
+        case "Cooperation":
+            tier = _tier(faction_tier, name)
+            return (
+                Choice("favour", "Do the favour: play it out"),
+                Choice("forfeit", f"Refuse and forfeit {tier} rep", Cost(rep=tier)),
+                Choice("status", "Refuse and lose 1 status with them", Cost(status=-1)),
+            )
+        case "Demonic Notice":
+            return (
+                Choice("bargain", "Accept the demon's bargain: play it out"),
+                Choice("hide", "Hide until it loses interest: forfeit 3 rep", Cost(rep=3)),
+                Choice("deal", "Deal with it another way: play it out"),
+            )
+        case "Flipped":
+            return (Choice("flipped", "A contact, patron or client turns: play it out"),)
+        case "Gang Trouble":
+            return (
+                Choice("face", f"Lose face: forfeit {crew_tier + 1} rep", Cost(rep=crew_tier + 1)),
+                Choice("example", "Make an example of a member: play it out"),
+                Choice("reprisals", "Face reprisals from the wronged party: play it out"),
+            )
+        case "Interrogation":
+            return (
+                Choice("pay", "Pay them off: 3 coin", Cost(coin=3)),
+                Choice(
+                    "talk", "Level 2 harm and the PC talks: +3 heat (resist each)", Cost(heat=3)
+                ),
+            )
+        case "Questioning":
+            return (
+                Choice("fortune", "Fortune roll: 1-3 +2 heat, 4/5 +1 heat", Cost(fortune=True)),
+                Choice("pay", "Pay them off: 2 coin", Cost(coin=2)),
+            )
+        case "Reprisals":
+            price = 1 + _tier(faction_tier, name)
+            return (
+                Choice("pay", f"Pay {price} rep and {price} coin", Cost(rep=price, coin=price)),
+                Choice("allow", "Let them have their way: play it out"),
+                Choice("fight", "Fight back: play it out"),
+            )
+        case "Rivals":
+            tier = _tier(faction_tier, name)
+            return (
+                Choice("rep", f"Forfeit {tier} rep", Cost(rep=tier)),
+                Choice("coin", f"Forfeit {tier} coin", Cost(coin=tier)),
+                Choice("stand", "Stand up to them: lose 1 status with them", Cost(status=-1)),
+            )
+        case "Show of Force":
+            if claims < 1:
+                return (Choice("hold", "No claims to give: lose 1 hold", Cost(hold=1)),)
+            return (
+                Choice("claim", "Give them 1 claim", Cost(claim=True)),
+                Choice("war", "Go to war with them (status −3)", Cost(war=True)),
+            )
+        case "Unquiet Dead":
+            return (
+                Choice("occultist", "Hire an occultist (acquire asset): play it out"),
+                Choice("deal", "Deal with it yourselves: play it out"),
+            )
+        case "The Usual Suspects":
+            return (
+                Choice(
+                    "fortune",
+                    "Fortune roll: 1-3 +2 heat, 4/5 they suffer level 2 harm",
+                    Cost(fortune=True),
+                ),
+                Choice("pay", "Pay them off: 1 coin", Cost(coin=1)),
+            )
+    raise RuleError(f"“{name}” is not an entanglement.")
+
+
+NEEDS_FACTION = ("Cooperation", "Reprisals", "Rivals", "Show of Force")
+
+
+def fortune_heat(name: str, outcome: Outcome) -> tuple[int, str]:
+    """Heat from Questioning's or The Usual Suspects' fortune roll, with what happened."""
+    if outcome in (Outcome.SUCCESS, Outcome.CRITICAL):
+        return 0, "They hold firm: nothing comes of it"
+    if outcome is Outcome.BAD:
+        return 2, "They talk: +2 heat"
+    if name == "Questioning":
+        return 1, "They let something slip: +1 heat"
+    if name == "The Usual Suspects":
+        return 0, "They keep quiet but suffer level 2 harm"
+    raise RuleError(f"{name} has no fortune roll.")
+
+
+# --- Downtime --------------------------------------------------------------------------
+
+ACTIVITIES: dict[str, str] = {
+    "acquire_asset": "Acquire asset",
+    "project": "Long-term project",
+    "recover": "Recover",
+    "reduce_heat": "Reduce heat",
+    "train": "Train",
+    "indulge_vice": "Indulge vice",
+}
+# Activities whose result a coin may raise after the roll (vice relief is not a result).
+RAISABLE = ("acquire_asset", "project", "recover", "reduce_heat")
+SELF_HEAL_STRESS = 2  # a Physicker treating their own wounds
+UNTREATED_STRESS = 1  # no healer: tough it out, 0d
+RESTRICTED_HEAT = 2
+
+
+def activity_label(kind: str) -> str:
+    if kind not in ACTIVITIES:
+        raise RuleError(f"“{kind}” is not a downtime activity.")
+    return ACTIVITIES[kind]
+
+
+def extra_activity_payment(pay_with: str) -> str:
+    if pay_with not in ("coin", "rep"):
+        raise RuleError("An extra activity costs 1 coin or 1 rep: choose which.")
+    return pay_with
+
+
+def vice_penalty(traumas: int, indulged: bool) -> int:
+    """Stress for a PC who did not indulge their vice this downtime: one per trauma."""
+    return 0 if indulged else check_range(traumas, 0, 4, "Trauma")
+
+
+# --- The xp review ---------------------------------------------------------------------
+
+CHARACTER_TRIGGERS: dict[str, str] = {
+    "playbook": "You addressed a challenge with your playbook's xp trigger",
+    "beliefs": "You expressed your beliefs, drives, heritage or background",
+    "vice": "You struggled with issues from your vice or traumas",
+}
+CREW_TRIGGERS: dict[str, str] = {
+    "crew_type": "The crew's own xp trigger",
+    "station": "You contended with challenges above your current station",
+    "reputation": "You bolstered your crew's reputation or developed a new one",
+    "nature": "You expressed the goals, drives, inner conflict or essential nature of the crew",
+}

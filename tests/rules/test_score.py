@@ -1,0 +1,164 @@
+import pytest
+
+from blades.rules.character import RuleError
+from blades.rules.dice import Outcome
+from blades.rules.score import (
+    Cost,
+    HoldLoss,
+    engagement_counts,
+    entanglement_choices,
+    extra_activity_payment,
+    flashback_stress,
+    fortune_heat,
+    job_coin,
+    lose_hold,
+    plan_detail_label,
+    vice_penalty,
+)
+
+
+@pytest.mark.parametrize(
+    "plan,detail",
+    [
+        ("assault", "Point of attack"),
+        ("deception", "Method"),
+        ("stealth", "Point of infiltration"),
+        ("occult", "Arcane method"),
+        ("social", "Connection"),
+        ("transport", "Route and means"),
+    ],
+)
+def test_every_plan_names_its_detail(plan, detail):
+    assert plan_detail_label(plan) == detail
+
+
+def test_an_unknown_plan_is_refused():
+    with pytest.raises(RuleError):
+        plan_detail_label("heist")
+
+
+def test_engagement_counts_each_line_once():
+    marks = {"plan": "advantage", "detail": "disadvantage", "friends": "advantage", "other": ""}
+    assert engagement_counts(marks) == (2, 1)
+    assert engagement_counts({}) == (0, 0)
+    with pytest.raises(RuleError):
+        engagement_counts({"luck": "advantage"})
+    with pytest.raises(RuleError):
+        engagement_counts({"plan": "both"})
+
+
+@pytest.mark.parametrize("stress", [0, 1, 2, 5, 9])
+def test_flashback_costs_zero_to_a_track(stress):
+    assert flashback_stress(stress) == stress
+
+
+@pytest.mark.parametrize("stress", [-1, 10])
+def test_flashback_cost_out_of_range(stress):
+    with pytest.raises(RuleError):
+        flashback_stress(stress)
+
+
+@pytest.mark.parametrize(
+    "size,extra,coin",
+    [("minor", 0, 2), ("small", 0, 4), ("standard", 0, 6), ("big", 0, 8), ("major", 0, 10),
+     ("major", 3, 13)],
+)  # fmt: skip
+def test_job_coin_by_size(size, extra, coin):
+    assert job_coin(size, extra) == coin
+
+
+def test_only_a_major_job_pays_extra():
+    with pytest.raises(RuleError):
+        job_coin("big", 1)
+    with pytest.raises(RuleError):
+        job_coin("huge")
+
+
+@pytest.mark.parametrize(
+    "hold,tier,result",
+    [
+        ("strong", 2, HoldLoss("weak", 2, False)),
+        ("weak", 2, HoldLoss("weak", 1, False)),
+        ("strong", 0, HoldLoss("weak", 0, False)),
+        ("weak", 0, HoldLoss("weak", 0, True)),
+    ],
+)
+def test_losing_hold(hold, tier, result):
+    assert lose_hold(hold, tier) == result
+
+
+def _costs(name, **kwargs):
+    defaults = {"wanted": 1, "crew_tier": 1, "faction_tier": 2}
+    return {c.key: c.cost for c in entanglement_choices(name, **{**defaults, **kwargs})}
+
+
+def test_arrest_costs_wanted_plus_three_or_a_prisoner():
+    assert _costs("Arrest", wanted=2) == {
+        "pay": Cost(coin=5),
+        "hand_over": Cost(incarcerate=True),
+        "resist": Cost(),
+    }
+
+
+def test_costs_that_scale_with_the_faction_or_crew_tier():
+    assert _costs("Cooperation", faction_tier=3) == {
+        "favour": Cost(), "forfeit": Cost(rep=3), "status": Cost(status=-1)
+    }  # fmt: skip
+    assert _costs("Gang Trouble", crew_tier=2)["face"] == Cost(rep=3)
+    assert _costs("Reprisals", faction_tier=2)["pay"] == Cost(rep=3, coin=3)
+    assert _costs("Rivals", faction_tier=2) == {
+        "rep": Cost(rep=2), "coin": Cost(coin=2), "stand": Cost(status=-1)
+    }  # fmt: skip
+
+
+def test_fixed_costs():
+    assert _costs("Demonic Notice")["hide"] == Cost(rep=3)
+    assert _costs("Interrogation") == {"pay": Cost(coin=3), "talk": Cost(heat=3)}
+    assert _costs("Questioning") == {"fortune": Cost(fortune=True), "pay": Cost(coin=2)}
+    assert _costs("The Usual Suspects") == {"fortune": Cost(fortune=True), "pay": Cost(coin=1)}
+    assert set(_costs("Flipped")) == {"flipped"}
+    assert set(_costs("Unquiet Dead")) == {"occultist", "deal"}
+
+
+def test_show_of_force_takes_a_claim_or_war_and_hold_without_claims():
+    assert _costs("Show of Force") == {"claim": Cost(claim=True), "war": Cost(war=True)}
+    assert _costs("Show of Force", claims=0) == {"hold": Cost(hold=1)}
+
+
+def test_faction_entanglements_need_the_faction():
+    with pytest.raises(RuleError):
+        entanglement_choices("Rivals", wanted=0, crew_tier=0)
+    with pytest.raises(RuleError):
+        entanglement_choices("Bad Luck", wanted=0, crew_tier=0)
+
+
+@pytest.mark.parametrize(
+    "name,outcome,heat",
+    [
+        ("Questioning", Outcome.BAD, 2),
+        ("Questioning", Outcome.PARTIAL, 1),
+        ("Questioning", Outcome.SUCCESS, 0),
+        ("Questioning", Outcome.CRITICAL, 0),
+        ("The Usual Suspects", Outcome.BAD, 2),
+        ("The Usual Suspects", Outcome.PARTIAL, 0),
+        ("The Usual Suspects", Outcome.SUCCESS, 0),
+    ],
+)
+def test_fortune_heat(name, outcome, heat):
+    assert fortune_heat(name, outcome)[0] == heat
+
+
+def test_usual_suspects_partial_is_harm():
+    assert "level 2 harm" in fortune_heat("The Usual Suspects", Outcome.PARTIAL)[1]
+
+
+@pytest.mark.parametrize("traumas,indulged,stress", [(0, False, 0), (2, False, 2), (3, True, 0)])
+def test_vice_penalty(traumas, indulged, stress):
+    assert vice_penalty(traumas, indulged) == stress
+
+
+def test_extra_activity_is_paid_in_coin_or_rep():
+    assert extra_activity_payment("coin") == "coin"
+    assert extra_activity_payment("rep") == "rep"
+    with pytest.raises(RuleError):
+        extra_activity_payment("stress")
