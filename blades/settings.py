@@ -45,6 +45,8 @@ INSTALLED_APPS = [
     "sessions.apps.TableSessionsConfig",
     "characters",
     "crews",
+    "accounts",
+    "backup",
 ]
 
 MIDDLEWARE = [
@@ -162,3 +164,7 @@ LOGGING = {
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "WARNING")},
 }
+
+# The largest honest form is a page of notes; a bigger body is refused with a 400 before
+# any view reads it (a 10,000-character name still arrives, and its form says too long).
+DATA_UPLOAD_MAX_MEMORY_SIZE = 256 * 1024

@@ -3,4 +3,5 @@ from django.urls import include, path
 urlpatterns = [
     path("", include("sessions.urls")),
     path("", include("characters.urls")),
+    path("", include("backup.urls")),
 ]
