@@ -24,9 +24,9 @@ def normalise(username: str) -> str:
 
 
 def client_ip(request) -> str | None:
-    # Behind the proxy in docs/scaling.md, nginx overwrites X-Real-IP with the peer address;
-    # without a proxy daphne reports the peer as REMOTE_ADDR.
-    return request.META.get("HTTP_X_REAL_IP") or request.META.get("REMOTE_ADDR") or None
+    # Only the peer address: a header would let a guesser pick a new address per try.
+    # Behind nginx, daphne's --proxy-headers puts the real client here (docs/scaling.md).
+    return request.META.get("REMOTE_ADDR") or None
 
 
 def minutes_locked(username: str, ip: str | None) -> int:
