@@ -87,8 +87,12 @@ def seed(tables: int, players: int) -> dict:
     import django
 
     django.setup()
-    from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
-    from django.contrib.auth import get_user_model
+    from django.contrib.auth import (
+        BACKEND_SESSION_KEY,
+        HASH_SESSION_KEY,
+        SESSION_KEY,
+        get_user_model,
+    )
     from django.contrib.auth.hashers import make_password
     from django.contrib.sessions.backends.db import SessionStore
 
@@ -213,7 +217,7 @@ class Run:
                             open_timeout=60,
                         )
                     break
-                except (OSError, asyncio.TimeoutError, InvalidHandshake, InvalidMessage):
+                except (TimeoutError, OSError, InvalidHandshake, InvalidMessage):
                     await asyncio.sleep(0.2 * (attempt + 1))
             else:
                 self.failed_sockets += 1
