@@ -72,11 +72,13 @@ def test_a_roll_and_a_tick_through_a_reach_a_socket_on_b(pair):
     gm = Client()
     gm.force_login(table.gm)
 
+    session = cookie(player)  # here, not in a worker thread with its own connection
+
     async def run():
         socket = await connect(
             f"ws://127.0.0.1:{b.port}/ws/tables/{table.pk}/",
             origin=b.url,
-            additional_headers=[("Cookie", await asyncio.to_thread(cookie, player))],
+            additional_headers=[("Cookie", session)],
         )
         await frames_until(socket, "roll-log")  # the snapshot
         await asyncio.to_thread(
@@ -107,11 +109,13 @@ def test_after_b_restarts_a_socket_catches_up_on_what_changed(pair):
     a.post(gm, f"/tables/{table.pk}/rolls/", {"kind": "fortune", "pool": 1, "note": "While away"})
     b.start()
 
+    session = cookie(player)  # here, not in a worker thread with its own connection
+
     async def run():
         socket = await connect(
             f"ws://127.0.0.1:{b.port}/ws/tables/{table.pk}/",
             origin=b.url,
-            additional_headers=[("Cookie", await asyncio.to_thread(cookie, player))],
+            additional_headers=[("Cookie", session)],
         )
         snapshot = await frames_until(socket, "roll-log")
         assert "While away" in snapshot and "1 of 4 segments filled" in snapshot
