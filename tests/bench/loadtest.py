@@ -231,8 +231,8 @@ class Run:
         try:
             async for frame in socket:
                 now = time.perf_counter()
-                for match in MARKER.finditer(frame):
-                    marker = int(match.group(1))
+                # A fragment may show the note twice (text and label): count it once.
+                for marker in {int(m) for m in MARKER.findall(frame)}:
                     if marker in self.sent:
                         self.latencies.append(now - self.sent[marker])
                         self.delivered += 1
