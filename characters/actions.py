@@ -9,6 +9,7 @@ RuleError, and nothing is written.
 """
 
 from django.db import transaction
+from django.db.models import F
 from django.utils.text import slugify
 
 from blades import content
@@ -54,10 +55,16 @@ def _locked(character: Character) -> Character:
 
 
 def _write(character: Character, **fields) -> Character:
-    """Write just these columns and keep the in-memory object in step."""
-    Character.objects.filter(pk=character.pk).update(**fields)
+    """Write just these columns and keep the in-memory object in step.
+
+    Every change also moves the sheet's revision on: an open sheet compares it with the
+    one the live signal carries, and fetches itself again only when the change is news
+    to it (its own change already came back in the response). Called with no fields
+    when the change is in a related row (an item, a contact)."""
+    Character.objects.filter(pk=character.pk).update(**fields, revision=F("revision") + 1)
     for name, value in fields.items():
         setattr(character, name, value)
+    character.revision = Character.objects.values_list("revision", flat=True).get(pk=character.pk)
     push_character(character)
     return character
 
@@ -187,8 +194,7 @@ def check_item(*, character: Character, item_id: int, checked: bool) -> Characte
                     f"That would be {total} load; your {character.load} load is {limit}."
                 )
         CharacterItem.objects.filter(pk=item.pk).update(checked=checked)
-        push_character(character)
-        return character
+        return _write(character)
 
 
 # --- Actions, xp and advances ---------------------------------------------------------
@@ -278,8 +284,7 @@ def set_contact_stance(*, character: Character, contact_id: int, stance: str) ->
         raise RuleError("Choose close friend, rival or acquaintance.")
     with transaction.atomic():
         Contact.objects.filter(pk=contact_id, character=character).update(stance=stance)
-        push_character(character)
-    return character
+        return _write(character)
 
 
 def set_gm_note(*, character: Character, text: str) -> None:

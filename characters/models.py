@@ -186,6 +186,8 @@ class Character(models.Model):
     insight_advances = models.PositiveSmallIntegerField(default=0)
     prowess_advances = models.PositiveSmallIntegerField(default=0)
     resolve_advances = models.PositiveSmallIntegerField(default=0)
+    # Counts the changes to the sheet, so an open sheet can tell a live signal is news.
+    revision = models.PositiveIntegerField(default=0)
     created = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -14,6 +14,8 @@ from django.template.loader import render_to_string
 from . import queries
 
 PAGE = "sessions/table.html"
+CREW_PAGE = "crews/crew.html"
+FACTIONS_PAGE = "crews/factions.html"
 
 
 def players_group(table_id: int) -> str:
@@ -97,9 +99,74 @@ def snapshot(table_id: int, is_gm: bool) -> str:
         "snapshot",
         clocks=queries.visible_clocks(table_id, is_gm),
         rolls=queries.recent_rolls(table_id, is_gm),
+        table_id=table_id,
         is_gm=is_gm,
         oob=True,
-    )
+    ) + crew_snapshot(table_id, is_gm)
+
+
+# --- The crew and the factions --------------------------------------------------------
+
+
+def push_crew(table_id: int, *, parts) -> None:
+    """Push the named sections of the crew sheet (and the crew summary other pages show).
+
+    Rendered after commit, from the committed books: the write lock is not held while
+    templates render, and concurrent changes each push the state they left behind.
+    Players all share the crew's permission flags, so one render serves every player.
+    """
+
+    def send() -> None:
+        from crews import queries as crew_queries
+
+        crew = crew_queries.crew_sheet(table_id)
+        if crew is None:
+            return
+        for is_gm in (True, False):
+            context = {**crew_queries.sheet_context(crew, is_gm=is_gm), "parts": parts}
+            html = render_to_string(f"{CREW_PAGE}#crew-push", context)
+            _send(gm_group(table_id) if is_gm else players_group(table_id), html)
+
+    transaction.on_commit(send)
+
+
+def push_factions(table_id: int) -> None:
+    """The whole ladder, per audience, rendered after commit: a tier change reorders it,
+    and a hidden faction is simply absent from the players' render."""
+
+    def send() -> None:
+        for is_gm in (True, False):
+            html = _faction_ladder(table_id, is_gm)
+            _send(gm_group(table_id) if is_gm else players_group(table_id), html)
+
+    transaction.on_commit(send)
+
+
+def _faction_ladder(table_id: int, is_gm: bool) -> str:
+    from crews import queries as crew_queries
+
+    context = {
+        "factions": crew_queries.visible_factions(table_id, is_gm),
+        "is_gm": is_gm,
+        "table_id": table_id,
+        "oob": True,
+    }
+    return render_to_string(f"{FACTIONS_PAGE}#faction-ladder", context)
+
+
+def crew_snapshot(table_id: int, is_gm: bool) -> str:
+    """The crew's books and the faction ladder, for a page catching up after a reconnect."""
+    from crews import queries as crew_queries
+
+    html = _faction_ladder(table_id, is_gm)
+    crew = crew_queries.crew_sheet(table_id)
+    if crew is not None:
+        context = {
+            **crew_queries.sheet_context(crew, is_gm=is_gm),
+            "parts": ("books", "claims", "cohorts"),
+        }
+        html += render_to_string(f"{CREW_PAGE}#crew-push", context)
+    return html
 
 
 def presence(table_id: int, since) -> str:
@@ -109,3 +176,13 @@ def presence(table_id: int, since) -> str:
 def push_to_table(table_id: int, html: str) -> None:
     """A fragment with nothing hidden in it, for the GM and the players alike."""
     push(table_id, gm_html=html, players_html=html)
+
+
+def push_flow(roll) -> None:
+    """The shared roll shows each person their own buttons (only the roller rolls, only
+    the GM sets position), so the push is a signal: every open page fetches its own
+    rendering of the flow panel over HTTP. A secret roll signals only the GM."""
+    html = render_to_string(
+        "sessions/flow.html#flow-signal", {"table_id": roll.table_id, "oob": True}
+    )
+    push(roll.table_id, gm_html=html, players_html="" if roll.secret else html)

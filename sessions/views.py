@@ -9,6 +9,8 @@ from blades.rules.rolls import RollKind
 
 from . import actions, queries
 from .access import access_table, require_gm
+from .flow_queries import panel_context
+from .flow_views import start_forms
 from .forms import ClockForm, RollForm, SignupForm, TableForm
 from .models import Clock, Membership, Table
 
@@ -71,7 +73,10 @@ def _table_context(request, table: Table, membership: Membership, **forms) -> di
 @login_required
 def table_detail(request: HttpRequest, table_id: int) -> HttpResponse:
     table, membership = access_table(request.user, table_id)
-    return render(request, PAGE, _table_context(request, table, membership))
+    context = _table_context(request, table, membership)
+    # The shared roll: its panel and the form that starts one (flow_views owns both).
+    context.update(panel_context(table, membership), **start_forms(membership))
+    return render(request, PAGE, context)
 
 
 def join(request: HttpRequest, token: str) -> HttpResponse:

@@ -105,3 +105,45 @@ class CharacterAbilityFactory(factory.django.DjangoModelFactory):
 
     character = factory.SubFactory(CharacterFactory)
     ability = factory.LazyAttribute(lambda o: o.character.playbook.abilities.first())
+
+
+# --- Crews and factions ---------------------------------------------------------------
+
+
+class CrewFactory(factory.django.DjangoModelFactory):
+    """A bare crew; use `crews.actions.create_crew` for one with its type's map and defaults."""
+
+    class Meta:
+        model = "crews.Crew"
+
+    table = factory.SubFactory(TableFactory)
+    crew_type = "shadows"
+    name = factory.Sequence(lambda n: f"The Crew {n}")
+
+
+class ClaimFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = "crews.Claim"
+
+    crew = factory.SubFactory(CrewFactory)
+    name = factory.Sequence(lambda n: f"Claim {n}")
+
+
+class CohortFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = "crews.Cohort"
+
+    crew = factory.SubFactory(CrewFactory)
+    kind = "gang"
+    types = ["thugs"]
+    edges = ["loyal"]
+    flaws = ["wild"]
+
+
+class FactionFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = "crews.Faction"
+
+    table = factory.SubFactory(TableFactory)
+    name = factory.Sequence(lambda n: f"Faction {n}")
+    tier = 2

@@ -246,3 +246,119 @@ EXTRA_ACTIVITY_COST = 1  # paid as 1 coin or 1 rep, the player's choice
 def downtime_activities(at_war: bool, war_dogs: bool = False) -> int:
     """Two activities per PC, one while at war (the Bravos' War Dogs keeps two)."""
     return 1 if at_war and not war_dogs else 2
+
+
+# --- The crew's books on the sheet -----------------------------------------------------
+
+
+def turf_count(held_turf_claims: int) -> int:
+    """Turf held on the claim map, as marked on the rep track (at most 6 fit there)."""
+    if held_turf_claims < 0:
+        raise RuleError("Turf cannot be negative.")
+    return min(held_turf_claims, TURF_MAX)
+
+
+def add_crew_coin_within(coin: int, amount: int, limit: int) -> int:
+    """Coin moved by hand on the sheet stays within the vault.
+
+    Payoff may leave excess for the table to spend or share (`add_crew_coin`); a click on
+    the sheet never does, so fifty clicks cannot fill a lair that holds four.
+    """
+    change = add_crew_coin(coin, amount, limit)
+    if amount > 0 and change.excess:
+        raise RuleError(f"The lair holds {limit} coin; the crew has {coin}.")
+    return change.coin
+
+
+MASTERY_BOXES = 4
+# Train marks 2 xp on a track whose crew training upgrade is marked (1 xp otherwise).
+TRAINING_UPGRADES: dict[str, str] = {
+    "insight": "insight",
+    "prowess": "prowess",
+    "resolve": "resolve",
+    "playbook": "personal",
+}
+
+
+def has_mastery(upgrades: dict[str, int]) -> bool:
+    """Mastery takes all four of its boxes before action ratings can reach 4."""
+    return upgrades.get("mastery", 0) >= MASTERY_BOXES
+
+
+def training_xp(track: str, upgrades: dict[str, int]) -> int:
+    if track not in TRAINING_UPGRADES:
+        raise RuleError(f"“{track}” is not a track to train; choose an attribute or playbook.")
+    return 2 if upgrades.get(TRAINING_UPGRADES[track], 0) >= 1 else 1
+
+
+def vault_coin_limit(upgrades: dict[str, int]) -> int:
+    return crew_coin_limit(upgrades.get("vault", 0))
+
+
+@dataclass(frozen=True)
+class UpgradeChange:
+    marked: int
+    boxes_free: int
+
+
+def mark_upgrade(marked: int, boxes: int, boxes_free: int, by: int) -> UpgradeChange:
+    """Mark (or, with by = -1, unmark) upgrade boxes, paid from the crew's free boxes.
+
+    Free boxes come from advances (two each) and from crew creation (two); unmarking a
+    box gives it back, so a mistake costs nothing.
+    """
+    check_range(marked, 0, boxes, "Marked boxes")
+    new = marked + by
+    if not 0 <= new <= boxes:
+        raise RuleError(f"This upgrade has {boxes} box{'es' if boxes > 1 else ''}.")
+    if boxes_free - by < 0:
+        raise RuleError("The crew has no free upgrade boxes: spend an advance first.")
+    return UpgradeChange(marked=new, boxes_free=boxes_free - by)
+
+
+ADVANCE_UPGRADE_BOXES = 2
+
+
+@dataclass(frozen=True)
+class AdvanceSpent:
+    advances: int
+    boxes_free: int
+    ability: bool
+
+
+def spend_advance(advances: int, on: str, boxes_free: int) -> AdvanceSpent:
+    """A crew advance buys one special ability or two upgrade boxes."""
+    if advances < 1:
+        raise RuleError("The crew has no advance to spend: fill the crew xp track first.")
+    if on == "ability":
+        return AdvanceSpent(advances=advances - 1, boxes_free=boxes_free, ability=True)
+    if on == "upgrades":
+        return AdvanceSpent(
+            advances=advances - 1, boxes_free=boxes_free + ADVANCE_UPGRADE_BOXES, ability=False
+        )
+    raise RuleError("An advance buys a special ability or two upgrade boxes.")
+
+
+# --- Cohorts on the sheet ---------------------------------------------------------------
+
+COHORT_HARM: dict[int, str] = {0: "Unharmed", 1: "Weakened", 2: "Impaired", 3: "Broken", 4: "Dead"}
+COHORT_MAX_TYPES = 2
+COHORT_BOXES = 2  # a new cohort, or a second type for one, costs two upgrade boxes
+
+
+def cohort_harm(harm: int) -> str:
+    return COHORT_HARM[check_range(harm, 0, 4, "Cohort harm")]
+
+
+def check_edges_and_flaws(edges: int, flaws: int) -> None:
+    """A cohort takes one or two edges and as many flaws."""
+    if not 1 <= edges <= 2:
+        raise RuleError("Choose one or two edges.")
+    if flaws != edges:
+        raise RuleError(f"Choose as many flaws as edges ({edges}).")
+
+
+def cohort_cost(types: int) -> int:
+    """Upgrade boxes to recruit a cohort: two, and two more for its second type."""
+    check_range(types, 1, COHORT_MAX_TYPES, "Cohort types")
+    return COHORT_BOXES * types

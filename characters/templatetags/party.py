@@ -6,10 +6,10 @@ register = template.Library()
 
 
 @register.simple_tag
-def table_party(table) -> list:
+def table_party(table_id: int) -> list:
     """The table's active characters with their at-a-glance figures, for the Party section
-    of the table page (whose view belongs to the sessions app)."""
-    return [(character, party_view(character)) for character in party(table.pk)]
+    of the table page and of the socket's catch-up snapshot (both belong to sessions)."""
+    return [(character, party_view(character)) for character in party(table_id)]
 
 
 @register.simple_tag

@@ -11,8 +11,11 @@ import os
 import pytest
 from django.contrib.auth import get_user_model
 from django.db import connection
+from playwright.sync_api import expect
 
 from tests.live_server import Daphne
+
+expect.set_options(timeout=15_000)
 
 # Playwright's sync API runs an event loop in this thread; the ORM calls the tests
 # make between clicks are still plain synchronous calls.
@@ -78,7 +81,8 @@ def person(browser, server):
 
     def open_as(username: str | None = None, viewport=None):
         context = browser.new_context(viewport=viewport or {"width": 1280, "height": 900})
-        context.set_default_timeout(10_000)
+        # Generous: on 2 busy cores a password hash alone can take seconds.
+        context.set_default_timeout(30_000)
         contexts.append(context)
         page = context.new_page()
         if username:

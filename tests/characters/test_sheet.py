@@ -142,13 +142,15 @@ def test_action_cap_is_four_with_mastery(character, monkeypatch):
 
 
 def test_mastery_is_read_from_the_crew_when_there_is_one(table):
+    from crews import actions as crew_actions
+    from crews.models import Crew
+    from sessions.models import Table
+
     assert mastery_for(table) is False
-
-    class Crew:
-        has_mastery = True
-
-    table.crew = Crew()
-    assert mastery_for(table) is True
+    crew = crew_actions.create_crew(table=table, crew_type="shadows", name="Crew")
+    assert mastery_for(Table.objects.get(pk=table.pk)) is False
+    Crew.objects.filter(pk=crew.pk).update(upgrades={"mastery": 4})
+    assert mastery_for(Table.objects.get(pk=table.pk)) is True
 
 
 def test_stress_overflow_is_trauma_then_a_condition(character):
@@ -272,3 +274,13 @@ def test_sheet_query_count_does_not_grow_with_items(
     log_in(big)
     with django_assert_num_queries(len(one)):
         assert client.get(sheet_url(big)).status_code == 200
+
+
+def test_every_change_moves_the_revision_on(character):
+    actions.mark_stress(character=character, amount=1)
+    item = CharacterItemFactory(character=character)
+    actions.set_load(character=character, level="normal")
+    actions.check_item(character=character, item_id=item.pk, checked=True)
+    contact = character.contacts.create(name="Mags")
+    after = actions.set_contact_stance(character=character, contact_id=contact.pk, stance="rival")
+    assert after.revision == fresh(character).revision == 4

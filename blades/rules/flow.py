@@ -1,0 +1,114 @@
+"""The action roll as the table builds it together (RULES.md "Action roll", "Teamwork").
+
+rolls.py reads one roll; this module answers the questions that come up while a
+roll is being put together and after it: what a position-for-effect trade does,
+what the bonus dice and effect add up to, what a set-up carries over, and what
+resisting does to a harm. Pure functions on plain values, like the rest of
+blades.rules.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from blades.rules.character import Harm, RuleError, harm_rows
+from blades.rules.rolls import (
+    ASSIST_STRESS,
+    Effect,
+    Position,
+    action_pool,
+    push_stress,
+    raise_effect,
+)
+
+# Best to worst, so "worse" is one step right.
+POSITION_LADDER = (Position.CONTROLLED, Position.RISKY, Position.DESPERATE)
+FLASHBACK_COSTS = (0, 1, 2, 3)
+SETUP_BENEFITS = {"effect": "+1 effect", "position": "Improved position"}
+
+
+def worsen_position(position: Position) -> Position:
+    index = POSITION_LADDER.index(position)
+    return POSITION_LADDER[min(index + 1, len(POSITION_LADDER) - 1)]
+
+
+def improve_position(position: Position) -> Position:
+    return POSITION_LADDER[max(POSITION_LADDER.index(position) - 1, 0)]
+
+
+def trade_position_for_effect(position: Position, effect: Effect) -> tuple[Position, Effect]:
+    """The player takes a worse position for one more level of effect."""
+    if position is Position.DESPERATE:
+        raise RuleError("The position is already desperate: there is nothing left to trade.")
+    if effect is Effect.EXTREME:
+        raise RuleError("The effect is already extreme.")
+    return worsen_position(position), raise_effect(effect)
+
+
+@dataclass(frozen=True)
+class Bonuses:
+    """Everything added to a roll before the dice, as the table agreed it."""
+
+    assist: bool = False
+    push_dice: bool = False
+    bargain: bool = False
+    push_effect: bool = False
+    ability_dice: int = 0
+    ability_effect: int = 0
+    setup_effect: bool = False
+    setup_position: bool = False
+
+    def __post_init__(self) -> None:
+        if self.push_dice and self.bargain:
+            raise RuleError("Push for a die or take the devil's bargain, not both.")
+        if not 0 <= self.ability_dice <= 1 or not 0 <= self.ability_effect <= 1:
+            raise RuleError("An ability adds one die or one level of effect.")
+
+
+def flow_pool(rating: int, harm_penalty: int, bonuses: Bonuses) -> int:
+    """Dice for the roll: rating, assist, push or bargain, ability, less harm's -1d."""
+    return action_pool(
+        rating,
+        assist=bonuses.assist,
+        push=bonuses.push_dice,
+        bargain=bonuses.bargain,
+        extra_dice=bonuses.ability_dice + harm_penalty,
+    )
+
+
+def flow_effect(effect: Effect, bonuses: Bonuses) -> Effect:
+    levels = int(bonuses.push_effect) + bonuses.ability_effect + int(bonuses.setup_effect)
+    return raise_effect(effect, levels)
+
+
+def flow_position(position: Position, bonuses: Bonuses) -> Position:
+    return improve_position(position) if bonuses.setup_position else position
+
+
+def roller_stress(bonuses: Bonuses, flashback_cost: int = 0) -> int:
+    """Stress the roller pays when the dice are rolled: pushes and a flashback's cost."""
+    if flashback_cost < 0:
+        raise RuleError("A flashback cannot cost less than nothing.")
+    return push_stress(bonuses.push_dice, bonuses.push_effect) + flashback_cost
+
+
+def assist_stress(bonuses: Bonuses) -> int:
+    return ASSIST_STRESS if bonuses.assist else 0
+
+
+def resisted_harm_level(level: int, avoided: bool) -> int:
+    """The harm left after resisting: one level less, or none (0) if avoided."""
+    return 0 if avoided else max(0, level - 1)
+
+
+def remove_harm(harm: Mapping[int, Sequence[str]], level: int, description: str) -> Harm:
+    """Take one harm (the last one written with this description) off a row."""
+    rows = harm_rows(harm)
+    entries = list(rows[level])
+    if description not in entries:
+        raise RuleError(f"There is no “{description}” at level {level}.")
+    index = len(entries) - 1 - entries[::-1].index(description)
+    del entries[index]
+    rows[level] = tuple(entries)
+    return rows

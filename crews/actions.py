@@ -1,0 +1,507 @@
+"""Every change to the crew and the factions: one transaction each, pushed on commit.
+
+The books (rep, heat, coin, xp, advances, upgrades) change by compare-and-set on the
+crew's `version` (`_change_books`): the rules always compute from the latest books and a
+write that lost the race is recomputed, so concurrent clicks never pass a track's
+limits. Rarer changes re-read the crew inside a transaction (`_locked`): SQLite's
+IMMEDIATE transactions and PostgreSQL's row lock both make the next writer wait.
+Refusals raise `RuleError` with a message for the player; nothing changes then.
+The phase steps (payoff, heat, entanglements, downtime) call these same functions.
+"""
+
+from django.db import transaction
+from django.db.models import F
+
+from blades.rules import crew as rules
+from blades.rules.character import RuleError
+from blades.rules.clocks import validate_clock_size
+from sessions import live
+from sessions.models import Clock, Table
+
+from .models import (
+    CUSTOM,
+    Claim,
+    Cohort,
+    Crew,
+    Faction,
+    FactionClock,
+    Screen,
+    crew_type_data,
+    new_screen_token,
+)
+from .sheet import ability_choices, upgrade_choices
+
+CAS_TRIES = 200  # enough for a table's worth of simultaneous clicks
+ALL_PARTS = ("books", "sheet", "abilities", "upgrades", "claims", "cohorts")
+
+
+def _locked(crew: Crew) -> Crew:
+    return Crew.objects.select_for_update().get(pk=crew.pk)
+
+
+def _push(crew_or_table_id: Crew | int, *parts: str) -> None:
+    table_id = crew_or_table_id if isinstance(crew_or_table_id, int) else crew_or_table_id.table_id
+    live.push_crew(table_id, parts=parts or ALL_PARTS)
+
+
+def _push_factions(table_id: int) -> None:
+    live.push_factions(table_id)
+
+
+# --- The crew and its sheet ------------------------------------------------------------
+
+
+def create_crew(*, table: Table, crew_type: str, name: str, custom_type: str = "") -> Crew:
+    """A new crew at tier 0, strong hold, with its type's defaults: the first special
+    ability, the starting upgrades (first option each), cohorts and claim map, and the
+    two free upgrade boxes of crew creation."""
+    data = crew_type_data(crew_type)
+    if data is None and crew_type != CUSTOM:
+        raise RuleError(f"“{crew_type}” is not a crew type.")
+    with transaction.atomic():
+        if Crew.objects.filter(table=table).exists():
+            raise RuleError("This table already has a crew.")
+        crew = Crew.objects.create(
+            table=table,
+            crew_type=crew_type,
+            custom_type=custom_type if data is None else "",
+            name=name,
+            abilities=[data["abilities"][0]["key"]] if data else [],
+            upgrades={u["options"][0]: u["boxes"] for u in data["starting_upgrades"]}
+            if data
+            else {},
+        )
+        if data:
+            Claim.objects.bulk_create(
+                Claim(
+                    crew=crew,
+                    name=claim["name"],
+                    effect=claim["effect"],
+                    turf=claim["turf"],
+                    lair=claim["lair"],
+                    row=row,
+                    col=col,
+                    held=claim["lair"],  # every crew starts with its lair
+                )
+                for row, claims in enumerate(data["claims"])
+                for col, claim in enumerate(claims)
+            )
+            for cohort in data["starting_cohorts"]:
+                Cohort.objects.create(crew=crew, kind=cohort["kind"], types=[cohort["type"]])
+        _push(crew)
+    return crew
+
+
+def update_sheet(
+    *, crew: Crew, name: str, reputation: str, lair: str, hunting_grounds: str, notes: str
+) -> Crew:
+    with transaction.atomic():
+        Crew.objects.filter(pk=crew.pk).update(
+            name=name,
+            reputation=reputation,
+            lair=lair,
+            hunting_grounds=hunting_grounds,
+            notes=notes,
+        )
+        _push(crew, "sheet", "books")
+    return crew
+
+
+def update_settings(
+    *, crew: Crew, players_edit_sheet: bool, players_keep_books: bool, xp_track: int
+) -> Crew:
+    """Who may edit what, and the crew xp track's length (8 by default; some play 10)."""
+    with transaction.atomic():
+        locked = _locked(crew)
+        if locked.xp >= xp_track:
+            raise RuleError(f"The crew has {locked.xp} xp marked; the track needs more boxes.")
+        Crew.objects.filter(pk=crew.pk).update(
+            players_edit_sheet=players_edit_sheet,
+            players_keep_books=players_keep_books,
+            xp_track=xp_track,
+        )
+        # Permissions change which controls every section shows.
+        _push(crew)
+    return crew
+
+
+# --- The books -------------------------------------------------------------------------
+
+
+def _change_books(crew: Crew, change, *parts: str):
+    """Compare-and-set on the crew's `version`: read the books, let the rules compute the
+    new values (`change` sets them on the instance and names the fields), and write them
+    in one conditional UPDATE that only lands if nobody wrote in between; else read again.
+
+    No lock is held while Python works, so fifty clicks at once queue for microseconds
+    each, and the row count says whether this write won.
+    """
+    for _ in range(CAS_TRIES):
+        current = Crew.objects.get(pk=crew.pk)
+        result, fields = change(current)
+        written = Crew.objects.filter(pk=crew.pk, version=current.version).update(
+            version=F("version") + 1, **{field: getattr(current, field) for field in fields}
+        )
+        if written:
+            _push(crew, *parts)
+            return result
+    raise RuleError("The crew's books are changing very fast; try again.")
+
+
+def _held_turf(crew: Crew) -> int:
+    return rules.turf_count(crew.claims.filter(held=True, turf=True).count())
+
+
+def add_rep(*, crew: Crew, amount: int) -> rules.RepChange:
+    def change(current: Crew):
+        result = rules.add_rep(current.rep, _held_turf(current), amount)
+        current.rep = result.rep
+        return result, ["rep"]
+
+    return _change_books(crew, change, "books")
+
+
+def develop(*, crew: Crew) -> rules.Development:
+    """Spend a full rep track: strong hold, or (with strong hold) pay coin for a tier."""
+
+    def change(current: Crew):
+        result = rules.develop(
+            current.tier, current.hold, current.rep, _held_turf(current), current.coin
+        )
+        current.tier, current.hold, current.rep, current.coin = (
+            result.tier,
+            result.hold,
+            result.rep,
+            result.coin,
+        )
+        return result, ["tier", "hold", "rep", "coin"]
+
+    return _change_books(crew, change, "books", "cohorts")  # cohort quality follows tier
+
+
+def add_heat(*, crew: Crew, amount: int) -> rules.HeatChange:
+    def change(current: Crew):
+        result = rules.add_heat(current.heat, current.wanted, amount)
+        current.heat, current.wanted = result.heat, result.wanted
+        return result, ["heat", "wanted"]
+
+    return _change_books(crew, change, "books")
+
+
+def add_coin(*, crew: Crew, amount: int, allow_excess: bool = False) -> rules.CoinChange:
+    """Coin by hand stays within the vault; payoff passes `allow_excess` and the excess
+    is flagged on the sheet until it is spent or shared."""
+
+    def change(current: Crew):
+        limit = current.coin_limit
+        if allow_excess:
+            result = rules.add_crew_coin(current.coin, amount, limit)
+        else:
+            total = rules.add_crew_coin_within(current.coin, amount, limit)
+            result = rules.CoinChange(coin=total, excess=max(0, total - limit))
+        current.coin = result.coin
+        return result, ["coin"]
+
+    return _change_books(crew, change, "books")
+
+
+def mark_xp(*, crew: Crew, amount: int) -> rules.XpChange:
+    def change(current: Crew):
+        result = rules.mark_crew_xp(current.xp, amount, current.xp_track)
+        current.xp = result.xp
+        current.advances += result.advances
+        return result, ["xp", "advances"]
+
+    return _change_books(crew, change, "books")
+
+
+def correct_books(*, crew: Crew, tier: int, hold: str, wanted: int) -> Crew:
+    """The GM sets tier, hold and wanted level directly, e.g. for a campaign already under way."""
+    rules.check_range(tier, 0, rules.TIER_MAX, "Tier")
+    rules.check_range(wanted, 0, rules.WANTED_MAX, "Wanted level")
+    if hold not in rules.HOLDS:
+        raise RuleError("Hold is weak or strong.")
+    with transaction.atomic():
+        Crew.objects.filter(pk=crew.pk).update(
+            tier=tier, hold=hold, wanted=wanted, version=F("version") + 1
+        )
+        _push(crew, "books", "cohorts")
+    return crew
+
+
+# --- Advances: special abilities and upgrades ------------------------------------------
+
+
+def spend_advance_on_upgrades(*, crew: Crew) -> rules.AdvanceSpent:
+    def change(current: Crew):
+        spent = rules.spend_advance(current.advances, "upgrades", current.boxes_free)
+        current.advances, current.boxes_free = spent.advances, spent.boxes_free
+        return spent, ["advances", "boxes_free"]
+
+    return _change_books(crew, change, "books", "upgrades")
+
+
+def take_ability(*, crew: Crew, key: str) -> rules.AdvanceSpent:
+    """A special ability costs one crew advance."""
+
+    def change(current: Crew):
+        if key not in {a["key"] for a in ability_choices(current)}:
+            raise RuleError("That is not a special ability this crew can take.")
+        if key in current.abilities:
+            raise RuleError("The crew already has that ability.")
+        spent = rules.spend_advance(current.advances, "ability", current.boxes_free)
+        current.advances = spent.advances
+        current.abilities = [*current.abilities, key]
+        return spent, ["advances", "abilities"]
+
+    return _change_books(crew, change, "books", "abilities")
+
+
+def drop_ability(*, crew: Crew, key: str) -> None:
+    """Undo a mistaken pick: the advance comes back."""
+
+    def change(current: Crew):
+        if key not in current.abilities:
+            raise RuleError("The crew does not have that ability.")
+        current.abilities = [k for k in current.abilities if k != key]
+        current.advances += 1
+        return None, ["advances", "abilities"]
+
+    return _change_books(crew, change, "books", "abilities")
+
+
+def mark_upgrade(*, crew: Crew, key: str, by: int) -> rules.UpgradeChange:
+    upgrade = next((u for u in upgrade_choices(crew) if u["key"] == key), None)
+    if upgrade is None:
+        raise RuleError("That is not an upgrade this crew can take.")
+
+    def change(current: Crew):
+        result = rules.mark_upgrade(
+            current.upgrades.get(key, 0), upgrade["boxes"], current.boxes_free, by
+        )
+        current.upgrades = {**current.upgrades, key: result.marked}
+        current.boxes_free = result.boxes_free
+        return result, ["upgrades", "boxes_free"]
+
+    return _change_books(crew, change, "books", "upgrades", "cohorts")
+
+
+# --- Claims ----------------------------------------------------------------------------
+
+
+def set_claim(*, claim: Claim, held: bool) -> Claim:
+    """Seize or lose a claim. Held turf shortens the rep track (rules.rep_track)."""
+    with transaction.atomic():
+        if held and claim.turf:
+            crew = _locked(claim.crew)
+            if crew.claims.filter(held=True, turf=True).count() >= rules.TURF_MAX:
+                raise RuleError(f"The rep track marks at most {rules.TURF_MAX} turf.")
+        Claim.objects.filter(pk=claim.pk).update(held=held)
+        # Turf changes the rep track: a rep change computed before this must retry.
+        Crew.objects.filter(pk=claim.crew_id).update(version=F("version") + 1)
+        claim.held = held
+        _push(claim.crew, "books", "claims")
+    return claim
+
+
+def add_claim(*, crew: Crew, name: str, effect: str, turf: bool) -> Claim:
+    """A claim off the map: for custom crews, prison claims or deals with a faction."""
+    with transaction.atomic():
+        claim = Claim.objects.create(crew=crew, name=name, effect=effect, turf=turf)
+        _push(crew, "claims")
+    return claim
+
+
+def remove_claim(*, claim: Claim) -> None:
+    """Only claims added by hand can go; the map's squares stay (they are lost, not gone)."""
+    if claim.row is not None:
+        raise RuleError("Claims on the map cannot be removed; mark them lost instead.")
+    with transaction.atomic():
+        table_id = claim.crew.table_id
+        claim.delete()
+        _push(table_id, "books", "claims")
+
+
+# --- Cohorts ---------------------------------------------------------------------------
+
+
+def recruit_cohort(
+    *,
+    crew: Crew,
+    name: str,
+    kind: str,
+    types: list[str],
+    edges: list[str],
+    flaws: list[str],
+    gained_in_play: bool = False,
+) -> Cohort:
+    """A new cohort costs two upgrade boxes per type, unless the GM grants it in play."""
+    rules.check_edges_and_flaws(len(edges), len(flaws))
+    cost = rules.cohort_cost(len(types))
+    with transaction.atomic():
+        locked = _locked(crew)
+        if not gained_in_play:
+            if locked.boxes_free < cost:
+                raise RuleError(
+                    f"A cohort with {len(types)} type(s) costs {cost} upgrade boxes; "
+                    f"the crew has {locked.boxes_free} free."
+                )
+            Crew.objects.filter(pk=crew.pk).update(
+                boxes_free=F("boxes_free") - cost, version=F("version") + 1
+            )
+        cohort = Cohort.objects.create(
+            crew=crew, name=name, kind=kind, types=types, edges=edges, flaws=flaws
+        )
+        _push(crew, "books", "cohorts")
+    return cohort
+
+
+def set_cohort_harm(*, cohort: Cohort, harm: int) -> Cohort:
+    rules.cohort_harm(harm)
+    with transaction.atomic():
+        Cohort.objects.filter(pk=cohort.pk).update(harm=harm)
+        cohort.harm = harm
+        _push(cohort.crew.table_id, "cohorts")
+    return cohort
+
+
+def dismiss_cohort(*, cohort: Cohort) -> None:
+    with transaction.atomic():
+        table_id = cohort.crew.table_id
+        cohort.delete()
+        _push(table_id, "cohorts")
+
+
+# --- Factions --------------------------------------------------------------------------
+
+
+def _check_faction(tier: int, hold: str, status: int) -> None:
+    rules.check_range(tier, 0, rules.FACTION_TIER_MAX, "Tier")
+    rules.check_range(status, rules.STATUS_MIN, rules.STATUS_MAX, "Status")
+    if hold not in rules.HOLDS:
+        raise RuleError("Hold is weak or strong.")
+
+
+def create_faction(
+    *,
+    table: Table,
+    name: str,
+    tier: int,
+    hold: str,
+    status: int,
+    notes: str = "",
+    hidden: bool = False,
+    notes_hidden: bool = False,
+) -> Faction:
+    _check_faction(tier, hold, status)
+    with transaction.atomic():
+        faction = Faction.objects.create(
+            table=table,
+            name=name,
+            tier=tier,
+            hold=hold,
+            status=status,
+            notes=notes,
+            hidden=hidden,
+            notes_hidden=notes_hidden,
+        )
+        _push_factions(table.pk)
+        _push(table.pk, "books")  # a faction at war changes the crew's hold
+    return faction
+
+
+def update_faction(
+    *,
+    faction: Faction,
+    name: str,
+    tier: int,
+    hold: str,
+    status: int,
+    notes: str,
+    hidden: bool,
+    notes_hidden: bool,
+) -> Faction:
+    """Hiding a faction hides its goal clocks too (their names would give it away);
+    revealing it shows them again."""
+    _check_faction(tier, hold, status)
+    with transaction.atomic():
+        Faction.objects.filter(pk=faction.pk).update(
+            name=name,
+            tier=tier,
+            hold=hold,
+            status=status,
+            notes=notes,
+            hidden=hidden,
+            notes_hidden=notes_hidden,
+        )
+        _set_goal_visibility(faction, hidden)
+        faction.refresh_from_db()
+        _push_factions(faction.table_id)
+        _push(faction.table_id, "books")
+    return faction
+
+
+def _set_goal_visibility(faction: Faction, hidden: bool) -> None:
+    wanted = Clock.Visibility.GM if hidden else Clock.Visibility.EVERYONE
+    clocks = Clock.objects.filter(faction_link__faction=faction).exclude(visibility=wanted)
+    for clock in clocks:
+        was_hidden = clock.hidden
+        clock.visibility = wanted
+        clock.save(update_fields=["visibility"])
+        live.push_clock(clock, was_hidden=was_hidden)
+
+
+def shift_status(*, faction: Faction, delta: int) -> Faction:
+    """Operations move status by −2..+1; it stops at war and at allies."""
+    with transaction.atomic():
+        locked = Faction.objects.select_for_update().get(pk=faction.pk)
+        locked.status = rules.set_status(locked.status, delta)
+        locked.save(update_fields=["status"])
+        _push_factions(faction.table_id)
+        _push(faction.table_id, "books")
+    return locked
+
+
+def delete_faction(*, faction: Faction) -> None:
+    with transaction.atomic():
+        table_id = faction.table_id
+        for link in faction.goal_links.select_related("clock"):
+            clock_id, hidden = link.clock.pk, link.clock.hidden
+            link.clock.delete()
+            live.push_clock_removed(table_id, clock_id, hidden=hidden)
+        faction.delete()
+        _push_factions(table_id)
+        _push(table_id, "books")
+
+
+def add_goal_clock(*, faction: Faction, name: str, segments: int) -> Clock:
+    """A faction clock on the table's clock list; hidden while the faction is."""
+    validate_clock_size(segments)
+    with transaction.atomic():
+        clock = Clock.objects.create(
+            table_id=faction.table_id,
+            name=name,
+            segments=segments,
+            kind=Clock.Kind.FACTION,
+            visibility=Clock.Visibility.GM if faction.hidden else Clock.Visibility.EVERYONE,
+        )
+        FactionClock.objects.create(faction=faction, clock=clock)
+        live.push_clock(clock, created=True)
+        _push_factions(faction.table_id)
+    return clock
+
+
+# --- The shared screen -----------------------------------------------------------------
+
+
+def new_screen_link(*, table: Table) -> Screen:
+    """A fresh link (the old one stops working at once)."""
+    with transaction.atomic():
+        screen, _ = Screen.objects.update_or_create(
+            table=table, defaults={"token": new_screen_token(), "active": True}
+        )
+    return screen
+
+
+def revoke_screen_link(*, table: Table) -> None:
+    Screen.objects.filter(table=table).update(active=False)

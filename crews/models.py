@@ -1,0 +1,270 @@
+"""The crew's sheet and the table's factions.
+
+Models hold the books; every number on them is computed by `blades.rules.crew`, and every
+change goes through `crews.actions`.
+"""
+
+import secrets
+from functools import cached_property
+
+from django.db import models
+from django.db.models import Q
+
+from blades import content
+from blades.rules import crew as rules
+from sessions.models import Clock, Table
+
+CUSTOM = "custom"
+
+
+def crew_type_choices() -> list[tuple[str, str]]:
+    return [(t["key"], t["name"]) for t in content.crew_types()] + [(CUSTOM, "Custom")]
+
+
+def crew_type_data(key: str) -> dict | None:
+    return next((t for t in content.crew_types() if t["key"] == key), None)
+
+
+class Crew(models.Model):
+    """One crew per table. Tier and hold are the peacetime values: war lowers what is
+    shown (`effective_hold`) without touching what is stored, so peace restores it."""
+
+    table = models.OneToOneField(Table, on_delete=models.CASCADE, related_name="crew")
+    crew_type = models.CharField(max_length=20)
+    custom_type = models.CharField("Custom crew type", max_length=60, blank=True)
+
+    # The sheet: what the players write.
+    name = models.CharField(max_length=80)
+    reputation = models.CharField(max_length=80, blank=True)
+    lair = models.CharField(max_length=200, blank=True)
+    hunting_grounds = models.CharField(max_length=200, blank=True)
+    notes = models.TextField(blank=True)
+
+    # The books: what the game changes.
+    tier = models.PositiveSmallIntegerField(default=0)
+    hold = models.CharField(max_length=6, default="strong")
+    rep = models.PositiveSmallIntegerField(default=0)
+    heat = models.PositiveSmallIntegerField(default=0)
+    wanted = models.PositiveSmallIntegerField(default=0)
+    coin = models.PositiveSmallIntegerField(default=0)
+    xp = models.PositiveSmallIntegerField(default=0)
+    xp_track = models.PositiveSmallIntegerField("Crew xp track length", default=8)
+    advances = models.PositiveSmallIntegerField(default=0)
+    boxes_free = models.PositiveSmallIntegerField(default=2)
+    abilities = models.JSONField(default=list)  # ability keys, in the order taken
+    upgrades = models.JSONField(default=dict)  # upgrade key -> boxes marked
+
+    # Bumped by every change to the books; see crews.actions._change_books.
+    version = models.PositiveIntegerField(default=0)
+
+    players_edit_sheet = models.BooleanField("Players may edit the crew sheet", default=True)
+    players_keep_books = models.BooleanField("Players may keep the books", default=False)
+
+    class Meta:
+        constraints = [
+            models.CheckConstraint(condition=Q(tier__lte=rules.TIER_MAX), name="crew_tier_max"),
+            models.CheckConstraint(condition=Q(heat__lt=rules.HEAT_MAX), name="crew_heat_max"),
+            models.CheckConstraint(
+                condition=Q(wanted__lte=rules.WANTED_MAX), name="crew_wanted_max"
+            ),
+            models.CheckConstraint(condition=Q(rep__lte=rules.REP_MAX), name="crew_rep_max"),
+            models.CheckConstraint(condition=Q(hold__in=rules.HOLDS), name="crew_hold"),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+    @property
+    def type_data(self) -> dict | None:
+        return crew_type_data(self.crew_type)
+
+    @property
+    def type_name(self) -> str:
+        data = self.type_data
+        return data["name"] if data else (self.custom_type or "Custom crew")
+
+    @property
+    def hunting_grounds_label(self) -> str:
+        data = self.type_data
+        return data["hunting_grounds"]["label"] if data else "Hunting grounds"
+
+    # --- Derived books (all arithmetic from the rules) ---
+
+    @cached_property
+    def at_war(self) -> bool:
+        """At war with a faction the crew knows of: a hidden faction's war has no effects
+        yet, or its effects would tell the players it exists."""
+        return self.table.factions.filter(status=rules.STATUS_MIN, hidden=False).exists()
+
+    @property
+    def war(self) -> rules.WarEffects:
+        return rules.war_effects(self.at_war)
+
+    @property
+    def shown_hold(self) -> str:
+        return rules.effective_hold(self.hold, self.tier, self.at_war)[0]
+
+    @property
+    def shown_tier(self) -> int:
+        return rules.effective_hold(self.hold, self.tier, self.at_war)[1]
+
+    @cached_property
+    def turf(self) -> int:
+        # Iterates the claims so a prefetched sheet asks the database nothing more.
+        return rules.turf_count(sum(1 for c in self.claims.all() if c.held and c.turf))
+
+    @property
+    def rep_track(self) -> int:
+        return rules.rep_track(self.turf)
+
+    @property
+    def rep_full(self) -> bool:
+        return self.rep >= self.rep_track
+
+    @property
+    def coin_limit(self) -> int:
+        return rules.vault_coin_limit(self.upgrades)
+
+    @property
+    def coin_excess(self) -> int:
+        return max(0, self.coin - self.coin_limit)
+
+    @property
+    def has_mastery(self) -> bool:
+        """Read by character sheets: action ratings may reach 4 with Mastery."""
+        return rules.has_mastery(self.upgrades)
+
+    def training_for(self, track: str) -> int:
+        """Xp one Train activity marks on `track` ("insight", "prowess", "resolve" or
+        "playbook"): 2 with the crew's matching training upgrade, else 1."""
+        return rules.training_xp(track, self.upgrades)
+
+    @property
+    def tier_up_cost(self) -> int | None:
+        return rules.tier_up_cost(self.tier) if self.tier < rules.TIER_MAX else None
+
+    @property
+    def stash_per_advance(self) -> int:
+        return rules.advance_stash_gain(self.tier)
+
+
+class Claim(models.Model):
+    """A square of the crew's claim map (or, for a custom crew, one the GM adds)."""
+
+    crew = models.ForeignKey(Crew, on_delete=models.CASCADE, related_name="claims")
+    name = models.CharField(max_length=80)
+    effect = models.CharField(max_length=200, blank=True)
+    turf = models.BooleanField(default=False)
+    lair = models.BooleanField(default=False)
+    row = models.PositiveSmallIntegerField(null=True, blank=True)
+    col = models.PositiveSmallIntegerField(null=True, blank=True)
+    held = models.BooleanField(default=False)
+
+    class Meta:
+        ordering = ["row", "col", "pk"]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Cohort(models.Model):
+    class Kind(models.TextChoices):
+        GANG = "gang", "Gang"
+        EXPERT = "expert", "Expert"
+
+    crew = models.ForeignKey(Crew, on_delete=models.CASCADE, related_name="cohorts")
+    name = models.CharField(max_length=80, blank=True)
+    kind = models.CharField(max_length=6, choices=Kind.choices)
+    types = models.JSONField(default=list)  # gang type keys, or an expert's specialty
+    edges = models.JSONField(default=list)
+    flaws = models.JSONField(default=list)
+    harm = models.PositiveSmallIntegerField(default=0)
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["created", "pk"]
+        constraints = [models.CheckConstraint(condition=Q(harm__lte=4), name="cohort_harm_max")]
+
+    def __str__(self) -> str:
+        return self.name or self.type_label
+
+    @property
+    def type_label(self) -> str:
+        names = {t["key"]: t["name"] for t in content.cohort_types()["gang_types"]}
+        return " & ".join(names.get(key, key) for key in self.types)
+
+    @property
+    def harm_label(self) -> str:
+        return rules.cohort_harm(self.harm)
+
+    def quality(self, crew: Crew) -> int:
+        elite = any(crew.upgrades.get(f"elite_{key}", 0) for key in self.types)
+        return rules.cohort_quality(
+            crew.shown_tier, expert=self.kind == self.Kind.EXPERT, elite=elite
+        )
+
+    def scale(self, crew: Crew) -> str:
+        return rules.gang_scale(crew.shown_tier) if self.kind == self.Kind.GANG else "1"
+
+
+class Faction(models.Model):
+    """A faction as the GM keeps it. `hidden` keeps the whole faction from the players;
+    `notes_hidden` keeps only its notes."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="factions")
+    name = models.CharField(max_length=80)
+    tier = models.PositiveSmallIntegerField(default=0)
+    hold = models.CharField(max_length=6, default="strong")
+    status = models.SmallIntegerField(default=0)
+    notes = models.TextField(blank=True)
+    hidden = models.BooleanField("Hidden from players", default=False)
+    notes_hidden = models.BooleanField("Notes hidden from players", default=False)
+
+    class Meta:
+        ordering = ["-tier", "name", "pk"]  # the faction ladder
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(tier__lte=rules.FACTION_TIER_MAX), name="faction_tier_max"
+            ),
+            models.CheckConstraint(
+                condition=Q(status__gte=rules.STATUS_MIN) & Q(status__lte=rules.STATUS_MAX),
+                name="faction_status_range",
+            ),
+            models.CheckConstraint(condition=Q(hold__in=rules.HOLDS), name="faction_hold"),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+    @property
+    def status_label(self) -> str:
+        return rules.STATUS_LABELS[self.status]
+
+    @property
+    def at_war(self) -> bool:
+        return self.status == rules.STATUS_MIN
+
+
+class FactionClock(models.Model):
+    """Links a table clock (kind "faction") to the faction whose goal it tracks."""
+
+    faction = models.ForeignKey(Faction, on_delete=models.CASCADE, related_name="goal_links")
+    clock = models.OneToOneField(Clock, on_delete=models.CASCADE, related_name="faction_link")
+
+    def __str__(self) -> str:
+        return f"{self.faction}: {self.clock}"
+
+
+def new_screen_token() -> str:
+    return secrets.token_urlsafe(24)
+
+
+class Screen(models.Model):
+    """The shared-screen link the GM hands out: view-only, no login, players' view only."""
+
+    table = models.OneToOneField(Table, on_delete=models.CASCADE, related_name="screen")
+    token = models.CharField(max_length=64, unique=True, default=new_screen_token)
+    active = models.BooleanField(default=True)
+
+    def __str__(self) -> str:
+        return f"Screen of {self.table}"

@@ -1,0 +1,76 @@
+"""What each member may see of the crew and the factions, asked once here for pages,
+pushes and the socket's catch-up."""
+
+from functools import cache
+
+from django.db.models import Prefetch
+
+from blades.rules import crew as rules
+from sessions.models import Clock
+
+from .access import can_edit_sheet, can_keep_books
+from .forms import BooksForm, ClaimForm, CohortForm, SettingsForm, SheetForm
+from .models import Crew, Faction, FactionClock
+from .sheet import ability_choices, claim_map, upgrade_rows
+
+
+def crew_sheet(table_id: int) -> Crew | None:
+    """The crew with everything its sheet draws, in a fixed number of queries."""
+    crew = (
+        Crew.objects.select_related("table")
+        .prefetch_related("claims", "cohorts")
+        .filter(table_id=table_id)
+        .first()
+    )
+    if crew is not None:
+        crew.at_war  # noqa: B018 - asked once here, so rendering asks nothing
+    return crew
+
+
+def visible_factions(table_id: int, is_gm: bool) -> list[Faction]:
+    """The faction ladder: highest tier first; players never get hidden factions or
+    hidden goal clocks."""
+    factions = Faction.objects.filter(table_id=table_id)
+    links = FactionClock.objects.select_related("clock").order_by("clock__created", "clock__pk")
+    if not is_gm:
+        factions = factions.filter(hidden=False)
+        links = links.exclude(clock__visibility=Clock.Visibility.GM)
+    return list(factions.prefetch_related(Prefetch("goal_links", queryset=links)))
+
+
+def _lazy(make):
+    """Built only if a template asks for it: a push of the books draws no forms."""
+    return cache(make)
+
+
+def sheet_context(crew: Crew, *, is_gm: bool, **extra) -> dict:
+    """Everything the crew sheet's partials draw, for one audience."""
+    sheet_fields = ("name", "reputation", "lair", "hunting_grounds", "notes")
+    return {
+        "crew": crew,
+        "is_gm": is_gm,
+        "can_sheet": can_edit_sheet(is_gm, crew),
+        "can_books": can_keep_books(is_gm, crew),
+        "ability_choices": _lazy(lambda: ability_choices(crew)),
+        "upgrade_groups": _lazy(lambda: upgrade_rows(crew)),
+        "claim_map": _lazy(lambda: claim_map(crew)),
+        "harm_levels": list(rules.COHORT_HARM.items()),
+        "crew_books_form": _lazy(
+            lambda: BooksForm(initial={"tier": crew.tier, "hold": crew.hold, "wanted": crew.wanted})
+        ),
+        "crew_sheet_form": _lazy(
+            lambda: SheetForm(initial={field: getattr(crew, field) for field in sheet_fields})
+        ),
+        "crew_settings_form": _lazy(
+            lambda: SettingsForm(
+                initial={
+                    "players_edit_sheet": crew.players_edit_sheet,
+                    "players_keep_books": crew.players_keep_books,
+                    "xp_track": crew.xp_track,
+                }
+            )
+        ),
+        "blank_claim_form": _lazy(ClaimForm),
+        "blank_cohort_form": _lazy(lambda: CohortForm(is_gm=is_gm)),
+        **extra,
+    }

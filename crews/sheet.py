@@ -1,0 +1,97 @@
+"""What the crew sheet offers and how it is drawn: choices from the content, upgrade
+rows and the claim map's geometry. No game arithmetic here (that is `blades.rules`)."""
+
+import textwrap
+
+from blades import content
+
+from .models import Crew
+
+UPGRADE_GROUPS = (
+    ("lair", "Lair"),
+    ("quality", "Quality"),
+    ("training", "Training"),
+    ("rigging", "Rigging"),
+    ("specific", "Crew upgrades"),
+)  # the cohort upgrades are spent by recruiting in the cohorts section
+
+# Claim map drawing, in SVG user units.
+CELL_W, CELL_H, GAP = 130, 76, 26
+LINE_CHARS = 15
+
+
+def ability_choices(crew: Crew) -> list[dict]:
+    """The crew type's abilities; a custom crew, or one with Veteran, may pick from all."""
+    data = crew.type_data
+    if data and "veteran" not in crew.abilities:
+        return data["abilities"]
+    seen: dict[str, dict] = {}
+    for crew_type in content.crew_types():
+        for ability in crew_type["abilities"]:
+            seen.setdefault(ability["key"], ability)
+    return list(seen.values())
+
+
+def upgrade_choices(crew: Crew) -> list[dict]:
+    return [u for u in content.crew_upgrades() if u["crew_type"] in (None, crew.crew_type)]
+
+
+def upgrade_rows(crew: Crew) -> list[dict]:
+    """Upgrades grouped as on the sheet, each with its boxes drawn marked or not."""
+    choices = upgrade_choices(crew)
+    groups = []
+    for key, label in UPGRADE_GROUPS:
+        rows = [
+            {
+                **upgrade,
+                "marked": crew.upgrades.get(upgrade["key"], 0),
+                "box_list": [
+                    i < crew.upgrades.get(upgrade["key"], 0) for i in range(upgrade["boxes"])
+                ],
+            }
+            for upgrade in choices
+            if upgrade["group"] == key
+        ]
+        if rows:
+            groups.append({"key": key, "label": label, "rows": rows})
+    return groups
+
+
+def claim_map(crew: Crew) -> dict | None:
+    """Cells and paths of the crew type's map, or None for a crew without one."""
+    data = crew.type_data
+    placed = [c for c in crew.claims.all() if c.row is not None]
+    if data is None or not placed:
+        return None
+
+    def center(row: int, col: int) -> tuple[int, int]:
+        return col * (CELL_W + GAP) + CELL_W // 2, row * (CELL_H + GAP) + CELL_H // 2
+
+    cells = []
+    for claim in placed:
+        lines = textwrap.wrap(claim.name, LINE_CHARS) or [""]
+        x, y = claim.col * (CELL_W + GAP), claim.row * (CELL_H + GAP)
+        first = y + CELL_H // 2 - (len(lines) - 1) * 9
+        cells.append(
+            {
+                "claim": claim,
+                "x": x,
+                "y": y,
+                "text_x": x + CELL_W // 2,
+                "lines": [(first + i * 18, line) for i, line in enumerate(lines)],
+            }
+        )
+    paths = []
+    for (r1, c1), (r2, c2) in data["paths"]:
+        (x1, y1), (x2, y2) = center(r1, c1), center(r2, c2)
+        paths.append({"x1": x1, "y1": y1, "x2": x2, "y2": y2})
+    rows = 1 + max(c.row for c in placed)
+    cols = 1 + max(c.col for c in placed)
+    held = [c.name for c in placed if c.held]
+    return {
+        "cells": cells,
+        "paths": paths,
+        "width": cols * CELL_W + (cols - 1) * GAP,
+        "height": rows * CELL_H + (rows - 1) * GAP,
+        "label": f"Claim map of the {data['name']}; held: {', '.join(held) or 'none'}",
+    }

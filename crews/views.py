@@ -1,0 +1,383 @@
+"""Crew sheet and faction views: parse, authorize, call one action, render a section.
+
+An htmx request gets back the section it changed (the rest of the table gets it over the
+socket); a plain form post is redirected to the page. A refusal from the rules or a bad
+form re-renders the section with the message next to it, status 422, nothing changed.
+"""
+
+from collections.abc import Callable
+
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.http import require_POST
+
+from blades.rules.character import RuleError
+from sessions.access import access_table, require_gm
+
+from . import actions, queries
+from .access import access_crew, access_faction, require_books, require_sheet
+from .forms import (
+    BooksForm,
+    ClaimForm,
+    CohortForm,
+    CrewCreateForm,
+    FactionForm,
+    GoalClockForm,
+    SettingsForm,
+    SheetForm,
+)
+from .models import Claim, Cohort
+
+CREW_PAGE = "crews/crew.html"
+FACTIONS_PAGE = "crews/factions.html"
+AMOUNT_LIMIT = 12  # the longest track on the sheet
+
+
+@login_required
+def crew_detail(request: HttpRequest, table_id: int) -> HttpResponse:
+    table, membership = access_table(request.user, table_id)
+    crew = queries.crew_sheet(table.pk)
+    if crew is None:
+        context = {"table": table, "is_gm": membership.is_gm, "create_form": CrewCreateForm()}
+        return render(request, CREW_PAGE, context)
+    return render(request, CREW_PAGE, _page_context(table, membership, crew))
+
+
+def _page_context(table, membership, crew, **extra) -> dict:
+    return {"table": table, **queries.sheet_context(crew, is_gm=membership.is_gm, **extra)}
+
+
+@login_required
+@require_POST
+def crew_create(request: HttpRequest, table_id: int) -> HttpResponse:
+    table, membership = access_table(request.user, table_id)
+    require_gm(membership)
+    form = CrewCreateForm(request.POST)
+    if form.is_valid():
+        try:
+            actions.create_crew(table=table, **form.cleaned_data)
+            return redirect("crew_detail", table_id=table.pk)
+        except RuleError as error:
+            form.add_error(None, str(error))
+    context = {"table": table, "is_gm": True, "create_form": form}
+    return render(request, CREW_PAGE, context, status=422)
+
+
+def _section(request, table, membership, part: str, *, status: int = 200, **extra) -> HttpResponse:
+    """The changed section for htmx; otherwise back to the page (or the page with errors)."""
+    if status == 200 and not request.htmx:
+        return redirect("crew_detail", table_id=table.pk)
+    crew = queries.crew_sheet(table.pk)
+    template = f"{CREW_PAGE}#crew-{part}" if request.htmx else CREW_PAGE
+    context = _page_context(table, membership, crew, error_part=part, **extra)
+    return render(request, template, context, status=status)
+
+
+def _book_change(
+    request, table_id: int, part: str, need: str, change: Callable[..., object]
+) -> HttpResponse:
+    """Authorize, run one action, answer with the section; a rule's refusal is a 422."""
+    table, membership, crew = access_crew(request.user, table_id)
+    if need == "gm":
+        require_gm(membership)
+    else:
+        {"books": require_books, "sheet": require_sheet}[need](membership, crew)
+    try:
+        change(crew)
+    except RuleError as error:
+        return _section(request, table, membership, part, status=422, error=str(error))
+    return _section(request, table, membership, part)
+
+
+def _amount(request) -> int:
+    try:
+        amount = int(request.POST.get("amount", ""))
+    except ValueError:
+        raise RuleError("Give a whole number.") from None
+    if not -AMOUNT_LIMIT <= amount <= AMOUNT_LIMIT or amount == 0:
+        raise RuleError(f"Give a number from −{AMOUNT_LIMIT} to {AMOUNT_LIMIT}, not 0.")
+    return amount
+
+
+@login_required
+@require_POST
+def crew_rep(request: HttpRequest, table_id: int) -> HttpResponse:
+    return _book_change(
+        request, table_id, "books", "books",
+        lambda crew: actions.add_rep(crew=crew, amount=_amount(request)),
+    )  # fmt: skip
+
+
+@login_required
+@require_POST
+def crew_heat(request: HttpRequest, table_id: int) -> HttpResponse:
+    return _book_change(
+        request, table_id, "books", "books",
+        lambda crew: actions.add_heat(crew=crew, amount=_amount(request)),
+    )  # fmt: skip
+
+
+@login_required
+@require_POST
+def crew_coin(request: HttpRequest, table_id: int) -> HttpResponse:
+    return _book_change(
+        request, table_id, "books", "books",
+        lambda crew: actions.add_coin(crew=crew, amount=_amount(request)),
+    )  # fmt: skip
+
+
+@login_required
+@require_POST
+def crew_xp(request: HttpRequest, table_id: int) -> HttpResponse:
+    return _book_change(
+        request, table_id, "books", "books",
+        lambda crew: actions.mark_xp(crew=crew, amount=_amount(request)),
+    )  # fmt: skip
+
+
+@login_required
+@require_POST
+def crew_develop(request: HttpRequest, table_id: int) -> HttpResponse:
+    return _book_change(
+        request, table_id, "books", "books", lambda crew: actions.develop(crew=crew)
+    )
+
+
+@login_required
+@require_POST
+def crew_advance(request: HttpRequest, table_id: int) -> HttpResponse:
+    return _book_change(
+        request, table_id, "books", "sheet",
+        lambda crew: actions.spend_advance_on_upgrades(crew=crew),
+    )  # fmt: skip
+
+
+@login_required
+@require_POST
+def crew_ability(request: HttpRequest, table_id: int) -> HttpResponse:
+    key = request.POST.get("key", "")
+    if request.POST.get("drop"):
+        # Dropping refunds an advance: the GM's call.
+        return _book_change(
+            request, table_id, "abilities", "gm",
+            lambda crew: actions.drop_ability(crew=crew, key=key),
+        )  # fmt: skip
+    return _book_change(
+        request, table_id, "abilities", "sheet",
+        lambda crew: actions.take_ability(crew=crew, key=key),
+    )  # fmt: skip
+
+
+@login_required
+@require_POST
+def crew_upgrade(request: HttpRequest, table_id: int) -> HttpResponse:
+    key = request.POST.get("key", "")
+    by = -1 if request.POST.get("by") == "-1" else 1
+    return _book_change(
+        request, table_id, "upgrades", "sheet",
+        lambda crew: actions.mark_upgrade(crew=crew, key=key, by=by),
+    )  # fmt: skip
+
+
+@login_required
+@require_POST
+def crew_claim(request: HttpRequest, table_id: int, claim_id: int) -> HttpResponse:
+    held = request.POST.get("held") == "1"
+
+    def change(crew):
+        claim = get_object_or_404(Claim, pk=claim_id, crew=crew)
+        if claim.lair:
+            raise RuleError("The lair is where the crew lives; it is not seized or lost here.")
+        return actions.set_claim(claim=claim, held=held)
+
+    return _book_change(request, table_id, "claims", "books", change)
+
+
+@login_required
+@require_POST
+def crew_claim_remove(request: HttpRequest, table_id: int, claim_id: int) -> HttpResponse:
+    return _book_change(
+        request, table_id, "claims", "books",
+        lambda crew: actions.remove_claim(claim=get_object_or_404(Claim, pk=claim_id, crew=crew)),
+    )  # fmt: skip
+
+
+@login_required
+@require_POST
+def crew_claim_add(request: HttpRequest, table_id: int) -> HttpResponse:
+    table, membership, crew = access_crew(request.user, table_id)
+    require_books(membership, crew)
+    form = ClaimForm(request.POST)
+    if not form.is_valid():
+        return _section(request, table, membership, "claims", status=422, claim_form=form)
+    actions.add_claim(crew=crew, **form.cleaned_data)
+    return _section(request, table, membership, "claims")
+
+
+@login_required
+@require_POST
+def crew_cohort_add(request: HttpRequest, table_id: int) -> HttpResponse:
+    table, membership, crew = access_crew(request.user, table_id)
+    require_sheet(membership, crew)
+    form = CohortForm(request.POST, is_gm=membership.is_gm)
+    if form.is_valid():
+        data = form.cleaned_data
+        try:
+            actions.recruit_cohort(
+                crew=crew,
+                name=data["name"],
+                kind=data["kind"],
+                types=data["type_list"],
+                edges=data["edges"],
+                flaws=data["flaws"],
+                gained_in_play=data.get("gained_in_play", False),
+            )
+            return _section(request, table, membership, "cohorts")
+        except RuleError as error:
+            form.add_error(None, str(error))
+    return _section(request, table, membership, "cohorts", status=422, cohort_form=form)
+
+
+@login_required
+@require_POST
+def crew_cohort_harm(request: HttpRequest, table_id: int, cohort_id: int) -> HttpResponse:
+    def change(crew):
+        try:
+            harm = int(request.POST.get("harm", ""))
+        except ValueError:
+            raise RuleError("Choose a harm level.") from None
+        cohort = get_object_or_404(Cohort, pk=cohort_id, crew=crew)
+        return actions.set_cohort_harm(cohort=cohort, harm=harm)
+
+    return _book_change(request, table_id, "cohorts", "sheet", change)
+
+
+@login_required
+@require_POST
+def crew_cohort_dismiss(request: HttpRequest, table_id: int, cohort_id: int) -> HttpResponse:
+    return _book_change(
+        request, table_id, "cohorts", "sheet",
+        lambda crew: actions.dismiss_cohort(
+            cohort=get_object_or_404(Cohort, pk=cohort_id, crew=crew)
+        ),
+    )  # fmt: skip
+
+
+@login_required
+@require_POST
+def crew_sheet(request: HttpRequest, table_id: int) -> HttpResponse:
+    table, membership, crew = access_crew(request.user, table_id)
+    require_sheet(membership, crew)
+    form = SheetForm(request.POST)
+    if not form.is_valid():
+        return _section(request, table, membership, "sheet", status=422, sheet_form=form)
+    actions.update_sheet(crew=crew, **form.cleaned_data)
+    return _section(request, table, membership, "sheet")
+
+
+@login_required
+@require_POST
+def crew_settings(request: HttpRequest, table_id: int) -> HttpResponse:
+    table, membership, crew = access_crew(request.user, table_id)
+    require_gm(membership)
+    form = SettingsForm(request.POST)
+    if form.is_valid():
+        try:
+            actions.update_settings(crew=crew, **form.cleaned_data)
+            return _section(request, table, membership, "settings")
+        except RuleError as error:
+            form.add_error("xp_track", str(error))
+    return _section(request, table, membership, "settings", status=422, settings_form=form)
+
+
+@login_required
+@require_POST
+def crew_books(request: HttpRequest, table_id: int) -> HttpResponse:
+    table, membership, crew = access_crew(request.user, table_id)
+    require_gm(membership)
+    form = BooksForm(request.POST)
+    if not form.is_valid():
+        return _section(request, table, membership, "books", status=422, books_form=form)
+    actions.correct_books(crew=crew, **form.cleaned_data)
+    return _section(request, table, membership, "books")
+
+
+# --- Factions --------------------------------------------------------------------------
+
+
+def _factions_context(table, membership, **extra) -> dict:
+    return {
+        "table": table,
+        "table_id": table.pk,
+        "is_gm": membership.is_gm,
+        "factions": queries.visible_factions(table.pk, membership.is_gm),
+        "faction_form": extra.pop("faction_form", None) or FactionForm(),
+        **extra,
+    }
+
+
+@login_required
+def faction_list(request: HttpRequest, table_id: int) -> HttpResponse:
+    table, membership = access_table(request.user, table_id)
+    if request.method == "POST":
+        require_gm(membership)
+        form = FactionForm(request.POST)
+        if form.is_valid():
+            actions.create_faction(table=table, **form.cleaned_data)
+            if not request.htmx:
+                return redirect("faction_list", table_id=table.pk)
+            form = FactionForm()
+        status = 422 if form.is_bound and form.errors else 200
+        template = f"{FACTIONS_PAGE}#faction-form" if request.htmx else FACTIONS_PAGE
+        context = _factions_context(table, membership, faction_form=form)
+        return render(request, template, context, status=status)
+    return render(request, FACTIONS_PAGE, _factions_context(table, membership))
+
+
+def _ladder(request, table, membership, *, status: int = 200, **extra) -> HttpResponse:
+    if status == 200 and not request.htmx:
+        return redirect("faction_list", table_id=table.pk)
+    template = f"{FACTIONS_PAGE}#faction-ladder" if request.htmx else FACTIONS_PAGE
+    context = _factions_context(table, membership, **extra)
+    return render(request, template, context, status=status)
+
+
+@login_required
+@require_POST
+def faction_update(request: HttpRequest, table_id: int, faction_id: int) -> HttpResponse:
+    table, membership, faction = access_faction(request.user, table_id, faction_id)
+    form = FactionForm(request.POST, prefix=f"faction-{faction.pk}")
+    if not form.is_valid():
+        return _ladder(request, table, membership, status=422, edit_forms={faction.pk: form})
+    actions.update_faction(faction=faction, **form.cleaned_data)
+    return _ladder(request, table, membership)
+
+
+@login_required
+@require_POST
+def faction_status(request: HttpRequest, table_id: int, faction_id: int) -> HttpResponse:
+    table, membership, faction = access_faction(request.user, table_id, faction_id)
+    delta = {"1": 1, "-1": -1}.get(request.POST.get("delta", ""), 0)
+    if delta:
+        actions.shift_status(faction=faction, delta=delta)
+    return _ladder(request, table, membership)
+
+
+@login_required
+@require_POST
+def faction_delete(request: HttpRequest, table_id: int, faction_id: int) -> HttpResponse:
+    table, membership, faction = access_faction(request.user, table_id, faction_id)
+    actions.delete_faction(faction=faction)
+    return _ladder(request, table, membership)
+
+
+@login_required
+@require_POST
+def faction_clock(request: HttpRequest, table_id: int, faction_id: int) -> HttpResponse:
+    table, membership, faction = access_faction(request.user, table_id, faction_id)
+    form = GoalClockForm(request.POST, prefix=f"goal-{faction.pk}")
+    if not form.is_valid():
+        return _ladder(request, table, membership, status=422, goal_forms={faction.pk: form})
+    actions.add_goal_clock(faction=faction, **form.cleaned_data)
+    return _ladder(request, table, membership)

@@ -1,0 +1,261 @@
+"""Characters in the browser: the wizard, a GM's custom playbook and the living sheet."""
+
+import re
+
+import pytest
+from django.apps import apps
+from django.contrib.auth import get_user_model
+from django.db.models import F
+from playwright.sync_api import expect
+
+from characters.content import load_standard_content
+from characters.models import Character
+from sessions.models import Table
+from tests.browser.conftest import PHONE, assert_accessible, assert_fits_phone, wait_for_socket
+from tests.browser.test_live_table import start_table
+from tests.factories import CharacterFactory
+
+pytestmark = pytest.mark.browser
+User = get_user_model()
+
+
+@pytest.fixture(autouse=True)
+def standard_content(transactional_db):
+    """Transactional tests flush the rows the data migration loaded: put them back."""
+    load_standard_content(apps)
+
+
+def check_step(page, title: str) -> None:
+    expect(page.get_by_role("heading", name=title, level=2)).to_be_visible()
+    assert_accessible(page)
+    assert_fits_phone(page)
+
+
+def next_step(page) -> None:
+    page.get_by_role("button", name="Next").click()
+
+
+def group(page, name: str):
+    """A fieldset of choices, by its legend (exact: "Rival" is also in "Friend and rival")."""
+    return page.get_by_role("group", name=name, exact=True)
+
+
+def party_member(page, name: str):
+    return page.locator("#party .party-member").filter(has_text=name)
+
+
+def harm_row(page, level: int):
+    return page.get_by_role("row").filter(has=page.get_by_role("rowheader", name=str(level)))
+
+
+def make_custom_playbook(gm) -> None:
+    gm.get_by_role("link", name="New custom playbook").click()
+    gm.get_by_label("Playbook name").fill("Ratcatcher")
+    gm.get_by_label("XP trigger").fill("You addressed a challenge with vermin or filth.")
+    gm.get_by_label("Primary action (2 dots)").select_option(label="Hunt")
+    gm.get_by_label("Secondary action (1 dot)").select_option(label="Tinker")
+    abilities = gm.get_by_role("group", name="Special abilities from the list")
+    for name in ("Battleborn", "Bodyguard", "Mule", "Scout", "Focused"):
+        abilities.get_by_role("checkbox", name=name, exact=True).check()
+    gm.get_by_label("Special abilities of your own").fill(
+        "Rat king: Rats in the district answer your call.\n"
+        "Sewer sense: You always know the way out underground."
+    )
+    friends = ["Mags, a tosher", "Pell, a bluecoat", "Old Wix, a fence", "Dray, a cook", "Sim"]
+    for n, friend in enumerate(friends, start=1):
+        gm.get_by_label(f"Friend or rival {n}", exact=True).fill(friend)
+    for n, item in enumerate(["Cage", "Poison bait", "Lantern", "Ferret", "Long hook"], start=1):
+        gm.get_by_label(f"Item {n}", exact=True).fill(item)
+        gm.get_by_label(f"Item {n} load", exact=True).fill("1")
+    gm.get_by_role("button", name="Create playbook").click()
+    expect(gm.get_by_role("heading", name="The Crows' Nest", level=1)).to_be_visible()
+    wait_for_socket(gm)
+
+
+def create_with_cutter(ada) -> None:
+    """Every step clicked through at a phone's width, going back once on the way."""
+    ada.set_viewport_size(PHONE)
+    ada.get_by_role("link", name="Make a character").click()
+    check_step(ada, "Playbook")
+    ada.get_by_role("radio", name=re.compile("^Cutter")).check()
+    next_step(ada)
+
+    check_step(ada, "Heritage")
+    ada.get_by_role("radio", name="Skovlan").check()
+    ada.get_by_label("Heritage detail").fill("Dockside family")
+    next_step(ada)
+
+    check_step(ada, "Background")
+    ada.get_by_role("radio", name="Military").check()
+    ada.get_by_label("Background detail").fill("Unity War scout")
+    next_step(ada)
+
+    check_step(ada, "Action dots")
+    expect(ada.get_by_label("Skirmish (playbook gives 2)")).to_be_visible()
+    ada.get_by_label("Hunt", exact=True).fill("1")
+    ada.get_by_label("Prowl", exact=True).fill("1")
+    ada.get_by_role("button", name="Back").click()
+
+    # Back on the previous step, with everything typed there (and on the next) kept.
+    check_step(ada, "Background")
+    expect(ada.get_by_role("radio", name="Military")).to_be_checked()
+    expect(ada.get_by_label("Background detail")).to_have_value("Unity War scout")
+    next_step(ada)
+    check_step(ada, "Action dots")
+    expect(ada.get_by_label("Hunt", exact=True)).to_have_value("1")
+    expect(ada.get_by_label("Prowl", exact=True)).to_have_value("1")
+
+    # Too many dots are refused at the step, and the typed values stay.
+    ada.get_by_label("Finesse", exact=True).fill("2")
+    ada.get_by_label("Command (playbook gives 1)").fill("1")
+    next_step(ada)
+    expect(ada.get_by_role("alert")).to_contain_text("4")
+    expect(ada.get_by_label("Finesse", exact=True)).to_have_value("2")
+    ada.get_by_label("Finesse", exact=True).fill("1")
+    next_step(ada)
+
+    check_step(ada, "Special ability")
+    expect(ada.get_by_role("radio").first).to_be_checked()  # the playbook's default
+    next_step(ada)
+
+    check_step(ada, "Friend and rival")
+    group(ada, "Close friend").get_by_role("radio").nth(0).check()
+    group(ada, "Rival").get_by_role("radio").nth(1).check()
+    next_step(ada)
+
+    check_step(ada, "Vice")
+    ada.get_by_role("radio", name="Gambling").check()
+    ada.get_by_label("Purveyor").fill("Spades' dice den")
+    next_step(ada)
+
+    check_step(ada, "Name and look")
+    ada.get_by_label("Name").fill("Sable")
+    ada.get_by_label("Alias").fill("Knuckles")
+    ada.get_by_label("Look").fill("Scarred, a long grey coat")
+    ada.get_by_role("button", name="Create character").click()
+    expect(ada.get_by_role("heading", name=re.compile("^Sable"), level=1)).to_be_visible()
+    wait_for_socket(ada)
+
+
+def create_with_custom(bo) -> None:
+    bo.get_by_role("link", name="Make a character").click()
+    bo.get_by_role("radio", name="Ratcatcher (custom)").check()
+    next_step(bo)
+    bo.get_by_role("radio", name="Iruvia").check()
+    next_step(bo)
+    bo.get_by_role("radio", name="Underworld").check()
+    next_step(bo)
+    expect(bo.get_by_label("Hunt (playbook gives 2)")).to_be_visible()
+    for action in ("Prowl", "Finesse", "Study", "Survey"):
+        bo.get_by_label(action, exact=True).fill("1")
+    next_step(bo)
+    expect(bo.get_by_role("radio", name=re.compile("^Rat king"))).to_be_visible()
+    bo.get_by_role("radio", name=re.compile("^Rat king")).check()
+    next_step(bo)
+    group(bo, "Close friend").get_by_role("radio", name="Mags, a tosher").check()
+    group(bo, "Rival").get_by_role("radio", name="Pell, a bluecoat").check()
+    next_step(bo)
+    bo.get_by_role("radio", name="Stupor").check()
+    bo.get_by_label("Purveyor").fill("The Pale Lantern")
+    next_step(bo)
+    bo.get_by_label("Name").fill("Nib")
+    bo.get_by_role("button", name="Create character").click()
+    expect(bo.get_by_role("heading", name="Nib", level=1)).to_be_visible()
+    wait_for_socket(bo)
+
+
+def test_two_players_make_characters_and_the_gm_watches_the_sheets(person, make_user, server):
+    gm, ada, bo = start_table(person, make_user)
+
+    create_with_cutter(ada)
+    assert_accessible(ada)
+    assert_fits_phone(ada)
+    expect(party_member(gm, "Sable")).to_contain_text("Cutter")
+
+    make_custom_playbook(gm)
+    create_with_custom(bo)
+    expect(party_member(gm, "Nib")).to_contain_text("Ratcatcher")
+    expect(bo.get_by_text("Rat king")).to_be_visible()
+    sable = Character.objects.get(name="Sable")
+    nib = Character.objects.get(name="Nib")
+    assert sable.playbook.name == "Cutter" and nib.playbook.table_id == sable.table_id
+
+    # Ada marks stress, then resists; the GM's party view follows without a reload.
+    for stress in (1, 2):
+        ada.get_by_role("button", name="Mark 1 stress").click()
+        expect(ada.get_by_text(f"Stress {stress}/9", exact=True)).to_be_visible()
+
+    # Out of range: the message is next to the field, the typed value stays, nothing changes.
+    ada.get_by_label("Set stress to").fill("10")
+    ada.get_by_role("button", name="Set", exact=True).click()
+    expect(ada.locator("#error-set_stress")).to_be_visible()
+    expect(ada.get_by_label("Set stress to")).to_have_value("10")
+    assert Character.objects.get(pk=sable.pk).stress == stress
+    expect(party_member(gm, "Sable")).to_contain_text("Stress 2/9")
+    ada.get_by_role("button", name=re.compile("^Resist with Prowess")).click()
+    expect(gm.locator(".roll").filter(has_text="Sable")).to_be_visible()
+    stress = Character.objects.get(pk=sable.pk).stress
+    expect(party_member(gm, "Sable")).to_contain_text(f"Stress {stress}/9")
+    expect(ada.get_by_text(f"Stress {stress}/9", exact=True)).to_be_visible()
+
+    # The GM and Ada keep Nib's sheet open while Bo marks harm: both follow live.
+    gm_sheet = person("gm")
+    gm_sheet.goto(f"{server.url}/tables/{nib.table_id}/characters/{nib.pk}/")
+    ada.goto(f"{server.url}/tables/{nib.table_id}/characters/{nib.pk}/")
+    for page in (gm_sheet, ada):
+        wait_for_socket(page)
+    for wound in ("Bruised ribs", "Twisted ankle", "Black eye"):
+        bo.get_by_label("Harm level").select_option("1")
+        bo.get_by_role("textbox", name="Harm", exact=True).fill(wound)
+        bo.get_by_role("button", name="Mark harm").click()
+        expect(harm_row(bo, 1).or_(harm_row(bo, 2)).filter(has_text=wound)).to_be_visible()
+    # Level 1 holds two: the third moved up to level 2.
+    for page in (bo, gm_sheet, ada):
+        expect(harm_row(page, 1)).to_contain_text("Bruised ribs")
+        expect(harm_row(page, 1)).to_contain_text("Twisted ankle")
+        expect(harm_row(page, 2)).to_contain_text("Black eye")
+        expect(harm_row(page, 2)).to_contain_text("−1d")
+    expect(party_member(gm, "Nib")).to_contain_text("Black eye")
+
+    # Ada reads Nib's sheet but gets no controls, and the edit page refuses her.
+    expect(ada.get_by_role("heading", name="Nib", level=1)).to_be_visible()
+    expect(ada.get_by_role("button", name="Mark harm")).to_have_count(0)
+    expect(ada.get_by_role("button", name="Mark 1 stress")).to_have_count(0)
+    expect(ada.get_by_role("link", name="Edit details")).to_have_count(0)
+    response = ada.goto(f"{server.url}/tables/{nib.table_id}/characters/{nib.pk}/edit/")
+    assert response.status == 403
+    assert Character.objects.get(pk=nib.pk).notes == ""
+
+    for page in (bo, gm_sheet):
+        assert_accessible(page)
+    ada.goto(f"{server.url}/tables/{nib.table_id}/characters/{nib.pk}/")
+    assert_accessible(ada)
+    assert_fits_phone(ada)
+
+
+def test_open_sheets_and_the_party_catch_up_after_a_reconnect(person, make_user, server):
+    gm, ada, bo = start_table(person, make_user)
+    table = Table.objects.get()
+    sable = CharacterFactory(table=table, owner=User.objects.get(username="ada"), name="Sable")
+    sheet_url = f"{server.url}/tables/{table.pk}/characters/{sable.pk}/"
+    gm.reload()
+    sheet = person("gm")
+    fetches = []
+    sheet.on("request", lambda request: fetches.append(request.url))
+    sheet.goto(sheet_url)
+    wait_for_socket(sheet)
+    expect(sheet.get_by_text("Stress 0/9", exact=True)).to_be_visible()
+    sheet.wait_for_timeout(500)
+    # On the first connect the sheet was just rendered: no second fetch.
+    assert fetches.count(sheet_url) == 1
+
+    server.stop()
+    # Changed behind the pages' backs, straight in the database, as an action would.
+    Character.objects.filter(pk=sable.pk).update(
+        stress=5, harm={"2": ["Broken hand"]}, revision=F("revision") + 1
+    )
+    server.start()
+    expect(party_member(gm, "Sable")).to_contain_text("Stress 5/9")
+    expect(party_member(gm, "Sable")).to_contain_text("Broken hand")
+    expect(sheet.get_by_text("Stress 5/9", exact=True)).to_be_visible()
+    expect(harm_row(sheet, 2)).to_contain_text("Broken hand")

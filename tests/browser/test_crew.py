@@ -1,0 +1,43 @@
+"""The crew sheet, clicked by the GM and watched live by two players on phones."""
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.browser.conftest import PHONE, assert_accessible, assert_fits_phone, wait_for_socket
+from tests.browser.test_live_table import start_table
+
+pytestmark = pytest.mark.browser
+
+
+def test_gm_keeps_the_books_and_players_watch_live(person, make_user, server):
+    gm, ada, bo = start_table(person, make_user)
+    table_url = gm.url
+    gm.get_by_role("link", name="Crew sheet").click()
+    gm.get_by_label("Crew type", exact=True).select_option(label="Shadows")
+    gm.get_by_label("Crew name").fill("The Lamplighters")
+    gm.get_by_role("button", name="Create the crew").click()
+    expect(gm.get_by_role("heading", name="The Lamplighters", level=1)).to_be_visible()
+    wait_for_socket(gm)
+
+    watchers = []
+    for page in (ada, bo):
+        page.set_viewport_size(PHONE)
+        page.goto(table_url.rstrip("/") + "/crew/")
+        wait_for_socket(page)
+        expect(page.get_by_role("img", name="Heat 0 of 9")).to_be_visible()
+        watchers.append(page)
+
+    # Each click waits for its answer: the section is swapped under the pointer.
+    for heat in (1, 2):
+        gm.get_by_role("button", name="Add 1 heat").click()
+        expect(gm.get_by_role("img", name=f"Heat {heat} of 9")).to_be_visible()
+    gm.get_by_role("button", name="Add 1 coin").click()
+    for page in (gm, *watchers):
+        expect(page.get_by_role("img", name="Heat 2 of 9")).to_be_visible(timeout=15_000)
+        expect(page.get_by_role("img", name="Coin 1 of 4")).to_be_visible(timeout=15_000)
+    # Players do not keep the books by default: no buttons for them.
+    expect(ada.get_by_role("button", name="Add 1 heat")).to_have_count(0)
+
+    assert_accessible(gm)
+    assert_accessible(ada)
+    assert_fits_phone(ada)

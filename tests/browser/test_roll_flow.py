@@ -1,0 +1,228 @@
+"""The shared action roll, built live by a GM and two players in three browsers.
+
+The dice are the server's real dice: the test reads what they gave and checks the
+sheets against that, taking another (zero-dice) roll when it needs a failure.
+"""
+
+import re
+
+import pytest
+from django.apps import apps
+from playwright.sync_api import expect
+
+from blades.rules.dice import Roll
+from blades.rules.rolls import resistance_stress
+from characters.content import load_standard_content
+from characters.models import Character
+from sessions import actions
+from sessions.flow_models import ActionRoll, Consequence
+from sessions.models import Membership
+from tests.browser.conftest import PHONE, assert_accessible, assert_fits_phone, wait_for_socket
+from tests.factories import CharacterFactory
+
+pytestmark = pytest.mark.browser
+
+OUTCOMES = re.compile("Critical|Full success|Partial success|Bad outcome")
+
+
+@pytest.fixture
+def content(transactional_db):
+    # transactional_db flushed the rows the data migration loaded.
+    load_standard_content(apps)
+
+
+@pytest.fixture
+def crew(content, make_user):
+    gm, ada_user, bo_user = (make_user(name) for name in ("gm", "ada", "bo"))
+    table = actions.create_table(gm=gm, name="The Crows' Nest")
+    for user in (ada_user, bo_user):
+        Membership.objects.create(table=table, user=user, role=Membership.Role.PLAYER)
+    ada = CharacterFactory(
+        table=table, owner=ada_user, name="Ada", prowl=2, finesse=1, skirmish=1, hunt=0
+    )
+    bo = CharacterFactory(table=table, owner=bo_user, name="Bo", prowl=1, skirmish=1)
+    return table, ada, bo
+
+
+def open_table(person, server, table, name, viewport=None):
+    page = person(name, viewport=viewport)
+    page.goto(f"{server.url}/tables/{table.pk}/")
+    wait_for_socket(page)
+    return page
+
+
+def open_roll(page, goal):
+    return page.locator(
+        "#flow-panel article.step-setup, #flow-panel article.step-consequences"
+    ).filter(has_text=goal)
+
+
+def party_line(page, character):
+    return page.locator(f"#party-{character.pk}")
+
+
+def propose(page, goal, action, group=False):
+    form = page.locator("#flow-start")
+    form.get_by_label("Goal").fill(goal)
+    form.get_by_label("Action", exact=True).select_option(label=action)
+    if group:
+        form.get_by_label("Group action (I lead)").check()
+    form.get_by_role("button", name="Propose the roll").click()
+
+
+def roll_outcome(goal) -> ActionRoll:
+    return ActionRoll.objects.filter(goal=goal).latest("pk")
+
+
+def failing_roll(gm, ada, bo, ada_page, everyone, attempt):
+    """A zero-dice Hunt roll: 35 times in 36 it leaves a consequence to inflict."""
+    goal = f"Track the courier {attempt}"
+    propose(ada_page, goal, "Hunt")
+    expect(open_roll(gm, goal)).to_be_visible()
+    open_roll(gm, goal).get_by_label("Position").select_option(label="Desperate")
+    open_roll(gm, goal).get_by_role("button", name="Set position and effect").click()
+    expect(open_roll(ada_page, goal)).to_contain_text("Desperate position")
+    open_roll(ada_page, goal).get_by_role("button", name="Roll the dice").click()
+    for page in everyone:
+        expect(open_roll(page, goal).locator(".outcome")).to_have_text(OUTCOMES)
+    return goal
+
+
+def test_a_roll_built_together_live(person, server, crew):
+    table, ada, bo = crew
+    gm = open_table(person, server, table, "gm")
+    ada_page = open_table(person, server, table, "ada")
+    bo_page = open_table(person, server, table, "bo")
+    everyone = (gm, ada_page, bo_page)
+    goal = "Slip past the watch"
+
+    # 1. Ada states the goal and picks Prowl; everyone sees it.
+    propose(ada_page, goal, "Prowl")
+    for page in everyone:
+        expect(open_roll(page, goal)).to_contain_text("Ada: Prowl")
+        expect(open_roll(page, goal)).to_contain_text("Risky position")
+
+    # 2. The GM sets desperate / great.
+    roll = open_roll(gm, goal)
+    roll.get_by_label("Position").select_option(label="Desperate")
+    roll.get_by_label("Effect").select_option(label="Great")
+    roll.get_by_role("button", name="Set position and effect").click()
+    for page in everyone:
+        expect(open_roll(page, goal)).to_contain_text("Desperate position · Great effect")
+
+    # 3. Bo assists from his own browser, by keyboard; Ada pushes for a die.
+    expect(
+        open_roll(ada_page, goal).get_by_role("button", name=re.compile("Assist"))
+    ).to_have_count(0)
+    assist = open_roll(bo_page, goal).get_by_role("button", name="Assist (+1d, 1 stress)")
+    assist.focus()
+    bo_page.keyboard.press("Enter")
+    for page in everyone:
+        expect(open_roll(page, goal)).to_contain_text("Bo assists (+1d)")
+    open_roll(ada_page, goal).get_by_label("Push for +1d (2 stress)").check()
+    open_roll(ada_page, goal).get_by_role("button", name="Save pushes").click()
+    for page in everyone:
+        expect(open_roll(page, goal)).to_contain_text("Pushes for +1d (2 stress)")
+        expect(open_roll(page, goal)).to_contain_text("4d")
+    # Only Ada has the dice.
+    for page in (gm, bo_page):
+        expect(open_roll(page, goal).get_by_role("button", name="Roll the dice")).to_have_count(0)
+    assert_accessible(gm)
+
+    # 4. Ada rolls: stress for the push and the assist, xp for desperate.
+    open_roll(ada_page, goal).get_by_role("button", name="Roll the dice").click()
+    for page in everyone:
+        expect(open_roll(page, goal).locator(".outcome")).to_have_text(OUTCOMES)
+        expect(party_line(page, ada)).to_contain_text("Stress 2/9")
+        expect(party_line(page, bo)).to_contain_text("Stress 1/9")
+    first = roll_outcome(goal)
+    assert first.pool == 4 and Character.objects.get(pk=ada.pk).prowess_xp == 1
+    assert_accessible(gm)
+    assert_accessible(ada_page)
+
+    # 5. A level 2 harm: on this roll if the dice allow it, else on a zero-dice roll.
+    attempt = 0
+    while not open_roll(gm, goal).get_by_label("Consequence").count():
+        open_roll(gm, goal).get_by_role("button", name="Close the roll").click()
+        expect(open_roll(gm, goal)).to_have_count(0)
+        attempt += 1
+        assert attempt < 5, "the dice never failed"
+        goal = failing_roll(gm, ada, bo, ada_page, everyone, attempt)
+    stress_before = Character.objects.get(pk=ada.pk).stress
+    roll = open_roll(gm, goal)
+    roll.get_by_label("Consequence").select_option(label="Harm")
+    roll.get_by_label("Who").select_option(label="Ada")
+    roll.get_by_label("Description").fill("Stabbed")
+    roll.get_by_label("Harm level").select_option("2")
+    roll.get_by_label("Resist with").select_option(label="Prowess")
+    roll.get_by_role("button", name="Inflict the consequence").click()
+    for page in everyone:
+        expect(open_roll(page, goal)).to_contain_text("Harm level 2: Stabbed")
+        expect(party_line(page, ada)).to_contain_text("2: Stabbed")
+
+    # 6. Ada resists with Prowess; the GM marks it reduced.
+    open_roll(ada_page, goal).get_by_role("button", name="Resist with Prowess").click()
+    for page in everyone:
+        expect(open_roll(page, goal)).to_contain_text("Resistance roll")
+    resisted = Consequence.objects.get(description="Stabbed")
+    faces = resisted.resist_dice
+    expected = max(0, stress_before + resistance_stress(Roll(faces[0], tuple(faces[1:]))))
+    ada_now = Character.objects.get(pk=ada.pk)
+    if not ada_now.trauma_pending:
+        assert ada_now.stress == expected
+    open_roll(gm, goal).get_by_role("button", name="Reduced").click()
+    for page in everyone:
+        expect(party_line(page, ada)).to_contain_text("1: Stabbed")
+        expect(party_line(page, ada)).not_to_contain_text("2: Stabbed")
+    open_roll(gm, goal).get_by_role("button", name="Close the roll").click()
+    sheet = person("ada")
+    sheet.goto(f"{server.url}/tables/{table.pk}/characters/{ada.pk}/")
+    expect(sheet.locator(f"#stress-value-{ada.pk}")).to_have_text(f"Stress {ada_now.stress}/9")
+    expect(sheet.locator(f"#harm-row-{ada.pk}-1")).to_contain_text("Stabbed")
+    expect(sheet.locator(f"#harm-row-{ada.pk}-2")).not_to_contain_text("Stabbed")
+
+    # A group action: Ada leads, Bo joins, each rolls from their own browser.
+    group_goal = "Hold the bridge"
+    ada_stress = Character.objects.get(pk=ada.pk).stress
+    propose(ada_page, group_goal, "Skirmish", group=True)
+    open_roll(bo_page, group_goal).get_by_role("button", name="Join the group action").click()
+    for page in everyone:
+        expect(open_roll(page, group_goal)).to_contain_text("Bo: not rolled yet")
+    open_roll(bo_page, group_goal).get_by_role("button", name="Roll the dice").click()
+    expect(open_roll(ada_page, group_goal)).not_to_contain_text("Bo: not rolled yet")
+    open_roll(ada_page, group_goal).get_by_role("button", name="Roll the dice").click()
+    for page in everyone:
+        expect(open_roll(page, group_goal).locator(".outcome")).to_have_text(OUTCOMES)
+    group = roll_outcome(group_goal)
+    bad = sum(1 for faces in group.group.values() if max(faces[1:]) <= 3)
+    if ada_stress + bad <= 9:
+        # The leader takes 1 stress per participant whose best die was 1-3.
+        assert Character.objects.get(pk=ada.pk).stress == ada_stress + bad
+    open_roll(gm, group_goal).get_by_role("button", name="Close the roll").click()
+
+    # Undo, roll by roll, until both sheets are as they were before the first.
+    gm.on("dialog", lambda dialog: dialog.accept())
+    undo = gm.get_by_role("button", name=re.compile("Undo the last roll"))
+    while undo.count():
+        undo.click()
+        expect(gm.locator("#flow-panel .step-undone").first).to_be_visible()
+        gm.wait_for_timeout(200)
+    for page in everyone:
+        for character in (ada, bo):
+            expect(party_line(page, character)).to_contain_text("Stress 0/9")
+            expect(party_line(page, character)).to_contain_text("Harm: none")
+    ada_after = Character.objects.get(pk=ada.pk)
+    assert (ada_after.prowess_xp, ada_after.stress, ada_after.trauma_pending) == (0, 0, 0)
+
+
+def test_the_flow_fits_a_phone_and_is_accessible(person, server, crew):
+    table, ada, bo = crew
+    phone = open_table(person, server, table, "ada", viewport=PHONE)
+    propose(phone, "Climb the tower", "Prowl")
+    expect(open_roll(phone, "Climb the tower")).to_be_visible()
+    assert_accessible(phone)
+    assert_fits_phone(phone)
+    gm = open_table(person, server, table, "gm", viewport=PHONE)
+    expect(open_roll(gm, "Climb the tower").get_by_label("Position")).to_be_visible()
+    assert_accessible(gm)
+    assert_fits_phone(gm)

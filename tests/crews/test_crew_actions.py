@@ -1,0 +1,209 @@
+import pytest
+from django.urls import reverse
+
+from blades.rules.character import RuleError
+from crews import actions
+from crews.models import Claim, Cohort, Crew
+from tests.factories import CrewFactory, FactionFactory
+
+
+def test_create_crew_takes_the_types_defaults(crew):
+    assert (crew.tier, crew.hold, crew.rep, crew.coin, crew.boxes_free) == (0, "strong", 0, 0, 2)
+    assert crew.abilities == ["everyone_steals"]
+    assert crew.upgrades == {"hidden": 1, "prowess": 1}
+    assert crew.claims.count() == 15
+    assert list(crew.claims.filter(held=True).values_list("name", flat=True)) == ["Lair"]
+
+
+def test_bravos_start_with_their_thugs(table):
+    crew = actions.create_crew(table=table, crew_type="bravos", name="Red Sashes")
+    assert list(crew.cohorts.values_list("kind", "types")) == [("gang", ["thugs"])]
+
+
+def test_custom_crew_has_no_map(table):
+    crew = actions.create_crew(table=table, crew_type="custom", name="X", custom_type="Doctors")
+    assert crew.type_name == "Doctors"
+    assert not crew.claims.exists() and crew.abilities == []
+
+
+def test_one_crew_per_table(crew, table):
+    with pytest.raises(RuleError):
+        actions.create_crew(table=table, crew_type="cult", name="Again")
+
+
+def test_gm_creates_the_crew_through_the_page(client, table, gm):
+    client.force_login(gm)
+    url = reverse("crew_create", args=[table.pk])
+    response = client.post(url, {"crew_type": "custom", "name": "Keep me", "custom_type": ""})
+    assert response.status_code == 422
+    assert 'value="Keep me"' in response.content.decode()
+    assert not Crew.objects.exists()
+    client.post(url, {"crew_type": "cult", "name": "Forgotten Gods"})
+    assert table.crew.crew_type == "cult"
+
+
+def test_player_cannot_create_the_crew(client, table, player):
+    client.force_login(player)
+    response = client.post(reverse("crew_create", args=[table.pk]), {"crew_type": "cult"})
+    assert response.status_code == 403
+
+
+def test_heat_rolls_over_into_wanted(crew):
+    for _ in range(7):
+        actions.add_heat(crew=crew, amount=1)
+    change = actions.add_heat(crew=crew, amount=4)
+    crew.refresh_from_db()
+    assert (crew.heat, crew.wanted, change.wanted_gained) == (2, 1, 1)
+
+
+def test_coin_by_hand_stops_at_the_vault(crew):
+    actions.add_coin(crew=crew, amount=4)
+    with pytest.raises(RuleError):
+        actions.add_coin(crew=crew, amount=1)
+    crew.refresh_from_db()
+    assert crew.coin == 4
+
+
+def test_payoff_may_leave_excess(crew):
+    change = actions.add_coin(crew=crew, amount=6, allow_excess=True)
+    crew.refresh_from_db()
+    assert (crew.coin, change.excess, crew.coin_excess) == (6, 2, 2)
+
+
+def test_vault_raises_the_limit(crew):
+    actions.mark_upgrade(crew=crew, key="vault", by=1)
+    crew.refresh_from_db()
+    assert (crew.coin_limit, crew.boxes_free) == (8, 1)
+
+
+def test_turf_shortens_the_rep_track_and_stays_when_rep_resets(crew):
+    turf = crew.claims.filter(turf=True).order_by("pk")
+    for claim in turf[:2]:
+        actions.set_claim(claim=claim, held=True)
+    crew = Crew.objects.get(pk=crew.pk)
+    assert (crew.turf, crew.rep_track) == (2, 10)
+    actions.add_rep(crew=crew, amount=12)
+    crew.refresh_from_db()
+    assert crew.rep == 10
+    actions.mark_upgrade(crew=crew, key="vault", by=1)
+    actions.mark_upgrade(crew=crew, key="vault", by=1)
+    actions.add_coin(crew=crew, amount=8)
+    result = actions.develop(crew=crew)
+    crew = Crew.objects.get(pk=crew.pk)
+    assert (result.kind, crew.tier, crew.hold, crew.rep, crew.coin, crew.turf) == (
+        "tier_up",
+        1,
+        "weak",
+        0,
+        0,
+        2,
+    )
+
+
+def test_develop_weak_hold_becomes_strong(crew):
+    Crew.objects.filter(pk=crew.pk).update(hold="weak", rep=12)
+    actions.develop(crew=crew)
+    crew.refresh_from_db()
+    assert (crew.hold, crew.rep, crew.tier) == ("strong", 0, 0)
+
+
+def test_develop_refused_without_the_coin(crew):
+    Crew.objects.filter(pk=crew.pk).update(rep=12)
+    with pytest.raises(RuleError, match="costs 8 coin"):
+        actions.develop(crew=crew)
+    crew.refresh_from_db()
+    assert (crew.tier, crew.rep) == (0, 12)
+
+
+def test_crew_xp_gives_an_advance_spent_on_ability_or_boxes(crew):
+    actions.mark_xp(crew=crew, amount=9)
+    crew.refresh_from_db()
+    assert (crew.xp, crew.advances) == (1, 1)
+    actions.take_ability(crew=crew, key="ghost_echoes")
+    crew.refresh_from_db()
+    assert crew.abilities == ["everyone_steals", "ghost_echoes"] and crew.advances == 0
+    with pytest.raises(RuleError):
+        actions.spend_advance_on_upgrades(crew=crew)
+
+
+def test_xp_track_length_is_a_setting(crew):
+    actions.update_settings(
+        crew=crew, players_edit_sheet=True, players_keep_books=False, xp_track=10
+    )
+    actions.mark_xp(crew=crew, amount=9)
+    crew.refresh_from_db()
+    assert (crew.xp, crew.advances) == (9, 0)
+
+
+def test_mastery_and_training(crew):
+    assert not crew.has_mastery
+    assert crew.training_for("prowess") == 2 and crew.training_for("insight") == 1
+    Crew.objects.filter(pk=crew.pk).update(boxes_free=4)
+    for _ in range(4):
+        actions.mark_upgrade(crew=crew, key="mastery", by=1)
+    assert Crew.objects.get(pk=crew.pk).has_mastery
+
+
+def test_upgrade_of_another_crew_type_refused(crew):
+    with pytest.raises(RuleError):
+        actions.mark_upgrade(crew=crew, key="ordained", by=1)
+
+
+def test_cohort_costs_two_boxes_per_type_and_takes_harm(crew):
+    cohort = actions.recruit_cohort(
+        crew=crew, name="Rooks", kind="gang", types=["rooks"], edges=["loyal"], flaws=["wild"]
+    )
+    crew.refresh_from_db()
+    assert crew.boxes_free == 0
+    assert cohort.quality(crew) == 0 and cohort.scale(crew) == "1-2"
+    with pytest.raises(RuleError):
+        actions.recruit_cohort(
+            crew=crew, name="", kind="expert", types=["Doctor"], edges=["loyal"], flaws=["wild"]
+        )
+    actions.set_cohort_harm(cohort=cohort, harm=2)
+    assert Cohort.objects.get(pk=cohort.pk).harm_label == "Impaired"
+
+
+def test_gm_grants_a_cohort_in_play(crew):
+    actions.recruit_cohort(
+        crew=crew,
+        name="",
+        kind="expert",
+        types=["Spy"],
+        edges=["loyal", "fearsome"],
+        flaws=["wild", "savage"],
+        gained_in_play=True,
+    )
+    crew.refresh_from_db()
+    assert crew.boxes_free == 2
+    assert crew.cohorts.get().quality(crew) == 1  # an expert is tier + 1
+
+
+def test_war_lowers_hold_and_restores_it(crew, table):
+    faction = FactionFactory(table=table, status=-2)
+    actions.shift_status(faction=faction, delta=-1)
+    crew = Crew.objects.get(pk=crew.pk)
+    assert crew.at_war and (crew.shown_hold, crew.shown_tier) == ("weak", 0)
+    assert crew.war.downtime_activities == 1 and crew.war.extra_heat == 1
+    actions.shift_status(faction=faction, delta=1)
+    crew = Crew.objects.get(pk=crew.pk)
+    assert not crew.at_war and crew.shown_hold == "strong"
+
+
+def test_war_with_a_hidden_faction_has_no_effect_yet(crew, table):
+    FactionFactory(table=table, status=-3, hidden=True)
+    assert not Crew.objects.get(pk=crew.pk).at_war
+
+
+def test_custom_claim_counts_as_turf(table):
+    crew = CrewFactory(table=table, crew_type="custom")
+    claim = actions.add_claim(crew=crew, name="Docks", effect="", turf=True)
+    actions.set_claim(claim=claim, held=True)
+    assert Crew.objects.get(pk=crew.pk).rep_track == 11
+    actions.remove_claim(claim=claim)
+    assert not Claim.objects.exists()
+
+
+def test_map_claims_cannot_be_removed(crew):
+    with pytest.raises(RuleError):
+        actions.remove_claim(claim=crew.claims.first())

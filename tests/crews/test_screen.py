@@ -1,0 +1,78 @@
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+
+from crews import actions
+from crews.models import Screen
+from tests.factories import ClockFactory, FactionFactory, RollFactory, TableFactory
+
+
+@pytest.fixture
+def shared(table):
+    actions.create_crew(table=table, crew_type="smugglers", name="Wharf Rats")
+    return actions.new_screen_link(table=table)
+
+
+def test_shared_link_shows_the_books_without_login(client, table, shared):
+    page = client.get(reverse("screen_shared", args=[shared.token])).content.decode()
+    assert "Wharf Rats" in page and "Heat" in page
+
+
+def test_shared_link_never_shows_gm_only_things(client, table, shared):
+    ClockFactory(table=table, name="Secret plot", visibility="gm")
+    ClockFactory(table=table, name="Open threat")
+    RollFactory(table=table, secret=True, note="GM whisper")
+    RollFactory(table=table, note="Loud roll")
+    FactionFactory(table=table, name="Hidden Cabal", hidden=True, status=-3)
+    for url in (reverse("screen_shared", args=[shared.token]), reverse("screen", args=[table.pk])):
+        client.force_login(table.gm)
+        page = client.get(url).content.decode()
+        assert "Open threat" in page and "Loud roll" in page
+        assert "Secret plot" not in page and "GM whisper" not in page and "At war" not in page
+        assert "Tick Open threat" not in page  # read-only
+
+
+def test_refresh_returns_only_the_body(client, table, shared):
+    response = client.get(
+        reverse("screen_shared", args=[shared.token]), headers={"HX-Request": "true"}
+    )
+    assert response.content.decode().lstrip().startswith('<div id="screen-body"')
+
+
+def test_new_link_replaces_the_old_and_revoke_ends_it(client, table, gm, shared):
+    client.force_login(gm)
+    client.post(reverse("screen_link", args=[table.pk]))
+    assert client.get(reverse("screen_shared", args=[shared.token])).status_code == 404
+    fresh = Screen.objects.get(table=table)
+    client.logout()
+    assert client.get(reverse("screen_shared", args=[fresh.token])).status_code == 200
+    client.force_login(gm)
+    client.post(reverse("screen_link", args=[table.pk]), {"revoke": "1"})
+    client.logout()
+    assert client.get(reverse("screen_shared", args=[fresh.token])).status_code == 404
+
+
+def test_only_the_gm_hands_out_links(client, table, player, outsider):
+    client.force_login(player)
+    assert client.post(reverse("screen_link", args=[table.pk])).status_code == 403
+    assert client.get(reverse("screen", args=[table.pk])).status_code == 200
+    client.force_login(outsider)
+    assert client.get(reverse("screen", args=[table.pk])).status_code == 404
+    assert client.get(reverse("screen_shared", args=["not-a-token"])).status_code == 404
+
+
+def test_screen_queries_do_not_grow(client, db):
+    counts = []
+    for n in (1, 10):
+        table = TableFactory()
+        actions.create_crew(table=table, crew_type="cult", name="Cult")
+        screen = actions.new_screen_link(table=table)
+        for _ in range(n):
+            ClockFactory(table=table)
+            RollFactory(table=table)
+            FactionFactory(table=table)
+        with CaptureQueriesContext(connection) as queries:
+            client.get(reverse("screen_shared", args=[screen.token]))
+        counts.append(len(queries))
+    assert counts[0] == counts[1]

@@ -1,0 +1,147 @@
+"""Building a roll together: trades, bonuses, set-ups, resisted harm."""
+
+import pytest
+
+from blades.rules.character import RuleError, add_harm
+from blades.rules.dice import Outcome, Roll
+from blades.rules.flow import (
+    Bonuses,
+    assist_stress,
+    flow_effect,
+    flow_pool,
+    flow_position,
+    improve_position,
+    remove_harm,
+    resisted_harm_level,
+    roller_stress,
+    trade_position_for_effect,
+    worsen_position,
+)
+from blades.rules.rolls import (
+    Effect,
+    Position,
+    action_outcome,
+    action_pool,
+    effect_ticks,
+    group_action,
+    resistance_stress,
+)
+from blades.rules.rolls import RuleError as RollRuleError
+
+
+def test_positions_step_along_the_ladder_and_stop_at_the_ends():
+    assert worsen_position(Position.CONTROLLED) is Position.RISKY
+    assert worsen_position(Position.DESPERATE) is Position.DESPERATE
+    assert improve_position(Position.DESPERATE) is Position.RISKY
+    assert improve_position(Position.CONTROLLED) is Position.CONTROLLED
+
+
+def test_trading_position_for_effect_worsens_one_and_raises_the_other():
+    assert trade_position_for_effect(Position.RISKY, Effect.STANDARD) == (
+        Position.DESPERATE,
+        Effect.GREAT,
+    )
+    with pytest.raises(RuleError, match="already desperate"):
+        trade_position_for_effect(Position.DESPERATE, Effect.LIMITED)
+    with pytest.raises(RuleError, match="already extreme"):
+        trade_position_for_effect(Position.CONTROLLED, Effect.EXTREME)
+
+
+def test_pool_adds_assist_push_and_ability_and_takes_harm_away():
+    assert flow_pool(2, 0, Bonuses()) == 2
+    assert flow_pool(2, 0, Bonuses(assist=True, push_dice=True, ability_dice=1)) == 5
+    assert flow_pool(2, -1, Bonuses(bargain=True)) == 2
+
+
+def test_a_zero_rating_with_harm_is_a_zero_pool():
+    assert flow_pool(0, -1, Bonuses()) == -1
+
+
+def test_push_for_a_die_and_a_bargain_exclude_each_other():
+    with pytest.raises(RuleError, match="not both"):
+        Bonuses(push_dice=True, bargain=True)
+    # The engine refuses it too, whoever asks.
+    with pytest.raises(RollRuleError):
+        action_pool(1, push=True, bargain=True)
+
+
+def test_an_ability_adds_one_die_or_one_effect_not_more():
+    with pytest.raises(RuleError):
+        Bonuses(ability_dice=2)
+    with pytest.raises(RuleError):
+        Bonuses(ability_effect=-1)
+
+
+def test_effect_adds_push_ability_and_set_up_and_stops_at_extreme():
+    assert flow_effect(Effect.STANDARD, Bonuses(push_effect=True)) is Effect.GREAT
+    assert (
+        flow_effect(Effect.STANDARD, Bonuses(push_effect=True, ability_effect=1, setup_effect=True))
+        is Effect.EXTREME
+    )
+    assert flow_effect(Effect.ZERO, Bonuses()) is Effect.ZERO
+
+
+def test_set_up_improves_the_position():
+    assert flow_position(Position.DESPERATE, Bonuses(setup_position=True)) is Position.RISKY
+    assert flow_position(Position.DESPERATE, Bonuses()) is Position.DESPERATE
+
+
+def test_roller_pays_two_per_push_plus_the_flashback_and_the_assister_one():
+    assert roller_stress(Bonuses()) == 0
+    assert roller_stress(Bonuses(push_dice=True, push_effect=True)) == 4
+    assert roller_stress(Bonuses(bargain=True, push_effect=True), flashback_cost=1) == 3
+    assert assist_stress(Bonuses(assist=True)) == 1
+    assert assist_stress(Bonuses()) == 0
+    with pytest.raises(RuleError):
+        roller_stress(Bonuses(), flashback_cost=-1)
+
+
+@pytest.mark.parametrize(
+    ("position", "outcome", "kinds"),
+    [
+        (Position.DESPERATE, Outcome.BAD, ("harm", "complication", "lost_opportunity")),
+        (
+            Position.RISKY,
+            Outcome.PARTIAL,
+            ("harm", "complication", "reduced_effect", "worse_position"),
+        ),
+        (Position.CONTROLLED, Outcome.BAD, ("worse_position",)),
+        (Position.DESPERATE, Outcome.SUCCESS, ()),
+    ],
+)
+def test_consequence_menu_by_position_and_result(position, outcome, kinds):
+    assert action_outcome(position, outcome).consequences == kinds
+
+
+def test_effect_ticks_with_a_critical_one_level_more():
+    assert effect_ticks(Effect.GREAT) == 3
+    assert effect_ticks(Effect.GREAT, critical=True) == 4
+    assert effect_ticks(Effect.LIMITED, critical=True) == 2
+
+
+def test_resistance_costs_six_minus_the_best_die():
+    assert resistance_stress(Roll(2, (4, 2))) == 2
+    assert resistance_stress(Roll(2, (6, 6))) == -1
+    assert resistance_stress(Roll(0, (6, 3))) == 3
+
+
+def test_group_action_leader_pays_one_per_bad_result():
+    rolls = [Roll(1, (6,)), Roll(2, (2, 3)), Roll(1, (1,))]
+    result = group_action(rolls)
+    assert result.outcome is Outcome.SUCCESS
+    assert result.leader_stress == 2
+    assert result.best_index == 0
+
+
+def test_resisted_harm_drops_a_level_or_goes():
+    assert resisted_harm_level(2, avoided=False) == 1
+    assert resisted_harm_level(1, avoided=False) == 0
+    assert resisted_harm_level(3, avoided=True) == 0
+
+
+def test_remove_harm_takes_the_last_matching_entry_only():
+    harm = add_harm(add_harm({}, 1, "Bruised").harm, 1, "Bruised").harm
+    rows = remove_harm(harm, 1, "Bruised")
+    assert rows[1] == ("Bruised",)
+    with pytest.raises(RuleError):
+        remove_harm(rows, 2, "Bruised")
