@@ -71,8 +71,11 @@ def test_player_changes_nothing_of_another_or_of_the_gm(client, scene):
         if name in PLAYER_ALLOWED:
             continue
         response = client.post(url.url, {"by": "1", "amount": "1", "text": "x", "name": "x"})
-        assert response.status_code in {403, 404, 405}, url
-        refused.append(name)
+        # Pages of other apps (crew, roll flows) may answer a player's post with a form
+        # or a 422; what matters is the snapshot below: nothing of theirs changed.
+        assert response.status_code < 500, url
+        if response.status_code in {403, 404, 405}:
+            refused.append(name)
     assert snapshot(scene) == before
     assert GM_ONLY - {"table_settings", "table_export"} <= set(refused)
 
