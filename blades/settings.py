@@ -45,6 +45,8 @@ INSTALLED_APPS = [
     "sessions.apps.TableSessionsConfig",
     "characters",
     "crews",
+    "accounts",
+    "backup",
 ]
 
 MIDDLEWARE = [
@@ -79,10 +81,12 @@ TEMPLATES = [
 
 SQLITE_OPTIONS = {
     # IMMEDIATE takes the write lock at BEGIN, so concurrent writers queue on
-    # busy_timeout instead of failing with "database is locked" on upgrade.
+    # busy_timeout instead of failing with "database is locked" on upgrade. SQLite's
+    # busy handler backs off in growing sleeps, so with 50 clicks at once the last
+    # writer can wait over 5 s (tests/reliability): 30 s of patience, not a 500.
     "transaction_mode": "IMMEDIATE",
     "init_command": (
-        "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA busy_timeout=5000;"
+        "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA busy_timeout=30000;"
     ),
 }
 
@@ -100,16 +104,25 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         "NAME": os.environ.get("TEST_SQLITE_NAME", str(BASE_DIR / ".test-db.sqlite3"))
     }
 
+# How many frames may wait for one socket. A group_send to a full channel is dropped
+# without a word, and the default of 100 loses frames when a burst of pushes outruns a
+# socket (tests/reliability/test_ordering.py sends 1,000 at once).
+CHANNEL_CAPACITY = 2000
 REDIS_URL = os.environ.get("REDIS_URL", "")
 if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {"hosts": [REDIS_URL]},
+            "CONFIG": {"hosts": [REDIS_URL], "capacity": CHANNEL_CAPACITY},
         }
     }
 else:
-    CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+    CHANNEL_LAYERS = {
+        "default": {
+            "BACKEND": "channels.layers.InMemoryChannelLayer",
+            "CONFIG": {"capacity": CHANNEL_CAPACITY},
+        }
+    }
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
@@ -162,3 +175,7 @@ LOGGING = {
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "WARNING")},
 }
+
+# The largest honest form is a page of notes; a bigger body is refused with a 400 before
+# any view reads it (a 10,000-character name still arrives, and its form says too long).
+DATA_UPLOAD_MAX_MEMORY_SIZE = 256 * 1024

@@ -4,4 +4,5 @@ urlpatterns = [
     path("", include("sessions.urls")),
     path("", include("characters.urls")),
     path("", include("crews.urls")),
+    path("", include("backup.urls")),
 ]

@@ -1,11 +1,13 @@
 from django.contrib.auth import views as auth_views
 from django.urls import path
 
+from accounts.views import LoginView
+
 from . import flow_views, views
 
 urlpatterns = [
     path("", views.home, name="home"),
-    path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
+    path("accounts/login/", LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("accounts/signup/", views.signup, name="signup"),
     path("tables/", views.table_list, name="table_list"),

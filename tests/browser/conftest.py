@@ -7,16 +7,13 @@ server to see and flushed after the test.
 """
 
 import os
-import subprocess
-import sys
-import time
 
 import pytest
 from django.contrib.auth import get_user_model
 from django.db import connection
 from playwright.sync_api import expect
 
-from tests.services import free_port, wait_for_port
+from tests.live_server import Daphne
 
 expect.set_options(timeout=15_000)
 
@@ -26,45 +23,6 @@ os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
 
 PASSWORD = "a-long-browser-password"
 PHONE = {"width": 390, "height": 844}
-
-
-class Daphne:
-    """One daphne process on a fixed loopback port, restartable in place."""
-
-    def __init__(self, database: str, port: int | None = None):
-        self.port = port or free_port()
-        self.url = f"http://127.0.0.1:{self.port}"
-        self.env = {**os.environ, "DATABASE_URL": f"sqlite:///{database}", "DEBUG": "0"}
-        self.env.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
-        self.process = None
-
-    def start(self) -> None:
-        self.process = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "daphne",
-                "-b",
-                "127.0.0.1",
-                "-p",
-                str(self.port),
-                "blades.asgi:application",
-            ],
-            env=self.env,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-        )
-        wait_for_port(self.port)
-
-    def stop(self) -> None:
-        if self.process and self.process.poll() is None:
-            self.process.kill()
-            self.process.wait(timeout=10)
-
-    def restart(self) -> None:
-        self.stop()
-        time.sleep(0.5)
-        self.start()
 
 
 @pytest.fixture(autouse=True)
@@ -94,7 +52,7 @@ def browser_type_launch_args(browser_type_launch_args):
 def daphne(django_db_setup, django_db_blocker):
     with django_db_blocker.unblock():
         database = connection.settings_dict["NAME"]
-    server = Daphne(str(database))
+    server = Daphne(f"sqlite:///{database}")
     server.start()
     yield server
     server.stop()

@@ -1,0 +1,16 @@
+from django.db import models
+
+
+class LoginFailure(models.Model):
+    """One failed sign-in. Kept in the database so every daphne process counts the same
+    failures: a guesser cannot spread attempts over processes to dodge the limit."""
+
+    username = models.CharField(max_length=150)
+    ip = models.GenericIPAddressField(null=True, blank=True)
+    at = models.DateTimeField(db_index=True)
+
+    class Meta:
+        indexes = [models.Index(fields=["username", "at"], name="login_failure_by_name")]
+
+    def __str__(self) -> str:
+        return f"{self.username} from {self.ip} at {self.at}"

@@ -1,0 +1,6 @@
+from django.apps import AppConfig
+
+
+class BackupConfig(AppConfig):
+    name = "backup"
+    verbose_name = "Backup"

@@ -1,0 +1,8 @@
+from django.urls import path
+
+from . import views
+
+urlpatterns = [
+    path("tables/<int:table_id>/settings/", views.table_settings, name="table_settings"),
+    path("tables/<int:table_id>/export.json", views.table_export, name="table_export"),
+]

@@ -1,0 +1,60 @@
+"""The baseline for the load benchmark: Channels fan-out with nothing else.
+
+No database, no sessions, no templates. A socket at /ws/<group>/ joins that group; an
+HTTP POST to /push/<group>/<marker>/ sends a fixed payload carrying the marker to the
+group. Served by daphne exactly like the app: `daphne tests.bench.fanout:application`.
+"""
+
+import django
+from django.conf import settings
+
+if not settings.configured:
+    settings.configure(
+        CHANNEL_LAYERS={
+            "default": {
+                "BACKEND": "channels.layers.InMemoryChannelLayer",
+                "CONFIG": {"capacity": 2000},
+            }
+        },
+    )
+    django.setup()
+
+from channels.generic.websocket import AsyncWebsocketConsumer  # noqa: E402
+from channels.layers import get_channel_layer  # noqa: E402
+from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
+from django.urls import path  # noqa: E402
+
+# About the size of a pushed roll fragment, so both runs move the same bytes.
+PAYLOAD = "<div hx-swap-oob='afterbegin:#roll-log'>" + "x" * 600 + "{marker}</div>"
+
+
+class FanOut(AsyncWebsocketConsumer):
+    async def connect(self) -> None:
+        self.group = self.scope["url_route"]["kwargs"]["group"]
+        await self.channel_layer.group_add(self.group, self.channel_name)
+        await self.accept()
+
+    async def disconnect(self, code: int) -> None:
+        await self.channel_layer.group_discard(self.group, self.channel_name)
+
+    async def bench_push(self, event: dict) -> None:
+        await self.send(text_data=event["html"])
+
+
+async def push(scope, receive, send) -> None:
+    while (await receive()).get("more_body"):
+        pass
+    _, group, marker = scope["path"].strip("/").split("/")[:3]
+    await get_channel_layer().group_send(
+        group, {"type": "bench.push", "html": PAYLOAD.replace("{marker}", marker)}
+    )
+    await send({"type": "http.response.start", "status": 204, "headers": []})
+    await send({"type": "http.response.body", "body": b""})
+
+
+application = ProtocolTypeRouter(
+    {
+        "http": push,
+        "websocket": URLRouter([path("ws/<str:group>/", FanOut.as_asgi())]),
+    }
+)
