@@ -1,0 +1,269 @@
+"""One full turn of the game loop, played by a GM and two players in their own browsers.
+
+Score → payoff → heat → entanglement → downtime → xp, on the phase page. The dice are
+the server's real dice: the test reads what they gave from the database and checks the
+pages and the books against that, choosing among what the dice offered.
+"""
+
+import re
+
+import pytest
+from django.apps import apps
+from playwright.sync_api import expect
+
+from blades.rules import character as character_rules
+from characters.content import load_standard_content
+from characters.models import Character
+from crews.models import Crew, DowntimeActivity, Faction, Phase
+from crews.phases import choices_for
+from sessions import actions
+from sessions.models import Membership
+from tests.browser.conftest import PHONE, assert_accessible, assert_fits_phone, wait_for_socket
+from tests.factories import CharacterFactory, FactionFactory
+
+pytestmark = pytest.mark.browser
+
+# Pushes make every open phase page fetch its panel again; a form filled while that
+# fetch is on its way would be swapped out, so each person lets the page settle first.
+SETTLE_MS = 800
+
+
+@pytest.fixture
+def content(transactional_db):
+    # transactional_db flushed the rows the data migration loaded.
+    load_standard_content(apps)
+
+
+@pytest.fixture
+def table_with_crew(content, make_user):
+    gm, ada_user, bo_user = (make_user(name) for name in ("gm", "ada", "bo"))
+    table = actions.create_table(gm=gm, name="The Crows' Nest")
+    for user in (ada_user, bo_user):
+        Membership.objects.create(table=table, user=user, role=Membership.Role.PLAYER)
+    ada = CharacterFactory(
+        table=table, owner=ada_user, name="Ada", stress=4, harm={"1": ["Bruised ribs"]}
+    )
+    bo = CharacterFactory(table=table, owner=bo_user, name="Bo", stress=3, harm={"2": ["Cut"]})
+    FactionFactory(table=table, name="Bluecoats", tier=2)
+    return table, ada, bo
+
+
+def books() -> Crew:
+    return Crew.objects.get()
+
+
+def settle(page) -> None:
+    page.wait_for_timeout(SETTLE_MS)
+
+
+def open_page(page, url):
+    page.goto(url)
+    wait_for_socket(page)
+    return page
+
+
+def sheet_track(page, pattern: str):
+    return page.get_by_role("img", name=re.compile(pattern))
+
+
+def screen_value(screen, term: str):
+    return screen.locator(".screen-grid > div").filter(has=screen.locator("dt", has_text=term))
+
+
+def pick_entanglement(crew: Crew, names: list[str], faction: Faction):
+    """A way out the dice allow that changes the books, if any: the test can check it."""
+
+    def weight(choice):
+        cost = choice.cost
+        if cost.claim or cost.incarcerate:
+            return 9  # needs a claim the new crew lacks, or a prisoner's own story
+        if cost.coin or cost.rep or cost.heat:
+            return 0
+        if cost.status or cost.hold or cost.war:
+            return 1
+        return 3 if cost.fortune else 2
+
+    options = [(name, c) for name in names for c in choices_for(crew, name, faction)]
+    return min(options, key=lambda option: weight(option[1]))
+
+
+def test_a_score_and_its_downtime_played_live(person, server, table_with_crew):
+    table, ada, bo = table_with_crew
+    base = f"{server.url}/tables/{table.pk}"
+    gm = person("gm")
+    # The GM makes the crew; its books are what the phases change.
+    gm.goto(f"{base}/crew/")
+    gm.get_by_label("Crew type", exact=True).select_option(label="Shadows")
+    gm.get_by_label("Crew name").fill("The Lamplighters")
+    gm.get_by_role("button", name="Create the crew").click()
+    expect(gm.get_by_role("heading", name="The Lamplighters", level=1)).to_be_visible()
+    open_page(gm, f"{base}/phase/")
+    screen = gm.context.new_page()
+    screen.goto(f"{base}/screen/")
+    ada_sheet = open_page(person("ada"), f"{base}/crew/")
+    bo_sheet = open_page(person("bo", viewport=PHONE), f"{base}/crew/")
+    ada_phase = open_page(ada_sheet.context.new_page(), f"{base}/phase/")
+    bo_phase = open_page(bo_sheet.context.new_page(), f"{base}/phase/")
+    sheets = (ada_sheet, bo_sheet)
+    assert_accessible(gm)
+
+    # 1. The GM starts a stealth score on the Bluecoats (tier II).
+    gm.get_by_label("Target faction").select_option(label="Bluecoats (tier 2)")
+    gm.get_by_label("Plan").select_option(label="Stealth (point of infiltration)")
+    gm.get_by_label(re.compile("^Detail")).fill("Over the roof of the watch house")
+    gm.get_by_role("button", name="Start the score").click()
+    heading = "Score: Stealth on Bluecoats (tier 2)"
+    for page in (gm, ada_phase, bo_phase):
+        expect(page.get_by_role("heading", name=heading)).to_be_visible()
+        expect(page.locator("#phase-panel")).to_contain_text(
+            "Point of infiltration: Over the roof of the watch house"
+        )
+    # Only the GM runs the steps.
+    expect(ada_phase.get_by_role("button", name="Roll engagement")).to_have_count(0)
+    settle(gm)
+
+    # 2. The engagement roll: a bold plan is one advantage; the dice set the position.
+    gm.get_by_role("group", name=re.compile("bold or daring")).get_by_label(
+        "The plan is bold or daring"
+    ).check()
+    gm.get_by_role("button", name="Roll engagement").click()
+    expect(gm.locator("#phase-panel")).to_contain_text("Engagement:")
+    score = Phase.objects.get(table=table).score
+    assert score.engagement_roll_id and score.advantages == 1
+    shown = f"Engagement: {score.position_label} position"
+    for page in (gm, ada_phase, bo_phase):
+        expect(page.locator("#phase-panel")).to_contain_text(shown)
+    expect(screen.locator(".screen-phase")).to_contain_text(f"{score.position_label} position")
+    assert_accessible(gm)
+    settle(gm)
+
+    # 3. Payoff: a standard job, 6 coin; rep 2 + 2 for a target two tiers above the crew.
+    gm.get_by_role("button", name="End the score: payoff").click()
+    gm.get_by_label("Size of the job").select_option("standard")
+    gm.get_by_role("button", name="Apply payoff").click()
+    expect(gm.get_by_role("button", name="Apply heat")).to_be_visible()
+    crew = books()
+    assert (crew.rep, crew.coin) == (4, 6)
+    for page in sheets:
+        expect(sheet_track(page, f"^Rep 4 of {crew.rep_track}")).to_be_visible()
+        expect(sheet_track(page, f"^Coin 6 of {crew.coin_limit}$")).to_be_visible()
+    expect(screen_value(screen, "Rep")).to_contain_text(f"4/{crew.rep_track}")
+    expect(screen_value(screen, "Coin")).to_contain_text(f"6/{crew.coin_limit}")
+    settle(gm)
+
+    # 4. Heat: contained, on a high-profile target: 2 + 1.
+    gm.get_by_label("Exposure").select_option("contained")
+    gm.get_by_label("High-profile target (+1)").check()
+    gm.get_by_role("button", name="Apply heat").click()
+    expect(gm.get_by_role("button", name=re.compile("^Roll entanglements"))).to_be_visible()
+    assert books().heat == 3
+    for page in sheets:
+        expect(sheet_track(page, "^Heat 3 of 9$")).to_be_visible()
+    expect(screen_value(screen, "Heat")).to_contain_text("3/9")
+    settle(gm)
+
+    # 5. Entanglements: the dice offer two; the GM takes a way out and the books follow.
+    gm.get_by_role("button", name=re.compile("^Roll entanglements")).click()
+    expect(gm.get_by_role("button", name="Apply the choice")).to_be_visible()
+    score.refresh_from_db()
+    faction = Faction.objects.get(name="Bluecoats")
+    before = books()
+    name, choice = pick_entanglement(before, score.entanglements, faction)
+    for page in (gm, ada_phase, bo_phase):
+        expect(page.locator("#phase-panel")).to_contain_text(
+            f"Entanglement roll: {' or '.join(score.entanglements)}."
+        )
+    settle(gm)
+    gm.get_by_label("Entanglement", exact=True).select_option(name)
+    gm.get_by_label("Choice").select_option(label=f"{name}: {choice.label}")
+    gm.get_by_label("Faction involved").select_option(label="Bluecoats (tier 2)")
+    gm.get_by_role("button", name="Apply the choice").click()
+    expect(gm.get_by_role("heading", name="Downtime activities")).to_be_visible()
+    expect(gm.locator("#phase-panel")).to_contain_text(f"{name}: {choice.label}")
+    after, cost = books(), choice.cost
+    assert after.coin == before.coin - cost.coin
+    assert after.rep == before.rep - cost.rep
+    if cost.fortune:
+        assert after.heat in (before.heat, before.heat + 1, before.heat + 2)
+    else:
+        assert after.heat == before.heat + cost.heat
+    if cost.status:
+        assert Faction.objects.get(pk=faction.pk).status == faction.status + cost.status
+    if cost.hold:
+        assert after.hold != before.hold
+    for page in sheets:
+        expect(sheet_track(page, f"^Heat {after.heat} of 9$")).to_be_visible()
+        expect(sheet_track(page, f"^Coin {after.coin} of ")).to_be_visible()
+        expect(sheet_track(page, f"^Rep {after.rep} of ")).to_be_visible()
+
+    # 6. Downtime: each player indulges their vice and recovers, from their own browser.
+    assert_accessible(ada_phase)
+    for page, pc in ((ada_phase, ada), (bo_phase, bo)):
+        expect(page.get_by_role("heading", name=f"{pc.name} (0 done)")).to_be_visible()
+        expect(page.get_by_label(f"Activity for {pc.name}")).to_have_count(1)
+    # Players act only for their own characters.
+    expect(ada_phase.get_by_label("Activity for Bo")).to_have_count(0)
+    for page, pc in ((ada_phase, ada), (bo_phase, bo)):
+        settle(page)
+        page.get_by_label(f"Activity for {pc.name}").select_option(label="Indulge vice")
+        page.get_by_role("button", name=f"Spend an activity for {pc.name}").click()
+        expect(page.get_by_role("heading", name=f"{pc.name} (1 done)")).to_be_visible()
+        settle(page)
+        page.get_by_label(f"Activity for {pc.name}").select_option(label="Recover")
+        page.get_by_label("Healer (recover)").select_option("npc")
+        page.get_by_label("Healer's quality").fill("2")
+        page.get_by_role("button", name=f"Spend an activity for {pc.name}").click()
+        expect(page.get_by_role("heading", name=f"{pc.name} (2 done)")).to_be_visible()
+        for other in (gm, ada_phase, bo_phase):
+            expect(other.get_by_role("heading", name=f"{pc.name} (2 done)")).to_be_visible()
+
+        vice = DowntimeActivity.objects.get(character=pc, kind="indulge_vice")
+        recover = DowntimeActivity.objects.get(character=pc, kind="recover")
+        now = Character.objects.get(pk=pc.pk)
+        assert now.stress == pc.stress - vice.amount
+        healing, harm = character_rules.tick_healing(
+            0, recover.amount, {int(k): v for k, v in pc.harm.items()}
+        )
+        assert now.healing == healing
+        assert {int(k): v for k, v in now.harm.items() if v} == {
+            level: list(entries) for level, entries in harm.items() if entries
+        }
+        expect(page.locator("#phase-panel")).to_contain_text(
+            f"Recover: Healing clock +{recover.amount}"
+        )
+    assert_accessible(bo_phase)
+    assert_fits_phone(bo_phase)
+
+    # 7. The GM ends downtime and the session; each player and the GM mark xp.
+    settle(gm)
+    gm.get_by_role("button", name="End downtime").click()
+    gm.get_by_role("button", name="End the session: xp review").click()
+    expect(gm.get_by_role("heading", name="End of session: xp")).to_be_visible()
+    for page, pc in ((ada_phase, ada), (bo_phase, bo)):
+        expect(page.get_by_role("button", name=f"Mark xp for {pc.name}")).to_be_visible()
+        settle(page)
+        page.get_by_label(re.compile("playbook's xp trigger")).select_option("1")
+        page.get_by_label(re.compile("beliefs, drives")).select_option("1")
+        page.get_by_label("Mark it on").select_option("playbook")
+        page.get_by_role("button", name=f"Mark xp for {pc.name}").click()
+        expect(page.locator("#phase-panel")).to_contain_text(f"{pc.name}: xp marked.")
+        assert Character.objects.get(pk=pc.pk).playbook_xp == 2
+    settle(gm)
+    gm.get_by_label("The crew's own xp trigger").select_option("1")
+    gm.get_by_label(re.compile("above your current station")).select_option("1")
+    gm.get_by_role("button", name="Mark crew xp").click()
+    expect(gm.locator("#phase-panel")).to_contain_text("Crew xp marked.")
+    crew = books()
+    assert crew.xp == 2
+    for page in sheets:
+        expect(sheet_track(page, f"^Crew xp 2 of {crew.xp_track}$")).to_be_visible()
+    gm.get_by_role("button", name="Close the session").click()
+    expect(gm.get_by_role("button", name="Start the score")).to_be_visible()
+    for page in (ada_phase, bo_phase):
+        expect(page.locator("#phase-panel .phase-line")).to_contain_text("Free play")
+
+    # The shared table view caught up by itself.
+    expect(screen.locator(".screen-phase")).to_contain_text("Free play")
+    expect(screen_value(screen, "Heat")).to_contain_text(f"{crew.heat}/9")
+    expect(screen_value(screen, "Coin")).to_contain_text(f"{crew.coin}/{crew.coin_limit}")
+    expect(screen.locator(".screen-rolls")).to_contain_text("Recover")
