@@ -1,4 +1,4 @@
-"""`manage.py check --deploy` is clean for the production profile in docs/scaling.md."""
+"""`manage.py check --deploy` is clean for the production profile in the README, "Scaling out"."""
 
 import os
 import subprocess
