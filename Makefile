@@ -44,7 +44,7 @@ test-fast: $(BIN)/.installed
 
 # The same database-backed tests once more on PostgreSQL with Redis as the channel layer.
 test-postgres: $(BIN)/.installed system-deps
-	$(BIN)/python -m tests.services -- $(PYTEST) tests --ignore=tests/browser --ignore=tests/scale --ignore=tests/rules
+	$(BIN)/python -m tests.services -- $(PYTEST) tests --ignore=tests/browser --ignore=tests/scale --ignore=tests/rules --ignore=tests/test_make_run.py
 
 # Browser tests run in their own process: Playwright's event loop breaks pytest-asyncio after it.
 test-browser: $(BIN)/.installed system-deps
