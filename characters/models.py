@@ -138,7 +138,9 @@ class Character(models.Model):
     owner = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="characters"
     )
-    playbook = models.ForeignKey(Playbook, on_delete=models.PROTECT, related_name="+")
+    # RESTRICT, not PROTECT: a custom playbook stays while characters use it, yet goes
+    # with its table together with them.
+    playbook = models.ForeignKey(Playbook, on_delete=models.RESTRICT, related_name="+")
     state = models.CharField(max_length=10, choices=State.choices, default=State.ACTIVE)
     name = models.CharField(max_length=80)
     alias = models.CharField(max_length=80, blank=True)
@@ -223,7 +225,9 @@ class Character(models.Model):
 
 class CharacterAbility(models.Model):
     character = models.ForeignKey(Character, on_delete=models.CASCADE, related_name="abilities")
-    ability = models.ForeignKey(SpecialAbility, on_delete=models.PROTECT, related_name="+")
+    # RESTRICT for the same reason as Character.playbook: a custom playbook's ability
+    # goes with its table.
+    ability = models.ForeignKey(SpecialAbility, on_delete=models.RESTRICT, related_name="+")
 
     class Meta:
         ordering = ["pk"]
