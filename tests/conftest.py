@@ -41,3 +41,24 @@ def outsider(db):
 def fast_password_hashing(settings):
     # Real hashing costs ~0.3 s per user; these tests are not about hashing.
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture(autouse=True)
+def standard_content(request):
+    """Put back the playbooks the data migration loaded, for transactional tests.
+
+    A transactional test ends by emptying every table, the migration's content with it;
+    the next one would find no playbooks. The loader is idempotent, so this is cheap
+    and safe even where the content is still there.
+    """
+    marker = request.node.get_closest_marker("django_db")
+    transactional = (marker is not None and marker.kwargs.get("transaction")) or (
+        "transactional_db" in request.fixturenames
+    )
+    if transactional:
+        from django.apps import apps
+
+        from characters.content import load_standard_content
+
+        request.getfixturevalue("transactional_db")
+        load_standard_content(apps)

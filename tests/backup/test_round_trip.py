@@ -165,7 +165,7 @@ def comparable(document: dict) -> dict:
     return json.loads(dumps(document))
 
 
-@pytest.mark.django_db(transaction=True, serialized_rollback=True)
+@pytest.mark.django_db(transaction=True)
 def test_export_flush_import_export_loses_nothing(tmp_path):
     table = full_table()
     path = tmp_path / "table.json"

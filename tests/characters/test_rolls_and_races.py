@@ -93,8 +93,7 @@ def test_sheet_rolls_reach_the_table_log_with_the_name(client, character, gm):
     assert f"<strong>{character.name}</strong>" in page
 
 
-# serialized_rollback: other transactional tests flush the content the data migration loaded.
-@pytest.mark.django_db(transaction=True, serialized_rollback=True)
+@pytest.mark.django_db(transaction=True)
 @pytest.mark.parametrize("start,clicks", [(0, 9), (0, 20)])
 def test_concurrent_stress_marks_lose_nothing_and_never_pass_nine(start, clicks):
     character = CharacterFactory(stress=start)
@@ -119,8 +118,7 @@ def test_concurrent_stress_marks_lose_nothing_and_never_pass_nine(start, clicks)
     assert after.trauma_pending * 10 + after.stress == start + clicks
 
 
-# serialized_rollback: other transactional tests flush the content the data migration loaded.
-@pytest.mark.django_db(transaction=True, serialized_rollback=True)
+@pytest.mark.django_db(transaction=True)
 def test_concurrent_edits_of_different_fields_keep_both():
     character = CharacterFactory()
     url = lambda move: reverse("character_move", args=[character.table_id, character.pk, move])  # noqa: E731

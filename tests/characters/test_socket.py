@@ -11,10 +11,9 @@ from characters.models import GmNote
 from tests.factories import CharacterFactory, MembershipFactory, TableFactory
 from tests.sessions.test_consumers import connect, drain_greeting
 
-# serialized_rollback: other transactional tests flush the content the data migration loaded.
 pytestmark = [
     pytest.mark.asyncio,
-    pytest.mark.django_db(transaction=True, serialized_rollback=True),
+    pytest.mark.django_db(transaction=True),
 ]
 
 SECRET = "Owes the Lampblacks a debt he cannot pay"

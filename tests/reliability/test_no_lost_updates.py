@@ -2,7 +2,6 @@
 
 Real threads, real HTTP through Django's test client, each with its own database
 connection; run on SQLite by `make test-fast` and on PostgreSQL by `make test-postgres`.
-serialized_rollback keeps the standard playbooks that other transactional tests flush.
 """
 
 import threading
@@ -18,7 +17,7 @@ from sessions.models import Clock
 from tests.factories import CharacterFactory, ClockFactory
 
 CLICKS = 50
-pytestmark = pytest.mark.django_db(transaction=True, serialized_rollback=True)
+pytestmark = pytest.mark.django_db(transaction=True)
 
 
 def click_all(user, url: str, payloads: list[dict]) -> list[int]:

@@ -14,7 +14,7 @@ from tests.factories import MembershipFactory, TableFactory
 EVENTS = 1000
 pytestmark = [
     pytest.mark.asyncio,
-    pytest.mark.django_db(transaction=True, serialized_rollback=True),
+    pytest.mark.django_db(transaction=True),
 ]
 
 

@@ -1,9 +1,4 @@
-"""A table with everything a GM can hide, and the table URLs to try against it.
-
-Transactional tests here use serialized_rollback: a plain transactional flush re-creates
-content types, and a later serialized test then fails to reload them. The data migration's
-playbooks need the serialized copy, so these tests all restore it.
-"""
+"""A table with everything a GM can hide, and the table URLs to try against it."""
 
 from dataclasses import dataclass
 

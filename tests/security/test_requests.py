@@ -45,8 +45,7 @@ def test_csrf_token_from_the_page_is_accepted(scene):
 
 
 @pytest.mark.asyncio
-# serialized_rollback, like every transactional test here: see tests/security/conftest.py.
-@pytest.mark.django_db(transaction=True, serialized_rollback=True)
+@pytest.mark.django_db(transaction=True)
 async def test_socket_from_a_foreign_origin_is_refused():
     table = await database_sync_to_async(TableFactory)()
 

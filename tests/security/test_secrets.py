@@ -90,7 +90,7 @@ def _gm_does_everything_hidden(scene) -> None:
 
 
 @pytest.mark.asyncio
-@pytest.mark.django_db(transaction=True, serialized_rollback=True)
+@pytest.mark.django_db(transaction=True)
 async def test_no_socket_frame_a_player_gets_holds_a_secret():
     from tests.security.conftest import build_scene
 
