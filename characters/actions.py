@@ -261,6 +261,13 @@ def stash_coin(*, character: Character, amount: int) -> Character:
         return _write(character, coin=coin, stash=stash)
 
 
+def gain_stash(*, character: Character, amount: int) -> Character:
+    """Profits paid into the stash (a crew advance); a full stash simply stays full."""
+    with transaction.atomic():
+        character = _locked(character)
+        return _write(character, stash=rules.add_stash(character.stash, amount))
+
+
 def withdraw_stash(*, character: Character, coin: int) -> Character:
     with transaction.atomic():
         character = _locked(character)

@@ -16,6 +16,8 @@ from blades.rules import crew as rules
 from blades.rules import score as score_rules
 from blades.rules.character import RuleError
 from blades.rules.clocks import validate_clock_size
+from characters import actions as character_actions
+from characters.models import Character
 from sessions import live
 from sessions.models import Clock, Table
 
@@ -213,7 +215,19 @@ def mark_xp(*, crew: Crew, amount: int) -> rules.XpChange:
         current.advances += result.advances
         return result, ["xp", "advances"]
 
-    return _change_books(crew, change, "books")
+    with transaction.atomic():
+        result = _change_books(crew, change, "books")
+        if result.advances:
+            share_advance_profits(crew=crew, advances=result.advances)
+    return result
+
+
+def share_advance_profits(*, crew: Crew, advances: int) -> None:
+    """Each crew advance pays every active scoundrel stash = tier + 2."""
+    tier = Crew.objects.values_list("tier", flat=True).get(pk=crew.pk)
+    profit = rules.advance_stash_gain(tier) * advances
+    for character in Character.objects.filter(table_id=crew.table_id, state=Character.State.ACTIVE):
+        character_actions.gain_stash(character=character, amount=profit)
 
 
 def send_to_prison(*, crew: Crew) -> rules.HeatChange:

@@ -126,6 +126,22 @@ def test_crew_xp_gives_an_advance_spent_on_ability_or_boxes(crew):
         actions.spend_advance_on_upgrades(crew=crew)
 
 
+def test_crew_advance_pays_every_active_scoundrel_tier_plus_two(crew):
+    from tests.factories import CharacterFactory
+
+    Crew.objects.filter(pk=crew.pk).update(tier=1)
+    active = CharacterFactory(table=crew.table, stash=3)
+    retired = CharacterFactory(table=crew.table, stash=3, state="retired")
+    elsewhere = CharacterFactory(stash=3)
+    actions.mark_xp(crew=crew, amount=7)
+    active.refresh_from_db()
+    assert active.stash == 3
+    actions.mark_xp(crew=crew, amount=1)
+    for character in (active, retired, elsewhere):
+        character.refresh_from_db()
+    assert (active.stash, retired.stash, elsewhere.stash) == (6, 3, 3)
+
+
 def test_xp_track_length_is_a_setting(crew):
     actions.update_settings(
         crew=crew, players_edit_sheet=True, players_keep_books=False, xp_track=10
