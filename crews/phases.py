@@ -49,7 +49,9 @@ def phase_of(table_id: int) -> Phase:
 
 def locked_phase(table_id: int) -> Phase:
     Phase.objects.get_or_create(table_id=table_id)
-    return Phase.objects.select_for_update().select_related("score").get(table_id=table_id)
+    return (
+        Phase.objects.select_for_update(of=("self",)).select_related("score").get(table_id=table_id)
+    )
 
 
 def expect_step(phase: Phase, *steps: str) -> Score | None:
