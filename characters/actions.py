@@ -19,8 +19,7 @@ from blades.rules.character import RuleError
 from blades.rules.rolls import Effect, Position, RollKind, action_pool, desperate_xp, summarize
 from blades.rules.rolls import indulge_vice as read_vice_roll
 from blades.rules.rolls import resistance_stress as read_resistance
-from sessions import live as table_live
-from sessions.actions import SYSTEM_RNG
+from sessions.actions import SYSTEM_RNG, record_roll
 from sessions.models import Roll
 
 from .live import push_character
@@ -317,19 +316,15 @@ def set_state(*, character: Character, state: str) -> Character:
 
 
 def _store_roll(character: Character, roller, kind: RollKind, result, summary: str, note: str):
-    roll = Roll.objects.create(
+    return record_roll(
         table_id=character.table_id,
-        character=character,
         roller=roller,
         kind=kind,
-        pool=result.pool,
-        dice=list(result.dice),
-        outcome=result.outcome,
-        summary=summary[:200],
-        note=note[:200],
+        result=result,
+        summary=summary,
+        note=note,
+        character=character,
     )
-    table_live.push_roll(roll)
-    return roll
 
 
 def roll_action(

@@ -28,7 +28,7 @@ from blades.rules.rolls import (
 from characters import actions as character_actions
 from characters.models import Character
 from sessions import live
-from sessions.actions import SYSTEM_RNG
+from sessions.actions import SYSTEM_RNG, record_roll
 from sessions.models import Roll, Table
 
 from . import actions as crew_actions
@@ -80,19 +80,15 @@ def store_roll(
     table_id: int, roller, kind: RollKind, result: dice.Roll, summary: str, note: str = "",
     character: Character | None = None,
 ) -> Roll:  # fmt: skip
-    roll = Roll.objects.create(
+    return record_roll(
         table_id=table_id,
         roller=roller,
-        character=character,
         kind=kind,
-        pool=result.pool,
-        dice=list(result.dice),
-        outcome=result.outcome,
-        summary=summary[:200],
-        note=note[:200],
+        result=result,
+        summary=summary,
+        note=note,
+        character=character,
     )
-    live.push_roll(roll)
-    return roll
 
 
 def table_crew(table_id: int) -> Crew:

@@ -68,6 +68,36 @@ def remove_player(*, table: Table, user_id: int) -> None:
         live.kick(channels)
 
 
+def record_roll(
+    *,
+    table_id: int,
+    roller,
+    kind: RollKind,
+    result: dice.Roll,
+    summary: str,
+    note: str = "",
+    character=None,
+    secret: bool = False,
+) -> Roll:
+    """Store dice the server rolled and send them to the table's log after commit.
+
+    Every roll of the app, quick or from a sheet or a phase, enters the log here."""
+    roll = Roll.objects.create(
+        table_id=table_id,
+        roller=roller,
+        character=character,
+        kind=kind,
+        pool=result.pool,
+        dice=list(result.dice),
+        outcome=result.outcome,
+        summary=summary[:200],
+        note=note[:200],
+        secret=secret,
+    )
+    live.push_roll(roll)
+    return roll
+
+
 def quick_roll(
     *,
     table: Table,
@@ -80,19 +110,15 @@ def quick_roll(
 ) -> Roll:
     result = dice.roll(pool, rng)
     with transaction.atomic():
-        roll = Roll.objects.create(
-            table=table,
+        return record_roll(
+            table_id=table.pk,
             roller=roller,
             kind=kind,
-            pool=pool,
-            dice=list(result.dice),
-            outcome=result.outcome,
+            result=result,
             summary=summarize(kind, result),
             note=note,
             secret=secret,
         )
-        live.push_roll(roll)
-    return roll
 
 
 def create_clock(*, table: Table, name: str, segments: int, kind: str, visibility: str) -> Clock:
