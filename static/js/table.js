@@ -21,3 +21,200 @@ document.addEventListener("htmx:wsClose", function () {
   document.body.classList.add("offline");
   document.body.dataset.socket = "closed";
 });
+
+// Keep a person's place across a redraw. Live panels (the shared roll, the phase) are
+// swapped whole whenever anyone at the table acts: a push makes every page fetch its own
+// panel, and each person's own answers swap it too. Before a swap we note where the focus
+// is and every field changed but not sent; after it we put both back into the new panel.
+//
+// Restoring beats holding the redraw back while someone types: a held-back panel would
+// show a stale roll (the GM typing a consequence would miss the player's resistance) and
+// could post against a step that has moved on. Fields are matched by id, or else by
+// their place (nearest ancestor id), form and name, so a field the new panel no longer
+// has (its step is over) is simply gone. The form this response answers was sent: its
+// fields start fresh, unless the server refused it, and then nothing typed is lost. When
+// the focused control is gone (the Assist button once assisted), focus moves to its
+// nearest surviving container rather than falling to <body>, so Tab goes on from there.
+(function () {
+  var FIELDS = "input, select, textarea";
+  var MATCHABLE = "input, select, textarea, button, summary, details, a[href]";
+  var pendingSwap = null;
+  var pendingOob = [];
+
+  function scopeOf(el) {
+    for (var node = el.parentElement; node; node = node.parentElement) {
+      if (node.id) return node.id;
+    }
+    return "";
+  }
+
+  function formKey(form) {
+    if (!form) return "";
+    if (form.id) return "#" + form.id;
+    var url = form.getAttribute("hx-post") || form.getAttribute("action") || "";
+    return scopeOf(form) + ">" + url;
+  }
+
+  function keyOf(el) {
+    if (el.id) return "#" + el.id;
+    var form = el.form || el.closest("form");
+    var base = scopeOf(el) + "|" + formKey(form) + "|";
+    if (el.name) {
+      var many = el.type === "checkbox" || el.type === "radio";
+      return base + el.name + (many ? "=" + el.value : "");
+    }
+    if (el.tagName === "DETAILS") {
+      var summary = el.querySelector("summary");
+      return base + "details:" + (summary ? summary.textContent.trim() : "");
+    }
+    if (el.tagName === "A") return base + "a:" + el.getAttribute("href");
+    return base + el.tagName + ":" + el.textContent.trim();
+  }
+
+  function findByKey(key, scope) {
+    if (key.charAt(0) === "#") return document.getElementById(key.slice(1));
+    var root = (scope && document.getElementById(scope)) || document;
+    var all = root.querySelectorAll(MATCHABLE);
+    for (var i = 0; i < all.length; i++) {
+      if (keyOf(all[i]) === key) return all[i];
+    }
+    return null;
+  }
+
+  function defaultIndex(select) {
+    var index = select.multiple ? -1 : 0;
+    for (var i = 0; i < select.options.length; i++) {
+      if (select.options[i].defaultSelected) index = i;
+    }
+    return index;
+  }
+
+  function changed(el) {
+    if (el.disabled || el.readOnly) return false;
+    if (el.type === "checkbox" || el.type === "radio") return el.checked !== el.defaultChecked;
+    if (el.tagName === "SELECT") {
+      if (!el.multiple) return el.selectedIndex !== defaultIndex(el);
+      return Array.prototype.some.call(el.options, function (o) {
+        return o.selected !== o.defaultSelected;
+      });
+    }
+    if (/^(hidden|submit|button|reset|image|file)$/.test(el.type)) return false;
+    return el.value !== el.defaultValue;
+  }
+
+  function valueOf(el) {
+    if (el.type === "checkbox" || el.type === "radio") return el.checked;
+    if (el.tagName === "SELECT") {
+      return Array.prototype.map.call(el.options, function (o) {
+        return o.selected;
+      });
+    }
+    return el.value;
+  }
+
+  function setValue(el, value) {
+    if (el.type === "checkbox" || el.type === "radio") el.checked = value;
+    else if (el.tagName === "SELECT") {
+      for (var i = 0; i < el.options.length && i < value.length; i++) {
+        el.options[i].selected = value[i];
+      }
+    } else el.value = value;
+  }
+
+  // `sent` is the form this response answers, `refused` whether the server said no.
+  function capture(target, sent, refused) {
+    var skip = sent && !refused ? formKey(sent) : null;
+    var state = { fields: [], open: [], focus: null, fallbacks: [] };
+    target.querySelectorAll(FIELDS).forEach(function (el) {
+      if (!changed(el) || (skip && formKey(el.form) === skip)) return;
+      state.fields.push({ key: keyOf(el), scope: scopeOf(el), value: valueOf(el) });
+    });
+    target.querySelectorAll("details[open]").forEach(function (el) {
+      if (skip && sent.isConnected && el.contains(sent)) return;
+      state.open.push({ key: keyOf(el), scope: scopeOf(el) });
+    });
+    var active = document.activeElement;
+    if (active && active !== document.body && target.contains(active)) {
+      state.focus = { key: keyOf(active), scope: scopeOf(active) };
+      if (typeof active.selectionStart === "number") {
+        state.focus.start = active.selectionStart;
+        state.focus.end = active.selectionEnd;
+      }
+      for (var node = active.parentElement; node; node = node.parentElement) {
+        if (node.id) state.fallbacks.push(node.id);
+        if (node === target) break;
+      }
+    }
+    return state;
+  }
+
+  function focusHere(el) {
+    el.focus({ preventScroll: true });
+    if (document.activeElement !== el) {
+      // A container (the roll, the panel) takes focus only from script.
+      el.setAttribute("tabindex", "-1");
+      el.focus({ preventScroll: true });
+    }
+    return document.activeElement === el;
+  }
+
+  function restore(state) {
+    state.fields.forEach(function (field) {
+      var el = findByKey(field.key, field.scope);
+      if (el && el.matches(FIELDS) && !changed(el)) setValue(el, field.value);
+    });
+    state.open.forEach(function (details) {
+      var el = findByKey(details.key, details.scope);
+      if (el && el.tagName === "DETAILS") el.open = true;
+    });
+    if (!state.focus) return;
+    var active = document.activeElement;
+    if (active && active !== document.body && active.isConnected) {
+      var same = findByKey(state.focus.key, state.focus.scope);
+      if (active !== same) return; // focus already went somewhere on purpose
+    }
+    var el = findByKey(state.focus.key, state.focus.scope);
+    if (el && focusHere(el)) {
+      if (state.focus.start !== undefined && el.setSelectionRange) {
+        try {
+          el.setSelectionRange(state.focus.start, state.focus.end);
+        } catch (e) {
+          // Some input types (number, email) have no selection.
+        }
+      }
+      return;
+    }
+    for (var i = 0; i < state.fallbacks.length; i++) {
+      var container = document.getElementById(state.fallbacks[i]);
+      if (container && focusHere(container)) return;
+    }
+  }
+
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    var detail = event.detail;
+    pendingSwap = null;
+    if (!detail.shouldSwap || !detail.target) return;
+    var config = detail.requestConfig || {};
+    var elt = config.elt;
+    var sent = null;
+    if (config.verb !== "get" && elt) sent = elt.tagName === "FORM" ? elt : elt.closest("form");
+    pendingSwap = capture(detail.target, sent, detail.xhr.status >= 400);
+  });
+  document.addEventListener("htmx:afterSwap", function () {
+    if (!pendingSwap) return;
+    var state = pendingSwap;
+    pendingSwap = null;
+    restore(state);
+  });
+  // Pushed fragments (a clock someone ticked while the GM edits its name) likewise.
+  document.addEventListener("htmx:oobBeforeSwap", function (event) {
+    if (event.detail.shouldSwap && event.detail.target) {
+      pendingOob.push(capture(event.detail.target, null, false));
+    }
+  });
+  document.addEventListener("htmx:oobAfterSwap", function () {
+    var states = pendingOob;
+    pendingOob = [];
+    states.forEach(restore);
+  });
+})();

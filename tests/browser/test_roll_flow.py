@@ -201,12 +201,16 @@ def test_a_roll_built_together_live(person, server, crew):
     open_roll(gm, group_goal).get_by_role("button", name="Close the roll").click()
 
     # Undo, roll by roll, until both sheets are as they were before the first.
+    # Each click waits for the panel that answers it: a button read before that redraw
+    # may belong to a roll already undone and vanish under the click.
     gm.on("dialog", lambda dialog: dialog.accept())
     undo = gm.get_by_role("button", name=re.compile("Undo the last roll"))
     while undo.count():
+        name = undo.text_content().strip()
         undo.click()
-        expect(gm.locator("#flow-panel .step-undone").first).to_be_visible()
-        gm.wait_for_timeout(200)
+        undone = gm.get_by_role("article", name=re.compile(re.escape(name.split(": ", 1)[1])))
+        expect(undone.first).to_contain_text("Undone")
+        expect(gm.get_by_role("button", name=name, exact=True)).to_have_count(0)
     for page in everyone:
         for character in (ada, bo):
             expect(party_line(page, character)).to_contain_text("Stress 0/9")
@@ -226,3 +230,197 @@ def test_the_flow_fits_a_phone_and_is_accessible(person, server, crew):
     expect(open_roll(gm, "Climb the tower").get_by_label("Position")).to_be_visible()
     assert_accessible(gm)
     assert_fits_phone(gm)
+
+
+# --- By keyboard, and through live redraws -------------------------------------------
+
+
+def at_the_table(person, server, table):
+    """The GM, Ada and Bo, each in their own browser, on the table page."""
+    return tuple(open_table(person, server, table, name) for name in ("gm", "ada", "bo"))
+
+
+def focused(locator) -> bool:
+    return locator.evaluate("el => el === document.activeElement")
+
+
+def assert_focus_kept(page) -> None:
+    """After a redraw the focus is still somewhere in the page, never dropped to <body>."""
+    assert page.evaluate("document.activeElement !== document.body")
+
+
+def tab_to(page, target, limit=12, back=False) -> None:
+    """Press Tab (or Shift+Tab) until `target` has the focus, within `limit` presses."""
+    for _ in range(limit):
+        page.keyboard.press("Shift+Tab" if back else "Tab")
+        assert_focus_kept(page)
+        if focused(target):
+            return
+    raise AssertionError(f"{limit} presses of Tab did not reach {target}")
+
+
+def press(page, target, key="Enter", limit=12, back=False) -> None:
+    tab_to(page, target, limit, back)
+    page.keyboard.press(key)
+
+
+def propose_by_keyboard(page, goal, action) -> None:
+    form = page.locator("#flow-start")
+    form.get_by_label("Goal").focus()
+    page.keyboard.type(goal)
+    page.keyboard.press("Tab")
+    expect(form.get_by_label("Action", exact=True)).to_be_focused()
+    page.keyboard.type(action)  # a closed <select> picks the option typed
+    expect(form.get_by_label("Action", exact=True)).to_have_value(action.lower())
+    press(page, form.get_by_role("button", name="Propose the roll"))
+
+
+def set_terms_by_keyboard(gm, goal, position, effect) -> None:
+    roll = open_roll(gm, goal)
+    roll.get_by_label("Position").focus()
+    gm.keyboard.type(position)
+    gm.keyboard.press("Tab")
+    expect(roll.get_by_label("Effect")).to_be_focused()
+    gm.keyboard.type(effect)
+    press(gm, roll.get_by_role("button", name="Set position and effect"))
+
+
+def test_a_whole_roll_by_keyboard(person, server, crew):
+    """Three people, no mouse: propose, terms, assist, push, roll, harm, resist, judge."""
+    table, ada, bo = crew
+    everyone = gm, ada_page, bo_page = at_the_table(person, server, table)
+
+    goal = "Find the courier's trail"
+    propose_by_keyboard(ada_page, goal, "Hunt")
+    for page in everyone:
+        expect(open_roll(page, goal)).to_contain_text("Ada: Hunt")
+    # Ada's answer redrew her form; her focus stayed on its button.
+    expect(ada_page.get_by_role("button", name="Propose the roll")).to_be_focused()
+
+    set_terms_by_keyboard(gm, goal, "Desperate", "Great")
+    for page in everyone:
+        expect(open_roll(page, goal)).to_contain_text("Desperate position · Great effect")
+    set_terms = open_roll(gm, goal).get_by_role("button", name="Set position and effect")
+    expect(set_terms).to_be_focused()
+
+    # Bo assists: the button goes away with the answer, and his focus stays on the roll.
+    open_roll(bo_page, goal).get_by_role("button", name="Assist (+1d, 1 stress)").focus()
+    bo_page.keyboard.press("Enter")
+    for page in everyone:
+        expect(open_roll(page, goal)).to_contain_text("Bo assists (+1d)")
+    expect(open_roll(bo_page, goal)).to_be_focused()
+
+    # Ada goes on from where she was: push for a die, save, roll.
+    roll = open_roll(ada_page, goal)
+    press(ada_page, roll.get_by_label("Push for +1d (2 stress)"), key="Space")
+    expect(roll.get_by_label("Push for +1d (2 stress)")).to_be_checked()
+    press(ada_page, roll.get_by_role("button", name="Save pushes"))
+    for page in everyone:
+        expect(open_roll(page, goal)).to_contain_text("Pushes for +1d (2 stress)")
+    expect(roll.get_by_role("button", name="Save pushes")).to_be_focused()
+    press(ada_page, roll.get_by_role("button", name="Roll the dice"))
+    for page in everyone:
+        expect(open_roll(page, goal).locator(".outcome")).to_have_text(OUTCOMES)
+        expect(party_line(page, bo)).to_contain_text("Stress 1/9")
+    expect(open_roll(ada_page, goal)).to_be_focused()
+    assert roll_outcome(goal).pool == 2
+
+    # A full success leaves nothing to inflict: the GM closes it and Ada tries again
+    # with no dice (two dice, the lowest counts), until there are consequences.
+    attempt = 0
+    while not open_roll(gm, goal).get_by_label("Consequence").count():
+        expect(open_roll(gm, goal)).to_be_focused()
+        press(gm, open_roll(gm, goal).get_by_role("button", name="Close the roll"))
+        expect(open_roll(gm, goal)).to_have_count(0)
+        attempt += 1
+        assert attempt < 5, "the dice never failed"
+        goal = f"Find the courier's trail, again {attempt}"
+        propose_by_keyboard(ada_page, goal, "Hunt")
+        expect(open_roll(gm, goal)).to_be_visible()
+        set_terms_by_keyboard(gm, goal, "Desperate", "Standard")
+        expect(open_roll(ada_page, goal)).to_contain_text("Desperate position")
+        press(ada_page, open_roll(ada_page, goal).get_by_role("button", name="Roll the dice"))
+        for page in everyone:
+            expect(open_roll(page, goal).locator(".outcome")).to_have_text(OUTCOMES)
+
+    # The GM's own control went away with the roll: focus waits on the roll for him.
+    roll = open_roll(gm, goal)
+    expect(roll).to_be_focused()
+    press(gm, roll.get_by_label("Consequence"), limit=3)
+    gm.keyboard.type("Harm")
+    expect(roll.get_by_label("Consequence")).to_have_value("harm")
+    tab_to(gm, roll.get_by_label("Who"))
+    gm.keyboard.type("Ada")
+    tab_to(gm, roll.get_by_label("Description"))
+    gm.keyboard.type("Stabbed")
+    tab_to(gm, roll.get_by_label("Resist with"), limit=6)
+    gm.keyboard.type("Prowess")
+    expect(roll.get_by_label("Harm level")).to_have_value("2")
+    expect(roll.get_by_label("Who")).to_have_value(str(ada.pk))
+    press(gm, roll.get_by_role("button", name="Inflict the consequence"))
+    for page in everyone:
+        expect(open_roll(page, goal)).to_contain_text("Harm level 2: Stabbed")
+        expect(party_line(page, ada)).to_contain_text("2: Stabbed")
+    assert_focus_kept(gm)
+
+    # Ada resists from the roll, where her focus was left.
+    press(ada_page, open_roll(ada_page, goal).get_by_role("button", name="Resist with Prowess"))
+    for page in everyone:
+        expect(open_roll(page, goal)).to_contain_text("Resistance roll")
+    assert_focus_kept(ada_page)
+
+    # The GM judges it (back up the roll, above his form) and closes the roll.
+    roll = open_roll(gm, goal)
+    press(gm, roll.get_by_role("button", name="Reduced"), back=True, limit=14)
+    for page in everyone:
+        expect(party_line(page, ada)).to_contain_text("1: Stabbed")
+    assert_focus_kept(gm)
+    press(gm, roll.get_by_role("button", name="Close the roll"), limit=14)
+    for page in everyone:
+        expect(open_roll(page, goal)).to_have_count(0)
+        finished = page.get_by_role("article", name=re.compile(re.escape(goal) + "$"))
+        expect(finished).to_contain_text("Finished")
+    assert_focus_kept(gm)
+    assert Consequence.objects.get(description="Stabbed").result == "reduced"
+    assert_accessible(gm)
+
+
+def test_typing_and_focus_survive_a_live_redraw(person, server, crew):
+    """Bo types a bargain and the GM picks a position while Ada's steps redraw the panel."""
+    table, ada, bo = crew
+    everyone = gm, ada_page, bo_page = at_the_table(person, server, table)
+    goal = "Talk our way past the gate"
+    propose(ada_page, goal, "Sway")
+    for page in everyone:
+        expect(open_roll(page, goal)).to_contain_text("Ada: Sway")
+
+    # The GM has picked a position, not yet sent; Bo is half-way through a bargain.
+    open_roll(gm, goal).get_by_label("Position").select_option(label="Desperate")
+    bargain = open_roll(bo_page, goal).get_by_label("Devil's bargain")
+    bargain.focus()
+    bo_page.keyboard.type("Your blade")
+
+    # Ada's step redraws both panels while Bo is still typing.
+    open_roll(ada_page, goal).get_by_role("button", name="Ask to trade position for effect").click()
+    bo_page.keyboard.type(" snaps", delay=60)
+    for page in everyone:
+        expect(open_roll(page, goal)).to_contain_text("Asks to trade position for effect")
+    bo_page.keyboard.type(" in two")
+    expect(bargain).to_be_focused()
+    expect(bargain).to_have_value("Your blade snaps in two")
+    gm_position = open_roll(gm, goal).get_by_label("Position")
+    expect(gm_position).to_have_value("desperate")
+
+    # What Bo sends arrives whole, and his own answer gives him a fresh field.
+    bo_page.keyboard.press("Enter")
+    for page in everyone:
+        expect(open_roll(page, goal)).to_contain_text(
+            "Devil's bargain offered by bo: Your blade snaps in two"
+        )
+    expect(bargain).to_have_value("")
+    # That redraw too left the GM's unsent choice alone.
+    expect(gm_position).to_have_value("desperate")
+    open_roll(gm, goal).get_by_role("button", name="Set position and effect").click()
+    for page in everyone:
+        expect(open_roll(page, goal)).to_contain_text("Desperate position")
+    assert ActionRoll.objects.get(goal=goal).bargain == "Your blade snaps in two"
