@@ -190,11 +190,28 @@ document.addEventListener("htmx:wsClose", function () {
     }
   }
 
+  // Every step answers its sender and also signals every page, the sender's included,
+  // to fetch the panel again. A refetch that brings exactly what the panel shows (bar
+  // the per-render CSRF masks) is dropped: redrawing for nothing would only risk eating
+  // a click that lands between the two swaps.
+  var shown = {};
+  function unmasked(html) {
+    return String(html).replace(/name="csrfmiddlewaretoken" value="[^"]*"/g, "");
+  }
+
   document.addEventListener("htmx:beforeSwap", function (event) {
     var detail = event.detail;
     pendingSwap = null;
     if (!detail.shouldSwap || !detail.target) return;
     var config = detail.requestConfig || {};
+    if (detail.target.id) {
+      var html = unmasked(detail.serverResponse);
+      if (config.verb === "get" && shown[detail.target.id] === html) {
+        detail.shouldSwap = false;
+        return;
+      }
+      shown[detail.target.id] = html;
+    }
     var elt = config.elt;
     var sent = null;
     if (config.verb !== "get" && elt) sent = elt.tagName === "FORM" ? elt : elt.closest("form");

@@ -200,17 +200,18 @@ def test_a_roll_built_together_live(person, server, crew):
         assert Character.objects.get(pk=ada.pk).stress == ada_stress + bad
     open_roll(gm, group_goal).get_by_role("button", name="Close the roll").click()
 
-    # Undo, roll by roll, until both sheets are as they were before the first.
-    # Each click waits for the panel that answers it: a button read before that redraw
-    # may belong to a roll already undone and vanish under the click.
+    # Undo, roll by roll, until both sheets are as they were before the first. Each click
+    # waits for the redraw that answers the click before: until then the Undo button
+    # still names the previous roll, and that redraw can swap it out from under the
+    # click (the loop used to click right after "Close the roll", and flaked).
     gm.on("dialog", lambda dialog: dialog.accept())
     undo = gm.get_by_role("button", name=re.compile("Undo the last roll"))
+    expect(undo).to_have_accessible_name(re.compile(f"{group_goal}$"))
     while undo.count():
-        name = undo.text_content().strip()
+        undone_goal = undo.text_content().split(": ", 1)[1].strip()
         undo.click()
-        undone = gm.get_by_role("article", name=re.compile(re.escape(name.split(": ", 1)[1])))
-        expect(undone.first).to_contain_text("Undone")
-        expect(gm.get_by_role("button", name=name, exact=True)).to_have_count(0)
+        undone = gm.get_by_role("article", name=re.compile(f"— {re.escape(undone_goal)}$"))
+        expect(undone).to_contain_text("Undone")
     for page in everyone:
         for character in (ada, bo):
             expect(party_line(page, character)).to_contain_text("Stress 0/9")
