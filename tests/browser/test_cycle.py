@@ -23,10 +23,6 @@ from tests.factories import CharacterFactory, FactionFactory
 
 pytestmark = pytest.mark.browser
 
-# Pushes make every open phase page fetch its panel again; a form filled while that
-# fetch is on its way would be swapped out, so each person lets the page settle first.
-SETTLE_MS = 800
-
 
 @pytest.fixture
 def content(transactional_db):
@@ -50,10 +46,6 @@ def table_with_crew(content, make_user):
 
 def books() -> Crew:
     return Crew.objects.get()
-
-
-def settle(page) -> None:
-    page.wait_for_timeout(SETTLE_MS)
 
 
 def open_page(page, url):
@@ -120,7 +112,6 @@ def test_a_score_and_its_downtime_played_live(person, server, table_with_crew):
         )
     # Only the GM runs the steps.
     expect(ada_phase.get_by_role("button", name="Roll engagement")).to_have_count(0)
-    settle(gm)
 
     # 2. The engagement roll: a bold plan is one advantage; the dice set the position.
     gm.get_by_role("group", name=re.compile("bold or daring")).get_by_label(
@@ -135,7 +126,6 @@ def test_a_score_and_its_downtime_played_live(person, server, table_with_crew):
         expect(page.locator("#phase-panel")).to_contain_text(shown)
     expect(screen.locator(".screen-phase")).to_contain_text(f"{score.position_label} position")
     assert_accessible(gm)
-    settle(gm)
 
     # 3. Payoff: a standard job, 6 coin; rep 2 + 2 for a target two tiers above the crew.
     gm.get_by_role("button", name="End the score: payoff").click()
@@ -149,7 +139,6 @@ def test_a_score_and_its_downtime_played_live(person, server, table_with_crew):
         expect(sheet_track(page, f"^Coin 6 of {crew.coin_limit}$")).to_be_visible()
     expect(screen_value(screen, "Rep")).to_contain_text(f"4/{crew.rep_track}")
     expect(screen_value(screen, "Coin")).to_contain_text(f"6/{crew.coin_limit}")
-    settle(gm)
 
     # 4. Heat: contained, on a high-profile target: 2 + 1.
     gm.get_by_label("Exposure").select_option("contained")
@@ -160,7 +149,6 @@ def test_a_score_and_its_downtime_played_live(person, server, table_with_crew):
     for page in sheets:
         expect(sheet_track(page, "^Heat 3 of 9$")).to_be_visible()
     expect(screen_value(screen, "Heat")).to_contain_text("3/9")
-    settle(gm)
 
     # 5. Entanglements: the dice offer two; the GM takes a way out and the books follow.
     gm.get_by_role("button", name=re.compile("^Roll entanglements")).click()
@@ -173,7 +161,6 @@ def test_a_score_and_its_downtime_played_live(person, server, table_with_crew):
         expect(page.locator("#phase-panel")).to_contain_text(
             f"Entanglement roll: {' or '.join(score.entanglements)}."
         )
-    settle(gm)
     gm.get_by_label("Entanglement", exact=True).select_option(name)
     gm.get_by_label("Choice").select_option(label=f"{name}: {choice.label}")
     gm.get_by_label("Faction involved").select_option(label="Bluecoats (tier 2)")
@@ -204,11 +191,9 @@ def test_a_score_and_its_downtime_played_live(person, server, table_with_crew):
     # Players act only for their own characters.
     expect(ada_phase.get_by_label("Activity for Bo")).to_have_count(0)
     for page, pc in ((ada_phase, ada), (bo_phase, bo)):
-        settle(page)
         page.get_by_label(f"Activity for {pc.name}").select_option(label="Indulge vice")
         page.get_by_role("button", name=f"Spend an activity for {pc.name}").click()
         expect(page.get_by_role("heading", name=f"{pc.name} (1 done)")).to_be_visible()
-        settle(page)
         page.get_by_label(f"Activity for {pc.name}").select_option(label="Recover")
         page.get_by_label("Healer (recover)").select_option("npc")
         page.get_by_label("Healer's quality").fill("2")
@@ -235,20 +220,17 @@ def test_a_score_and_its_downtime_played_live(person, server, table_with_crew):
     assert_fits_phone(bo_phase)
 
     # 7. The GM ends downtime and the session; each player and the GM mark xp.
-    settle(gm)
     gm.get_by_role("button", name="End downtime").click()
     gm.get_by_role("button", name="End the session: xp review").click()
     expect(gm.get_by_role("heading", name="End of session: xp")).to_be_visible()
     for page, pc in ((ada_phase, ada), (bo_phase, bo)):
         expect(page.get_by_role("button", name=f"Mark xp for {pc.name}")).to_be_visible()
-        settle(page)
         page.get_by_label(re.compile("playbook's xp trigger")).select_option("1")
         page.get_by_label(re.compile("beliefs, drives")).select_option("1")
         page.get_by_label("Mark it on").select_option("playbook")
         page.get_by_role("button", name=f"Mark xp for {pc.name}").click()
         expect(page.locator("#phase-panel")).to_contain_text(f"{pc.name}: xp marked.")
         assert Character.objects.get(pk=pc.pk).playbook_xp == 2
-    settle(gm)
     gm.get_by_label("The crew's own xp trigger").select_option("1")
     gm.get_by_label(re.compile("above your current station")).select_option("1")
     gm.get_by_role("button", name="Mark crew xp").click()
