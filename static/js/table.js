@@ -235,3 +235,33 @@ document.addEventListener("htmx:wsClose", function () {
     states.forEach(restore);
   });
 })();
+
+// A push goes to every open page of the table, and each page holds only some of the
+// fragments (the phase page has no clocks, the table page no phase panel). Pushed
+// fragments with no place on this page are dropped before htmx looks for their
+// targets: it would swap nothing, but report each one as a console error. The body
+// names this extension (hx-ext), so every page's socket passes its messages through it.
+if (window.htmx) {
+  htmx.defineExtension("push-present", {
+    transformResponse: function (text, xhr) {
+      if (xhr) return text; // an HTTP answer goes where its request said
+      var template = document.createElement("template");
+      template.innerHTML = text;
+      Array.prototype.slice.call(template.content.children).forEach(function (el) {
+        if (!hasTarget(el)) el.remove();
+      });
+      return template.innerHTML;
+    },
+  });
+}
+
+function hasTarget(el) {
+  var oob = el.getAttribute("hx-swap-oob") || "true";
+  var colon = oob.indexOf(":");
+  var selector = colon > 0 ? oob.slice(colon + 1) : "#" + CSS.escape(el.id);
+  try {
+    return document.querySelector(selector) !== null;
+  } catch (e) {
+    return true; // an extended htmx selector ("closest ..."): let htmx resolve it
+  }
+}
