@@ -190,7 +190,15 @@ def test_a_score_and_its_downtime_played_live(person, server, table_with_crew):
         expect(page.get_by_label(f"Activity for {pc.name}")).to_have_count(1)
     # Players act only for their own characters.
     expect(ada_phase.get_by_label("Activity for Bo")).to_have_count(0)
+    # Bo starts writing while Ada's activities redraw his panel: his words and focus stay.
+    bo_asset = bo_phase.get_by_label("Asset (acquire asset)")
+    bo_asset.focus()
+    bo_phase.keyboard.type("A fast horse")
     for page, pc in ((ada_phase, ada), (bo_phase, bo)):
+        if pc == bo:
+            expect(bo_asset).to_be_focused()
+            expect(bo_asset).to_have_value("A fast horse")
+            bo_asset.fill("")
         page.get_by_label(f"Activity for {pc.name}").select_option(label="Indulge vice")
         page.get_by_role("button", name=f"Spend an activity for {pc.name}").click()
         expect(page.get_by_role("heading", name=f"{pc.name} (1 done)")).to_be_visible()
