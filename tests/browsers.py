@@ -8,6 +8,7 @@ import os
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
+import pytest
 from django.contrib.auth import get_user_model
 from playwright.sync_api import Browser, Page, expect
 
@@ -21,10 +22,14 @@ PASSWORD = "a-long-browser-password"
 PHONE = {"width": 390, "height": 844}
 
 
-def chromium_launch_args(base: dict) -> dict:
+# The fixtures both suites' conftests import (pytest finds them there).
+
+
+@pytest.fixture(scope="session")
+def browser_type_launch_args(browser_type_launch_args):
     """Debian's Chromium, headless, without the background traffic a test never needs."""
     return {
-        **base,
+        **browser_type_launch_args,
         "executable_path": "/usr/bin/chromium",
         "args": [
             "--headless",
@@ -39,9 +44,17 @@ def chromium_launch_args(base: dict) -> dict:
     }
 
 
-def make_user(username: str):
-    """A user the live server can log in: hashed with its own (default) hashers."""
-    return get_user_model().objects.create_user(username=username, password=PASSWORD)
+@pytest.fixture(autouse=True)
+def fast_password_hashing():
+    """The live server checks these passwords with its own (default) hashers."""
+
+
+@pytest.fixture
+def make_user(transactional_db):
+    def make(username: str):
+        return get_user_model().objects.create_user(username=username, password=PASSWORD)
+
+    return make
 
 
 @contextmanager

@@ -11,22 +11,18 @@ import pytest
 from django.db import connection
 
 from tests import browsers
+
+# From tests/browsers.py: pytest finds the shared fixtures (Chromium's flags, users the
+# live server can log in) by their names here, and test files import helpers from here.
 from tests.browsers import PHONE as PHONE
 from tests.browsers import assert_accessible as assert_accessible
 from tests.browsers import assert_fits_phone as assert_fits_phone
+from tests.browsers import browser_type_launch_args as browser_type_launch_args
+from tests.browsers import fast_password_hashing as fast_password_hashing
 from tests.browsers import log_in as log_in
+from tests.browsers import make_user as make_user
 from tests.browsers import wait_for_socket as wait_for_socket
 from tests.live_server import Daphne
-
-
-@pytest.fixture(autouse=True)
-def fast_password_hashing():
-    """The server checks these passwords with its own (default) hashers."""
-
-
-@pytest.fixture(scope="session")
-def browser_type_launch_args(browser_type_launch_args):
-    return browsers.chromium_launch_args(browser_type_launch_args)
 
 
 @pytest.fixture(scope="session")
@@ -45,11 +41,6 @@ def server(daphne, transactional_db):
     if daphne.process.poll() is not None:
         daphne.start()
     return daphne
-
-
-@pytest.fixture
-def make_user(transactional_db):
-    return browsers.make_user
 
 
 @pytest.fixture

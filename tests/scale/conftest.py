@@ -9,18 +9,14 @@ import pytest
 from django.db import connection
 
 from tests import browsers
+
+# Shared fixtures (Chromium's flags, users the live servers can log in): pytest finds
+# them by their names here.
+from tests.browsers import browser_type_launch_args as browser_type_launch_args
+from tests.browsers import fast_password_hashing as fast_password_hashing
+from tests.browsers import make_user as make_user
 from tests.live_server import Daphne
 from tests.services import Redis
-
-
-@pytest.fixture(autouse=True)
-def fast_password_hashing():
-    """The servers check these passwords with their own (default) hashers."""
-
-
-@pytest.fixture(scope="session")
-def browser_type_launch_args(browser_type_launch_args):
-    return browsers.chromium_launch_args(browser_type_launch_args)
 
 
 @pytest.fixture(scope="session")
@@ -62,11 +58,6 @@ def servers(daphne_pair, redis_server, transactional_db):
         if not running(server.process):
             server.start()
     return daphne_pair
-
-
-@pytest.fixture
-def make_user(transactional_db):
-    return browsers.make_user
 
 
 @pytest.fixture
