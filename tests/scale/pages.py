@@ -1,10 +1,24 @@
 """A table of three set up in the database, and what its pages must show of it."""
 
+import os
+
+import pytest
 from playwright.sync_api import Page, expect
 
 from sessions import queries
 from sessions.models import Clock, Membership
 from tests.factories import ClockFactory, TableFactory
+
+SCALE = [
+    pytest.mark.scale,
+    pytest.mark.skipif(
+        not (
+            os.environ.get("DATABASE_URL", "").startswith("postgres")
+            and os.environ.get("REDIS_URL")
+        ),
+        reason="run under `python -m tests.services` (make test-scale)",
+    ),
+]
 
 
 def table_of_three(make_user):

@@ -5,30 +5,19 @@ shows both live. A raw-socket measure prints how much the hop through Redis adds
 """
 
 import asyncio
-import os
 import statistics
 import time
 from concurrent.futures import ThreadPoolExecutor
 
-import pytest
 from django.test import Client
 from playwright.sync_api import expect
 from websockets.asyncio.client import connect
 
 from tests.browsers import wait_for_socket
 from tests.factories import MembershipFactory, TableFactory
-from tests.scale.pages import open_table, roll, roll_log, table_of_three, tick
+from tests.scale.pages import SCALE, open_table, roll, roll_log, table_of_three, tick
 
-pytestmark = [
-    pytest.mark.scale,
-    pytest.mark.skipif(
-        not (
-            os.environ.get("DATABASE_URL", "").startswith("postgres")
-            and os.environ.get("REDIS_URL")
-        ),
-        reason="run under `python -m tests.services` (make test-scale)",
-    ),
-]
+pytestmark = SCALE
 
 
 def test_a_roll_and_a_tick_through_a_reach_a_browser_on_b(servers, person, make_user):
