@@ -9,7 +9,7 @@ and shows exactly what the database holds, for its viewer.
 from playwright.sync_api import expect
 
 from tests.browsers import wait_for_socket
-from tests.scale.pages import (
+from tests.scale.support import (
     SCALE,
     expect_the_database,
     open_table,

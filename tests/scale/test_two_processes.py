@@ -1,21 +1,31 @@
 """Two daphne processes on one PostgreSQL and one Redis (run under tests.services).
 
 A GM's browser on process A rolls and ticks a clock; a player's browser on process B
-shows both live. A raw-socket measure prints how much the hop through Redis adds.
+shows both live. A raw-socket measure prints how long a push posted to A takes to reach
+a socket on A and one on B. With channels-redis every push goes through Redis, even to
+a socket in the posting process, so "B after A" is what a second process adds.
 """
 
 import asyncio
 import statistics
 import time
-from concurrent.futures import ThreadPoolExecutor
 
 from django.test import Client
 from playwright.sync_api import expect
-from websockets.asyncio.client import connect
 
 from tests.browsers import wait_for_socket
 from tests.factories import MembershipFactory, TableFactory
-from tests.scale.pages import SCALE, open_table, roll, roll_log, table_of_three, tick
+from tests.scale.support import (
+    SCALE,
+    open_table,
+    roll,
+    roll_log,
+    run_in_thread,
+    session_cookie,
+    table_of_three,
+    table_socket,
+    tick,
+)
 
 pytestmark = SCALE
 
@@ -39,18 +49,6 @@ def test_a_roll_and_a_tick_through_a_reach_a_browser_on_b(servers, person, make_
 HOPS = 30
 
 
-def run_in_thread(coroutine):
-    """asyncio.run where Playwright's sync API may already hold this thread's loop."""
-    with ThreadPoolExecutor(1) as pool:
-        return pool.submit(asyncio.run, coroutine).result()
-
-
-def session_cookie(user) -> str:
-    client = Client()
-    client.force_login(user)
-    return f"sessionid={client.cookies['sessionid'].value}"
-
-
 async def arrivals(socket, marker: str, times: dict) -> None:
     """Note when each push carrying `marker<n>` arrives, until all HOPS have."""
     while len(times) < HOPS:
@@ -71,11 +69,7 @@ def test_the_hop_through_redis_to_b(servers, capsys):
 
     async def measure():
         sockets = [
-            await connect(
-                f"ws://127.0.0.1:{server.port}/ws/tables/{table.pk}/",
-                origin=server.url,
-                additional_headers=[("Cookie", cookie)],
-            )
+            await table_socket(server, table.pk, cookie)
             for server, cookie in zip(servers, cookies, strict=True)
         ]
         times = ({}, {})

@@ -1,9 +1,13 @@
-"""A table of three set up in the database, and what its pages must show of it."""
+"""What the scale tests share: a table of three, what its pages must show, raw sockets."""
 
+import asyncio
 import os
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
+from django.test import Client
 from playwright.sync_api import Page, expect
+from websockets.asyncio.client import connect
 
 from sessions import queries
 from sessions.models import Clock, Membership
@@ -65,3 +69,24 @@ def expect_the_database(page: Page, table, *, is_gm: bool) -> None:
     expect(roll_log(page)).to_have_count(len(rolls))
     for stored in rolls:
         expect(roll_log(page).filter(has_text=stored.note)).to_have_count(1)
+
+
+def run_in_thread(coroutine):
+    """asyncio.run where Playwright's sync API may already hold this thread's loop."""
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, coroutine).result()
+
+
+def session_cookie(user) -> str:
+    client = Client()
+    client.force_login(user)
+    return f"sessionid={client.cookies['sessionid'].value}"
+
+
+async def table_socket(server, table_id: int, cookie: str):
+    """A raw websocket to the table on one process, as the user of `cookie`."""
+    return await connect(
+        f"ws://127.0.0.1:{server.port}/ws/tables/{table_id}/",
+        origin=server.url,
+        additional_headers=[("Cookie", cookie)],
+    )
