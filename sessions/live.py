@@ -145,12 +145,14 @@ def push_crew(table_id: int, *, parts) -> None:
     transaction.on_commit(send)
 
 
-def push_factions(table_id: int) -> None:
+def push_factions(table_id: int, *, players: bool = True) -> None:
     """The whole ladder, per audience, rendered after commit: a tier change reorders it,
-    and a hidden faction is simply absent from the players' render."""
+    and a hidden faction is simply absent from the players' render. `players=False` when
+    only a hidden faction changed: even an unchanged ladder arriving then would tell the
+    players that the GM just did something with a faction they cannot see."""
 
     def send() -> None:
-        for is_gm in (True, False):
+        for is_gm in (True, False) if players else (True,):
             html = _faction_ladder(table_id, is_gm)
             _send(gm_group(table_id) if is_gm else players_group(table_id), html)
 
