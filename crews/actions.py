@@ -47,8 +47,8 @@ def _push(crew_or_table_id: Crew | int, *parts: str) -> None:
     live.push_crew(table_id, parts=parts or ALL_PARTS)
 
 
-def _push_factions(table_id: int) -> None:
-    live.push_factions(table_id)
+def _push_factions(table_id: int, *, players_see: bool) -> None:
+    live.push_factions(table_id, players=players_see)
 
 
 # --- The crew and its sheet ------------------------------------------------------------
@@ -443,7 +443,7 @@ def create_faction(
             hidden=hidden,
             notes_hidden=notes_hidden,
         )
-        _push_factions(table.pk)
+        _push_factions(table.pk, players_see=not hidden)
         _push(table.pk, "books")  # a faction at war changes the crew's hold
     return faction
 
@@ -463,6 +463,7 @@ def update_faction(
     revealing it shows them again."""
     _check_faction(tier, hold, status)
     with transaction.atomic():
+        was_hidden = Faction.objects.filter(pk=faction.pk).values_list("hidden", flat=True).get()
         Faction.objects.filter(pk=faction.pk).update(
             name=name,
             tier=tier,
@@ -474,7 +475,7 @@ def update_faction(
         )
         _set_goal_visibility(faction, hidden)
         faction.refresh_from_db()
-        _push_factions(faction.table_id)
+        _push_factions(faction.table_id, players_see=not (was_hidden and hidden))
         _push(faction.table_id, "books")
     return faction
 
@@ -495,7 +496,7 @@ def shift_status(*, faction: Faction, delta: int) -> Faction:
         locked = Faction.objects.select_for_update().get(pk=faction.pk)
         locked.status = rules.set_status(locked.status, delta)
         locked.save(update_fields=["status"])
-        _push_factions(faction.table_id)
+        _push_factions(faction.table_id, players_see=not locked.hidden)
         _push(faction.table_id, "books")
     return locked
 
@@ -508,7 +509,7 @@ def delete_faction(*, faction: Faction) -> None:
             link.clock.delete()
             live.push_clock_removed(table_id, clock_id, hidden=hidden)
         faction.delete()
-        _push_factions(table_id)
+        _push_factions(table_id, players_see=not faction.hidden)
         _push(table_id, "books")
 
 
@@ -525,7 +526,7 @@ def add_goal_clock(*, faction: Faction, name: str, segments: int) -> Clock:
         )
         FactionClock.objects.create(faction=faction, clock=clock)
         live.push_clock(clock, created=True)
-        _push_factions(faction.table_id)
+        _push_factions(faction.table_id, players_see=not faction.hidden)
     return clock
 
 

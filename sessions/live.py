@@ -6,12 +6,16 @@ Pushes are scheduled with `transaction.on_commit`: a browser never sees a change
 could still roll back, and never sees it before the database does.
 """
 
+import logging
+
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.db import transaction
 from django.template.loader import render_to_string
 
 from . import queries
+
+logger = logging.getLogger(__name__)
 
 PAGE = "sessions/table.html"
 CREW_PAGE = "crews/crew.html"
@@ -34,11 +38,22 @@ def fragment(partial: str, **context) -> str:
     return render_to_string(f"{PAGE}#{partial}", context)
 
 
+def _deliver(send, *args) -> None:
+    """Hand a message to the channel layer; if it cannot be reached, log and carry on.
+
+    By now the change has committed: an unreachable layer (Redis down) must not turn the
+    request into an error page. Nothing is lost for the pages: the outage has closed
+    their sockets, and the snapshot each receives on reconnecting brings the change.
+    """
+    try:
+        async_to_sync(send)(*args)
+    except Exception:
+        logger.exception("channel layer unreachable; the snapshot will catch pages up")
+
+
 def _send(group: str, html: str) -> None:
     if html:
-        async_to_sync(get_channel_layer().group_send)(
-            group, {"type": "table.fragment", "html": html}
-        )
+        _deliver(get_channel_layer().group_send, group, {"type": "table.fragment", "html": html})
 
 
 def push(table_id: int, *, gm_html: str, players_html: str) -> None:
@@ -88,7 +103,7 @@ def kick(channel_names: list[str]) -> None:
     def send() -> None:
         layer = get_channel_layer()
         for name in channel_names:
-            async_to_sync(layer.send)(name, {"type": "table.kick"})
+            _deliver(layer.send, name, {"type": "table.kick"})
 
     transaction.on_commit(send)
 
@@ -130,12 +145,14 @@ def push_crew(table_id: int, *, parts) -> None:
     transaction.on_commit(send)
 
 
-def push_factions(table_id: int) -> None:
+def push_factions(table_id: int, *, players: bool = True) -> None:
     """The whole ladder, per audience, rendered after commit: a tier change reorders it,
-    and a hidden faction is simply absent from the players' render."""
+    and a hidden faction is simply absent from the players' render. `players=False` when
+    only a hidden faction changed: even an unchanged ladder arriving then would tell the
+    players that the GM just did something with a faction they cannot see."""
 
     def send() -> None:
-        for is_gm in (True, False):
+        for is_gm in (True, False) if players else (True,):
             html = _faction_ladder(table_id, is_gm)
             _send(gm_group(table_id) if is_gm else players_group(table_id), html)
 

@@ -3,6 +3,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_POST
 
 from blades.rules.rolls import RollKind
@@ -34,8 +35,6 @@ def signup(request: HttpRequest) -> HttpResponse:
 
 
 def _safe_next(request: HttpRequest, url: str) -> str:
-    from django.utils.http import url_has_allowed_host_and_scheme
-
     if url and url_has_allowed_host_and_scheme(url, {request.get_host()}):
         return url
     return ""

@@ -14,10 +14,12 @@ from tests.services import free_port, wait_for_port
 class Daphne:
     """One daphne process on a fixed loopback port, restartable in place."""
 
-    def __init__(self, database_url: str, port: int | None = None):
+    def __init__(self, database_url: str, port: int | None = None, redis_url: str | None = None):
         self.port = port or free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.env = {**os.environ, "DATABASE_URL": database_url, "DEBUG": "0"}
+        if redis_url:
+            self.env["REDIS_URL"] = redis_url
         self.env.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
         self.process = None
 

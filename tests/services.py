@@ -100,29 +100,49 @@ def postgres():
         shutil.rmtree(folder, ignore_errors=True)
 
 
+class Redis:
+    """A throwaway redis-server on a fixed loopback port and folder.
+
+    It can be killed like a crash and started again in place, on the same port with the
+    same folder: the scale tests take it away under open pages. Nothing is persisted, so
+    a restarted server is empty, as the channel layer's state is after a real crash.
+    """
+
+    def __init__(self):
+        self.port = free_port()
+        self.folder = Path(tempfile.mkdtemp(prefix="blades-redis-"))
+        self.url = f"redis://127.0.0.1:{self.port}/0"
+        self.process = None
+
+    def command(self) -> list[str]:
+        return [
+            "redis-server",
+            *("--port", str(self.port), "--bind", "127.0.0.1", "--dir", str(self.folder)),
+            *("--save", "", "--appendonly", "no"),
+        ]
+
+    def start(self) -> None:
+        self.process = subprocess.Popen(self.command(), stdout=subprocess.DEVNULL)
+        wait_for_port(self.port)
+
+    def kill(self) -> None:
+        if self.process and self.process.poll() is None:
+            self.process.kill()
+            self.process.wait(timeout=10)
+
+    def close(self) -> None:
+        self.kill()
+        shutil.rmtree(self.folder, ignore_errors=True)
+
+
 @contextmanager
 def redis():
-    port = free_port()
-    process = subprocess.Popen(
-        [
-            "redis-server",
-            "--port",
-            str(port),
-            "--bind",
-            "127.0.0.1",
-            "--save",
-            "",
-            "--appendonly",
-            "no",
-        ],
-        stdout=subprocess.DEVNULL,
-    )
+    server = Redis()
     try:
-        wait_for_port(port)
-        yield f"redis://127.0.0.1:{port}/0"
+        server.start()
+        yield server.url
     finally:
-        process.terminate()
-        process.wait(timeout=10)
+        server.close()
 
 
 def main(argv: list[str]) -> int:

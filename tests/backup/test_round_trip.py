@@ -184,6 +184,8 @@ def test_export_flush_import_export_loses_nothing(tmp_path):
     } <= kinds
     # Every model the export knows is in this file, so the comparison below covers it.
     assert kinds == {label.lower() for label, _ in PARTS}
+    # The shared-screen link stays behind: the file must not open the live table.
+    assert table.screen.token not in path.read_text()
     # Everything of the table and its members goes; the standard content stays.
     usernames = first["users"]
     Table.objects.all().delete()

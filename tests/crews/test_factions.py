@@ -155,6 +155,8 @@ async def test_hidden_faction_never_reaches_a_players_socket():
         assert "Secret Cabal" not in frame and "Cabal goal" not in frame and "plots" not in frame
     # The crew is not at war with a faction it does not know of.
     assert not any("At war" in frame for frame in player_frames)
+    # Not even an unchanged ladder: its arrival alone would tell of the GM's move.
+    assert not any('id="faction-ladder"' in frame for frame in player_frames)
     assert await player_socket.receive_nothing()
     await gm_socket.disconnect()
     await player_socket.disconnect()

@@ -1,124 +1,102 @@
 """Two daphne processes on one PostgreSQL and one Redis (run under tests.services).
 
-A change posted through process A reaches a socket held by process B; after B is
-killed and started again, a socket reconnecting to it catches up on what changed
-while it was away. Sockets here are real `websockets` clients with a session cookie.
+A GM's browser on process A rolls and ticks a clock; a player's browser on process B
+shows both live. A raw-socket measure prints how long a push posted to A takes to reach
+a socket on A and one on B. With channels-redis every push goes through Redis, even to
+a socket in the posting process, so "B after A" is what a second process adds.
 """
 
 import asyncio
-import os
+import statistics
+import time
 
-import pytest
-from django.db import connection
 from django.test import Client
-from websockets.asyncio.client import connect
+from playwright.sync_api import expect
 
-from tests.factories import ClockFactory, MembershipFactory, TableFactory
-from tests.live_server import Daphne
+from tests.browsers import wait_for_socket
+from tests.factories import MembershipFactory, TableFactory
+from tests.scale.support import (
+    SCALE,
+    open_table,
+    roll,
+    roll_log,
+    run_in_thread,
+    session_cookie,
+    table_of_three,
+    table_socket,
+    tick,
+)
 
-pytestmark = [
-    pytest.mark.scale,
-    pytest.mark.skipif(
-        not (
-            os.environ.get("DATABASE_URL", "").startswith("postgres")
-            and os.environ.get("REDIS_URL")
-        ),
-        reason="run under `python -m tests.services` (make test-scale)",
-    ),
-]
-
-
-def database_url() -> str:
-    s = connection.settings_dict
-    return f"postgres://{s['USER']}@{s['HOST']}:{s['PORT']}/{s['NAME']}"
+pytestmark = SCALE
 
 
-@pytest.fixture
-def pair(transactional_db):
-    servers = [Daphne(database_url()), Daphne(database_url())]
-    for server in servers:
-        server.start()
-    yield servers
-    for server in servers:
-        server.stop()
-    # A killed process's database sessions linger a moment; end them so the test
-    # database can be dropped.
-    with connection.cursor() as cursor:
-        cursor.execute(
-            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
-            " WHERE datname = current_database() AND pid <> pg_backend_pid()"
-        )
+def test_a_roll_and_a_tick_through_a_reach_a_browser_on_b(servers, person, make_user):
+    a, b = servers
+    table = table_of_three(make_user)
+    gm = open_table(person("gm"), a.url, table)
+    ada = open_table(person("ada", base_url=b.url), b.url, table)
+    for page in (gm, ada):
+        wait_for_socket(page)
+
+    roll(gm, "Through process A")
+    expect(roll_log(ada).filter(has_text="Through process A")).to_be_visible()
+    tick(gm, "Bluecoats close in")
+    expect(ada.get_by_role("img", name="1 of 4 segments filled")).to_be_visible()
+    # What the GM hides stays hidden across processes too.
+    expect(ada.get_by_role("article", name="Inspectors")).to_have_count(0)
 
 
-def cookie(user) -> str:
-    client = Client()
-    client.force_login(user)
-    return f"sessionid={client.cookies['sessionid'].value}"
+HOPS = 30
 
 
-async def frames_until(socket, text: str, seconds: float = 10) -> str:
-    async with asyncio.timeout(seconds):
-        while True:
-            frame = await socket.recv()
-            if text in frame:
-                return frame
+async def arrivals(socket, marker: str, times: dict) -> None:
+    """Note when each push carrying `marker<n>` arrives, until all HOPS have."""
+    while len(times) < HOPS:
+        frame = await socket.recv()
+        if marker in frame:
+            n = int(frame.split(marker, 1)[1].split("<", 1)[0].split()[0])
+            times[n] = time.perf_counter()
 
 
-def test_a_roll_and_a_tick_through_a_reach_a_socket_on_b(pair):
-    a, b = pair
+def test_the_hop_through_redis_to_b(servers, capsys):
+    """Every roll posted to A reaches a socket on A and one on B; print the latencies."""
+    a, b = servers
     table = TableFactory()
     player = MembershipFactory(table=table).user
-    clock = ClockFactory(table=table, name="Bluecoats", segments=4)
     gm = Client()
     gm.force_login(table.gm)
+    cookies = [session_cookie(player) for _ in servers]
 
-    session = cookie(player)  # here, not in a worker thread with its own connection
+    async def measure():
+        sockets = [
+            await table_socket(server, table.pk, cookie)
+            for server, cookie in zip(servers, cookies, strict=True)
+        ]
+        times = ({}, {})
+        listeners = [
+            asyncio.create_task(arrivals(socket, "hop ", seen))
+            for socket, seen in zip(sockets, times, strict=True)
+        ]
+        sent = {}
+        for n in range(HOPS):
+            sent[n] = time.perf_counter()
+            form = {"kind": "fortune", "pool": 1, "note": f"hop {n}"}
+            await asyncio.to_thread(a.post, gm, f"/tables/{table.pk}/rolls/", form)
+        async with asyncio.timeout(20):
+            await asyncio.gather(*listeners)
+        for socket in sockets:
+            await socket.close()
+        return sent, times
 
-    async def run():
-        socket = await connect(
-            f"ws://127.0.0.1:{b.port}/ws/tables/{table.pk}/",
-            origin=b.url,
-            additional_headers=[("Cookie", session)],
+    sent, (at_a, at_b) = run_in_thread(measure())
+    assert sorted(at_a) == sorted(at_b) == list(range(HOPS))
+    with capsys.disabled():
+        print(
+            f"\nscale: {HOPS} rolls posted to A, request to arrival p50: "
+            f"socket on A {p50(sent, at_a):.1f} ms, socket on B {p50(sent, at_b):.1f} ms; "
+            f"B after A p50 {p50(at_a, at_b):.1f} ms"
         )
-        await frames_until(socket, "roll-log")  # the snapshot
-        await asyncio.to_thread(
-            a.post,
-            gm,
-            f"/tables/{table.pk}/rolls/",
-            {"kind": "fortune", "pool": 2, "note": "Via A"},
-        )
-        await frames_until(socket, "Via A")
-        await asyncio.to_thread(
-            a.post, gm, f"/tables/{table.pk}/clocks/{clock.pk}/tick/", {"by": 1}
-        )
-        await frames_until(socket, "1 of 4 segments filled")
-        await socket.close()
-
-    asyncio.run(run())
 
 
-def test_after_b_restarts_a_socket_catches_up_on_what_changed(pair):
-    a, b = pair
-    table = TableFactory()
-    player = MembershipFactory(table=table).user
-    clock = ClockFactory(table=table, name="Bluecoats", segments=4)
-    gm = Client()
-    gm.force_login(table.gm)
-    b.stop()
-    a.post(gm, f"/tables/{table.pk}/clocks/{clock.pk}/tick/", {"by": 1})
-    a.post(gm, f"/tables/{table.pk}/rolls/", {"kind": "fortune", "pool": 1, "note": "While away"})
-    b.start()
-
-    session = cookie(player)  # here, not in a worker thread with its own connection
-
-    async def run():
-        socket = await connect(
-            f"ws://127.0.0.1:{b.port}/ws/tables/{table.pk}/",
-            origin=b.url,
-            additional_headers=[("Cookie", session)],
-        )
-        snapshot = await frames_until(socket, "roll-log")
-        assert "While away" in snapshot and "1 of 4 segments filled" in snapshot
-        await socket.close()
-
-    asyncio.run(run())
+def p50(start: dict, end: dict) -> float:
+    return statistics.median(1000 * (end[n] - start[n]) for n in start)

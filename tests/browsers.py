@@ -1,0 +1,111 @@
+"""Real Chromium for the browser and scale suites: launch flags, people, and checks.
+
+Both suites drive Playwright's sync API, so importing this module also sets what that
+needs (see below); each suite runs in its own pytest process for the same reason.
+"""
+
+import os
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+
+import pytest
+from django.contrib.auth import get_user_model
+from playwright.sync_api import Browser, Page, expect
+
+expect.set_options(timeout=15_000)
+
+# Playwright's sync API runs an event loop in this thread; the ORM calls the tests
+# make between clicks are still plain synchronous calls.
+os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
+
+PASSWORD = "a-long-browser-password"
+PHONE = {"width": 390, "height": 844}
+
+
+# The fixtures both suites' conftests import (pytest finds them there).
+
+
+@pytest.fixture(scope="session")
+def browser_type_launch_args(browser_type_launch_args):
+    """Debian's Chromium, headless, without the background traffic a test never needs."""
+    return {
+        **browser_type_launch_args,
+        "executable_path": "/usr/bin/chromium",
+        "args": [
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-quic",
+            "--no-first-run",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+        ],
+    }
+
+
+@pytest.fixture(autouse=True)
+def fast_password_hashing():
+    """The live server checks these passwords with its own (default) hashers."""
+
+
+@pytest.fixture
+def make_user(transactional_db):
+    def make(username: str):
+        return get_user_model().objects.create_user(username=username, password=PASSWORD)
+
+    return make
+
+
+@contextmanager
+def people(browser: Browser, base_url: str) -> Iterator[Callable[..., Page]]:
+    """Yield `open_as(username=None, viewport=None, base_url=...)`: a fresh browser
+    context per person, logged in on that server when a username is given."""
+    contexts = []
+
+    def open_as(username: str | None = None, viewport=None, base_url: str = base_url) -> Page:
+        context = browser.new_context(viewport=viewport or {"width": 1280, "height": 900})
+        # Generous: on 2 busy cores a password hash alone can take seconds.
+        context.set_default_timeout(30_000)
+        contexts.append(context)
+        page = context.new_page()
+        if username:
+            log_in(page, base_url, username)
+        return page
+
+    try:
+        yield open_as
+    finally:
+        for context in contexts:
+            context.close()
+
+
+def log_in(page: Page, base_url: str, username: str) -> None:
+    page.goto(f"{base_url}/accounts/login/")
+    page.get_by_label("Username").fill(username)
+    page.get_by_label("Password").fill(PASSWORD)
+    page.get_by_role("button", name="Log in").click()
+    page.wait_for_url("**/tables/**")
+
+
+def wait_for_socket(page: Page, state: str = "open") -> None:
+    """Wait until the page's table socket is "open" (or "closed": the page shows it is offline)."""
+    page.wait_for_function(f"document.body.dataset.socket === '{state}'")
+
+
+def assert_accessible(page: Page) -> None:
+    from axe_playwright_python.sync_playwright import Axe
+
+    results = Axe().run(page)
+    serious = [
+        f"{v['id']} ({v['impact']}): {v['help']} — {[n['target'] for n in v['nodes']][:3]}"
+        for v in results.response["violations"]
+        if v["impact"] in {"serious", "critical"}
+    ]
+    assert serious == []
+
+
+def assert_fits_phone(page: Page) -> None:
+    """Nothing sticks out sideways at a phone's width."""
+    overflow = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
+    assert overflow <= 0
