@@ -21,3 +21,13 @@ document.addEventListener("htmx:wsClose", function () {
   document.body.classList.add("offline");
   document.body.dataset.socket = "closed";
 });
+
+// A form whose result arrives over the socket answers 204: clear what was sent (the
+// note), keep the choices (kind, dice) for the next roll.
+document.addEventListener("htmx:afterRequest", function (event) {
+  var form = event.detail.elt;
+  if (event.detail.xhr.status !== 204 || !form.dataset || !form.dataset.clearOnSuccess) return;
+  form.dataset.clearOnSuccess.split(" ").forEach(function (name) {
+    if (form.elements[name]) form.elements[name].value = "";
+  });
+});
