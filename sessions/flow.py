@@ -8,8 +8,10 @@ events back. Steps that break the rules raise FlowError with a message for the t
 """
 
 from django.db import transaction
+from django.db.models import F
 
 from blades.rules import character as char_rules
+from blades.rules import crew as crew_rules
 from blades.rules import dice
 from blades.rules import flow as rules
 from blades.rules.dice import Outcome
@@ -22,6 +24,7 @@ from blades.rules.rolls import (
 from characters import actions as sheet
 from characters.live import push_character
 from characters.models import Character
+from crews.models import Crew
 
 from . import actions, live
 from .flow_access import (
@@ -57,7 +60,9 @@ class Changes(list):
     """The field changes one step makes, as RollEvent.changes stores them."""
 
     def on_character(self, character: Character, change, **kwargs):
-        before = Character.objects.filter(pk=character.pk).values(*TRACKED).get()
+        # Locked, so the recorded change is this step's alone and undo can reverse it.
+        before = Character.objects.select_for_update().filter(pk=character.pk).values(*TRACKED)
+        before = before.get()
         try:
             result = change(character=character, **kwargs)
         except (char_rules.RuleError, ValueError) as error:
@@ -87,7 +92,28 @@ class Changes(list):
     def set_fields(self, character: Character, **fields) -> None:
         self.on_character(character, _write_character, **fields)
 
-    def tick(self, clock: Clock, by: int) -> None:
+    def on_crew(self, crew: Crew, change, **kwargs) -> None:
+        """Heat and wanted level through the crew's own books (crews.actions)."""
+        books = Crew.objects.select_for_update().filter(pk=crew.pk).values("heat", "wanted")
+        before = books.get()
+        change(crew=crew, **kwargs)
+        after = Crew.objects.filter(pk=crew.pk).values("heat", "wanted").get()
+        self.extend(
+            {"crew": crew.pk, "who": crew.name, "field": f, "before": before[f], "after": after[f]}
+            for f in ("heat", "wanted")
+            if before[f] != after[f]
+        )
+
+    def heat_moved(self, crew: Crew) -> int:
+        """How far these changes moved the crew along the heat track (rules.crew)."""
+        delta = {"heat": 0, "wanted": 0}
+        for change in self:
+            if change.get("crew") == crew.pk:
+                delta[change["field"]] += change["after"] - change["before"]
+        return crew_rules.heat_steps(delta["heat"], delta["wanted"])
+
+    def tick(self, clock: Clock, by: int) -> int:
+        """Tick (or untick) a clock within its segments; returns how far it moved."""
         before = Clock.objects.filter(pk=clock.pk).values_list("filled", flat=True).get()
         clock = actions.tick_clock(clock=clock, by=by)
         if clock.filled != before:
@@ -100,6 +126,7 @@ class Changes(list):
                     "after": clock.filled,
                 }
             )
+        return clock.filled - before
 
 
 def stored_harm(harm: char_rules.Harm) -> dict[str, list[str]]:
@@ -107,7 +134,8 @@ def stored_harm(harm: char_rules.Harm) -> dict[str, list[str]]:
 
 
 def _write_character(*, character: Character, **fields) -> Character:
-    Character.objects.filter(pk=character.pk).update(**fields)
+    # A new revision tells open sheets the change is news to them.
+    Character.objects.filter(pk=character.pk).update(**fields, revision=F("revision") + 1)
     character.refresh_from_db()
     push_character(character)
     return character

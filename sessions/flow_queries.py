@@ -20,8 +20,9 @@ from blades.rules.rolls import (
     information_detail,
 )
 from characters.models import Character, CharacterAbility, CharacterItem
+from crews.models import Crew
 
-from . import flow, flow_access, flow_outcome, queries
+from . import flow, flow_access, flow_undo, queries
 from .flow_models import ActionRoll, Consequence, RollEvent
 from .models import Membership, Table
 
@@ -152,7 +153,7 @@ def panel_context(table: Table, membership: Membership) -> dict:
     rolls = _rolls(table, is_gm)
     open_rolls = rolls.filter(step__in=[Step.SETUP, Step.CONSEQUENCES]).order_by("created", "pk")
     finished = rolls.filter(step__in=[Step.DONE, Step.UNDONE]).order_by("-finished", "-pk")
-    last = flow_outcome.last_finished(table) if is_gm else None
+    last = flow_undo.last_finished(table) if is_gm else None
     return {
         "table": table,
         "is_gm": is_gm,
@@ -161,6 +162,7 @@ def panel_context(table: Table, membership: Membership) -> dict:
         "finished": [roll_view(roll, membership, mine) for roll in finished[:FINISHED_SHOWN]],
         "undo_roll": last,
         "clocks": list(queries.visible_clocks(table.pk, is_gm)),
+        "has_crew": Crew.objects.filter(table=table).exists(),
         "positions": list(Position),
         "effects": list(Effect),
         "attributes": list(char_rules.ATTRIBUTES),

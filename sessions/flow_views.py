@@ -21,6 +21,7 @@ from . import flow, flow_outcome
 from .access import access_table
 from .flow_access import access_consequence, access_roll, own_character
 from .flow_queries import panel_context
+from .flow_undo import undo_last
 from .models import Clock
 
 TEMPLATE = "sessions/flow.html"
@@ -182,18 +183,28 @@ def _terms(membership, roll, post):
     )
 
 
+def _number(post, name: str, default: int = 0) -> int:
+    value = post.get(name, "")
+    return int(value) if value.isdigit() else default
+
+
 def _consequence(membership, roll, post):
-    level = post.get("level")
     kind = post.get("kind", "")
     target = Character.objects.filter(pk=post.get("character") or 0, table_id=roll.table_id)
+    heat = _number(post, "heat") if kind == "complication" else 0
+    # A complication ticks a clock or gives heat: a clock is required only without heat.
+    clock = None
+    if kind == "complication" and (post.get("clock") or not heat):
+        clock = _clock(post, roll)
     return flow_outcome.add_consequence(
         by=membership,
         roll=roll,
         kind=kind,
         description=post.get("description", ""),
-        level=int(level) if level and level.isdigit() else None,
-        clock=_clock(post, roll) if kind == "complication" else None,
-        ticks=int(post.get("ticks", "1")) if post.get("ticks", "").isdigit() else 0,
+        level=_number(post, "level") or None,
+        clock=clock,
+        ticks=_number(post, "ticks"),
+        heat=heat,
         attribute=post.get("attribute", ""),
         character=target.first(),
     )
@@ -262,8 +273,9 @@ def flow_consequence_step(
 @require_POST
 def flow_undo(request: HttpRequest, table_id: int) -> HttpResponse:
     table, membership = access_table(request.user, table_id)
+    roll_id = request.POST.get("roll", "")
     try:
-        flow_outcome.undo_last(by=membership, table=table)
+        undo_last(by=membership, table=table, roll_id=int(roll_id) if roll_id.isdigit() else None)
     except flow.FlowError as error:
         return _panel(request, table, membership, error=str(error))
     return _panel(request, table, membership)
