@@ -19,7 +19,6 @@ from blades.rules.rolls import (
     Effect,
     Position,
     desperate_xp,
-    group_action,
 )
 from characters import actions as sheet
 from characters.live import push_character
@@ -182,17 +181,41 @@ def bonuses_of(roll: ActionRoll) -> rules.Bonuses:
     )
 
 
+def group_bonuses_of(roll: ActionRoll, participant: int) -> rules.Bonuses:
+    """What one participant of a group action adds to their own roll."""
+    entry = roll.group_bonuses.get(str(participant), {})
+    return rules.group_member_bonuses(
+        push=entry.get("push", False),
+        bargain=bool(entry.get("bargain")),
+        assisted=entry.get("assister") is not None,
+    )
+
+
+def group_assists(roll: ActionRoll) -> dict[int, int]:
+    """Each assisted participant of a group action, with their assister."""
+    return {
+        int(pk): entry["assister"]
+        for pk, entry in roll.group_bonuses.items()
+        if entry.get("assister") is not None
+    }
+
+
 def pool_of(roll: ActionRoll, character: Character) -> int:
     rating = getattr(character, roll.action)
     penalty = char_rules.harm_dice_penalty(character.harm)
     if roll.kind == ActionRoll.Kind.GROUP:
-        return rules.flow_pool(rating, penalty, rules.Bonuses())
+        return rules.flow_pool(rating, penalty, group_bonuses_of(roll, character.pk))
     return rules.flow_pool(rating, penalty, bonuses_of(roll))
 
 
 def involved(roll: ActionRoll) -> list[int]:
-    """The characters taking part: roller, assister, group."""
-    ids = [roll.character_id, roll.assister_id, *(int(k) for k in roll.group)]
+    """The characters taking part: roller, assister, group and its assisters."""
+    ids = [
+        roll.character_id,
+        roll.assister_id,
+        *(int(k) for k in roll.group),
+        *group_assists(roll).values(),
+    ]
     return [pk for pk in dict.fromkeys(ids) if pk]
 
 
@@ -338,21 +361,6 @@ def assist(*, by: Membership, roll: ActionRoll) -> ActionRoll:
     return roll
 
 
-def join_group(*, by: Membership, roll: ActionRoll) -> ActionRoll:
-    member = require_teammate(by, roll)
-    with transaction.atomic():
-        roll = locked_roll(roll)
-        require_step(roll, Step.SETUP)
-        if roll.kind != ActionRoll.Kind.GROUP:
-            raise FlowError("Only a group action can be joined.")
-        if str(member.pk) in roll.group:
-            raise FlowError(f"{member.name} is already in.")
-        roll.group = {**roll.group, str(member.pk): None}
-        roll.save(update_fields=["group"])
-        record(roll, by, f"{member.name} joins the group action")
-    return roll
-
-
 def set_push(*, by: Membership, roll: ActionRoll, dice_: bool, effect: bool) -> ActionRoll:
     """Push for +1d and/or +1 effect, 2 stress each, paid when the dice are rolled."""
     require_roller(by, roll)
@@ -418,15 +426,39 @@ def add_ability_bonus(*, by: Membership, roll: ActionRoll, bonus: str, reason: s
     return roll
 
 
+def pay_at_the_roll(
+    changes: Changes,
+    roll: ActionRoll,
+    character: Character,
+    stress: int,
+    bonuses: rules.Bonuses,
+    assister_id: int | None,
+) -> list[str]:
+    """What rolling costs, paid when the dice fall: the roller's stress (pushes, a
+    flashback), the assister's stress, and a desperate roll's xp. Notes for the log."""
+    notes = []
+    if stress:
+        notes.append(f"{character.name} takes {stress} stress{changes.stress(character, stress)}")
+    if bonuses.assist:
+        helper = Character.objects.get(pk=assister_id)
+        trauma = changes.stress(helper, rules.assist_stress(bonuses))
+        notes.append(f"{helper.name} takes 1 stress for assisting{trauma}")
+    if desperate_xp(roll.as_position):
+        attribute = char_rules.attribute_of(roll.action)
+        changes.on_character(character, sheet.mark_xp, track=attribute, amount=1)
+        notes.append(f"{character.name} marks {attribute} xp")
+    return notes
+
+
 # --- 4. The dice ----------------------------------------------------------------------
 
 
 def roll_dice(*, by: Membership, roll: ActionRoll, rng=actions.SYSTEM_RNG) -> ActionRoll:
-    """The roller rolls; in a group action each participant rolls their own dice."""
+    """The roller rolls (each participant of a group action rolls in flow_group)."""
     with transaction.atomic():
         roll = locked_roll(roll)
         if roll.kind == ActionRoll.Kind.GROUP:
-            return _roll_group_member(by, roll, rng)
+            raise FlowError("In a group action each participant rolls their own dice.")
         require_roller(by, roll)
         require_step(roll, Step.SETUP)
         if roll.flashback and roll.flashback_cost is None:
@@ -437,20 +469,8 @@ def roll_dice(*, by: Membership, roll: ActionRoll, rng=actions.SYSTEM_RNG) -> Ac
         roll.effect = rules.flow_effect(roll.as_effect, bonuses)
         result = dice.roll(pool_of(roll, character), rng)
         changes = Changes()
-        notes = []
         stress = rules.roller_stress(bonuses, roll.flashback_cost or 0)
-        if stress:
-            notes.append(
-                f"{character.name} takes {stress} stress{changes.stress(character, stress)}"
-            )
-        if roll.assister_id:
-            helper = Character.objects.get(pk=roll.assister_id)
-            trauma = changes.stress(helper, rules.assist_stress(bonuses))
-            notes.append(f"{helper.name} takes 1 stress for assisting{trauma}")
-        if desperate_xp(roll.as_position):
-            attribute = char_rules.attribute_of(roll.action)
-            changes.on_character(character, sheet.mark_xp, track=attribute, amount=1)
-            notes.append(f"{character.name} marks {attribute} xp")
+        notes = pay_at_the_roll(changes, roll, character, stress, bonuses, roll.assister_id)
         if roll.setup_from_id:
             ActionRoll.objects.filter(pk=roll.setup_from_id).update(setup_used=True)
         roll.pool, roll.dice, roll.outcome = result.pool, list(result.dice), result.outcome
@@ -461,46 +481,6 @@ def roll_dice(*, by: Membership, roll: ActionRoll, rng=actions.SYSTEM_RNG) -> Ac
             f"{', '.join(map(str, result.dice))}: {result.outcome.label}"
         )
         record(roll, by, "; ".join([text, *notes]), changes)
-    return roll
-
-
-def _roll_group_member(by: Membership, roll: ActionRoll, rng) -> ActionRoll:
-    require_member(by, roll)
-    require_step(roll, Step.SETUP)
-    if roll.flashback and roll.flashback_cost is None:
-        raise FlowError("The GM sets the flashback's stress cost first.")
-    mine = [
-        c
-        for c in Character.objects.filter(pk__in=[int(k) for k in roll.group], owner_id=by.user_id)
-        if roll.group[str(c.pk)] is None
-    ]
-    if not mine:
-        raise FlowError("Only a participant who has not rolled yet can roll.")
-    character = mine[0]
-    result = dice.roll(pool_of(roll, character), rng)
-    changes = Changes()
-    notes = []
-    if desperate_xp(roll.as_position):
-        attribute = char_rules.attribute_of(roll.action)
-        changes.on_character(character, sheet.mark_xp, track=attribute, amount=1)
-        notes.append(f"marks {attribute} xp")
-    roll.group = {**roll.group, str(character.pk): [result.pool, *result.dice]}
-    text = f"{character.name} rolls {result.pool}d: {', '.join(map(str, result.dice))}"
-    if all(v is not None for v in roll.group.values()):
-        rolled = [dice.Roll(v[0], tuple(v[1:])) for v in roll.group.values()]
-        outcome = group_action(rolled)
-        best = rolled[outcome.best_index]
-        roll.pool, roll.dice, roll.outcome = best.pool, list(best.dice), outcome.outcome
-        roll.step = Step.CONSEQUENCES
-        if roll.flashback_cost:
-            changes.stress(roll.character, roll.flashback_cost)
-        text += f"; the group's best is {outcome.outcome.label}"
-        if outcome.leader_stress:
-            leader = Character.objects.get(pk=roll.character_id)
-            trauma = changes.stress(leader, outcome.leader_stress)
-            text += f"; {leader.name} leads and takes {outcome.leader_stress} stress{trauma}"
-    roll.save()
-    record(roll, by, "; ".join([text, *notes]), changes)
     return roll
 
 

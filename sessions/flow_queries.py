@@ -56,7 +56,10 @@ class RollView:
     menu: list[tuple[str, str]] = field(default_factory=list)
     ticks: int = 0
     detail: str = ""
-    group: list[tuple[Character, list[int] | None]] = field(default_factory=list)
+    # Group action: each participant, their dice (None until rolled) and bonus dice.
+    group: list[tuple[Character, list[int] | None, list[str]]] = field(default_factory=list)
+    my_group_bonus: dict | None = None  # set while I may still add my own bonus dice
+    assist_choices: list[Character] = field(default_factory=list)
     involved: list[Character] = field(default_factory=list)
     consequences: list[ConsequenceView] = field(default_factory=list)
 
@@ -87,11 +90,12 @@ def roll_view(roll: ActionRoll, membership: Membership, mine: Character | None) 
         else:
             view.detail = fortune_result(Outcome(roll.outcome)).capitalize() + " effect"
         return view
-    characters = Character.objects.in_bulk(
-        [pk for pk in (roll.character_id, roll.assister_id) if pk] + [int(pk) for pk in roll.group]
-    )
+    characters = Character.objects.in_bulk(flow.involved(roll))
     view.involved = [characters[pk] for pk in flow.involved(roll) if pk in characters]
-    view.group = [(characters[int(pk)], dice) for pk, dice in roll.group.items()]
+    view.group = [
+        (characters[int(pk)], dice, _group_notes(roll.group_bonuses.get(pk, {}), characters))
+        for pk, dice in roll.group.items()
+    ]
     view.can_terms = is_gm and setup
     view.can_cancel = setup and flow_access.can_cancel(membership, roll)
     if setup:
@@ -106,7 +110,17 @@ def roll_view(roll: ActionRoll, membership: Membership, mine: Character | None) 
             view.can_offer = not roll.bargain_accepted
             view.can_roll = view.is_roller
         else:
-            view.can_join = teammate and str(mine.pk) not in roll.group
+            assists = flow.group_assists(roll)
+            outsider = teammate and str(mine.pk) not in roll.group
+            view.can_join = outsider and mine.pk not in assists.values()
+            if mine is not None and roll.group.get(str(mine.pk), 0) is None:
+                view.my_group_bonus = roll.group_bonuses.get(str(mine.pk), {})
+            if outsider and mine.pk not in assists.values():
+                view.assist_choices = [
+                    character
+                    for character, dice, _ in view.group
+                    if dice is None and character.pk not in assists
+                ]
             view.can_roll = mine is not None and roll.group.get(str(mine.pk), 0) is None
         if roll.flashback and roll.flashback_cost is None:
             view.can_roll = False
@@ -134,6 +148,17 @@ def roll_view(roll: ActionRoll, membership: Membership, mine: Character | None) 
             )
         )
     return view
+
+
+def _group_notes(entry: dict, characters: dict[int, Character]) -> list[str]:
+    notes = []
+    if entry.get("push"):
+        notes.append("pushes for +1d (2 stress)")
+    if entry.get("bargain"):
+        notes.append(f"devil's bargain (+1d): {entry['bargain']}")
+    if entry.get("assister") in characters:
+        notes.append(f"assisted by {characters[entry['assister']].name} (+1d)")
+    return notes
 
 
 def _rolls(table: Table, is_gm: bool):

@@ -17,9 +17,10 @@ from blades.rules.dice import MAX_POOL
 from blades.rules.rolls import Effect, Position
 from characters.models import Character
 
-from . import flow, flow_outcome
+from . import flow, flow_group, flow_outcome
 from .access import access_table
 from .flow_access import access_consequence, access_roll, own_character
+from .flow_models import ActionRoll
 from .flow_queries import panel_context
 from .flow_undo import undo_last
 from .models import Clock
@@ -210,13 +211,28 @@ def _consequence(membership, roll, post):
     )
 
 
+def _group_assist(membership, roll, post):
+    participant = Character.objects.filter(pk=post.get("participant") or 0, table_id=roll.table_id)
+    return flow_group.assist_group(by=membership, roll=roll, participant=participant.first())
+
+
+def _roll(membership, roll, post):
+    if roll.kind == ActionRoll.Kind.GROUP:
+        return flow_group.roll_dice(by=membership, roll=roll)
+    return flow.roll_dice(by=membership, roll=roll)
+
+
 ROLL_STEPS = {
     "terms": _terms,
     "ask-trade": lambda m, r, p: flow.ask_trade(by=m, roll=r),
     "accept-trade": lambda m, r, p: flow.answer_trade(by=m, roll=r, accept=True),
     "refuse-trade": lambda m, r, p: flow.answer_trade(by=m, roll=r, accept=False),
     "assist": lambda m, r, p: flow.assist(by=m, roll=r),
-    "join": lambda m, r, p: flow.join_group(by=m, roll=r),
+    "join": lambda m, r, p: flow_group.join_group(by=m, roll=r),
+    "group-bonus": lambda m, r, p: flow_group.set_group_bonus(
+        by=m, roll=r, push=p.get("push_dice") == "1", bargain=p.get("bargain", "")
+    ),
+    "group-assist": _group_assist,
     "push": lambda m, r, p: flow.set_push(
         by=m, roll=r, dice_=p.get("push_dice") == "1", effect=p.get("push_effect") == "1"
     ),
@@ -225,7 +241,7 @@ ROLL_STEPS = {
     "ability": lambda m, r, p: flow.add_ability_bonus(
         by=m, roll=r, bonus=p.get("bonus", ""), reason=p.get("reason", "")
     ),
-    "roll": lambda m, r, p: flow.roll_dice(by=m, roll=r),
+    "roll": _roll,
     "cancel": lambda m, r, p: flow.cancel(by=m, roll=r),
     "consequence": _consequence,
     "tick": lambda m, r, p: flow_outcome.tick_target(by=m, roll=r, clock=_clock(p, r)),

@@ -6,7 +6,7 @@ from django.http import Http404
 
 from blades.rules.rolls import Effect, Position
 from characters.models import Character
-from sessions import flow, flow_outcome, flow_undo
+from sessions import flow, flow_group, flow_outcome, flow_undo
 from sessions.flow_models import ActionRoll, Consequence
 from tests.factories import CharacterFactory, ClockFactory, MembershipFactory, TableFactory
 from tests.sessions.conftest import Dice, fresh, member, start
@@ -238,15 +238,15 @@ def test_group_action_best_counts_and_leader_pays(table, ada_m, bo_m, gm_m, ada,
     third = MembershipFactory(table=table)
     cy = CharacterFactory(table=table, owner=third.user, prowl=1)
     roll = start(ada_m, ada, group=True)
-    flow.join_group(by=bo_m, roll=roll)
-    flow.join_group(by=third, roll=roll)
+    flow_group.join_group(by=bo_m, roll=roll)
+    flow_group.join_group(by=third, roll=roll)
     with pytest.raises(flow.FlowError):
         flow.assist(by=bo_m, roll=roll)
-    flow.roll_dice(by=bo_m, roll=roll, rng=Dice(2))
+    flow_group.roll_dice(by=bo_m, roll=roll, rng=Dice(2))
     with pytest.raises(flow.FlowError):
-        flow.roll_dice(by=bo_m, roll=roll, rng=Dice(2))
-    flow.roll_dice(by=third, roll=roll, rng=Dice(1))
-    roll = flow.roll_dice(by=ada_m, roll=roll, rng=Dice(5, 4))
+        flow_group.roll_dice(by=bo_m, roll=roll, rng=Dice(2))
+    flow_group.roll_dice(by=third, roll=roll, rng=Dice(1))
+    roll = flow_group.roll_dice(by=ada_m, roll=roll, rng=Dice(5, 4))
     assert roll.outcome == "partial" and roll.step == "consequences"
     assert fresh(ada).stress == 2 and fresh(bo).stress == 0 and fresh(cy).stress == 0
 
