@@ -199,6 +199,10 @@ def test_a_roll_built_together_live(person, server, crew):
         # The leader takes 1 stress per participant whose best die was 1-3.
         assert Character.objects.get(pk=ada.pk).stress == ada_stress + bad
     open_roll(gm, group_goal).get_by_role("button", name="Close the roll").click()
+    # The undo button names the roll it takes back (a stale one is refused).
+    expect(
+        gm.get_by_role("button", name=re.compile(f"Undo the last roll.*{group_goal}"))
+    ).to_be_visible()
 
     # Undo, roll by roll, until both sheets are as they were before the first.
     gm.on("dialog", lambda dialog: dialog.accept())
