@@ -191,6 +191,18 @@ def add_heat(*, crew: Crew, amount: int) -> rules.HeatChange:
     return _change_books(crew, change, "books")
 
 
+def unwind_heat(*, crew: Crew, steps: int) -> rules.HeatChange:
+    """Take back heat a roll gave (its complication resisted, or the roll undone),
+    wanted levels it rolled into included."""
+
+    def change(current: Crew):
+        result = rules.unwind_heat(current.heat, current.wanted, steps)
+        current.heat, current.wanted = result.heat, result.wanted
+        return result, ["heat", "wanted"]
+
+    return _change_books(crew, change, "books")
+
+
 def add_coin(*, crew: Crew, amount: int, allow_excess: bool = False) -> rules.CoinChange:
     """Coin by hand stays within the vault; payoff passes `allow_excess` and the excess
     is flagged on the sheet until it is spent or shared."""

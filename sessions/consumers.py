@@ -1,10 +1,12 @@
 """The table socket: it only pushes (and carries presence). Every change comes over HTTP."""
 
+import asyncio
 from datetime import timedelta
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.utils import timezone
+from redis.exceptions import RedisError
 
 from . import live
 from .access import membership_of
@@ -15,8 +17,51 @@ from .models import Presence
 PRESENCE_TIMEOUT = timedelta(seconds=75)
 
 
+class LayerLost(Exception):
+    """Ends a socket whose groups may be gone with the channel layer's Redis."""
+
+
+# How the channel layer fails when Redis goes away or comes back empty.
+LAYER_FAILURES = (RedisError, OSError, TimeoutError)
+
+# Every accepted table socket in this process (see TableConsumer.__call__).
+OPEN_SOCKETS: set["TableConsumer"] = set()
+
+
 class TableConsumer(AsyncWebsocketConsumer):
     groups: list[str] = []
+
+    # Set on the other sockets of this process when one of them sees the layer fail.
+    layer_lost = False
+
+    async def __call__(self, scope, receive, send) -> None:
+        # channels-redis shares one blocking receive among all consumers of a process,
+        # so a Redis failure reaches only the consumer doing it (daphne closes that one
+        # with 1011). If Redis came back empty, the others wait on in it with their
+        # groups gone: open but never pushed to again. So every other socket of this
+        # process must close too, with a code on which the page reconnects (joining its
+        # groups again and getting the snapshot): 1011, 1012 or 1013. Daphne lets an
+        # application close only with 1000 or 3000-4999, but closes with 1011 itself
+        # when an application fails; so each other run is cancelled and ends failing.
+        # Cancelling is how daphne itself stops an application; channels-redis gives
+        # back its receive lock on cancellation.
+        self.run = asyncio.current_task()
+        try:
+            await super().__call__(scope, receive, send)
+        except LAYER_FAILURES:
+            if not self.layer_lost:
+                others = OPEN_SOCKETS - {self}
+                OPEN_SOCKETS.clear()
+                for consumer in others:
+                    consumer.layer_lost = True
+                    consumer.run.cancel()
+            raise
+        except asyncio.CancelledError:
+            if self.layer_lost:
+                raise LayerLost("another socket saw the channel layer fail") from None
+            raise
+        finally:
+            OPEN_SOCKETS.discard(self)
 
     async def connect(self) -> None:
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
@@ -31,6 +76,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         for group in self.joined:
             await self.channel_layer.group_add(group, self.channel_name)
         await self.accept()
+        OPEN_SOCKETS.add(self)
         # Catch up: whatever changed while this page was away arrives now.
         await self.send(
             text_data=await database_sync_to_async(live.snapshot)(self.table_id, self.is_gm)

@@ -8,8 +8,10 @@ events back. Steps that break the rules raise FlowError with a message for the t
 """
 
 from django.db import transaction
+from django.db.models import F
 
 from blades.rules import character as char_rules
+from blades.rules import crew as crew_rules
 from blades.rules import dice
 from blades.rules import flow as rules
 from blades.rules.dice import Outcome
@@ -17,11 +19,11 @@ from blades.rules.rolls import (
     Effect,
     Position,
     desperate_xp,
-    group_action,
 )
 from characters import actions as sheet
 from characters.live import push_character
 from characters.models import Character
+from crews.models import Crew
 
 from . import actions, live
 from .flow_access import (
@@ -57,7 +59,9 @@ class Changes(list):
     """The field changes one step makes, as RollEvent.changes stores them."""
 
     def on_character(self, character: Character, change, **kwargs):
-        before = Character.objects.filter(pk=character.pk).values(*TRACKED).get()
+        # Locked, so the recorded change is this step's alone and undo can reverse it.
+        before = Character.objects.select_for_update().filter(pk=character.pk).values(*TRACKED)
+        before = before.get()
         try:
             result = change(character=character, **kwargs)
         except (char_rules.RuleError, ValueError) as error:
@@ -87,7 +91,28 @@ class Changes(list):
     def set_fields(self, character: Character, **fields) -> None:
         self.on_character(character, _write_character, **fields)
 
-    def tick(self, clock: Clock, by: int) -> None:
+    def on_crew(self, crew: Crew, change, **kwargs) -> None:
+        """Heat and wanted level through the crew's own books (crews.actions)."""
+        books = Crew.objects.select_for_update().filter(pk=crew.pk).values("heat", "wanted")
+        before = books.get()
+        change(crew=crew, **kwargs)
+        after = Crew.objects.filter(pk=crew.pk).values("heat", "wanted").get()
+        self.extend(
+            {"crew": crew.pk, "who": crew.name, "field": f, "before": before[f], "after": after[f]}
+            for f in ("heat", "wanted")
+            if before[f] != after[f]
+        )
+
+    def heat_moved(self, crew: Crew) -> int:
+        """How far these changes moved the crew along the heat track (rules.crew)."""
+        delta = {"heat": 0, "wanted": 0}
+        for change in self:
+            if change.get("crew") == crew.pk:
+                delta[change["field"]] += change["after"] - change["before"]
+        return crew_rules.heat_steps(delta["heat"], delta["wanted"])
+
+    def tick(self, clock: Clock, by: int) -> int:
+        """Tick (or untick) a clock within its segments; returns how far it moved."""
         before = Clock.objects.filter(pk=clock.pk).values_list("filled", flat=True).get()
         clock = actions.tick_clock(clock=clock, by=by)
         if clock.filled != before:
@@ -100,6 +125,7 @@ class Changes(list):
                     "after": clock.filled,
                 }
             )
+        return clock.filled - before
 
 
 def stored_harm(harm: char_rules.Harm) -> dict[str, list[str]]:
@@ -107,7 +133,8 @@ def stored_harm(harm: char_rules.Harm) -> dict[str, list[str]]:
 
 
 def _write_character(*, character: Character, **fields) -> Character:
-    Character.objects.filter(pk=character.pk).update(**fields)
+    # A new revision tells open sheets the change is news to them.
+    Character.objects.filter(pk=character.pk).update(**fields, revision=F("revision") + 1)
     character.refresh_from_db()
     push_character(character)
     return character
@@ -154,17 +181,41 @@ def bonuses_of(roll: ActionRoll) -> rules.Bonuses:
     )
 
 
+def group_bonuses_of(roll: ActionRoll, participant: int) -> rules.Bonuses:
+    """What one participant of a group action adds to their own roll."""
+    entry = roll.group_bonuses.get(str(participant), {})
+    return rules.group_member_bonuses(
+        push=entry.get("push", False),
+        bargain=bool(entry.get("bargain")),
+        assisted=entry.get("assister") is not None,
+    )
+
+
+def group_assists(roll: ActionRoll) -> dict[int, int]:
+    """Each assisted participant of a group action, with their assister."""
+    return {
+        int(pk): entry["assister"]
+        for pk, entry in roll.group_bonuses.items()
+        if entry.get("assister") is not None
+    }
+
+
 def pool_of(roll: ActionRoll, character: Character) -> int:
     rating = getattr(character, roll.action)
     penalty = char_rules.harm_dice_penalty(character.harm)
     if roll.kind == ActionRoll.Kind.GROUP:
-        return rules.flow_pool(rating, penalty, rules.Bonuses())
+        return rules.flow_pool(rating, penalty, group_bonuses_of(roll, character.pk))
     return rules.flow_pool(rating, penalty, bonuses_of(roll))
 
 
 def involved(roll: ActionRoll) -> list[int]:
-    """The characters taking part: roller, assister, group."""
-    ids = [roll.character_id, roll.assister_id, *(int(k) for k in roll.group)]
+    """The characters taking part: roller, assister, group and its assisters."""
+    ids = [
+        roll.character_id,
+        roll.assister_id,
+        *(int(k) for k in roll.group),
+        *group_assists(roll).values(),
+    ]
     return [pk for pk in dict.fromkeys(ids) if pk]
 
 
@@ -310,21 +361,6 @@ def assist(*, by: Membership, roll: ActionRoll) -> ActionRoll:
     return roll
 
 
-def join_group(*, by: Membership, roll: ActionRoll) -> ActionRoll:
-    member = require_teammate(by, roll)
-    with transaction.atomic():
-        roll = locked_roll(roll)
-        require_step(roll, Step.SETUP)
-        if roll.kind != ActionRoll.Kind.GROUP:
-            raise FlowError("Only a group action can be joined.")
-        if str(member.pk) in roll.group:
-            raise FlowError(f"{member.name} is already in.")
-        roll.group = {**roll.group, str(member.pk): None}
-        roll.save(update_fields=["group"])
-        record(roll, by, f"{member.name} joins the group action")
-    return roll
-
-
 def set_push(*, by: Membership, roll: ActionRoll, dice_: bool, effect: bool) -> ActionRoll:
     """Push for +1d and/or +1 effect, 2 stress each, paid when the dice are rolled."""
     require_roller(by, roll)
@@ -390,15 +426,39 @@ def add_ability_bonus(*, by: Membership, roll: ActionRoll, bonus: str, reason: s
     return roll
 
 
+def pay_at_the_roll(
+    changes: Changes,
+    roll: ActionRoll,
+    character: Character,
+    stress: int,
+    bonuses: rules.Bonuses,
+    assister_id: int | None,
+) -> list[str]:
+    """What rolling costs, paid when the dice fall: the roller's stress (pushes, a
+    flashback), the assister's stress, and a desperate roll's xp. Notes for the log."""
+    notes = []
+    if stress:
+        notes.append(f"{character.name} takes {stress} stress{changes.stress(character, stress)}")
+    if bonuses.assist:
+        helper = Character.objects.get(pk=assister_id)
+        trauma = changes.stress(helper, rules.assist_stress(bonuses))
+        notes.append(f"{helper.name} takes 1 stress for assisting{trauma}")
+    if desperate_xp(roll.as_position):
+        attribute = char_rules.attribute_of(roll.action)
+        changes.on_character(character, sheet.mark_xp, track=attribute, amount=1)
+        notes.append(f"{character.name} marks {attribute} xp")
+    return notes
+
+
 # --- 4. The dice ----------------------------------------------------------------------
 
 
 def roll_dice(*, by: Membership, roll: ActionRoll, rng=actions.SYSTEM_RNG) -> ActionRoll:
-    """The roller rolls; in a group action each participant rolls their own dice."""
+    """The roller rolls (each participant of a group action rolls in flow_group)."""
     with transaction.atomic():
         roll = locked_roll(roll)
         if roll.kind == ActionRoll.Kind.GROUP:
-            return _roll_group_member(by, roll, rng)
+            raise FlowError("In a group action each participant rolls their own dice.")
         require_roller(by, roll)
         require_step(roll, Step.SETUP)
         if roll.flashback and roll.flashback_cost is None:
@@ -409,20 +469,8 @@ def roll_dice(*, by: Membership, roll: ActionRoll, rng=actions.SYSTEM_RNG) -> Ac
         roll.effect = rules.flow_effect(roll.as_effect, bonuses)
         result = dice.roll(pool_of(roll, character), rng)
         changes = Changes()
-        notes = []
         stress = rules.roller_stress(bonuses, roll.flashback_cost or 0)
-        if stress:
-            notes.append(
-                f"{character.name} takes {stress} stress{changes.stress(character, stress)}"
-            )
-        if roll.assister_id:
-            helper = Character.objects.get(pk=roll.assister_id)
-            trauma = changes.stress(helper, rules.assist_stress(bonuses))
-            notes.append(f"{helper.name} takes 1 stress for assisting{trauma}")
-        if desperate_xp(roll.as_position):
-            attribute = char_rules.attribute_of(roll.action)
-            changes.on_character(character, sheet.mark_xp, track=attribute, amount=1)
-            notes.append(f"{character.name} marks {attribute} xp")
+        notes = pay_at_the_roll(changes, roll, character, stress, bonuses, roll.assister_id)
         if roll.setup_from_id:
             ActionRoll.objects.filter(pk=roll.setup_from_id).update(setup_used=True)
         roll.pool, roll.dice, roll.outcome = result.pool, list(result.dice), result.outcome
@@ -433,46 +481,6 @@ def roll_dice(*, by: Membership, roll: ActionRoll, rng=actions.SYSTEM_RNG) -> Ac
             f"{', '.join(map(str, result.dice))}: {result.outcome.label}"
         )
         record(roll, by, "; ".join([text, *notes]), changes)
-    return roll
-
-
-def _roll_group_member(by: Membership, roll: ActionRoll, rng) -> ActionRoll:
-    require_member(by, roll)
-    require_step(roll, Step.SETUP)
-    if roll.flashback and roll.flashback_cost is None:
-        raise FlowError("The GM sets the flashback's stress cost first.")
-    mine = [
-        c
-        for c in Character.objects.filter(pk__in=[int(k) for k in roll.group], owner_id=by.user_id)
-        if roll.group[str(c.pk)] is None
-    ]
-    if not mine:
-        raise FlowError("Only a participant who has not rolled yet can roll.")
-    character = mine[0]
-    result = dice.roll(pool_of(roll, character), rng)
-    changes = Changes()
-    notes = []
-    if desperate_xp(roll.as_position):
-        attribute = char_rules.attribute_of(roll.action)
-        changes.on_character(character, sheet.mark_xp, track=attribute, amount=1)
-        notes.append(f"marks {attribute} xp")
-    roll.group = {**roll.group, str(character.pk): [result.pool, *result.dice]}
-    text = f"{character.name} rolls {result.pool}d: {', '.join(map(str, result.dice))}"
-    if all(v is not None for v in roll.group.values()):
-        rolled = [dice.Roll(v[0], tuple(v[1:])) for v in roll.group.values()]
-        outcome = group_action(rolled)
-        best = rolled[outcome.best_index]
-        roll.pool, roll.dice, roll.outcome = best.pool, list(best.dice), outcome.outcome
-        roll.step = Step.CONSEQUENCES
-        if roll.flashback_cost:
-            changes.stress(roll.character, roll.flashback_cost)
-        text += f"; the group's best is {outcome.outcome.label}"
-        if outcome.leader_stress:
-            leader = Character.objects.get(pk=roll.character_id)
-            trauma = changes.stress(leader, outcome.leader_stress)
-            text += f"; {leader.name} leads and takes {outcome.leader_stress} stress{trauma}"
-    roll.save()
-    record(roll, by, "; ".join([text, *notes]), changes)
     return roll
 
 

@@ -91,6 +91,16 @@ def require_teammate(membership: Membership, roll: ActionRoll) -> Character:
     return character
 
 
+def require_participant(membership: Membership, roll: ActionRoll) -> Character:
+    """A player whose own character takes part in the group action: only they add bonus
+    dice to, and roll, that character's share."""
+    _same_table(membership, roll)
+    character = own_character(membership)
+    if character is None or str(character.pk) not in roll.group:
+        _deny("Only a participant does that, for their own roll.")
+    return character
+
+
 def can_cancel(membership: Membership, roll: ActionRoll) -> bool:
     return membership.table_id == roll.table_id and (
         membership.is_gm or is_roller(membership, roll)

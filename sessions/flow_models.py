@@ -76,6 +76,9 @@ class ActionRoll(models.Model):
 
     # Group action: {character id: dice or None until that participant rolls}.
     group = models.JSONField(default=dict)
+    # ...and the bonus dice each participant takes for their own roll:
+    # {character id: {"push": bool, "bargain": text, "assister": character id}}.
+    group_bonuses = models.JSONField(default=dict)
 
     # Fortune roll: the pool the GM built, and whether players may see it at all.
     secret = models.BooleanField(default=False)
@@ -148,6 +151,9 @@ class Consequence(models.Model):
         "table_sessions.Clock", on_delete=models.SET_NULL, null=True, related_name="+"
     )
     ticks = models.PositiveSmallIntegerField(default=0)
+    # A complication may give the crew heat instead: the steps it actually moved the
+    # heat track (0 when the track was already full).
+    heat = models.PositiveSmallIntegerField(default=0)
     resist_attribute = models.CharField(max_length=10, blank=True)
     resisted = models.CharField(max_length=5, choices=Resisted.choices, blank=True)
     resist_dice = models.JSONField(null=True)
@@ -165,7 +171,7 @@ class Consequence(models.Model):
 
 class RollEvent(models.Model):
     """One step of a roll, in order. `changes` is a list of
-    {"character"|"clock": pk, "field": name, "before": value, "after": value}."""
+    {"character"|"clock"|"crew": pk, "field": name, "before": value, "after": value}."""
 
     roll = models.ForeignKey(ActionRoll, on_delete=models.CASCADE, related_name="events")
     actor = models.ForeignKey(

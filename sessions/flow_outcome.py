@@ -1,12 +1,10 @@
 """Steps 5 and 6 of the shared roll, and what the GM does around it: consequences,
-the target clock, resisting, protecting, closing the roll, undo, fortune rolls.
+the target clock, resisting, protecting, closing the roll, fortune rolls.
 
 Same contract as flow.py: one transaction per step, a RollEvent with every change.
 """
 
 from django.db import transaction
-from django.db.models import F
-from django.db.models.functions import Least
 from django.utils import timezone
 
 from blades.rules import character as char_rules
@@ -24,8 +22,10 @@ from blades.rules.rolls import (
 )
 from characters import actions as sheet
 from characters.models import Character
+from crews import actions as crew_actions
+from crews.models import Crew
 
-from . import actions, live
+from . import actions
 from .flow import (
     Changes,
     FlowError,
@@ -52,9 +52,12 @@ def add_consequence(
     level: int | None = None,
     clock: Clock | None = None,
     ticks: int = 0,
+    heat: int = 0,
     attribute: str = "",
     character: Character | None = None,
 ) -> Consequence:
+    """The GM inflicts one consequence from the menu of the roll's position and result.
+    A complication ticks one of the table's clocks 1-3, or gives the crew 1-2 heat."""
     require_gm_of(by, roll)
     with transaction.atomic():
         roll = locked_roll(roll)
@@ -86,9 +89,21 @@ def add_consequence(
             text += f" level {level} to {target.name}: {consequence.description}"
             if landed.level != level:
                 text += f" (the row is full: level {landed.level})"
+        elif kind == "complication" and heat:
+            if clock is not None or heat not in (1, 2):
+                raise FlowError("A complication ticks a clock or adds 1 or 2 heat, not both.")
+            crew = Crew.objects.filter(table_id=roll.table_id).first()
+            if crew is None:
+                raise FlowError("This table has no crew to take the heat; tick a clock instead.")
+            changes.on_crew(crew, crew_actions.add_heat, amount=heat)
+            consequence.heat = changes.heat_moved(crew)
+            text += f": {crew.name} +{heat} heat"
         elif kind == "complication":
             if clock is None or clock.table_id != roll.table_id or ticks not in (1, 2, 3):
-                raise FlowError("A complication ticks one of this table's clocks 1, 2 or 3.")
+                raise FlowError(
+                    "A complication ticks one of this table's clocks 1, 2 or 3, "
+                    "or adds 1 or 2 heat to the crew."
+                )
             changes.tick(clock, ticks)
             consequence.clock, consequence.ticks = clock, ticks
             text += f": {clock.name} +{ticks}"
@@ -232,6 +247,10 @@ def judge_resistance(*, by: Membership, consequence: Consequence, avoided: bool)
             changes.set_fields(victim, harm=stored_harm(harm))
         elif consequence.kind == "complication" and consequence.clock:
             changes.tick(consequence.clock, -(consequence.ticks if avoided else 1))
+        elif consequence.kind == "complication" and consequence.heat:
+            crew = Crew.objects.get(table_id=roll.table_id)
+            steps = consequence.heat if avoided else 1
+            changes.on_crew(crew, crew_actions.unwind_heat, steps=steps)
         elif consequence.kind == "reduced_effect":
             roll = locked_roll(roll)
             roll.effect = raise_effect(roll.as_effect)
@@ -247,7 +266,7 @@ def judge_resistance(*, by: Membership, consequence: Consequence, avoided: bool)
     return consequence
 
 
-# --- Finish, cancel, undo -------------------------------------------------------------
+# --- Finish (undo is in flow_undo) -------------------------------------------------------------
 
 
 def finish(*, by: Membership, roll: ActionRoll) -> ActionRoll:
@@ -258,55 +277,6 @@ def finish(*, by: Membership, roll: ActionRoll) -> ActionRoll:
         roll.step, roll.finished = Step.DONE, timezone.now()
         roll.save(update_fields=["step", "finished"])
         record(roll, by, "GM closes the roll")
-    return roll
-
-
-def last_finished(table: Table) -> ActionRoll | None:
-    return (
-        ActionRoll.objects.filter(table=table, step=Step.DONE).order_by("-finished", "-pk").first()
-    )
-
-
-def undo_last(*, by: Membership, table: Table) -> ActionRoll:
-    """Put back every value the last finished roll changed, in reverse order."""
-    require_gm_at(by, table)
-    with transaction.atomic():
-        roll = last_finished(table)
-        if roll is None:
-            raise FlowError("There is no finished roll to undo.")
-        roll = locked_roll(roll)
-        characters: dict[int, dict] = {}
-        clocks: dict[int, int] = {}
-        for event in roll.events.order_by("-pk"):
-            for change in reversed(event.changes):
-                if "character" in change:
-                    characters.setdefault(change["character"], {})[change["field"]] = change[
-                        "before"
-                    ]
-                else:
-                    clocks[change["clock"]] = change["before"]
-        changes = Changes()
-        for character in Character.objects.filter(pk__in=characters):
-            changes.set_fields(character, **characters[character.pk])
-        for clock in Clock.objects.filter(pk__in=clocks):
-            before = clock.filled
-            Clock.objects.filter(pk=clock.pk).update(filled=Least(clocks[clock.pk], F("segments")))
-            clock.refresh_from_db()
-            changes.append(
-                {
-                    "clock": clock.pk,
-                    "who": clock.name,
-                    "field": "filled",
-                    "before": before,
-                    "after": clock.filled,
-                }
-            )
-            live.push_clock(clock)
-        if roll.setup_from_id:
-            ActionRoll.objects.filter(pk=roll.setup_from_id).update(setup_used=False)
-        roll.step = Step.UNDONE
-        roll.save(update_fields=["step"])
-        record(roll, by, "GM undoes the roll: every change is put back", changes)
     return roll
 
 

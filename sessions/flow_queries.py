@@ -20,8 +20,9 @@ from blades.rules.rolls import (
     information_detail,
 )
 from characters.models import Character, CharacterAbility, CharacterItem
+from crews.models import Crew
 
-from . import flow, flow_access, flow_outcome, queries
+from . import flow, flow_access, flow_undo, queries
 from .flow_models import ActionRoll, Consequence, RollEvent
 from .models import Membership, Table
 
@@ -55,7 +56,10 @@ class RollView:
     menu: list[tuple[str, str]] = field(default_factory=list)
     ticks: int = 0
     detail: str = ""
-    group: list[tuple[Character, list[int] | None]] = field(default_factory=list)
+    # Group action: each participant, their dice (None until rolled) and bonus dice.
+    group: list[tuple[Character, list[int] | None, list[str]]] = field(default_factory=list)
+    my_group_bonus: dict | None = None  # set while I may still add my own bonus dice
+    assist_choices: list[Character] = field(default_factory=list)
     involved: list[Character] = field(default_factory=list)
     consequences: list[ConsequenceView] = field(default_factory=list)
 
@@ -86,11 +90,12 @@ def roll_view(roll: ActionRoll, membership: Membership, mine: Character | None) 
         else:
             view.detail = fortune_result(Outcome(roll.outcome)).capitalize() + " effect"
         return view
-    characters = Character.objects.in_bulk(
-        [pk for pk in (roll.character_id, roll.assister_id) if pk] + [int(pk) for pk in roll.group]
-    )
+    characters = Character.objects.in_bulk(flow.involved(roll))
     view.involved = [characters[pk] for pk in flow.involved(roll) if pk in characters]
-    view.group = [(characters[int(pk)], dice) for pk, dice in roll.group.items()]
+    view.group = [
+        (characters[int(pk)], dice, _group_notes(roll.group_bonuses.get(pk, {}), characters))
+        for pk, dice in roll.group.items()
+    ]
     view.can_terms = is_gm and setup
     view.can_cancel = setup and flow_access.can_cancel(membership, roll)
     if setup:
@@ -105,7 +110,17 @@ def roll_view(roll: ActionRoll, membership: Membership, mine: Character | None) 
             view.can_offer = not roll.bargain_accepted
             view.can_roll = view.is_roller
         else:
-            view.can_join = teammate and str(mine.pk) not in roll.group
+            assists = flow.group_assists(roll)
+            outsider = teammate and str(mine.pk) not in roll.group
+            view.can_join = outsider and mine.pk not in assists.values()
+            if mine is not None and roll.group.get(str(mine.pk), 0) is None:
+                view.my_group_bonus = roll.group_bonuses.get(str(mine.pk), {})
+            if outsider and mine.pk not in assists.values():
+                view.assist_choices = [
+                    character
+                    for character, dice, _ in view.group
+                    if dice is None and character.pk not in assists
+                ]
             view.can_roll = mine is not None and roll.group.get(str(mine.pk), 0) is None
         if roll.flashback and roll.flashback_cost is None:
             view.can_roll = False
@@ -135,6 +150,17 @@ def roll_view(roll: ActionRoll, membership: Membership, mine: Character | None) 
     return view
 
 
+def _group_notes(entry: dict, characters: dict[int, Character]) -> list[str]:
+    notes = []
+    if entry.get("push"):
+        notes.append("pushes for +1d (2 stress)")
+    if entry.get("bargain"):
+        notes.append(f"devil's bargain (+1d): {entry['bargain']}")
+    if entry.get("assister") in characters:
+        notes.append(f"assisted by {characters[entry['assister']].name} (+1d)")
+    return notes
+
+
 def _rolls(table: Table, is_gm: bool):
     rolls = ActionRoll.objects.filter(table=table).select_related(
         "character", "assister", "setup_for", "setup_from__character", "bargain_by"
@@ -152,7 +178,7 @@ def panel_context(table: Table, membership: Membership) -> dict:
     rolls = _rolls(table, is_gm)
     open_rolls = rolls.filter(step__in=[Step.SETUP, Step.CONSEQUENCES]).order_by("created", "pk")
     finished = rolls.filter(step__in=[Step.DONE, Step.UNDONE]).order_by("-finished", "-pk")
-    last = flow_outcome.last_finished(table) if is_gm else None
+    last = flow_undo.last_finished(table) if is_gm else None
     return {
         "table": table,
         "is_gm": is_gm,
@@ -161,6 +187,7 @@ def panel_context(table: Table, membership: Membership) -> dict:
         "finished": [roll_view(roll, membership, mine) for roll in finished[:FINISHED_SHOWN]],
         "undo_roll": last,
         "clocks": list(queries.visible_clocks(table.pk, is_gm)),
+        "has_crew": Crew.objects.filter(table=table).exists(),
         "positions": list(Position),
         "effects": list(Effect),
         "attributes": list(char_rules.ATTRIBUTES),

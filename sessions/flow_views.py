@@ -17,10 +17,12 @@ from blades.rules.dice import MAX_POOL
 from blades.rules.rolls import Effect, Position
 from characters.models import Character
 
-from . import flow, flow_outcome
+from . import flow, flow_group, flow_outcome
 from .access import access_table
 from .flow_access import access_consequence, access_roll, own_character
+from .flow_models import ActionRoll
 from .flow_queries import panel_context
+from .flow_undo import undo_last
 from .models import Clock
 
 TEMPLATE = "sessions/flow.html"
@@ -182,21 +184,42 @@ def _terms(membership, roll, post):
     )
 
 
+def _number(post, name: str, default: int = 0) -> int:
+    value = post.get(name, "")
+    return int(value) if value.isdigit() else default
+
+
 def _consequence(membership, roll, post):
-    level = post.get("level")
     kind = post.get("kind", "")
     target = Character.objects.filter(pk=post.get("character") or 0, table_id=roll.table_id)
+    heat = _number(post, "heat") if kind == "complication" else 0
+    # A complication ticks a clock or gives heat: a clock is required only without heat.
+    clock = None
+    if kind == "complication" and (post.get("clock") or not heat):
+        clock = _clock(post, roll)
     return flow_outcome.add_consequence(
         by=membership,
         roll=roll,
         kind=kind,
         description=post.get("description", ""),
-        level=int(level) if level and level.isdigit() else None,
-        clock=_clock(post, roll) if kind == "complication" else None,
-        ticks=int(post.get("ticks", "1")) if post.get("ticks", "").isdigit() else 0,
+        level=_number(post, "level") or None,
+        clock=clock,
+        ticks=_number(post, "ticks"),
+        heat=heat,
         attribute=post.get("attribute", ""),
         character=target.first(),
     )
+
+
+def _group_assist(membership, roll, post):
+    participant = Character.objects.filter(pk=post.get("participant") or 0, table_id=roll.table_id)
+    return flow_group.assist_group(by=membership, roll=roll, participant=participant.first())
+
+
+def _roll(membership, roll, post):
+    if roll.kind == ActionRoll.Kind.GROUP:
+        return flow_group.roll_dice(by=membership, roll=roll)
+    return flow.roll_dice(by=membership, roll=roll)
 
 
 ROLL_STEPS = {
@@ -205,7 +228,11 @@ ROLL_STEPS = {
     "accept-trade": lambda m, r, p: flow.answer_trade(by=m, roll=r, accept=True),
     "refuse-trade": lambda m, r, p: flow.answer_trade(by=m, roll=r, accept=False),
     "assist": lambda m, r, p: flow.assist(by=m, roll=r),
-    "join": lambda m, r, p: flow.join_group(by=m, roll=r),
+    "join": lambda m, r, p: flow_group.join_group(by=m, roll=r),
+    "group-bonus": lambda m, r, p: flow_group.set_group_bonus(
+        by=m, roll=r, push=p.get("push_dice") == "1", bargain=p.get("bargain", "")
+    ),
+    "group-assist": _group_assist,
     "push": lambda m, r, p: flow.set_push(
         by=m, roll=r, dice_=p.get("push_dice") == "1", effect=p.get("push_effect") == "1"
     ),
@@ -214,7 +241,7 @@ ROLL_STEPS = {
     "ability": lambda m, r, p: flow.add_ability_bonus(
         by=m, roll=r, bonus=p.get("bonus", ""), reason=p.get("reason", "")
     ),
-    "roll": lambda m, r, p: flow.roll_dice(by=m, roll=r),
+    "roll": _roll,
     "cancel": lambda m, r, p: flow.cancel(by=m, roll=r),
     "consequence": _consequence,
     "tick": lambda m, r, p: flow_outcome.tick_target(by=m, roll=r, clock=_clock(p, r)),
@@ -262,8 +289,9 @@ def flow_consequence_step(
 @require_POST
 def flow_undo(request: HttpRequest, table_id: int) -> HttpResponse:
     table, membership = access_table(request.user, table_id)
+    roll_id = request.POST.get("roll", "")
     try:
-        flow_outcome.undo_last(by=membership, table=table)
+        undo_last(by=membership, table=table, roll_id=int(roll_id) if roll_id.isdigit() else None)
     except flow.FlowError as error:
         return _panel(request, table, membership, error=str(error))
     return _panel(request, table, membership)

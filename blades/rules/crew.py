@@ -3,6 +3,7 @@
 from dataclasses import dataclass
 
 from blades.rules.character import RuleError, XpChange, check_range, mark_track_xp
+from blades.rules.undo import ladder_steps, reverse_ladder
 
 TIER_MAX = 4  # the crew sheet shows 0..IV
 FACTION_TIER_MAX = 5
@@ -113,6 +114,22 @@ def add_heat(heat: int, wanted: int, amount: int) -> HeatChange:
         total -= HEAT_MAX
         gained += 1
     return HeatChange(heat=min(total, HEAT_MAX - 1), wanted=wanted + gained, wanted_gained=gained)
+
+
+def heat_steps(heat_delta: int, wanted_delta: int) -> int:
+    """A heat change measured along the whole track: each wanted level it rolled into
+    counts as the 9 heat that filled it."""
+    return ladder_steps(heat_delta, wanted_delta, HEAT_MAX)
+
+
+def unwind_heat(heat: int, wanted: int, steps: int) -> HeatChange:
+    """Take back `steps` heat that add_heat gave, unrolling the wanted levels it rolled
+    into (wanted 1, heat 0 less 1 is wanted 0, heat 8); stops at heat 0, wanted 0, and
+    at the full track (a negative `steps` gives heat back the same way)."""
+    check_range(heat, 0, HEAT_MAX - 1, "Heat")
+    check_range(wanted, 0, WANTED_MAX, "Wanted level")
+    back = reverse_ladder(heat, wanted, steps, HEAT_MAX, WANTED_MAX)
+    return HeatChange(heat=back.low, wanted=back.high, wanted_gained=back.high - wanted)
 
 
 def score_heat(

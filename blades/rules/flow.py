@@ -9,7 +9,7 @@ blades.rules.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 
 from blades.rules.character import Harm, RuleError, harm_rows
@@ -112,3 +112,28 @@ def remove_harm(harm: Mapping[int, Sequence[str]], level: int, description: str)
     del entries[index]
     rows[level] = tuple(entries)
     return rows
+
+
+# --- Group action: each participant's own bonus dice ----------------------------------
+
+
+def group_member_bonuses(*, push: bool, bargain: bool, assisted: bool) -> Bonuses:
+    """A participant of a group action may push for +1d or take a devil's bargain (never
+    both), and be helped by one assister who is not taking part."""
+    return Bonuses(assist=assisted, push_dice=push, bargain=bargain)
+
+
+def check_group_assist(
+    participants: Collection[int], assists: Mapping[int, int], participant: int, assister: int
+) -> None:
+    """One assister per participant's roll, from outside the group, helping only one.
+
+    `assists` maps each assisted participant to their assister."""
+    if assister in participants:
+        raise RuleError("Someone taking part in the group action cannot also assist it.")
+    if participant not in participants:
+        raise RuleError("Assist someone taking part in the group action.")
+    if participant in assists:
+        raise RuleError("That participant already has an assister; only one can help a roll.")
+    if assister in assists.values():
+        raise RuleError("You already assist someone in this group action.")

@@ -22,6 +22,16 @@ document.addEventListener("htmx:wsClose", function () {
   document.body.dataset.socket = "closed";
 });
 
+// A form whose result arrives over the socket answers 204: clear what was sent (the
+// note), keep the choices (kind, dice) for the next roll.
+document.addEventListener("htmx:afterRequest", function (event) {
+  var form = event.detail.elt;
+  if (event.detail.xhr.status !== 204 || !form.dataset || !form.dataset.clearOnSuccess) return;
+  form.dataset.clearOnSuccess.split(" ").forEach(function (name) {
+    if (form.elements[name]) form.elements[name].value = "";
+  });
+});
+
 // Keep a person's place across a redraw. Live panels (the shared roll, the phase) are
 // swapped whole whenever anyone at the table acts: a push makes every page fetch its own
 // panel, and each person's own answers swap it too. Before a swap we note where the focus

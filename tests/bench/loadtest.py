@@ -263,6 +263,7 @@ class Run:
             headers = {
                 "Cookie": f"sessionid={session}; csrftoken={self.csrf}",
                 "X-CSRFToken": self.csrf,
+                "HX-Request": "true",  # as the page's form sends it
                 "Content-Type": "application/x-www-form-urlencoded",
             }
         status = await http.post(

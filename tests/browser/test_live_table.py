@@ -66,6 +66,9 @@ def test_three_people_play_live(person, make_user, server):
         expect(roll).to_contain_text(
             re.compile("Critical|Full success|Partial success|Bad outcome")
         )
+    # The note was sent, so it is cleared; the choices stay for the next roll.
+    expect(ada.get_by_label("Note")).to_have_value("")
+    expect(ada.get_by_label("Dice", exact=True)).to_have_value("3")
 
     # The GM makes and ticks a visible clock; both players watch it fill.
     add_clock(gm, "Bluecoats close in", 6)
@@ -114,6 +117,12 @@ def test_bad_input_is_explained_and_kept(person, make_user, server):
     expect(ada.locator("#id_pool_error")).to_contain_text("less than or equal to 10")
     expect(ada.get_by_label("Note")).to_have_value("too many dice")
     expect(gm.locator(".roll")).to_have_count(0)
+    # Mended, the roll goes through and the error goes away with it.
+    ada.get_by_label("Dice").fill("2")
+    ada.get_by_role("button", name="Roll the dice").click()
+    expect(gm.locator(".roll").filter(has_text="too many dice")).to_be_visible()
+    expect(ada.locator("#id_pool_error")).to_have_count(0)
+    expect(ada.get_by_label("Note")).to_have_value("")
 
 
 def test_pages_reconnect_after_a_server_restart(person, make_user, server):

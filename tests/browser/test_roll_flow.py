@@ -199,14 +199,16 @@ def test_a_roll_built_together_live(person, server, crew):
         # The leader takes 1 stress per participant whose best die was 1-3.
         assert Character.objects.get(pk=ada.pk).stress == ada_stress + bad
     open_roll(gm, group_goal).get_by_role("button", name="Close the roll").click()
+    # The undo button names the roll it takes back (a stale one is refused).
+    expect(
+        gm.get_by_role("button", name=re.compile(f"Undo the last roll.*{group_goal}"))
+    ).to_be_visible()
 
     # Undo, roll by roll, until both sheets are as they were before the first. Each click
-    # waits for the redraw that answers the click before: until then the Undo button
-    # still names the previous roll, and that redraw can swap it out from under the
-    # click (the loop used to click right after "Close the roll", and flaked).
+    # waits for the redraw that answers it: until then the Undo button still names the
+    # roll just undone, and the redraw can swap it out from under the next click.
     gm.on("dialog", lambda dialog: dialog.accept())
     undo = gm.get_by_role("button", name=re.compile("Undo the last roll"))
-    expect(undo).to_have_accessible_name(re.compile(f"{group_goal}$"))
     while undo.count():
         undone_goal = undo.text_content().split(": ", 1)[1].strip()
         undo.click()

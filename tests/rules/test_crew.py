@@ -28,6 +28,7 @@ from blades.rules.crew import (
     downtime_activities,
     effective_hold,
     gang_scale,
+    heat_steps,
     incarcerate,
     mark_crew_xp,
     rep_track,
@@ -36,6 +37,7 @@ from blades.rules.crew import (
     set_status,
     tier_up_cost,
     tithe,
+    unwind_heat,
     war_effects,
 )
 
@@ -204,6 +206,25 @@ def test_add_heat(heat, wanted, amount, expected):
 def test_add_heat_errors(heat, wanted, message):
     with pytest.raises(RuleError, match=message):
         add_heat(heat, wanted, 1)
+
+
+@pytest.mark.parametrize(
+    ("heat", "wanted", "amount"),
+    [(0, 0, 2), (7, 0, 2), (8, 0, 1), (8, 1, 2), (7, 3, 2), (3, 2, 1)],
+)
+def test_unwinding_the_heat_a_gain_gave_restores_heat_and_wanted(heat, wanted, amount):
+    gained = add_heat(heat, wanted, amount)
+    steps = heat_steps(gained.heat - heat, gained.wanted - wanted)
+    assert steps == amount
+    back = unwind_heat(gained.heat, gained.wanted, steps)
+    assert back == HeatChange(heat, wanted, -gained.wanted_gained)
+
+
+def test_unwinding_heat_stops_at_the_ends_of_the_track():
+    assert unwind_heat(1, 0, 2) == HeatChange(0, 0, 0)
+    assert unwind_heat(0, 1, 1) == HeatChange(8, 0, -1)
+    assert unwind_heat(8, 4, -2) == HeatChange(8, 4, 0)
+    assert heat_steps(0, 0) == 0  # wanted 4, heat 8: a gain that changed nothing
 
 
 def test_exposure_table():

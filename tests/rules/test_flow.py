@@ -7,9 +7,11 @@ from blades.rules.dice import Outcome, Roll
 from blades.rules.flow import (
     Bonuses,
     assist_stress,
+    check_group_assist,
     flow_effect,
     flow_pool,
     flow_position,
+    group_member_bonuses,
     improve_position,
     remove_harm,
     resisted_harm_level,
@@ -145,3 +147,25 @@ def test_remove_harm_takes_the_last_matching_entry_only():
     assert rows[1] == ("Bruised",)
     with pytest.raises(RuleError):
         remove_harm(rows, 2, "Bruised")
+
+
+def test_a_group_participant_pushes_or_bargains_and_may_be_assisted():
+    assert flow_pool(1, 0, group_member_bonuses(push=False, bargain=False, assisted=False)) == 1
+    assert flow_pool(1, 0, group_member_bonuses(push=True, bargain=False, assisted=True)) == 3
+    assert flow_pool(0, -1, group_member_bonuses(push=False, bargain=True, assisted=False)) == 0
+    bonuses = group_member_bonuses(push=True, bargain=False, assisted=True)
+    assert (roller_stress(bonuses), assist_stress(bonuses)) == (2, 1)
+    with pytest.raises(RuleError, match="not both"):
+        group_member_bonuses(push=True, bargain=True, assisted=False)
+
+
+def test_group_assist_one_outsider_per_participant_and_one_participant_per_assister():
+    check_group_assist({1, 2}, {}, participant=1, assister=3)
+    with pytest.raises(RuleError, match="cannot also assist"):
+        check_group_assist({1, 2}, {}, participant=1, assister=2)
+    with pytest.raises(RuleError, match="taking part"):
+        check_group_assist({1, 2}, {}, participant=4, assister=3)
+    with pytest.raises(RuleError, match="only one"):
+        check_group_assist({1, 2}, {1: 3}, participant=1, assister=4)
+    with pytest.raises(RuleError, match="already assist"):
+        check_group_assist({1, 2}, {1: 3}, participant=2, assister=3)

@@ -6,59 +6,10 @@ from django.http import Http404
 
 from blades.rules.rolls import Effect, Position
 from characters.models import Character
-from sessions import flow, flow_outcome
+from sessions import flow, flow_group, flow_outcome, flow_undo
 from sessions.flow_models import ActionRoll, Consequence
-from sessions.models import Membership
 from tests.factories import CharacterFactory, ClockFactory, MembershipFactory, TableFactory
-
-
-class Dice:
-    """Hands out the faces a test wants, in order."""
-
-    def __init__(self, *faces):
-        self.faces = list(faces)
-
-    def randint(self, a, b):
-        return self.faces.pop(0)
-
-
-def member(table, user) -> Membership:
-    return Membership.objects.get(table=table, user=user)
-
-
-@pytest.fixture
-def ada(table, player):
-    return CharacterFactory(table=table, owner=player, name="Ada", prowl=2, finesse=1, skirmish=1)
-
-
-@pytest.fixture
-def bo(table, other_player):
-    return CharacterFactory(table=table, owner=other_player, name="Bo", prowl=1, hunt=1)
-
-
-@pytest.fixture
-def gm_m(table, gm):
-    return member(table, gm)
-
-
-@pytest.fixture
-def ada_m(table, player, ada):
-    return member(table, player)
-
-
-@pytest.fixture
-def bo_m(table, other_player, bo):
-    return member(table, other_player)
-
-
-def fresh(character) -> Character:
-    return Character.objects.get(pk=character.pk)
-
-
-def start(ada_m, ada, **kwargs):
-    return flow.start_roll(
-        by=ada_m, character=ada, goal="slip past the guard", action="prowl", **kwargs
-    )
+from tests.sessions.conftest import Dice, fresh, member, start
 
 
 def test_full_roll_desperate_with_assist_and_push(ada_m, bo_m, gm_m, ada, bo):
@@ -252,21 +203,21 @@ def test_undo_restores_the_exact_previous_state(table, ada_m, bo_m, gm_m, ada, b
     flow_outcome.finish(by=gm_m, roll=roll)
     ada, bo = fresh(ada), fresh(bo)
     assert ada.trauma_pending == 1 and ada.prowess_advances == 1 and bo.harm["1"] == ["Tired"]
-    undone = flow_outcome.undo_last(by=gm_m, table=table)
+    undone = flow_undo.undo_last(by=gm_m, table=table)
     assert undone.step == "undone"
     after = {c.pk: {f: getattr(c, f) for f in fields} for c in (fresh(ada), fresh(bo))}
     assert after == before
     clock.refresh_from_db()
     assert clock.filled == 1
     with pytest.raises(flow.FlowError):
-        flow_outcome.undo_last(by=gm_m, table=table)
+        flow_undo.undo_last(by=gm_m, table=table)
 
 
 def test_only_the_gm_undoes(table, ada_m, gm_m, ada):
     roll = flow.roll_dice(by=ada_m, roll=start(ada_m, ada), rng=Dice(6, 6))
     flow_outcome.finish(by=gm_m, roll=roll)
     with pytest.raises(PermissionDenied):
-        flow_outcome.undo_last(by=ada_m, table=table)
+        flow_undo.undo_last(by=ada_m, table=table)
 
 
 def test_cancel_before_the_dice_and_a_stale_proposal_is_replaced(ada_m, bo_m, gm_m, ada):
@@ -287,15 +238,15 @@ def test_group_action_best_counts_and_leader_pays(table, ada_m, bo_m, gm_m, ada,
     third = MembershipFactory(table=table)
     cy = CharacterFactory(table=table, owner=third.user, prowl=1)
     roll = start(ada_m, ada, group=True)
-    flow.join_group(by=bo_m, roll=roll)
-    flow.join_group(by=third, roll=roll)
+    flow_group.join_group(by=bo_m, roll=roll)
+    flow_group.join_group(by=third, roll=roll)
     with pytest.raises(flow.FlowError):
         flow.assist(by=bo_m, roll=roll)
-    flow.roll_dice(by=bo_m, roll=roll, rng=Dice(2))
+    flow_group.roll_dice(by=bo_m, roll=roll, rng=Dice(2))
     with pytest.raises(flow.FlowError):
-        flow.roll_dice(by=bo_m, roll=roll, rng=Dice(2))
-    flow.roll_dice(by=third, roll=roll, rng=Dice(1))
-    roll = flow.roll_dice(by=ada_m, roll=roll, rng=Dice(5, 4))
+        flow_group.roll_dice(by=bo_m, roll=roll, rng=Dice(2))
+    flow_group.roll_dice(by=third, roll=roll, rng=Dice(1))
+    roll = flow_group.roll_dice(by=ada_m, roll=roll, rng=Dice(5, 4))
     assert roll.outcome == "partial" and roll.step == "consequences"
     assert fresh(ada).stress == 2 and fresh(bo).stress == 0 and fresh(cy).stress == 0
 

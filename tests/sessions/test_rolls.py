@@ -83,6 +83,34 @@ def test_bad_pool_is_refused_next_to_the_field(client, table, player, pool):
     assert not Roll.objects.exists()
 
 
+def test_a_roll_from_the_page_answers_with_no_content(client, table, player):
+    """The roll reaches the page over the socket; the form is left as it is."""
+    client.force_login(player)
+    response = client.post(
+        reverse("roll_create", args=[table.pk]),
+        {"kind": "action", "pool": 2, "note": "Pick the lock"},
+        headers={"HX-Request": "true"},
+    )
+    assert response.status_code == 204 and not response.content
+    assert Roll.objects.get().note == "Pick the lock"
+
+
+def test_a_mended_roll_draws_the_form_again_without_its_errors(client, table, player):
+    client.force_login(player)
+    url = reverse("roll_create", args=[table.pk])
+    refused = client.post(url, {"kind": "action", "pool": 12}, headers={"HX-Request": "true"})
+    assert 'name="redraw"' in refused.content.decode()
+    response = client.post(
+        url,
+        {"kind": "fortune", "pool": 3, "note": "Sent", "redraw": "1"},
+        headers={"HX-Request": "true"},
+    )
+    page = response.content.decode()
+    assert response.status_code == 200
+    assert "_error" not in page and 'name="redraw"' not in page and "Sent" not in page
+    assert 'value="fortune" selected' in page and 'value="3"' in page
+
+
 def test_player_secret_flag_is_ignored(client, table, player):
     client.force_login(player)
     client.post(
