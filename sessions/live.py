@@ -86,8 +86,16 @@ def push_clock_removed(table_id: int, clock_id: int, *, hidden: bool) -> None:
 
 
 def push_roll(roll) -> None:
-    html = fragment("roll-push", roll=roll)
-    push(roll.table_id, gm_html=html, players_html="" if roll.secret else html)
+    """Rendered after commit, like the crew's pushes: rolls are the busiest write at a
+    table, and on SQLite every other writer waits while the write lock is held."""
+
+    def send() -> None:
+        html = fragment("roll-push", roll=roll)
+        _send(gm_group(roll.table_id), html)
+        if not roll.secret:
+            _send(players_group(roll.table_id), html)
+
+    transaction.on_commit(send)
 
 
 async def push_presence(table_id: int, html: str) -> None:

@@ -266,16 +266,17 @@ class Run:
                 "HX-Request": "true",  # as the page's form sends it
                 "Content-Type": "application/x-www-form-urlencoded",
             }
-        status = await http.post(
-            path,
-            body,
-            headers,
-            on_send=lambda: self.sent.__setitem__(marker, time.perf_counter()),
-        )
-        if status in (200, 204, 302):
+
+        def on_send() -> None:
+            # Expected from the moment it is sent: a roll whose answer is still on its
+            # way when the run stops waiting has still been pushed to every socket.
+            self.sent[marker] = time.perf_counter()
             self.expected[marker] = len(table["sessions"])
-        else:
+
+        status = await http.post(path, body, headers, on_send=on_send)
+        if status not in (200, 204, 302):
             self.sent.pop(marker, None)
+            self.expected.pop(marker, None)
             self.http_errors += 1
 
     async def load(self, http: Http, rate: float, seconds: float) -> float:
