@@ -294,7 +294,9 @@ def tick_healing(
         raise RuleError("Healing ticks cannot be negative.")
     rows = _rows(harm)
     fills, remaining = divmod(ticks_marked + ticks, segments)
-    for _ in range(fills):
+    # Four fills heal fatal harm away entirely; any more change nothing, and a huge
+    # count of ticks must not keep the server healing an empty sheet.
+    for _ in range(min(fills, len(HARM_SLOTS))):
         rows = heal_one_level(rows)
     return remaining, rows
 

@@ -556,6 +556,13 @@ def test_tick_healing(marked, ticks, before, expected):
     assert tick_healing(marked, ticks, before) == expected
 
 
+def test_four_fills_heal_everything_and_more_ticks_change_nothing():
+    full = harm(l1=("A", "B"), l2=("C", "D"), l3=("E",), l4=("F",))
+    assert tick_healing(0, 16, full) == (0, empty_harm())
+    # A silly count (a fuzzer's) answers at once instead of healing forever.
+    assert tick_healing(1, 10**18, full) == ((1 + 10**18) % 4, empty_harm())
+
+
 def test_tick_healing_three_clock():
     assert tick_healing(2, 1, harm(l1=("A",)), segments=3) == (0, empty_harm())
 
