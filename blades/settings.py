@@ -93,12 +93,16 @@ SQLITE_OPTIONS = {
 DATABASES = {
     "default": dj_database_url.parse(
         os.environ.get("DATABASE_URL", f"sqlite:///{BASE_DIR / 'db.sqlite3'}"),
-        # Persistent connections leak under daphne's thread pool.
+        # Several processes share PostgreSQL: none keeps a connection it is not using.
         conn_max_age=0,
     )
 }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     DATABASES["default"]["OPTIONS"] = SQLITE_OPTIONS
+    # The server does all its database work in one thread (blades/asgi.py), so its one
+    # connection stays open. Closing the last connection to a WAL database checkpoints
+    # the log into the file and deletes it: with a connection per request, every request.
+    DATABASES["default"]["CONN_MAX_AGE"] = None
     # A file, not shared-cache memory, so threads in concurrency tests lock properly.
     DATABASES["default"]["TEST"] = {
         "NAME": os.environ.get("TEST_SQLITE_NAME", str(BASE_DIR / ".test-db.sqlite3"))

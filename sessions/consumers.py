@@ -3,6 +3,7 @@
 import asyncio
 from datetime import timedelta
 
+from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.utils import timezone
@@ -62,6 +63,17 @@ class TableConsumer(AsyncWebsocketConsumer):
             raise
         finally:
             OPEN_SOCKETS.discard(self)
+
+    async def dispatch(self, message: dict) -> None:
+        # Channels closes stale database connections before every message it hands a
+        # consumer: a crossing to the process's one sync thread for every frame to every
+        # socket, queued behind whatever requests that thread is serving. Pushing a frame
+        # never touches the database, and the handlers that do go through
+        # database_sync_to_async, which closes stale connections on its own.
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"No handler for message type {message['type']}")
+        await handler(message)
 
     async def connect(self) -> None:
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])

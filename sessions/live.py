@@ -6,16 +6,13 @@ Pushes are scheduled with `transaction.on_commit`: a browser never sees a change
 could still roll back, and never sees it before the database does.
 """
 
-import logging
-
-from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.db import transaction
 from django.template.loader import render_to_string
 
-from . import queries
+from blades import outbox
 
-logger = logging.getLogger(__name__)
+from . import queries
 
 PAGE = "sessions/table.html"
 CREW_PAGE = "crews/crew.html"
@@ -38,32 +35,30 @@ def fragment(partial: str, **context) -> str:
     return render_to_string(f"{PAGE}#{partial}", context)
 
 
-def _deliver(send, *args) -> None:
-    """Hand a message to the channel layer; if it cannot be reached, log and carry on.
-
-    By now the change has committed: an unreachable layer (Redis down) must not turn the
-    request into an error page. Nothing is lost for the pages: the outage has closed
-    their sockets, and the snapshot each receives on reconnecting brings the change.
-    """
-    try:
-        async_to_sync(send)(*args)
-    except Exception:
-        logger.exception("channel layer unreachable; the snapshot will catch pages up")
+# By the time anything is sent the change has committed: an unreachable layer (Redis
+# down) must not turn the request into an error page. Nothing is lost for the pages: the
+# outage has closed their sockets, and the snapshot each receives on reconnecting brings
+# the change.
+UNREACHABLE = "channel layer unreachable; the snapshot will catch pages up"
 
 
-def _send(group: str, html: str) -> None:
-    if html:
-        _deliver(get_channel_layer().group_send, group, {"type": "table.fragment", "html": html})
+def _send(*fragments: tuple[str, str]) -> None:
+    """Send (group, html) pairs in order; an empty html sends nothing to that group."""
+
+    async def send_all() -> None:
+        layer = get_channel_layer()
+        for group, html in fragments:
+            if html:
+                await layer.group_send(group, {"type": "table.fragment", "html": html})
+
+    outbox.post(send_all, failure=UNREACHABLE)
 
 
 def push(table_id: int, *, gm_html: str, players_html: str) -> None:
     """Send after commit; an empty string sends nothing to that audience."""
-
-    def send() -> None:
-        _send(gm_group(table_id), gm_html)
-        _send(players_group(table_id), players_html)
-
-    transaction.on_commit(send)
+    transaction.on_commit(
+        lambda: _send((gm_group(table_id), gm_html), (players_group(table_id), players_html))
+    )
 
 
 def push_clock(clock, *, created: bool = False, was_hidden: bool | None = None) -> None:
@@ -91,9 +86,10 @@ def push_roll(roll) -> None:
 
     def send() -> None:
         html = fragment("roll-push", roll=roll)
-        _send(gm_group(roll.table_id), html)
-        if not roll.secret:
-            _send(players_group(roll.table_id), html)
+        _send(
+            (gm_group(roll.table_id), html),
+            (players_group(roll.table_id), "" if roll.secret else html),
+        )
 
     transaction.on_commit(send)
 
@@ -109,9 +105,12 @@ def kick(channel_names: list[str]) -> None:
     """Close the sockets of a removed player, whichever process holds them."""
 
     def send() -> None:
-        layer = get_channel_layer()
-        for name in channel_names:
-            _deliver(layer.send, name, {"type": "table.kick"})
+        async def send_all() -> None:
+            layer = get_channel_layer()
+            for name in channel_names:
+                await layer.send(name, {"type": "table.kick"})
+
+        outbox.post(send_all, failure=UNREACHABLE)
 
     transaction.on_commit(send)
 
@@ -148,7 +147,7 @@ def push_crew(table_id: int, *, parts) -> None:
         for is_gm in (True, False):
             context = {**crew_queries.sheet_context(crew, is_gm=is_gm), "parts": parts}
             html = render_to_string(f"{CREW_PAGE}#crew-push", context)
-            _send(gm_group(table_id) if is_gm else players_group(table_id), html)
+            _send((gm_group(table_id) if is_gm else players_group(table_id), html))
 
     transaction.on_commit(send)
 
@@ -162,7 +161,7 @@ def push_factions(table_id: int, *, players: bool = True) -> None:
     def send() -> None:
         for is_gm in (True, False) if players else (True,):
             html = _faction_ladder(table_id, is_gm)
-            _send(gm_group(table_id) if is_gm else players_group(table_id), html)
+            _send((gm_group(table_id) if is_gm else players_group(table_id), html))
 
     transaction.on_commit(send)
 

@@ -1,13 +1,17 @@
+import asyncio
 import random
+import threading
 
 import pytest
+from asgiref.sync import sync_to_async
 from channels.db import database_sync_to_async
+from channels.layers import get_channel_layer
 from channels.testing import WebsocketCommunicator
 from django.test import Client
 
 from blades.asgi import application
 from blades.rules.rolls import RollKind
-from sessions import actions
+from sessions import actions, live
 from tests.factories import ClockFactory, MembershipFactory, TableFactory, UserFactory
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
@@ -186,3 +190,23 @@ async def test_removed_player_socket_is_closed():
     await database_sync_to_async(actions.remove_player)(table=table, user_id=player.pk)
     output = await communicator.receive_output(timeout=1)
     assert output["type"] == "websocket.close"
+
+
+async def test_a_push_reaches_the_socket_while_the_sync_thread_is_busy():
+    # Frames go out from the event loop alone. The process's one sync thread may be deep
+    # in a request (or stuck behind a database lock); every socket's frames waiting on it
+    # would put a request's whole cost in front of each push.
+    table, gm, player = await make_table()
+    communicator, _ = await connect(player, table.pk)
+    await drain_greeting(communicator)
+    release = threading.Event()
+    busy = asyncio.ensure_future(sync_to_async(release.wait)())
+    try:
+        await get_channel_layer().group_send(
+            live.players_group(table.pk), {"type": "table.fragment", "html": "<p>Now</p>"}
+        )
+        assert await communicator.receive_from(timeout=2) == "<p>Now</p>"
+    finally:
+        release.set()
+        await busy
+    await communicator.disconnect()

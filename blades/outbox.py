@@ -1,0 +1,66 @@
+"""Hand work to the server's event loop from a request's thread without waiting for it.
+
+A request's pushes go to the channel layer, which lives on the event loop. Waiting for
+the loop to take them (`async_to_sync`) stalled the request thread behind every frame
+the loop had queued: under load, a quarter of that thread's time. Here the request's
+thread leaves its sends with the loop and goes on. They still go out one at a time, in
+the order they were posted, so a socket never sees two changes swapped.
+
+Only requests served by `blades.asgi` know the loop (`serve_from`); anywhere else (a test
+calling an action, a management command) the send runs at once and is waited for.
+"""
+
+import asyncio
+import logging
+from collections import deque
+from collections.abc import Awaitable, Callable
+from contextvars import ContextVar
+from weakref import WeakKeyDictionary
+
+from asgiref.sync import async_to_sync
+
+logger = logging.getLogger(__name__)
+
+Send = Callable[[], Awaitable[None]]
+
+_loop: ContextVar[asyncio.AbstractEventLoop | None] = ContextVar("outbox_loop", default=None)
+# Sends waiting on each loop; touched only from that loop's own thread.
+_waiting: "WeakKeyDictionary[asyncio.AbstractEventLoop, deque[Send]]" = WeakKeyDictionary()
+
+
+def serve_from(loop: asyncio.AbstractEventLoop) -> None:
+    """Called on the event loop before crossing to a thread: the thread posts to it."""
+    _loop.set(loop)
+
+
+def post(send: Send, *, failure: str) -> None:
+    """Run `send` on the server's loop after everything posted before it. If it fails,
+    log `failure` with the error: by the time anything is posted, the change it carries
+    has committed, and a failed push must not turn into a failed request."""
+    loop = _loop.get()
+    if loop is None or loop.is_closed():
+        try:
+            async_to_sync(send)()
+        except Exception:
+            logger.exception(failure)
+        return
+    loop.call_soon_threadsafe(_enqueue, loop, send, failure)
+
+
+def _enqueue(loop: asyncio.AbstractEventLoop, send: Send, failure: str) -> None:
+    waiting = _waiting.setdefault(loop, deque())
+    waiting.append((send, failure))
+    if len(waiting) == 1:
+        # Nothing is draining this loop's sends: start. The drain ends when they do,
+        # so no task outlives its work.
+        loop.create_task(_drain(waiting))
+
+
+async def _drain(waiting: deque) -> None:
+    while waiting:
+        send, failure = waiting[0]
+        try:
+            await send()
+        except Exception:
+            logger.exception(failure)
+        waiting.popleft()

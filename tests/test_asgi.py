@@ -1,0 +1,86 @@
+"""The HTTP side of the ASGI application that daphne serves: every middleware still
+runs, and a change made through it reaches the table's sockets."""
+
+import pytest
+from channels.db import database_sync_to_async
+from channels.testing import HttpCommunicator, WebsocketCommunicator
+from django.test import Client
+
+from blades.asgi import application
+from sessions.models import Roll
+from tests.factories import MembershipFactory, TableFactory
+
+pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
+
+ORIGIN = (b"origin", b"http://127.0.0.1")
+CSRF = "a" * 32
+
+
+@database_sync_to_async
+def seated_player():
+    table = TableFactory()
+    player = MembershipFactory(table=table).user
+    client = Client()
+    client.force_login(player)
+    return table, f"sessionid={client.cookies['sessionid'].value}"
+
+
+async def answer(communicator: HttpCommunicator) -> dict:
+    response = await communicator.get_response(timeout=5)
+    # The handler closes the request body after answering: let it finish.
+    await communicator.wait(timeout=5)
+    return response
+
+
+async def post_roll(table_id: int, cookie: str, *, with_token: bool):
+    headers = [
+        (b"cookie", f"{cookie}; csrftoken={CSRF}".encode()),
+        (b"content-type", b"application/x-www-form-urlencoded"),
+        (b"hx-request", b"true"),
+        (b"host", b"127.0.0.1"),
+    ]
+    if with_token:
+        headers.append((b"x-csrftoken", CSRF.encode()))
+    communicator = HttpCommunicator(
+        application,
+        "POST",
+        f"/tables/{table_id}/rolls/",
+        body=b"kind=fortune&pool=2&note=Through+daphne",
+        headers=headers,
+    )
+    return await answer(communicator)
+
+
+async def test_a_roll_posted_through_the_asgi_app_is_stored_and_pushed():
+    table, cookie = await seated_player()
+    socket = WebsocketCommunicator(
+        application, f"/ws/tables/{table.pk}/", headers=[ORIGIN, (b"cookie", cookie.encode())]
+    )
+    assert (await socket.connect())[0]
+    await socket.receive_from()  # snapshot
+    await socket.receive_from()  # presence
+
+    response = await post_roll(table.pk, cookie, with_token=True)
+
+    assert response["status"] == 204
+    assert "Through daphne" in await socket.receive_from(timeout=5)
+    assert await database_sync_to_async(Roll.objects.filter(table=table).count)() == 1
+    await socket.disconnect()
+
+
+async def test_the_asgi_app_refuses_a_post_without_its_csrf_token():
+    table, cookie = await seated_player()
+    response = await post_roll(table.pk, cookie, with_token=False)
+    assert response["status"] == 403
+    assert await database_sync_to_async(Roll.objects.count)() == 0
+
+
+async def test_pages_served_through_the_asgi_app_carry_the_security_headers():
+    communicator = HttpCommunicator(
+        application, "GET", "/accounts/login/", headers=[(b"host", b"127.0.0.1")]
+    )
+    response = await answer(communicator)
+    headers = dict(response["headers"])
+    assert response["status"] == 200
+    assert headers[b"X-Frame-Options"] == b"DENY"
+    assert headers[b"X-Content-Type-Options"] == b"nosniff"
