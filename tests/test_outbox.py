@@ -2,6 +2,7 @@
 
 import asyncio
 import logging
+import threading
 
 import pytest
 from asgiref.sync import sync_to_async
@@ -43,6 +44,28 @@ async def test_a_thread_posts_without_waiting_and_the_sends_keep_their_order():
     gate.set()
     await settled(done, 5)
     assert done == [0, 1, 2, 3, 4]
+
+
+@pytest.mark.asyncio
+async def test_a_thread_that_outruns_the_loop_waits_for_room(monkeypatch):
+    monkeypatch.setattr(outbox, "BACKLOG", 2)
+    outbox.serve_from(asyncio.get_running_loop())
+    done: list[int] = []
+    gate = asyncio.Event()
+    posted = threading.Event()
+
+    def request_thread() -> None:
+        for n in range(3):
+            outbox.post(recorder(done, n, gate), failure="lost")
+        posted.set()
+
+    thread = asyncio.ensure_future(sync_to_async(request_thread)())
+    await asyncio.sleep(0.2)
+    assert not posted.is_set()  # two sends pending: the third post waits for room
+    gate.set()
+    await thread
+    await settled(done, 3)
+    assert done == [0, 1, 2]
 
 
 @pytest.mark.asyncio
