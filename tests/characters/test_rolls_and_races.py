@@ -1,13 +1,10 @@
-import threading
-
 import pytest
-from django.db import connection
-from django.test import Client
 from django.urls import reverse
 
 from characters import actions
 from characters.models import Character
 from sessions.models import Roll
+from tests.concurrency import post_at_once
 from tests.factories import CharacterFactory
 
 
@@ -97,21 +94,8 @@ def test_sheet_rolls_reach_the_table_log_with_the_name(client, character, gm):
 @pytest.mark.parametrize("start,clicks", [(0, 9), (0, 20)])
 def test_concurrent_stress_marks_lose_nothing_and_never_pass_nine(start, clicks):
     character = CharacterFactory(stress=start)
-    barrier = threading.Barrier(clicks)
     url = reverse("character_move", args=[character.table_id, character.pk, "stress"])
-
-    def click():
-        browser = Client()
-        browser.force_login(character.owner)
-        barrier.wait()
-        browser.post(url, {"by": "1"})
-        connection.close()
-
-    threads = [threading.Thread(target=click) for _ in range(clicks)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
+    post_at_once([(character.owner, url, {"by": "1"})] * clicks)
     after = fresh(character)
     # Every mark counts: each overflow past 9 is a trauma and starts again from 0.
     assert 0 <= after.stress <= 9
@@ -123,19 +107,6 @@ def test_concurrent_edits_of_different_fields_keep_both():
     character = CharacterFactory()
     url = lambda move: reverse("character_move", args=[character.table_id, character.pk, move])  # noqa: E731
     moves = [("stress", {"by": "1"})] * 5 + [("coin", {"amount": "1"})] * 4
-    barrier = threading.Barrier(len(moves))
-
-    def click(move, data):
-        browser = Client()
-        browser.force_login(character.owner)
-        barrier.wait()
-        browser.post(url(move), data)
-        connection.close()
-
-    threads = [threading.Thread(target=click, args=m) for m in moves]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
+    post_at_once([(character.owner, url(move), data) for move, data in moves])
     after = fresh(character)
     assert (after.stress, after.coin) == (5, 4)

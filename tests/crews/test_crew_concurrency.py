@@ -1,35 +1,18 @@
-import threading
 from functools import reduce
 
 import pytest
-from django.db import connection
-from django.test import Client
 from django.urls import reverse
 
 from blades.rules import crew as rules
 from crews import actions
 from crews.models import Crew
+from tests.concurrency import post_at_once
 
 CLICKS = 50
 
 
 def click_all(user, path, data, clicks=CLICKS):
-    barrier = threading.Barrier(clicks)
-    statuses = []
-
-    def click():
-        browser = Client()
-        browser.force_login(user)
-        barrier.wait()
-        statuses.append(browser.post(path, data, headers={"HX-Request": "true"}).status_code)
-        connection.close()
-
-    threads = [threading.Thread(target=click) for _ in range(clicks)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    return statuses
+    return post_at_once([(user, path, data)] * clicks, headers={"HX-Request": "true"})
 
 
 @pytest.fixture

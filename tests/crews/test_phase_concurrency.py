@@ -1,17 +1,14 @@
 """Double clicks on a phase step apply it once; concurrent downtime purchases spend the
 crew's rep exactly."""
 
-import threading
-
 import pytest
 from django.apps import apps
-from django.db import connection
-from django.test import Client
 from django.urls import reverse
 
 from characters.content import load_standard_content
 from crews import actions, phases
 from crews.models import Crew, DowntimeActivity, Phase
+from tests.concurrency import post_at_once
 from tests.factories import CharacterFactory, FactionFactory, MembershipFactory, TableFactory
 
 CLICKS = 12
@@ -26,22 +23,7 @@ class FixedDice:
 
 
 def click_all(posts):
-    barrier = threading.Barrier(len(posts))
-    statuses = []
-
-    def click(user, path, data):
-        browser = Client()
-        browser.force_login(user)
-        barrier.wait()
-        statuses.append(browser.post(path, data, headers={"HX-Request": "true"}).status_code)
-        connection.close()
-
-    threads = [threading.Thread(target=click, args=post) for post in posts]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    return statuses
+    return post_at_once(posts, headers={"HX-Request": "true"})
 
 
 @pytest.fixture

@@ -4,16 +4,13 @@ Real threads, real HTTP through Django's test client, each with its own database
 connection; run on SQLite by `make test-fast` and on PostgreSQL by `make test-postgres`.
 """
 
-import threading
-
 import pytest
-from django.db import connection
-from django.test import Client
 from django.urls import reverse
 
 from blades.rules import character as rules
 from characters.models import Character
 from sessions.models import Clock
+from tests.concurrency import post_at_once
 from tests.factories import CharacterFactory, ClockFactory
 
 CLICKS = 50
@@ -21,25 +18,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 
 def click_all(user, url: str, payloads: list[dict]) -> list[int]:
-    """Post every payload from its own thread, all released at the same instant."""
-    barrier = threading.Barrier(len(payloads))
-    statuses: list[int] = []
-
-    def click(data):
-        browser = Client()
-        browser.force_login(user)
-        barrier.wait()
-        try:
-            statuses.append(browser.post(url, data).status_code)
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=click, args=(data,)) for data in payloads]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    return statuses
+    return post_at_once([(user, url, data) for data in payloads])
 
 
 def test_fifty_ticks_fill_a_clock_exactly_and_never_past_it():
@@ -64,22 +43,8 @@ def test_fifty_ticks_on_a_big_clock_all_count():
     first = ClockFactory(segments=12)
     clocks = [first] + [ClockFactory(table=first.table, segments=12) for _ in range(4)]
     gm = first.table.gm
-    barrier = threading.Barrier(CLICKS)
-
-    def click(clock):
-        browser = Client()
-        browser.force_login(gm)
-        barrier.wait()
-        try:
-            browser.post(reverse("clock_tick", args=[clock.table_id, clock.pk]), {"by": "1"})
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=click, args=(clocks[n % 5],)) for n in range(CLICKS)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
+    ticks = clocks * (CLICKS // len(clocks))
+    post_at_once([(gm, reverse("clock_tick", args=[c.table_id, c.pk]), {"by": "1"}) for c in ticks])
     assert [Clock.objects.get(pk=c.pk).filled for c in clocks] == [10] * 5
 
 

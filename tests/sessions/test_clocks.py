@@ -1,12 +1,9 @@
-import threading
-
 import pytest
-from django.db import connection
-from django.test import Client
 from django.urls import reverse
 
 from sessions import actions
 from sessions.models import Clock
+from tests.concurrency import post_at_once
 from tests.factories import ClockFactory
 
 
@@ -123,21 +120,7 @@ def test_concurrent_ticks_lose_nothing_and_never_overfill(segments, clicks):
 
     clock = Factory(segments=segments)
     gm = clock.table.gm
-    barrier = threading.Barrier(clicks)
-    statuses = []
-
-    def click():
-        browser = Client()
-        browser.force_login(gm)
-        barrier.wait()
-        statuses.append(browser.post(clock_url("clock_tick", clock), {"by": "1"}).status_code)
-        connection.close()
-
-    threads = [threading.Thread(target=click) for _ in range(clicks)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
+    statuses = post_at_once([(gm, clock_url("clock_tick", clock), {"by": "1"})] * clicks)
     clock.refresh_from_db()
     assert statuses == [302] * clicks
     assert clock.filled == min(segments, clicks)
@@ -150,20 +133,7 @@ def test_concurrent_mixed_ticks_count_exactly():
     clock = Factory(segments=12, filled=6)
     gm = clock.table.gm
     moves = [1] * 12 + [-1] * 8
-    barrier = threading.Barrier(len(moves))
-
-    def click(by):
-        browser = Client()
-        browser.force_login(gm)
-        barrier.wait()
-        browser.post(clock_url("clock_tick", clock), {"by": str(by)})
-        connection.close()
-
-    threads = [threading.Thread(target=click, args=(by,)) for by in moves]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
+    post_at_once([(gm, clock_url("clock_tick", clock), {"by": str(by)}) for by in moves])
     clock.refresh_from_db()
     # Order matters at the edges, so the end value is bounded, never out of range.
     assert 0 <= clock.filled <= 12

@@ -304,12 +304,12 @@ def test_each_step_is_pushed_to_the_table_after_commit(
 @pytest.mark.django_db(transaction=True)
 def test_concurrent_double_clicks_roll_once_and_charge_once():
     """Eight clicks on "Roll the dice" at once: one roll, one push paid, one assist."""
-    import threading
+    from functools import partial
 
     from django.apps import apps
-    from django.db import connection
 
     from characters.content import load_standard_content
+    from tests.concurrency import at_once
 
     # A transactional test may run after another one flushed the migrated content.
     load_standard_content(apps)
@@ -321,28 +321,10 @@ def test_concurrent_double_clicks_roll_once_and_charge_once():
     roll = start(ada_m, ada)
     flow.set_push(by=ada_m, roll=roll, dice_=True, effect=False)
     clicks = 8
-    barrier = threading.Barrier(clicks)
-    results = []
-
-    def click(action):
-        barrier.wait()
-        try:
-            action()
-            results.append("ok")
-        except flow.FlowError:
-            results.append("refused")
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=click, args=(lambda: flow.assist(by=bo_m, roll=roll),))]
-    threads += [
-        threading.Thread(target=click, args=(lambda: flow.roll_dice(by=ada_m, roll=roll),))
-        for _ in range(clicks - 1)
-    ]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
+    assist = partial(flow.assist, by=bo_m, roll=roll)
+    roll_dice = partial(flow.roll_dice, by=ada_m, roll=roll)
+    outcomes = at_once([assist] + [roll_dice] * (clicks - 1), refused=(flow.FlowError,))
+    results = ["refused" if isinstance(o, flow.FlowError) else "ok" for o in outcomes]
     assert results.count("ok") in (1, 2)
     roll.refresh_from_db()
     assert roll.step == "consequences"

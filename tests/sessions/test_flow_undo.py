@@ -1,15 +1,15 @@
 """Undo takes back the roll's own changes, and leaves what the table did since."""
 
-import threading
+from functools import partial
 
 import pytest
-from django.db import connection
 
 from characters import actions as sheet
 from characters.models import Character
 from sessions import actions, flow, flow_outcome, flow_undo
 from sessions.flow_models import ActionRoll
 from sessions.models import Membership
+from tests.concurrency import at_once
 from tests.factories import CharacterFactory, ClockFactory, MembershipFactory
 from tests.sessions.conftest import Dice, fresh, start
 
@@ -107,24 +107,9 @@ def test_concurrent_undo_clicks_undo_once():
         rolls.append(roll)
     assert fresh(ada).stress == 4
     clicks = 6
-    barrier = threading.Barrier(clicks)
-    results = []
-
-    def click():
-        barrier.wait()
-        try:
-            flow_undo.undo_last(by=gm_m, table=table, roll_id=rolls[-1].pk)
-            results.append("undone")
-        except flow.FlowError:
-            results.append("refused")
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=click) for _ in range(clicks)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
+    undo = partial(flow_undo.undo_last, by=gm_m, table=table, roll_id=rolls[-1].pk)
+    outcomes = at_once([undo] * clicks, refused=(flow.FlowError,))
+    results = ["refused" if isinstance(o, flow.FlowError) else "undone" for o in outcomes]
     assert sorted(results) == ["refused"] * (clicks - 1) + ["undone"]
     assert fresh(ada).stress == 2
     steps = [ActionRoll.objects.get(pk=r.pk).step for r in rolls]
