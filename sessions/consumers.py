@@ -1,7 +1,6 @@
 """The table socket: it only pushes (and carries presence). Every change comes over HTTP."""
 
 import asyncio
-from datetime import timedelta
 
 from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
@@ -9,13 +8,9 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from django.utils import timezone
 from redis.exceptions import RedisError
 
-from . import live
+from . import live, presence
 from .access import membership_of
 from .models import Presence
-
-# The page pings every 25 s; a socket silent for longer than this is counted gone
-# (its process may have died without running disconnect).
-PRESENCE_TIMEOUT = timedelta(seconds=75)
 
 
 class LayerLost(Exception):
@@ -104,7 +99,7 @@ class TableConsumer(AsyncWebsocketConsumer):
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         # The only thing a browser sends is the presence ping.
-        await database_sync_to_async(self.touch)()
+        presence.ping(self.channel_name)
 
     async def table_fragment(self, event: dict) -> None:
         await self.send(text_data=event["html"])
@@ -124,7 +119,4 @@ class TableConsumer(AsyncWebsocketConsumer):
             )
         else:
             Presence.objects.filter(channel_name=self.channel_name).delete()
-        return live.presence(self.table_id, since=timezone.now() - PRESENCE_TIMEOUT)
-
-    def touch(self) -> None:
-        Presence.objects.filter(channel_name=self.channel_name).update(seen=timezone.now())
+        return live.presence(self.table_id, since=timezone.now() - presence.PRESENCE_TIMEOUT)

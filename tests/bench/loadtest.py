@@ -44,6 +44,7 @@ ROOT = Path(__file__).resolve().parents[2]
 # one by chance: a chance match once counted frames twice.
 MARKER = re.compile(r"BENCH(\d+)MARK")
 CLOCK_TICK = os.sysconf("SC_CLK_TCK")
+PING_SECONDS = 25
 
 
 # --- The server process -------------------------------------------------------------
@@ -231,6 +232,7 @@ class Run:
                 return
             self.sockets.append(socket)
             self.readers.append(asyncio.create_task(self.read(socket)))
+            self.readers.append(asyncio.create_task(self.ping(socket)))
 
         await asyncio.gather(*(one(uri, headers) for uri, headers in jobs))
 
@@ -250,6 +252,16 @@ class Run:
                     self.latencies.append(now - self.sent[marker])
                     self.delivered += 1
         except Exception:  # noqa: BLE001 - a closed socket ends its reader, nothing more
+            return
+
+    async def ping(self, socket) -> None:
+        # As the page does (table.html): its presence ping, every 25 s, at its own phase.
+        await asyncio.sleep(random.uniform(0, PING_SECONDS))
+        try:
+            while True:
+                await socket.send('{"ping": "1"}')
+                await asyncio.sleep(PING_SECONDS)
+        except Exception:  # noqa: BLE001 - a closed socket ends its pings, nothing more
             return
 
     async def roll(self, http: Http, table: dict, session: str) -> None:
