@@ -127,6 +127,18 @@ else:
             "CONFIG": {"capacity": CHANNEL_CAPACITY},
         }
     }
+    # Every request reads its session. The embedded default is one process, so that
+    # process's memory can keep sessions and spare each request a query (written through
+    # to the database, which is what survives a restart). Several processes must not:
+    # a logout served by one would leave the session alive in the others' memory.
+    SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+            # Past this, the least recently used third is dropped and read again from the database.
+            "OPTIONS": {"MAX_ENTRIES": 20_000},
+        }
+    }
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},

@@ -14,9 +14,7 @@ def access_table(user, table_id: int) -> tuple[Table, Membership]:
     if not user.is_authenticated:
         raise Http404
     membership = (
-        Membership.objects.select_related("table", "table__gm")
-        .filter(table_id=table_id, user=user)
-        .first()
+        Membership.objects.select_related("table").filter(table_id=table_id, user=user).first()
     )
     if membership is None:
         raise Http404
