@@ -275,3 +275,67 @@ function hasTarget(el) {
     return true; // an extended htmx selector ("closest ..."): let htmx resolve it
   }
 }
+
+// A click is a press and a release on the same element. A push that redraws a panel in
+// between replaces the pressed button, and the click never happens. So while a pointer is
+// down, pushed frames wait; they go in, in order, once it is up and the click has run, or
+// after HOLD_MS if it stays down, so that a resting finger never freezes the page. Typing
+// needs no such wait: redraws keep what was typed (above).
+(function () {
+  var HOLD_MS = 1500;
+  var sockets = new WeakMap(); // page element → its open WebSocket
+  var held = [];
+  var pressed = false;
+  var replaying = false;
+  var timer = null;
+
+  document.addEventListener("htmx:wsOpen", function (event) {
+    sockets.set(event.target, event.detail.event.target);
+  });
+
+  document.addEventListener("htmx:wsBeforeMessage", function (event) {
+    // Once one frame waits, the next ones wait behind it, or they would overtake it.
+    if (replaying || (!pressed && held.length === 0)) return;
+    var socket = sockets.get(event.target);
+    if (!socket) return;
+    event.preventDefault();
+    held.push({ socket: socket, data: event.detail.message });
+  });
+
+  function release() {
+    pressed = false;
+    clearTimeout(timer);
+    var waiting = held;
+    held = [];
+    replaying = true;
+    try {
+      // Through the socket's own listener, so each frame is swapped as if it came now.
+      waiting.forEach(function (frame) {
+        frame.socket.dispatchEvent(new MessageEvent("message", { data: frame.data }));
+      });
+    } finally {
+      replaying = false;
+    }
+  }
+
+  document.addEventListener(
+    "pointerdown",
+    function (event) {
+      if (event.button !== 0) return;
+      pressed = true;
+      clearTimeout(timer);
+      timer = setTimeout(release, HOLD_MS);
+    },
+    true
+  );
+  ["pointerup", "pointercancel"].forEach(function (type) {
+    document.addEventListener(
+      type,
+      function () {
+        // The click comes after the release in the same task: let it run first.
+        if (pressed) setTimeout(release, 0);
+      },
+      true
+    );
+  });
+})();

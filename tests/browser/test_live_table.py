@@ -149,6 +149,34 @@ def test_changes_made_while_a_page_was_away_arrive_on_reconnect(person, make_use
         expect(page.get_by_role("img", name="3 of 4 segments filled")).to_be_visible()
 
 
+def test_a_push_between_press_and_release_does_not_eat_the_click(person, make_user, server):
+    make_user("gm")
+    gm = person("gm")
+    gm.get_by_label("Table name").fill("Busy table")
+    gm.get_by_role("button", name="Create table").click()
+    add_clock(gm, "Lampblacks", 8)
+    # The GM's second screen (the shared table view) ticks the same clock meanwhile.
+    screen = person("gm")
+    screen.goto(gm.url)
+    for page in (gm, screen):
+        wait_for_socket(page)
+    gm.evaluate(
+        "document.addEventListener('htmx:wsBeforeMessage',"
+        " () => { window.frames_seen = (window.frames_seen || 0) + 1 })"
+    )
+    box = gm.get_by_role("button", name="Tick Lampblacks", exact=True).bounding_box()
+    gm.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    gm.mouse.down()
+    screen.get_by_role("button", name="Tick Lampblacks", exact=True).click()
+    expect(screen.get_by_role("img", name="1 of 8 segments filled")).to_be_visible()
+    gm.wait_for_function("window.frames_seen >= 1")
+    # The redraw waits for the release, so the pressed button is still there.
+    expect(gm.get_by_role("img", name="0 of 8 segments filled")).to_be_visible()
+    gm.mouse.up()
+    for page in (gm, screen):
+        expect(page.get_by_role("img", name="2 of 8 segments filled")).to_be_visible()
+
+
 def test_gm_revokes_the_invite(person, make_user, server):
     gm, ada, bo = start_table(person, make_user)
     invite = gm.get_by_label("Invite link").input_value()
