@@ -1,14 +1,18 @@
 """The HTTP side of the ASGI application that daphne serves: every middleware still
 runs, and a change made through it reaches the table's sockets."""
 
+import asyncio
+import threading
+
 import pytest
 from channels.db import database_sync_to_async
 from channels.testing import HttpCommunicator, WebsocketCommunicator
+from django.contrib.auth.hashers import MD5PasswordHasher
 from django.test import Client
 
 from blades.asgi import application
 from sessions.models import Roll
-from tests.factories import MembershipFactory, TableFactory
+from tests.factories import MembershipFactory, TableFactory, UserFactory
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
 
@@ -84,3 +88,42 @@ async def test_pages_served_through_the_asgi_app_carry_the_security_headers():
     assert response["status"] == 200
     assert headers[b"X-Frame-Options"] == b"DENY"
     assert headers[b"X-Content-Type-Options"] == b"nosniff"
+
+
+class HeldHasher(MD5PasswordHasher):
+    """Checks a password only when the test lets it: a hash that takes as long as needed."""
+
+    checking = threading.Event()
+    done = threading.Event()
+
+    def verify(self, password, encoded):
+        HeldHasher.checking.set()
+        HeldHasher.done.wait(timeout=10)
+        return super().verify(password, encoded)
+
+
+async def test_a_sign_in_checking_its_password_does_not_hold_up_the_table(settings):
+    settings.PASSWORD_HASHERS = ["tests.test_asgi.HeldHasher"]
+    HeldHasher.checking.clear()
+    HeldHasher.done.clear()
+    table, cookie = await seated_player()
+    await database_sync_to_async(UserFactory)(username="late")
+    sign_in = HttpCommunicator(
+        application,
+        "POST",
+        "/accounts/login/",
+        body=f"username=late&password=a-long-test-password&csrfmiddlewaretoken={CSRF}".encode(),
+        headers=[
+            (b"cookie", f"csrftoken={CSRF}".encode()),
+            (b"content-type", b"application/x-www-form-urlencoded"),
+            (b"host", b"127.0.0.1"),
+        ],
+    )
+    signing_in = asyncio.ensure_future(answer(sign_in))
+    assert await asyncio.to_thread(HeldHasher.checking.wait, 5)
+    try:
+        # While the password is still being checked, a roll at the table goes through.
+        assert (await post_roll(table.pk, cookie, with_token=True))["status"] == 204
+    finally:
+        HeldHasher.done.set()
+    assert (await signing_in)["status"] == 302
