@@ -8,6 +8,7 @@ the process's one database thread ahead of the rolls (the load benchmark's p95 w
 """
 
 import asyncio
+import logging
 from datetime import timedelta
 from weakref import WeakKeyDictionary
 
@@ -15,6 +16,8 @@ from channels.db import database_sync_to_async
 from django.utils import timezone
 
 from .models import Presence
+
+logger = logging.getLogger(__name__)
 
 PRESENCE_TIMEOUT = timedelta(seconds=75)
 # How long a ping waits for others to share its write. Far inside the margin between the
@@ -35,10 +38,17 @@ class Pings:
             self.writer = asyncio.create_task(self.write_soon())
 
     async def write_soon(self) -> None:
-        await asyncio.sleep(GATHER_SECONDS)
-        # A ping that comes while this write runs starts the next one.
-        names, self.names, self.writer = self.names, set(), None
-        await database_sync_to_async(mark_seen)(names)
+        try:
+            await asyncio.sleep(GATHER_SECONDS)
+        finally:
+            # Slept out or cancelled (its loop stopping): either way a ping from now on,
+            # even one that comes while this write runs, starts the next write.
+            names, self.names, self.writer = self.names, set(), None
+        try:
+            await database_sync_to_async(mark_seen)(names)
+        except Exception:
+            # Lost pings only age those rows; the next ping of each page writes it again.
+            logger.exception("Could not record %d presence pings", len(names))
 
 
 # One per event loop: a task belongs to the loop that made it (tests run several).

@@ -168,6 +168,14 @@ async def test_presence_lists_who_is_connected():
 async def test_pings_are_written_together_after_a_pause(monkeypatch):
     # A write per ping queues 40 writes a second ahead of the rolls with 1,000 pages open.
     monkeypatch.setattr(presence, "GATHER_SECONDS", 1.0)
+    writes = []
+    mark_seen_now = presence.mark_seen
+
+    def mark_seen(channel_names):
+        writes.append(set(channel_names))
+        mark_seen_now(channel_names)
+
+    monkeypatch.setattr(presence, "mark_seen", mark_seen)
     table, gm, player = await make_table()
     sockets = [(await connect(user, table.pk))[0] for user in (gm, player)]
     for communicator in sockets:
@@ -184,6 +192,7 @@ async def test_pings_are_written_together_after_a_pause(monkeypatch):
         if long_ago not in await seen():
             break
     assert all(when > long_ago for when in await seen())
+    assert len(writes) == 1 and len(writes[0]) == 2
     for communicator in sockets:
         await communicator.disconnect()
 
