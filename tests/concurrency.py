@@ -21,6 +21,8 @@ def at_once(calls: list, refused: tuple[type[Exception], ...] = ()) -> list:
     failures: list[BaseException] = []
 
     def run(index: int, call) -> None:
+        # Connected before the start, so that connecting does not spread the clicks out.
+        connection.ensure_connection()
         barrier.wait()
         try:
             results[index] = call()

@@ -161,15 +161,16 @@ def test_a_push_between_press_and_release_does_not_eat_the_click(person, make_us
     for page in (gm, screen):
         wait_for_socket(page)
     gm.evaluate(
-        "document.addEventListener('htmx:wsBeforeMessage',"
-        " () => { window.frames_seen = (window.frames_seen || 0) + 1 })"
+        "window.tableHoldMs = 60000;"
+        "document.addEventListener('htmx:wsBeforeMessage', (e) => {"
+        " if (e.detail.message.includes('1 of 8 segments filled')) window.tick_seen = true })"
     )
     box = gm.get_by_role("button", name="Tick Lampblacks", exact=True).bounding_box()
     gm.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
     gm.mouse.down()
     screen.get_by_role("button", name="Tick Lampblacks", exact=True).click()
     expect(screen.get_by_role("img", name="1 of 8 segments filled")).to_be_visible()
-    gm.wait_for_function("window.frames_seen >= 1")
+    gm.wait_for_function("window.tick_seen === true")
     # The redraw waits for the release, so the pressed button is still there.
     expect(gm.get_by_role("img", name="0 of 8 segments filled")).to_be_visible()
     gm.mouse.up()
