@@ -318,25 +318,42 @@ function hasTarget(el) {
     }
   }
 
+  function press() {
+    pressed = true;
+    clearTimeout(timer);
+    // A test on a loaded machine may need longer than a hand does.
+    timer = setTimeout(release, window.tableHoldMs || HOLD_MS);
+  }
+
+  function releaseAfterClick() {
+    // The click comes after the release in the same task: let it run first.
+    if (pressed) setTimeout(release, 0);
+  }
+
   document.addEventListener(
     "pointerdown",
     function (event) {
-      if (event.button !== 0) return;
-      pressed = true;
-      clearTimeout(timer);
-      // A test on a loaded machine may need longer than a hand does.
-      timer = setTimeout(release, window.tableHoldMs || HOLD_MS);
+      if (event.button === 0) press();
     },
     true
   );
-  ["pointerup", "pointercancel"].forEach(function (type) {
-    document.addEventListener(
-      type,
-      function () {
-        // The click comes after the release in the same task: let it run first.
-        if (pressed) setTimeout(release, 0);
-      },
-      true
-    );
-  });
+  document.addEventListener("pointerup", releaseAfterClick, true);
+  document.addEventListener("pointercancel", releaseAfterClick, true);
+  // Space presses a button on keydown and clicks it on keyup: the same gap, by keyboard.
+  var SPACE_CLICKS = "button, summary, input[type=checkbox], input[type=radio], input[type=submit]";
+  document.addEventListener(
+    "keydown",
+    function (event) {
+      if (event.key !== " " || event.repeat || !event.target.matches) return;
+      if (event.target.matches(SPACE_CLICKS)) press();
+    },
+    true
+  );
+  document.addEventListener(
+    "keyup",
+    function (event) {
+      if (event.key === " ") releaseAfterClick();
+    },
+    true
+  );
 })();

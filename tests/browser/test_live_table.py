@@ -161,21 +161,31 @@ def test_a_push_between_press_and_release_does_not_eat_the_click(person, make_us
     for page in (gm, screen):
         wait_for_socket(page)
     gm.evaluate(
-        "window.tableHoldMs = 60000;"
+        "window.tableHoldMs = 60000; window.pushed = '';"
         "document.addEventListener('htmx:wsBeforeMessage', (e) => {"
-        " if (e.detail.message.includes('1 of 8 segments filled')) window.tick_seen = true })"
+        " window.pushed += e.detail.message })"
     )
     box = gm.get_by_role("button", name="Tick Lampblacks", exact=True).bounding_box()
     gm.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
     gm.mouse.down()
     screen.get_by_role("button", name="Tick Lampblacks", exact=True).click()
     expect(screen.get_by_role("img", name="1 of 8 segments filled")).to_be_visible()
-    gm.wait_for_function("window.tick_seen === true")
+    gm.wait_for_function("window.pushed.includes('1 of 8 segments filled')")
     # The redraw waits for the release, so the pressed button is still there.
     expect(gm.get_by_role("img", name="0 of 8 segments filled")).to_be_visible()
     gm.mouse.up()
     for page in (gm, screen):
         expect(page.get_by_role("img", name="2 of 8 segments filled")).to_be_visible()
+
+    # By keyboard: Space presses on keydown and clicks on keyup.
+    gm.get_by_role("button", name="Tick Lampblacks", exact=True).focus()
+    gm.keyboard.down(" ")
+    screen.get_by_role("button", name="Tick Lampblacks", exact=True).click()
+    gm.wait_for_function("window.pushed.includes('3 of 8 segments filled')")
+    expect(gm.get_by_role("img", name="2 of 8 segments filled")).to_be_visible()
+    gm.keyboard.up(" ")
+    for page in (gm, screen):
+        expect(page.get_by_role("img", name="4 of 8 segments filled")).to_be_visible()
 
 
 def test_gm_revokes_the_invite(person, make_user, server):
