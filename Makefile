@@ -53,11 +53,12 @@ test-postgres: $(BIN)/.installed system-deps
 	$(BIN)/python -m tests.services -- $(PYTEST) tests --ignore=tests/browser --ignore=tests/scale --ignore=tests/rules
 
 # Browser tests run in their own process: Playwright's event loop breaks pytest-asyncio after it.
+# They and the scale tests keep their written order (each test is long; no shuffling).
 test-browser: $(BIN)/.installed system-deps
-	$(PYTEST) tests/browser
+	$(PYTEST) tests/browser -p no:randomly
 
 test-scale: $(BIN)/.installed system-deps
-	$(BIN)/python -m tests.services -- $(PYTEST) tests/scale
+	$(BIN)/python -m tests.services -- $(PYTEST) tests/scale -p no:randomly
 
 lint: $(BIN)/.installed
 	$(BIN)/ruff check .
