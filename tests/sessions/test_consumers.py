@@ -7,41 +7,15 @@ import pytest
 from asgiref.sync import sync_to_async
 from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
-from channels.testing import WebsocketCommunicator
-from django.test import Client
 from django.utils import timezone
 
-from blades.asgi import application
 from blades.rules.rolls import RollKind
 from sessions import actions, live, presence
 from sessions.models import Presence
 from tests.factories import ClockFactory, MembershipFactory, TableFactory, UserFactory
+from tests.helpers import connect, drain_greeting
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
-
-ORIGIN = (b"origin", b"http://127.0.0.1")
-
-
-def session_cookie(user) -> bytes:
-    client = Client()
-    client.force_login(user)
-    return f"sessionid={client.cookies['sessionid'].value}".encode()
-
-
-async def connect(user, table_id: int, origin=ORIGIN):
-    headers = [origin]
-    if user is not None:
-        headers.append((b"cookie", await database_sync_to_async(session_cookie)(user)))
-    communicator = WebsocketCommunicator(application, f"/ws/tables/{table_id}/", headers=headers)
-    connected, _ = await communicator.connect()
-    return communicator, connected
-
-
-async def drain_greeting(communicator) -> str:
-    """On connect the server sends the snapshot, then the presence list."""
-    snapshot = await communicator.receive_from()
-    presence = await communicator.receive_from()
-    return snapshot + presence
 
 
 @database_sync_to_async

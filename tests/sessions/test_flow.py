@@ -9,7 +9,7 @@ from characters.models import Character
 from sessions import flow, flow_group, flow_outcome, flow_undo
 from sessions.flow_models import ActionRoll, Consequence
 from tests.factories import CharacterFactory, ClockFactory, MembershipFactory, TableFactory
-from tests.sessions.conftest import Dice, fresh, member, start
+from tests.helpers import Dice, fresh, member, start
 
 
 def test_full_roll_desperate_with_assist_and_push(ada_m, bo_m, gm_m, ada, bo):

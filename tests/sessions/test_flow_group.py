@@ -8,7 +8,7 @@ from django.urls import reverse
 from sessions import flow, flow_group
 from sessions.flow_models import ActionRoll
 from tests.factories import CharacterFactory, MembershipFactory
-from tests.sessions.conftest import Dice, fresh, start
+from tests.helpers import Dice, fresh, start
 
 
 @pytest.fixture

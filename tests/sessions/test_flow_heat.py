@@ -9,8 +9,7 @@ from crews.models import Crew
 from sessions import flow, flow_outcome, flow_undo
 from sessions.flow_models import Consequence
 from tests.factories import CharacterFactory, ClockFactory, CrewFactory, MembershipFactory
-from tests.sessions.conftest import Dice, start
-from tests.sessions.test_consumers import connect, drain_greeting
+from tests.helpers import Dice, connect, drain_greeting, start
 
 
 def bad_roll(ada_m, ada):

@@ -11,7 +11,7 @@ from sessions.flow_models import ActionRoll
 from sessions.models import Membership
 from tests.concurrency import at_once
 from tests.factories import CharacterFactory, ClockFactory, MembershipFactory
-from tests.sessions.conftest import Dice, fresh, start
+from tests.helpers import Dice, fresh, start
 
 
 def pushed_roll(ada_m, gm_m, ada) -> ActionRoll:
