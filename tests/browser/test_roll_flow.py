@@ -16,9 +16,8 @@ from characters.content import load_standard_content
 from characters.models import Character
 from sessions import actions
 from sessions.flow_models import ActionRoll, Consequence
-from sessions.models import Membership
-from tests.browser.conftest import PHONE, assert_accessible, assert_fits_phone, wait_for_socket
-from tests.factories import CharacterFactory
+from tests.browsers import PHONE, assert_accessible, assert_fits_phone, wait_for_socket
+from tests.factories import AdaFactory, BoFactory, MembershipFactory
 
 pytestmark = pytest.mark.browser
 
@@ -36,11 +35,9 @@ def crew(content, make_user):
     gm, ada_user, bo_user = (make_user(name) for name in ("gm", "ada", "bo"))
     table = actions.create_table(gm=gm, name="The Crows' Nest")
     for user in (ada_user, bo_user):
-        Membership.objects.create(table=table, user=user, role=Membership.Role.PLAYER)
-    ada = CharacterFactory(
-        table=table, owner=ada_user, name="Ada", prowl=2, finesse=1, skirmish=1, hunt=0
-    )
-    bo = CharacterFactory(table=table, owner=bo_user, name="Bo", prowl=1, skirmish=1)
+        MembershipFactory(table=table, user=user)
+    ada = AdaFactory(table=table, owner=ada_user)
+    bo = BoFactory(table=table, owner=bo_user)
     return table, ada, bo
 
 
