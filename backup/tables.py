@@ -49,9 +49,9 @@ PARTS: list[tuple[str, Callable[[int], dict]]] = [
     ("crews.Flashback", lambda t: {"score__table_id": t}),
     ("crews.DowntimeActivity", lambda t: {"score__table_id": t}),
     ("crews.Phase", lambda t: {"table_id": t}),
-    ("table_sessions.ActionRoll", lambda t: {"table_id": t}),
-    ("table_sessions.Consequence", lambda t: {"roll__table_id": t}),
-    ("table_sessions.RollEvent", lambda t: {"roll__table_id": t}),
+    ("rolls.ActionRoll", lambda t: {"table_id": t}),
+    ("rolls.Consequence", lambda t: {"roll__table_id": t}),
+    ("rolls.RollEvent", lambda t: {"roll__table_id": t}),
 ]
 
 # Models that belong to a table but stay out of an export, and why. A model reaching

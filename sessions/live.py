@@ -206,7 +206,5 @@ def push_flow(roll) -> None:
     """The shared roll shows each person their own buttons (only the roller rolls, only
     the GM sets position), so the push is a signal: every open page fetches its own
     rendering of the flow panel over HTTP. A secret roll signals only the GM."""
-    html = render_to_string(
-        "sessions/flow.html#flow-signal", {"table_id": roll.table_id, "oob": True}
-    )
+    html = render_to_string("rolls/flow.html#flow-signal", {"table_id": roll.table_id, "oob": True})
     push(roll.table_id, gm_html=html, players_html="" if roll.secret else html)

@@ -11,7 +11,7 @@ from characters import actions as character_actions
 from characters.models import Character, Contact, Draft, GmNote
 from crews import actions as crew_actions
 from crews.models import DowntimeActivity, Flashback, Phase, Score
-from sessions.flow_models import ActionRoll, Consequence, RollEvent
+from rolls.models import ActionRoll, Consequence, RollEvent
 from sessions.models import Table
 from tests.factories import (
     CharacterAbilityFactory,

@@ -15,9 +15,11 @@ from blades.rules import dice
 from blades.rules import flow as rules
 from blades.rules.rolls import group_action
 from characters.models import Character
+from sessions import actions
+from sessions.models import Membership
 
-from . import actions
-from .flow import (
+from .access import require_participant, require_teammate
+from .actions import (
     Changes,
     FlowError,
     Step,
@@ -29,9 +31,7 @@ from .flow import (
     record,
     require_step,
 )
-from .flow_access import require_participant, require_teammate
-from .flow_models import ActionRoll
-from .models import Membership
+from .models import ActionRoll
 
 
 def join_group(*, by: Membership, roll: ActionRoll) -> ActionRoll:
