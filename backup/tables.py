@@ -54,6 +54,14 @@ PARTS: list[tuple[str, Callable[[int], dict]]] = [
     ("rolls.RollEvent", lambda t: {"roll__table_id": t}),
 ]
 
+# Models that moved to another app after exports were written: an older file names them
+# by their old label and must still import.
+MOVED: dict[str, str] = {
+    "table_sessions.actionroll": "rolls.actionroll",
+    "table_sessions.consequence": "rolls.consequence",
+    "table_sessions.rollevent": "rolls.rollevent",
+}
+
 # Models that belong to a table but stay out of an export, and why. A model reaching
 # sessions.Table through its foreign keys must be in PARTS or here (a test checks).
 NOT_EXPORTED: dict[str, str] = {
@@ -154,7 +162,8 @@ def import_table(document: dict) -> int:
                 user.save()
         touched = set()
         for item in document["objects"]:
-            model = apps.get_model(item["model"])
+            label = MOVED.get(item["model"], item["model"])
+            model = apps.get_model(label)
             fields = dict(item["fields"])
             for field in _content_fields(model, lookups):
                 value = fields[field.name]
@@ -163,7 +172,8 @@ def import_table(document: dict) -> int:
                     if key not in lookups[field.related_model]:
                         raise ImportRefused(f"This database has no {field.name} “{'/'.join(key)}”.")
                     fields[field.name] = lookups[field.related_model][key]
-            for obj in serializers.deserialize("python", [{**item, "fields": fields}]):
+            rows = [{**item, "model": label, "fields": fields}]
+            for obj in serializers.deserialize("python", rows):
                 obj.save()
             touched.add(model)
         # Rows came with their ids; PostgreSQL's sequences must move past them.
