@@ -54,20 +54,18 @@ PARTS: list[tuple[str, Callable[[int], dict]]] = [
     ("rolls.RollEvent", lambda t: {"roll__table_id": t}),
 ]
 
-# Models that moved to another app after exports were written: an older file names them
-# by their old label and must still import.
-MOVED: dict[str, str] = {
-    "table_sessions.actionroll": "rolls.actionroll",
-    "table_sessions.consequence": "rolls.consequence",
-    "table_sessions.rollevent": "rolls.rollevent",
-}
-
 # Models that belong to a table but stay out of an export, and why. A model reaching
 # sessions.Table through its foreign keys must be in PARTS or here (a test checks).
 NOT_EXPORTED: dict[str, str] = {
     "table_sessions.Presence": "an open websocket of a running server, gone on restore",
     "crews.Screen": "a live hand-out link: a leaked export must not open the table's shared "
     "screen, so the GM hands out a new link after a restore",
+}
+
+# Models that moved to another app after exports were written: the label an older file
+# names them by (lower case, as exports write labels) → the label they have now.
+MOVED: dict[str, str] = {
+    f"table_sessions.{name}": f"rolls.{name}" for name in ("actionroll", "consequence", "rollevent")
 }
 
 
@@ -162,7 +160,7 @@ def import_table(document: dict) -> int:
                 user.save()
         touched = set()
         for item in document["objects"]:
-            label = MOVED.get(item["model"], item["model"])
+            label = MOVED.get(item["model"].lower(), item["model"])
             model = apps.get_model(label)
             fields = dict(item["fields"])
             for field in _content_fields(model, lookups):
@@ -172,8 +170,9 @@ def import_table(document: dict) -> int:
                     if key not in lookups[field.related_model]:
                         raise ImportRefused(f"This database has no {field.name} “{'/'.join(key)}”.")
                     fields[field.name] = lookups[field.related_model][key]
-            rows = [{**item, "model": label, "fields": fields}]
-            for obj in serializers.deserialize("python", rows):
+            for obj in serializers.deserialize(
+                "python", [{**item, "model": label, "fields": fields}]
+            ):
                 obj.save()
             touched.add(model)
         # Rows came with their ids; PostgreSQL's sequences must move past them.
