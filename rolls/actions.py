@@ -24,9 +24,10 @@ from characters import actions as sheet
 from characters.live import push_character
 from characters.models import Character
 from crews.models import Crew
-from sessions import actions, live
+from sessions import actions
 from sessions.models import Clock, Membership
 
+from . import live
 from .access import (
     require_cancel,
     require_gm_of,

@@ -84,6 +84,11 @@ def start_forms(membership, **bound) -> dict:
     }
 
 
+def table_page_context(table, membership) -> dict:
+    """The table page's action roll card: the panel and the form that starts a roll."""
+    return {**panel_context(table, membership), **start_forms(membership)}
+
+
 def _panel(request, table, membership, *, error: str = "", error_roll: int | None = None):
     context = panel_context(table, membership)
     context.update(error=error, error_roll=error_roll)
