@@ -1,6 +1,6 @@
 """Who may do what to a shared roll: one helper per question.
 
-The actions in flow.py call these, so a permission holds whichever view (or test)
+The actions in actions.py call these, so a permission holds whichever view (or test)
 calls the action. A roll at another table is a 404, like everything of a table.
 """
 

@@ -5,7 +5,7 @@ Each participant may push for +1d (2 stress) or take a devil's bargain, and one
 character not taking part may assist them (+1d, 1 stress); that stress is paid at
 their roll. The best single result counts for everyone, the leader takes 1 stress per
 participant whose best die was 1-3, and each desperate roller marks xp. Same contract
-as flow.py: one transaction per step, a RollEvent with every change.
+as actions.py: one transaction per step, a RollEvent with every change.
 """
 
 from django.db import transaction

@@ -1,7 +1,7 @@
 """Steps 5 and 6 of the shared roll, and what the GM does around it: consequences,
 the target clock, resisting, protecting, closing the roll, fortune rolls.
 
-Same contract as flow.py: one transaction per step, a RollEvent with every change.
+Same contract as actions.py: one transaction per step, a RollEvent with every change.
 """
 
 from django.db import transaction
