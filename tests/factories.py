@@ -320,7 +320,7 @@ class ActionRollFactory(factory.django.DjangoModelFactory):
     GM's fortune roll)."""
 
     class Meta:
-        model = "table_sessions.ActionRoll"
+        model = "rolls.ActionRoll"
 
     table = factory.SubFactory(TableFactory)
     character = factory.LazyAttribute(lambda o: CharacterFactory(table=o.table))
@@ -331,7 +331,7 @@ class ActionRollFactory(factory.django.DjangoModelFactory):
 
 class ConsequenceFactory(factory.django.DjangoModelFactory):
     class Meta:
-        model = "table_sessions.Consequence"
+        model = "rolls.Consequence"
 
     roll = factory.SubFactory(ActionRollFactory)
     kind = "harm"
@@ -342,7 +342,7 @@ class ConsequenceFactory(factory.django.DjangoModelFactory):
 
 class RollEventFactory(factory.django.DjangoModelFactory):
     class Meta:
-        model = "table_sessions.RollEvent"
+        model = "rolls.RollEvent"
 
     roll = factory.SubFactory(ActionRollFactory)
     actor = factory.LazyAttribute(lambda o: o.roll.started_by)

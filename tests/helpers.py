@@ -9,7 +9,7 @@ from django.conf import settings
 from django.test import Client
 
 from characters.models import Character
-from sessions import flow
+from rolls import actions as flow
 from sessions.models import Membership
 
 ORIGIN = (b"origin", b"http://127.0.0.1")
