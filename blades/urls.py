@@ -1,6 +1,7 @@
 from django.urls import include, path
 
 urlpatterns = [
+    path("accounts/", include("accounts.urls")),
     path("", include("sessions.urls")),
     path("", include("characters.urls")),
     path("", include("crews.urls")),
