@@ -1,7 +1,7 @@
 from django.contrib.auth import views as auth_views
 from django.urls import path
 
-from blades.hashing import hashes_passwords
+from blades.server.hashing import hashes_passwords
 
 from . import views
 
