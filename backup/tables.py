@@ -49,9 +49,9 @@ PARTS: list[tuple[str, Callable[[int], dict]]] = [
     ("play.Flashback", lambda t: {"score__table_id": t}),
     ("play.DowntimeActivity", lambda t: {"score__table_id": t}),
     ("play.Phase", lambda t: {"table_id": t}),
-    ("table_sessions.ActionRoll", lambda t: {"table_id": t}),
-    ("table_sessions.Consequence", lambda t: {"roll__table_id": t}),
-    ("table_sessions.RollEvent", lambda t: {"roll__table_id": t}),
+    ("rolls.ActionRoll", lambda t: {"table_id": t}),
+    ("rolls.Consequence", lambda t: {"roll__table_id": t}),
+    ("rolls.RollEvent", lambda t: {"roll__table_id": t}),
 ]
 
 # Models that belong to a table but stay out of an export, and why. A model reaching
@@ -65,7 +65,14 @@ NOT_EXPORTED: dict[str, str] = {
 # Models that moved to another app after exports were written: the label an older file
 # names them by (lower case, as exports write labels) → the label they have now.
 MOVED: dict[str, str] = {
-    f"crews.{name}": f"play.{name}" for name in ("score", "flashback", "downtimeactivity", "phase")
+    **{
+        f"crews.{name}": f"play.{name}"
+        for name in ("score", "flashback", "downtimeactivity", "phase")
+    },
+    **{
+        f"table_sessions.{name}": f"rolls.{name}"
+        for name in ("actionroll", "consequence", "rollevent")
+    },
 }
 
 

@@ -5,6 +5,7 @@ urlpatterns = [
     path("", include("sessions.urls")),
     path("", include("characters.urls")),
     path("", include("crews.urls")),
+    path("", include("rolls.urls")),
     path("", include("play.urls")),
     path("", include("backup.urls")),
 ]
