@@ -279,14 +279,14 @@ class ScreenFactory(factory.django.DjangoModelFactory):
 
 class PhaseFactory(factory.django.DjangoModelFactory):
     class Meta:
-        model = "crews.Phase"
+        model = "play.Phase"
 
     table = factory.SubFactory(TableFactory)
 
 
 class ScoreFactory(factory.django.DjangoModelFactory):
     class Meta:
-        model = "crews.Score"
+        model = "play.Score"
 
     table = factory.SubFactory(TableFactory)
     target_name = factory.Sequence(lambda n: f"Target {n}")
@@ -296,7 +296,7 @@ class ScoreFactory(factory.django.DjangoModelFactory):
 
 class FlashbackFactory(factory.django.DjangoModelFactory):
     class Meta:
-        model = "crews.Flashback"
+        model = "play.Flashback"
 
     score = factory.SubFactory(ScoreFactory)
     character = factory.LazyAttribute(lambda o: CharacterFactory(table=o.score.table))
@@ -305,7 +305,7 @@ class FlashbackFactory(factory.django.DjangoModelFactory):
 
 class DowntimeActivityFactory(factory.django.DjangoModelFactory):
     class Meta:
-        model = "crews.DowntimeActivity"
+        model = "play.DowntimeActivity"
 
     score = factory.SubFactory(ScoreFactory)
     character = factory.LazyAttribute(lambda o: CharacterFactory(table=o.score.table))

@@ -7,7 +7,7 @@ import threading
 import pytest
 from asgiref.sync import sync_to_async
 
-from blades import outbox
+from blades.server import outbox
 
 
 class Sends:
@@ -96,7 +96,7 @@ async def test_a_failed_send_is_logged_and_the_next_still_goes(caplog):
         outbox.post(fails, failure="channel layer unreachable")
         outbox.post(sends.recorder(1), failure="lost")
 
-    with caplog.at_level(logging.ERROR, logger="blades.outbox"):
+    with caplog.at_level(logging.ERROR, logger="blades.server.outbox"):
         await sync_to_async(request_thread)()
         await sends.until(lambda: sends.done)
     assert sends.done == [1]
