@@ -5,4 +5,5 @@ urlpatterns = [
     path("", include("characters.urls")),
     path("", include("crews.urls")),
     path("", include("backup.urls")),
+    path("", include("chronicle.urls")),
 ]
