@@ -4,4 +4,5 @@ from . import views
 
 urlpatterns = [
     path("tables/<int:table_id>/discord/", views.discord_settings, name="discord_settings"),
+    path("tables/<int:table_id>/dice/", views.dice_statistics, name="dice_statistics"),
 ]

@@ -1,12 +1,13 @@
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
-from django.views.decorators.http import require_http_methods
+from django.views.decorators.http import require_GET, require_http_methods
 
 from sessions.access import access_table, require_gm
 
 from .forms import DiscordForm
 from .models import DiscordHook
+from .stats import table_statistics
 
 
 @login_required
@@ -32,4 +33,16 @@ def discord_settings(request: HttpRequest, table_id: int) -> HttpResponse:
         "chronicle/discord.html",
         {"table": table, "form": form, "hook": hook},
         status=status,
+    )
+
+
+@login_required
+@require_GET
+def dice_statistics(request: HttpRequest, table_id: int) -> HttpResponse:
+    table, membership = access_table(request.user, table_id)
+    people = table_statistics(table.pk, gm=membership.is_gm)
+    return render(
+        request,
+        "chronicle/dice.html",
+        {"table": table, "people": people, "is_gm": membership.is_gm},
     )
