@@ -49,6 +49,11 @@ class Match:
     # Problems that stop the import whatever the player chooses.
     problems: list[str] = field(default_factory=list)
 
+    @property
+    def all_matched(self) -> bool:
+        choices = (self.playbook, self.heritage, self.background, self.vice)
+        return all(choices) and not self.unknown_abilities and not self.sheet.unknown_traumas
+
 
 def _by_name(rows, name: str):
     wanted = _key(name)
