@@ -76,14 +76,15 @@ def _dice(dice, pool: int) -> str:
     return f"{faces} ({pool}d{', lowest counts' if pool <= 0 else ''})"
 
 
-def roll_posts(roll_id: int) -> list[Post]:
+def roll_posts(table_id: int, roll_id: int) -> list[Post]:
     """A roll of the table's log (quick rolls, the sheet's, the phases')."""
+    # The hook first: most tables have none, and then one query is all a roll costs.
+    hook = _hook(table_id)
+    if hook is None:
+        return []
     Roll = apps.get_model("table_sessions", "Roll")
     roll = Roll.objects.select_related("roller", "character", "table").filter(pk=roll_id).first()
     if roll is None:
-        return []
-    hook = _hook(roll.table_id)
-    if hook is None:
         return []
     player = roll.roller.username if roll.roller else "Someone"
     who = f"{roll.character.name} ({player})" if roll.character else player
@@ -98,8 +99,11 @@ def roll_posts(roll_id: int) -> list[Post]:
     return route(hook, embed, secret=roll.secret)
 
 
-def action_roll_posts(roll_id: int) -> list[Post]:
+def action_roll_posts(table_id: int, roll_id: int) -> list[Post]:
     """A shared action, group or fortune roll, once its dice are down."""
+    hook = _hook(table_id)
+    if hook is None:
+        return []
     ActionRoll = apps.get_model("table_sessions", "ActionRoll")
     roll = (
         ActionRoll.objects.select_related("character__owner", "started_by", "table")
@@ -107,9 +111,6 @@ def action_roll_posts(roll_id: int) -> list[Post]:
         .first()
     )
     if roll is None or roll.dice is None:
-        return []
-    hook = _hook(roll.table_id)
-    if hook is None:
         return []
     if roll.character:
         who = f"{roll.character.name} ({roll.character.owner.username})"
@@ -137,16 +138,16 @@ def action_roll_posts(roll_id: int) -> list[Post]:
     return route(hook, embed, secret=roll.secret)
 
 
-def clock_posts(clock_id: int) -> list[Post]:
+def clock_posts(table_id: int, clock_id: int) -> list[Post]:
     """A clock that has just filled (and still is, now that the change committed)."""
+    hook = _hook(table_id)
+    if hook is None:
+        return []
     Clock = apps.get_model("table_sessions", "Clock")
     clock = (
         Clock.objects.select_related("table", "faction_link__faction").filter(pk=clock_id).first()
     )
     if clock is None or not clock.full:
-        return []
-    hook = _hook(clock.table_id)
-    if hook is None:
         return []
     link = getattr(clock, "faction_link", None)
     secret = clock.hidden or bool(link and link.faction.hidden)

@@ -39,7 +39,7 @@ def _after_commit(job: discord.Job) -> None:
 def roll_saved(sender, instance, created: bool, raw: bool = False, **kwargs) -> None:
     # `raw`: a table being restored from a backup, not a roll being made.
     if created and not raw:
-        _after_commit(partial(posts.roll_posts, instance.pk))
+        _after_commit(partial(posts.roll_posts, instance.table_id, instance.pk))
 
 
 def action_roll_saved(
@@ -51,7 +51,7 @@ def action_roll_saved(
     if raw or instance.dice is None:
         return
     if created or (update_fields is None and instance.step == sender.Step.CONSEQUENCES):
-        _after_commit(partial(posts.action_roll_posts, instance.pk))
+        _after_commit(partial(posts.action_roll_posts, instance.table_id, instance.pk))
 
 
 def phase_saved(sender, instance, created: bool, raw: bool = False, update_fields=None, **kwargs):
@@ -63,4 +63,4 @@ def phase_saved(sender, instance, created: bool, raw: bool = False, update_field
 
 def clock_changed(sender, clock, before: int, **kwargs) -> None:
     if clock.full and before < clock.segments:
-        _after_commit(partial(posts.clock_posts, clock.pk))
+        _after_commit(partial(posts.clock_posts, clock.table_id, clock.pk))

@@ -261,3 +261,31 @@ def test_restoring_a_backup_posts_nothing(table, player, hook, discord):
     import_table(document)
     relay.wait_idle()
     assert discord.log == []
+
+
+def test_a_group_action_posts_once_when_the_last_participant_rolls(
+    table, player, other_player, hook, discord
+):
+    from sessions import flow_group
+
+    discord.expect_request(PLAYERS_PATH, method="POST").respond_with_data(status=204)
+    ada = CharacterFactory(table=table, owner=player, name="Ada", prowl=2)
+    CharacterFactory(table=table, owner=other_player, name="Bo", prowl=1)
+    ada_m = Membership.objects.get(table=table, user=player)
+    bo_m = Membership.objects.get(table=table, user=other_player)
+    roll = flow.start_roll(by=ada_m, character=ada, goal="all in", action="prowl", group=True)
+    flow_group.join_group(by=bo_m, roll=roll)
+    flow_group.roll_dice(by=ada_m, roll=roll, rng=Dice(5, 1))
+    assert posts(discord, PLAYERS_PATH) == []
+    flow_group.roll_dice(by=bo_m, roll=roll, rng=Dice(6))
+    [embed] = posts(discord, PLAYERS_PATH)
+    assert embed["title"] == f"Ada ({player.username}): Group action"
+    fields = {f["name"]: f["value"] for f in embed["fields"]}
+    assert fields["Dice"] == "6 (1d) (the group's best)"
+    assert fields["Result"] == "Full success"
+
+
+def test_a_table_without_discord_posts_nothing(table, player, discord):
+    actions.quick_roll(table=table, roller=player, kind=RollKind.ACTION, pool=1, rng=Dice(6))
+    relay.wait_idle()
+    assert discord.log == []
