@@ -50,6 +50,11 @@ class Match:
     problems: list[str] = field(default_factory=list)
 
     @property
+    def rated_actions(self) -> str:
+        rated = [f"{a.capitalize()} {r}" for a, r in self.sheet.ratings.items() if r]
+        return ", ".join(rated) or "none"
+
+    @property
     def all_matched(self) -> bool:
         choices = (self.playbook, self.heritage, self.background, self.vice)
         return all(choices) and not self.unknown_abilities and not self.sheet.unknown_traumas

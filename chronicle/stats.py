@@ -85,6 +85,12 @@ class Person:
     lines: tuple[Line, ...]
 
 
+def _possible(pool: int) -> tuple[Outcome, ...]:
+    """No row for the impossible: one die, or a pool of zero, never rolls a critical."""
+    odds = exact_odds(pool)
+    return tuple(o for o in OUTCOMES if odds is None or odds[o] > 0)
+
+
 def _line(kind: str, pool: int, outcomes: Counter) -> Line:
     total = sum(outcomes.values())
     odds = exact_odds(pool)
@@ -96,9 +102,7 @@ def _line(kind: str, pool: int, outcomes: Counter) -> Line:
             expected=float(odds[outcome]) if odds else None,
             y=index * ROW_HEIGHT,
         )
-        for index, outcome in enumerate(OUTCOMES)
-        # A pool of zero or less never rolls a critical: no row for the impossible.
-        if not (outcome == Outcome.CRITICAL and pool <= 0)
+        for index, outcome in enumerate(_possible(pool))
     )
     return Line(kind=kind, pool=pool, total=total, bars=bars)
 

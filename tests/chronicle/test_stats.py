@@ -52,14 +52,14 @@ def test_observed_results_stand_beside_the_exact_odds(client, table, player):
     assert page.count('<svg class="dice-chart"') == 1
 
 
-def test_a_zero_pool_has_no_critical_row(table, player):
+def test_a_pool_that_cannot_crit_has_no_critical_row(table, player):
     _roll(table, player, 0, 6, 6)
+    _roll(table, player, 1, 6)
+    _roll(table, player, 2, 6, 6)
     [person] = table_statistics(table.pk, gm=False)
-    assert [bar.outcome for bar in person.lines[0].bars] == [
-        Outcome.SUCCESS,
-        Outcome.PARTIAL,
-        Outcome.BAD,
-    ]
+    rows = {line.pool: [bar.outcome for bar in line.bars] for line in person.lines}
+    assert rows[0] == rows[1] == [Outcome.SUCCESS, Outcome.PARTIAL, Outcome.BAD]
+    assert rows[2][0] == Outcome.CRITICAL
 
 
 def test_secret_rolls_count_only_for_the_gm(client, table, gm, player):
