@@ -8,8 +8,9 @@ clock or a hidden faction's clock goes to the GM-only webhook, or nowhere withou
 
 from django.apps import apps
 
+from blades.rules import dice
 from blades.rules.dice import Outcome
-from blades.rules.rolls import Effect, Position
+from blades.rules.rolls import Effect, Position, resistance_stress
 
 from .discord import Post
 from .models import DiscordHook
@@ -136,6 +137,40 @@ def action_roll_posts(table_id: int, roll_id: int) -> list[Post]:
         footer=roll.table.name,
     )
     return route(hook, embed, secret=roll.secret)
+
+
+def resistance_posts(consequence_id: int) -> list[Post]:
+    """A resistance roll against a consequence of a shared roll."""
+    Consequence = apps.get_model("table_sessions", "Consequence")
+    consequence = (
+        Consequence.objects.select_related("roll__table", "character__owner")
+        .filter(pk=consequence_id)
+        .first()
+    )
+    if consequence is None or not consequence.resist_dice or consequence.character is None:
+        return []
+    hook = _hook(consequence.roll.table_id)
+    if hook is None:
+        return []
+    pool, faces = consequence.resist_dice[0], consequence.resist_dice[1:]
+    result = dice.Roll(pool, tuple(faces))
+    stress = resistance_stress(result)
+    cost = "clears 1 stress" if stress < 0 else f"takes {stress} stress"
+    character = consequence.character
+    what = consequence.get_kind_display()
+    embed = _embed(
+        f"{character.name} ({character.owner.username}): Resistance roll",
+        f"Resists {what.lower()}"
+        + (f": {consequence.description}" if consequence.description else ""),
+        COLOURS[result.outcome],
+        [
+            _field("Attribute", consequence.resist_attribute.capitalize()),
+            _field("Dice", _dice(faces, pool)),
+            _field("Stress", cost),
+        ],
+        footer=consequence.roll.table.name,
+    )
+    return route(hook, embed, secret=consequence.roll.secret)
 
 
 def clock_posts(table_id: int, clock_id: int) -> list[Post]:

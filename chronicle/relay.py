@@ -1,7 +1,8 @@
 """The Discord relay hears the table through signals, without the other apps knowing.
 
-Rolls, action rolls and the phase are heard through Django's `post_save`; clocks move
-in an UPDATE that sends none, so sessions sends `clock_moved` for them. Each receiver
+Rolls, action rolls, resistance rolls and the phase are heard through Django's
+`post_save`; clocks move in an UPDATE that sends none, so sessions sends `clock_moved`
+for them. Each receiver
 only schedules a job for after the commit: the job itself (chronicle.posts) runs in the
 relay's worker and reads the committed rows, so a roll made secret later in the same
 transaction goes out as secret, and a rolled-back change goes nowhere.
@@ -24,10 +25,12 @@ PHASE_MODEL = "crews.Phase"
 def connect() -> None:
     Roll = apps.get_model("table_sessions", "Roll")
     ActionRoll = apps.get_model("table_sessions", "ActionRoll")
+    Consequence = apps.get_model("table_sessions", "Consequence")
     Clock = apps.get_model("table_sessions", "Clock")
     Phase = apps.get_model(PHASE_MODEL)
     post_save.connect(roll_saved, sender=Roll, dispatch_uid="chronicle.roll")
     post_save.connect(action_roll_saved, sender=ActionRoll, dispatch_uid="chronicle.action_roll")
+    post_save.connect(resistance_saved, sender=Consequence, dispatch_uid="chronicle.resistance")
     post_save.connect(phase_saved, sender=Phase, dispatch_uid="chronicle.phase")
     clock_moved.connect(clock_changed, sender=Clock, dispatch_uid="chronicle.clock")
 
@@ -52,6 +55,14 @@ def action_roll_saved(
         return
     if created or (update_fields is None and instance.step == sender.Step.CONSEQUENCES):
         _after_commit(partial(posts.action_roll_posts, instance.table_id, instance.pk))
+
+
+def resistance_saved(
+    sender, instance, created: bool, raw: bool = False, update_fields=None, **kwargs
+) -> None:
+    """A resistance roll is the save that writes the consequence's dice."""
+    if not raw and update_fields and "resist_dice" in update_fields and instance.resist_dice:
+        _after_commit(partial(posts.resistance_posts, instance.pk))
 
 
 def phase_saved(sender, instance, created: bool, raw: bool = False, update_fields=None, **kwargs):

@@ -4,8 +4,9 @@ enumeration of every roll).
 
 Rolls come from two places until the shared action roll writes to the roll log: the
 log (`Roll`) and the shared rolls (`ActionRoll`, each participant of a group action
-counted as their own roll). A secret roll counts only on the GM's page. A constant
-number of queries, however many rolls.
+counted as their own roll, and the resistance rolls against their consequences). A
+secret roll counts only on the GM's page. A constant number of queries, however many
+rolls.
 """
 
 from collections import Counter, defaultdict
@@ -137,6 +138,14 @@ def table_statistics(table_id: int, *, gm: bool) -> list[Person]:
                 pool, faces = rolled[0], rolled[1:]
                 outcome = dice.read(faces, pool)
                 count(owners.get(int(character_id)), "Group action (own dice)", pool, outcome)
+
+    Consequence = apps.get_model("table_sessions", "Consequence")
+    resisted = Consequence.objects.filter(roll__table_id=table_id).exclude(resist_dice=None)
+    if not gm:
+        resisted = resisted.filter(roll__secret=False)
+    for owner, rolled in resisted.values_list("character__owner__username", "resist_dice"):
+        pool, faces = rolled[0], rolled[1:]
+        count(owner, "Resistance (shared roll)", pool, dice.read(faces, pool))
 
     people: dict[str, list[Line]] = defaultdict(list)
     for (person, kind, pool), outcomes in sorted(tally.items()):

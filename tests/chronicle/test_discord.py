@@ -289,3 +289,22 @@ def test_a_table_without_discord_posts_nothing(table, player, discord):
     actions.quick_roll(table=table, roller=player, kind=RollKind.ACTION, pool=1, rng=Dice(6))
     relay.wait_idle()
     assert discord.log == []
+
+
+def test_a_resistance_roll_posts_its_dice_and_cost(table, player, gm, hook, discord):
+    discord.expect_request(PLAYERS_PATH, method="POST").respond_with_data(status=204)
+    ada = CharacterFactory(table=table, owner=player, name="Ada", prowl=2, finesse=1, skirmish=1)
+    ada_m = Membership.objects.get(table=table, user=player)
+    gm_m = Membership.objects.get(table=table, user=gm)
+    roll = flow.start_roll(by=ada_m, character=ada, goal="slip past", action="prowl")
+    roll = flow.roll_dice(by=ada_m, roll=roll, rng=Dice(2, 3))
+    consequence = flow_outcome.add_consequence(
+        by=gm_m, roll=roll, kind="harm", level=2, description="Stabbed", attribute="prowess"
+    )
+    flow_outcome.resist(by=ada_m, consequence=consequence, rng=Dice(4, 1, 2))
+    action, resistance = posts(discord, PLAYERS_PATH)
+    assert action["title"].endswith("Action roll")
+    assert resistance["title"] == f"Ada ({player.username}): Resistance roll"
+    assert resistance["description"] == "Resists harm: Stabbed"
+    fields = {f["name"]: f["value"] for f in resistance["fields"]}
+    assert fields == {"Attribute": "Prowess", "Dice": "4, 1, 2 (3d)", "Stress": "takes 2 stress"}

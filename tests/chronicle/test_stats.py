@@ -6,7 +6,7 @@ from django.test.utils import CaptureQueriesContext
 from blades.rules.dice import Outcome, odds
 from blades.rules.rolls import RollKind
 from chronicle.stats import table_statistics
-from sessions import actions, flow, flow_group
+from sessions import actions, flow, flow_group, flow_outcome
 from sessions.models import Membership
 from tests.factories import CharacterFactory
 
@@ -81,8 +81,14 @@ def test_shared_action_rolls_count_each_participants_dice(table, gm, player, oth
     CharacterFactory(table=table, owner=other_player, name="Bo", prowl=1)
     ada_m = Membership.objects.get(table=table, user=player)
     bo_m = Membership.objects.get(table=table, user=other_player)
+    gm_m = Membership.objects.get(table=table, user=gm)
     roll = flow.start_roll(by=ada_m, character=ada, goal="sneak", action="prowl")
-    flow.roll_dice(by=ada_m, roll=roll, rng=Dice(6, 2))
+    flow.roll_dice(by=ada_m, roll=roll, rng=Dice(4, 2))
+    consequence = flow_outcome.add_consequence(
+        by=gm_m, roll=roll, kind="harm", level=1, description="Bruised", attribute="prowess"
+    )
+    flow_outcome.resist(by=ada_m, consequence=consequence, rng=Dice(6, 6))  # prowl, skirmish
+    flow_outcome.finish(by=gm_m, roll=roll)
     group = flow.start_roll(by=ada_m, character=ada, goal="all in", action="prowl", group=True)
     flow_group.join_group(by=bo_m, roll=group)
     flow_group.roll_dice(by=ada_m, roll=group, rng=Dice(5, 1))
@@ -90,7 +96,11 @@ def test_shared_action_rolls_count_each_participants_dice(table, gm, player, oth
 
     people = {p.name: p for p in table_statistics(table.pk, gm=False)}
     ada_lines = {(line.kind, line.pool): line.total for line in people[player.username].lines}
-    assert ada_lines == {("Action roll", 2): 1, ("Group action (own dice)", 2): 1}
+    assert ada_lines == {
+        ("Action roll", 2): 1,
+        ("Group action (own dice)", 2): 1,
+        ("Resistance (shared roll)", 2): 1,
+    }
     bo_lines = {(line.kind, line.pool): line.total for line in people[other_player.username].lines}
     assert bo_lines == {("Group action (own dice)", 1): 1}
 
