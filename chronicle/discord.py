@@ -12,6 +12,7 @@ Jobs go out one after another, so a channel reads the rolls in the order they we
 the price is that a webhook stuck in its retries delays the posts queued behind it.
 """
 
+import http.client
 import json
 import logging
 import queue
@@ -135,7 +136,7 @@ def deliver(post: Post) -> bool:
             elif refusal.code < 500:
                 # A deleted webhook or a bad post: trying again changes nothing.
                 break
-        except (TimeoutError, urllib.error.URLError, OSError) as failure:
+        except (TimeoutError, urllib.error.URLError, OSError, http.client.HTTPException) as failure:
             reason = getattr(failure, "reason", failure)
             error = (
                 "Discord did not answer in time"

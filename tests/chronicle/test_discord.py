@@ -308,3 +308,15 @@ def test_a_resistance_roll_posts_its_dice_and_cost(table, player, gm, hook, disc
     assert resistance["description"] == "Resists harm: Stabbed"
     fields = {f["name"]: f["value"] for f in resistance["fields"]}
     assert fields == {"Attribute": "Prowess", "Dice": "4, 1, 2 (3d)", "Stress": "takes 2 stress"}
+
+
+def test_an_unreachable_discord_is_a_warning(table, player, discord, settings):
+    # Port 9 (discard) is closed on a test machine: the connection is refused.
+    closed = "http://127.0.0.1:9/api/webhooks/"
+    settings.DISCORD_WEBHOOK_PREFIXES = (*settings.DISCORD_WEBHOOK_PREFIXES, closed)
+    settings.DISCORD_ATTEMPTS = 2
+    hook = DiscordHook.objects.create(table=table, players_url=closed + "1/token")
+    actions.quick_roll(table=table, roller=player, kind=RollKind.ACTION, pool=1, rng=Dice(6))
+    relay.wait_idle()
+    hook.refresh_from_db()
+    assert hook.last_error == "A post to the players' webhook failed: Discord could not be reached."
