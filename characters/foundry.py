@@ -235,12 +235,13 @@ def read_actor(document: dict) -> Sheet:
     sheet.stash = read.number(system.get("coins_stashed"), "Stash", 0, rules.STASH_MAX)
 
     acquaintances = system.get("acquaintances")
+    # Only to carry friend and rival over to the playbook's contacts: an acquaintance
+    # that is not a short name is passed over, not a reason to refuse the file.
     for person in acquaintances if isinstance(acquaintances, list) else []:
         person = _dict(person)
-        who = read.text(person.get("name"), "An acquaintance's name", NAME_MAX)
-        standing = STANDINGS.get(str(person.get("standing", "")).lower(), "")
-        if who:
-            sheet.contacts[who] = standing
+        who, standing = person.get("name"), person.get("standing")
+        if isinstance(who, str) and 0 < len(who.strip()) <= NAME_MAX:
+            sheet.contacts[who.strip()] = STANDINGS.get(str(standing).lower(), "")
 
     _read_items(read, sheet, document.get("items"))
     if read.problems:

@@ -135,3 +135,9 @@ def test_every_problem_is_listed_at_once():
 def test_missing_fields_read_as_empty():
     sheet = read_actor({"name": "Bare", "system": {}})
     assert sheet.stress == 0 and sheet.ratings["hunt"] == 0 and sheet.abilities == []
+
+
+def test_an_odd_acquaintance_is_passed_over():
+    actor = copy.deepcopy(V11)
+    actor["system"]["acquaintances"] += [{"name": "x" * 500}, {"name": 7}, "Lyssa"]
+    assert read_actor(actor).contacts == {"Marlane": "friend", "Chael": "rival", "Mercy": ""}
