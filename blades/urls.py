@@ -4,6 +4,7 @@ urlpatterns = [
     path("", include("sessions.urls")),
     path("", include("characters.urls")),
     path("", include("crews.urls")),
+    path("", include("rolls.urls")),
     path("", include("backup.urls")),
     path("", include("chronicle.urls")),
 ]

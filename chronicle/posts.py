@@ -105,7 +105,7 @@ def action_roll_posts(table_id: int, roll_id: int) -> list[Post]:
     hook = _hook(table_id)
     if hook is None:
         return []
-    ActionRoll = apps.get_model("table_sessions", "ActionRoll")
+    ActionRoll = apps.get_model("rolls", "ActionRoll")
     roll = (
         ActionRoll.objects.select_related("character__owner", "started_by", "table")
         .filter(pk=roll_id)
@@ -141,7 +141,7 @@ def action_roll_posts(table_id: int, roll_id: int) -> list[Post]:
 
 def resistance_posts(consequence_id: int) -> list[Post]:
     """A resistance roll against a consequence of a shared roll."""
-    Consequence = apps.get_model("table_sessions", "Consequence")
+    Consequence = apps.get_model("rolls", "Consequence")
     consequence = (
         Consequence.objects.select_related("roll__table", "character__owner")
         .filter(pk=consequence_id)

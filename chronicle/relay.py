@@ -24,8 +24,8 @@ PHASE_MODEL = "crews.Phase"
 
 def connect() -> None:
     Roll = apps.get_model("table_sessions", "Roll")
-    ActionRoll = apps.get_model("table_sessions", "ActionRoll")
-    Consequence = apps.get_model("table_sessions", "Consequence")
+    ActionRoll = apps.get_model("rolls", "ActionRoll")
+    Consequence = apps.get_model("rolls", "Consequence")
     Clock = apps.get_model("table_sessions", "Clock")
     Phase = apps.get_model(PHASE_MODEL)
     post_save.connect(roll_saved, sender=Roll, dispatch_uid="chronicle.roll")

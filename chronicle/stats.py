@@ -110,7 +110,7 @@ def _line(kind: str, pool: int, outcomes: Counter) -> Line:
 
 def table_statistics(table_id: int, *, gm: bool) -> list[Person]:
     Roll = apps.get_model("table_sessions", "Roll")
-    ActionRoll = apps.get_model("table_sessions", "ActionRoll")
+    ActionRoll = apps.get_model("rolls", "ActionRoll")
     Character = apps.get_model("characters", "Character")
     tally: dict[tuple[str, str, int], Counter] = defaultdict(Counter)
 
@@ -139,7 +139,7 @@ def table_statistics(table_id: int, *, gm: bool) -> list[Person]:
                 outcome = dice.read(faces, pool)
                 count(owners.get(int(character_id)), "Group action (own dice)", pool, outcome)
 
-    Consequence = apps.get_model("table_sessions", "Consequence")
+    Consequence = apps.get_model("rolls", "Consequence")
     resisted = Consequence.objects.filter(roll__table_id=table_id).exclude(resist_dice=None)
     if not gm:
         resisted = resisted.filter(roll__secret=False)

@@ -11,7 +11,9 @@ from werkzeug import Response
 from blades.rules.rolls import RollKind
 from chronicle import discord as relay
 from chronicle.models import DiscordHook
-from sessions import actions, flow, flow_outcome
+from rolls import actions as flow
+from rolls import outcome as flow_outcome
+from sessions import actions
 from sessions.models import Clock, Membership
 from tests.factories import CharacterFactory, ClockFactory
 
@@ -266,7 +268,7 @@ def test_restoring_a_backup_posts_nothing(table, player, hook, discord):
 def test_a_group_action_posts_once_when_the_last_participant_rolls(
     table, player, other_player, hook, discord
 ):
-    from sessions import flow_group
+    from rolls import group as flow_group
 
     discord.expect_request(PLAYERS_PATH, method="POST").respond_with_data(status=204)
     ada = CharacterFactory(table=table, owner=player, name="Ada", prowl=2)

@@ -6,7 +6,10 @@ from django.test.utils import CaptureQueriesContext
 from blades.rules.dice import Outcome, odds
 from blades.rules.rolls import RollKind
 from chronicle.stats import table_statistics
-from sessions import actions, flow, flow_group, flow_outcome
+from rolls import actions as flow
+from rolls import group as flow_group
+from rolls import outcome as flow_outcome
+from sessions import actions
 from sessions.models import Membership
 from tests.factories import CharacterFactory
 
