@@ -18,16 +18,13 @@ from sessions.signals import clock_moved
 
 from . import discord, posts
 
-# Where the phase model lives; it moves with the phase loop into its own app.
-PHASE_MODEL = "crews.Phase"
-
 
 def connect() -> None:
     Roll = apps.get_model("table_sessions", "Roll")
     ActionRoll = apps.get_model("rolls", "ActionRoll")
     Consequence = apps.get_model("rolls", "Consequence")
     Clock = apps.get_model("table_sessions", "Clock")
-    Phase = apps.get_model(PHASE_MODEL)
+    Phase = apps.get_model("play", "Phase")
     post_save.connect(roll_saved, sender=Roll, dispatch_uid="chronicle.roll")
     post_save.connect(action_roll_saved, sender=ActionRoll, dispatch_uid="chronicle.action_roll")
     post_save.connect(resistance_saved, sender=Consequence, dispatch_uid="chronicle.resistance")

@@ -100,7 +100,7 @@ def test_a_filled_clock_posts_once_and_a_hidden_one_only_to_the_gm(table, hook, 
 
 
 def test_a_phase_change_posts_the_step_only(table, gm, hook, discord):
-    from crews.phases import start_score
+    from play.phases import start_score
     from tests.factories import CrewFactory
 
     CrewFactory(table=table)
