@@ -11,8 +11,8 @@ from werkzeug import Response
 from blades.rules.rolls import RollKind
 from chronicle import discord as relay
 from chronicle.models import DiscordHook
-from rolls import actions as flow
-from rolls import outcome as flow_outcome
+from rolls import actions as roll_actions
+from rolls import outcome as roll_outcome
 from sessions import actions
 from sessions.models import Clock, Membership
 from tests.factories import CharacterFactory, ClockFactory
@@ -123,11 +123,13 @@ def test_an_action_roll_posts_its_terms_when_the_dice_fall(table, player, gm, ho
     ada = CharacterFactory(table=table, owner=player, name="Ada", prowl=2)
     ada_m = Membership.objects.get(table=table, user=player)
     gm_m = Membership.objects.get(table=table, user=gm)
-    roll = flow.start_roll(by=ada_m, character=ada, goal="slip past the guard", action="prowl")
-    flow.set_terms(by=gm_m, roll=roll, position="desperate", effect=2)
+    roll = roll_actions.start_roll(
+        by=ada_m, character=ada, goal="slip past the guard", action="prowl"
+    )
+    roll_actions.set_terms(by=gm_m, roll=roll, position="desperate", effect=2)
     assert posts(discord, PLAYERS_PATH) == []  # setting up is not news
-    flow.roll_dice(by=ada_m, roll=roll, rng=Dice(5, 1))
-    flow_outcome.finish(by=gm_m, roll=roll)
+    roll_actions.roll_dice(by=ada_m, roll=roll, rng=Dice(5, 1))
+    roll_outcome.finish(by=gm_m, roll=roll)
 
     [embed] = posts(discord, PLAYERS_PATH)
     assert embed["title"] == f"Ada ({player.username}): Action roll"
@@ -268,18 +270,20 @@ def test_restoring_a_backup_posts_nothing(table, player, hook, discord):
 def test_a_group_action_posts_once_when_the_last_participant_rolls(
     table, player, other_player, hook, discord
 ):
-    from rolls import group as flow_group
+    from rolls import group as roll_group
 
     discord.expect_request(PLAYERS_PATH, method="POST").respond_with_data(status=204)
     ada = CharacterFactory(table=table, owner=player, name="Ada", prowl=2)
     CharacterFactory(table=table, owner=other_player, name="Bo", prowl=1)
     ada_m = Membership.objects.get(table=table, user=player)
     bo_m = Membership.objects.get(table=table, user=other_player)
-    roll = flow.start_roll(by=ada_m, character=ada, goal="all in", action="prowl", group=True)
-    flow_group.join_group(by=bo_m, roll=roll)
-    flow_group.roll_dice(by=ada_m, roll=roll, rng=Dice(5, 1))
+    roll = roll_actions.start_roll(
+        by=ada_m, character=ada, goal="all in", action="prowl", group=True
+    )
+    roll_group.join_group(by=bo_m, roll=roll)
+    roll_group.roll_dice(by=ada_m, roll=roll, rng=Dice(5, 1))
     assert posts(discord, PLAYERS_PATH) == []
-    flow_group.roll_dice(by=bo_m, roll=roll, rng=Dice(6))
+    roll_group.roll_dice(by=bo_m, roll=roll, rng=Dice(6))
     [embed] = posts(discord, PLAYERS_PATH)
     assert embed["title"] == f"Ada ({player.username}): Group action"
     fields = {f["name"]: f["value"] for f in embed["fields"]}
@@ -298,12 +302,12 @@ def test_a_resistance_roll_posts_its_dice_and_cost(table, player, gm, hook, disc
     ada = CharacterFactory(table=table, owner=player, name="Ada", prowl=2, finesse=1, skirmish=1)
     ada_m = Membership.objects.get(table=table, user=player)
     gm_m = Membership.objects.get(table=table, user=gm)
-    roll = flow.start_roll(by=ada_m, character=ada, goal="slip past", action="prowl")
-    roll = flow.roll_dice(by=ada_m, roll=roll, rng=Dice(2, 3))
-    consequence = flow_outcome.add_consequence(
+    roll = roll_actions.start_roll(by=ada_m, character=ada, goal="slip past", action="prowl")
+    roll = roll_actions.roll_dice(by=ada_m, roll=roll, rng=Dice(2, 3))
+    consequence = roll_outcome.add_consequence(
         by=gm_m, roll=roll, kind="harm", level=2, description="Stabbed", attribute="prowess"
     )
-    flow_outcome.resist(by=ada_m, consequence=consequence, rng=Dice(4, 1, 2))
+    roll_outcome.resist(by=ada_m, consequence=consequence, rng=Dice(4, 1, 2))
     action, resistance = posts(discord, PLAYERS_PATH)
     assert action["title"].endswith("Action roll")
     assert resistance["title"] == f"Ada ({player.username}): Resistance roll"

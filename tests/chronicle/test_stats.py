@@ -6,9 +6,9 @@ from django.test.utils import CaptureQueriesContext
 from blades.rules.dice import Outcome, odds
 from blades.rules.rolls import RollKind
 from chronicle.stats import table_statistics
-from rolls import actions as flow
-from rolls import group as flow_group
-from rolls import outcome as flow_outcome
+from rolls import actions as roll_actions
+from rolls import group as roll_group
+from rolls import outcome as roll_outcome
 from sessions import actions
 from sessions.models import Membership
 from tests.factories import CharacterFactory
@@ -85,17 +85,19 @@ def test_shared_action_rolls_count_each_participants_dice(table, gm, player, oth
     ada_m = Membership.objects.get(table=table, user=player)
     bo_m = Membership.objects.get(table=table, user=other_player)
     gm_m = Membership.objects.get(table=table, user=gm)
-    roll = flow.start_roll(by=ada_m, character=ada, goal="sneak", action="prowl")
-    flow.roll_dice(by=ada_m, roll=roll, rng=Dice(4, 2))
-    consequence = flow_outcome.add_consequence(
+    roll = roll_actions.start_roll(by=ada_m, character=ada, goal="sneak", action="prowl")
+    roll_actions.roll_dice(by=ada_m, roll=roll, rng=Dice(4, 2))
+    consequence = roll_outcome.add_consequence(
         by=gm_m, roll=roll, kind="harm", level=1, description="Bruised", attribute="prowess"
     )
-    flow_outcome.resist(by=ada_m, consequence=consequence, rng=Dice(6, 6))  # prowl, skirmish
-    flow_outcome.finish(by=gm_m, roll=roll)
-    group = flow.start_roll(by=ada_m, character=ada, goal="all in", action="prowl", group=True)
-    flow_group.join_group(by=bo_m, roll=group)
-    flow_group.roll_dice(by=ada_m, roll=group, rng=Dice(5, 1))
-    flow_group.roll_dice(by=bo_m, roll=group, rng=Dice(3))
+    roll_outcome.resist(by=ada_m, consequence=consequence, rng=Dice(6, 6))  # prowl, skirmish
+    roll_outcome.finish(by=gm_m, roll=roll)
+    group = roll_actions.start_roll(
+        by=ada_m, character=ada, goal="all in", action="prowl", group=True
+    )
+    roll_group.join_group(by=bo_m, roll=group)
+    roll_group.roll_dice(by=ada_m, roll=group, rng=Dice(5, 1))
+    roll_group.roll_dice(by=bo_m, roll=group, rng=Dice(3))
 
     people = {p.name: p for p in table_statistics(table.pk, gm=False)}
     ada_lines = {(line.kind, line.pool): line.total for line in people[player.username].lines}
@@ -122,8 +124,8 @@ def test_the_query_count_does_not_grow_with_the_rolls(client, table, player, oth
     def one_of_each():
         _roll(table, player, 2, 3, 4)
         _roll(table, other_player, 1, 6)
-        roll = flow.start_roll(by=ada_m, character=ada, goal="sneak", action="prowl")
-        flow.roll_dice(by=ada_m, roll=roll, rng=Dice(6, 2))
+        roll = roll_actions.start_roll(by=ada_m, character=ada, goal="sneak", action="prowl")
+        roll_actions.roll_dice(by=ada_m, roll=roll, rng=Dice(6, 2))
 
     one_of_each()
     at_one = _queries(client, table)
