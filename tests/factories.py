@@ -359,3 +359,14 @@ class LoginFailureFactory(factory.django.DjangoModelFactory):
     username = factory.Sequence(lambda n: f"scoundrel{n}")
     ip = "127.0.0.1"
     at = factory.LazyFunction(timezone.now)
+
+
+# --- The chronicle: what leaves the table (Discord) --------------------------------------
+
+
+class DiscordHookFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = "chronicle.DiscordHook"
+
+    table = factory.SubFactory(TableFactory)
+    players_url = "https://discord.com/api/webhooks/1/players-token"
