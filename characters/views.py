@@ -8,7 +8,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 
-from blades.rules.character import RuleError
+from blades.rules.errors import RuleError
 from blades.rules.rolls import Effect, Position
 from sessions.access import access_table, require_gm
 from sessions.models import Membership

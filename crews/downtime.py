@@ -10,8 +10,8 @@ from blades.rules import character as character_rules
 from blades.rules import crew as crew_rules
 from blades.rules import dice
 from blades.rules import score as rules
-from blades.rules.character import RuleError
 from blades.rules.dice import Outcome
+from blades.rules.errors import RuleError
 from blades.rules.rolls import OVERINDULGENCES, RollKind, downtime_ticks, raise_outcome, tier_result
 from characters import actions as character_actions
 from characters.models import Character

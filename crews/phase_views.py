@@ -12,7 +12,7 @@ from django.views.decorators.http import require_POST
 
 from blades.rules import character as character_rules
 from blades.rules import score as score_rules
-from blades.rules.character import RuleError
+from blades.rules.errors import RuleError
 from blades.rules.rolls import OVERINDULGENCES
 from characters.access import can_edit_character
 from characters.models import Character

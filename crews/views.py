@@ -12,7 +12,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
-from blades.rules.character import RuleError
+from blades.rules.errors import RuleError
 from sessions.access import access_table, require_gm
 
 from . import actions, queries

@@ -17,12 +17,13 @@ from django.db import transaction
 from blades.rules import character as char_rules
 from blades.rules import crew as crew_rules
 from blades.rules import undo as rules
+from blades.rules.errors import RuleError
 from characters import actions as sheet
 from characters.models import Character
 from crews import actions as crew_actions
 from crews.models import Crew
 
-from .flow import Changes, FlowError, Step, locked_roll, record, require_step, stored_harm
+from .flow import Changes, Step, locked_roll, record, require_step, stored_harm
 from .flow_access import require_gm_at
 from .flow_models import ActionRoll
 from .models import Clock, Membership, Table
@@ -115,9 +116,9 @@ def undo_last(*, by: Membership, table: Table, roll_id: int | None = None) -> Ac
     with transaction.atomic():
         roll = last_finished(table)
         if roll is None:
-            raise FlowError("There is no finished roll to undo.")
+            raise RuleError("There is no finished roll to undo.")
         if roll_id is not None and roll.pk != roll_id:
-            raise FlowError("That roll is already undone, or another roll finished since.")
+            raise RuleError("That roll is already undone, or another roll finished since.")
         roll = locked_roll(roll)
         require_step(roll, Step.DONE)  # a concurrent undo got here first
         characters, clocks, crews = _roll_changes(roll)

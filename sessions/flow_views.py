@@ -14,6 +14,7 @@ from django.views.decorators.http import require_GET, require_POST
 from blades.rules import character as char_rules
 from blades.rules import flow as flow_rules
 from blades.rules.dice import MAX_POOL
+from blades.rules.errors import RuleError
 from blades.rules.rolls import Effect, Position
 from characters.models import Character
 
@@ -127,7 +128,7 @@ def flow_start(request: HttpRequest, table_id: int) -> HttpResponse:
             form, status = StartRollForm(prefix="start", teammates=teammates), 200
             if not request.htmx:
                 return redirect("table_detail", table_id=table.pk)
-        except flow.FlowError as error:
+        except RuleError as error:
             form.add_error(None, str(error))
     context = {"table": table, **start_forms(membership, start_form=form)}
     return render(request, f"{TEMPLATE}#flow-start", context, status=status)
@@ -147,7 +148,7 @@ def flow_fortune(request: HttpRequest, table_id: int) -> HttpResponse:
             form, status = FortuneForm(prefix="fortune"), 200
             if not request.htmx:
                 return redirect("table_detail", table_id=table.pk)
-        except flow.FlowError as error:
+        except RuleError as error:
             form.add_error(None, str(error))
     context = {"table": table, **start_forms(membership, fortune_form=form)}
     return render(request, f"{TEMPLATE}#flow-fortune", context, status=status)
@@ -161,13 +162,13 @@ def _choice(post, name: str, choices, what: str):
     for choice in choices:
         if str(getattr(choice, "value", choice)) == value:
             return choice
-    raise flow.FlowError(f"Choose {what}.")
+    raise RuleError(f"Choose {what}.")
 
 
 def _clock(post, roll, name: str = "clock") -> Clock:
     clock = Clock.objects.filter(pk=post.get(name) or 0, table_id=roll.table_id).first()
     if clock is None:
-        raise flow.FlowError("Choose a clock.")
+        raise RuleError("Choose a clock.")
     return clock
 
 
@@ -265,7 +266,7 @@ def flow_step(request: HttpRequest, table_id: int, roll_id: int, step: str) -> H
         raise Http404
     try:
         ROLL_STEPS[step](membership, roll, request.POST)
-    except flow.FlowError as error:
+    except RuleError as error:
         return _panel(request, membership.table, membership, error=str(error), error_roll=roll.pk)
     return _panel(request, membership.table, membership)
 
@@ -280,7 +281,7 @@ def flow_consequence_step(
         raise Http404
     try:
         CONSEQUENCE_STEPS[step](membership, consequence, request.POST)
-    except flow.FlowError as error:
+    except RuleError as error:
         return _panel(request, membership.table, membership, error=str(error), error_roll=roll_id)
     return _panel(request, membership.table, membership)
 
@@ -292,6 +293,6 @@ def flow_undo(request: HttpRequest, table_id: int) -> HttpResponse:
     roll_id = request.POST.get("roll", "")
     try:
         undo_last(by=membership, table=table, roll_id=int(roll_id) if roll_id.isdigit() else None)
-    except flow.FlowError as error:
+    except RuleError as error:
         return _panel(request, table, membership, error=str(error))
     return _panel(request, table, membership)
