@@ -11,13 +11,16 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
 from blades.rules import character as character_rules
+from blades.rules import crew as crew_rules
 from blades.rules import score as score_rules
+from blades.rules.clocks import CLOCK_MAX, CLOCK_MIN
 from blades.rules.errors import RuleError
 from blades.rules.rolls import OVERINDULGENCES
 from characters.access import can_edit_character
 from characters.models import Character
+from sessions import inputs
 from sessions import queries as table_queries
-from sessions.access import access_table, require_gm
+from sessions.access import access_table, clocks_for, require_gm
 from sessions.models import Clock
 
 from . import downtime, phases, queries
@@ -26,6 +29,8 @@ from .models import Claim, DowntimeActivity, Faction, Flashback
 from .phases import choices_for, phase_of
 
 PAGE = "crews/phase.html"
+EXTRA_COIN_MAX = 99  # a major job's extra coin; the rules judge the rest
+RAISE_COIN_MAX = 3  # three levels lift the worst result to a critical
 
 
 def phase_context(table, membership, **extra) -> dict:
@@ -116,7 +121,10 @@ def _run(request, table_id: int, change, *, gm: bool = True) -> HttpResponse:
     try:
         change(table, membership)
     except RuleError as error:
-        return _answer(request, table, membership, status=422, error=str(error))
+        # What was typed comes back in the form (and the character it was typed for).
+        for_character = request.resolver_match.kwargs.get("character_id")
+        typed = {**request.POST.dict(), "for_character": for_character}
+        return _answer(request, table, membership, status=422, error=str(error), typed=typed)
     return _answer(request, table, membership)
 
 
@@ -128,23 +136,17 @@ def _own(table, membership, character_id) -> Character:
     return character
 
 
-def _int(request, name: str, default: int | None = None) -> int:
-    value = request.POST.get(name, "")
-    if value == "" and default is not None:
-        return default
-    try:
-        return int(value)
-    except ValueError:
-        raise RuleError(f"Give a whole number for {name.replace('_', ' ')}.") from None
+def _active_characters(table):
+    return Character.objects.filter(table=table, state=Character.State.ACTIVE)
 
 
-def _flag(request, name: str) -> bool:
-    return request.POST.get(name) in ("1", "on", "true")
+def _faction(table, post, name: str = "faction") -> Faction | None:
+    # Factions are named in GM steps only; the GM may name every faction of the table.
+    return inputs.one(Faction.objects.filter(table=table), post, name, what="Faction")
 
 
-def _faction(table, request, name: str = "faction") -> Faction | None:
-    pk = request.POST.get(name)
-    return get_object_or_404(Faction, pk=pk, table=table) if pk else None
+def _text(post, name: str, max_length: int) -> str:
+    return inputs.text(post, name, max_length=max_length)
 
 
 @login_required
@@ -154,10 +156,12 @@ def score_start(request: HttpRequest, table_id: int) -> HttpResponse:
         phases.start_score(
             table=table,
             plan=request.POST.get("plan", ""),
-            detail=request.POST.get("detail", "").strip()[:200],
-            target_faction=_faction(table, request),
-            target_name=request.POST.get("target_name", "").strip()[:120],
-            target_tier=_int(request, "target_tier", 0),
+            detail=_text(request.POST, "detail", 200),
+            target_faction=_faction(table, request.POST),
+            target_name=_text(request.POST, "target_name", 120),
+            target_tier=inputs.whole(
+                request.POST, "target_tier", low=0, high=crew_rules.FACTION_TIER_MAX, default=0
+            ),
         )
 
     return _run(request, table_id, change)
@@ -187,12 +191,15 @@ def score_engagement(request: HttpRequest, table_id: int) -> HttpResponse:
 @require_POST
 def score_flashback(request: HttpRequest, table_id: int) -> HttpResponse:
     def change(table, membership):
-        character = get_object_or_404(Character, pk=request.POST.get("character"), table=table)
+        post = request.POST
+        character = inputs.one(_active_characters(table), post, "character", what="Character")
+        if character is None:
+            raise inputs.InputError("character", "Choose whose flashback it is.")
         phases.call_flashback(
             table=table,
             character=character,
-            stress=_int(request, "stress"),
-            note=request.POST.get("note", "").strip()[:200],
+            stress=inputs.whole(post, "stress", low=0, high=score_rules.FLASHBACK_STRESS_MAX),
+            note=_text(post, "note", 200),
         )
 
     return _run(request, table_id, change)
@@ -212,10 +219,8 @@ def flashback_pay(request: HttpRequest, table_id: int, flashback_id: int) -> Htt
 @login_required
 @require_POST
 def score_end(request: HttpRequest, table_id: int) -> HttpResponse:
-    return _run(
-        request, table_id,
-        lambda table, m: phases.end_score(table=table, gave_up=_flag(request, "gave_up")),
-    )  # fmt: skip
+    gave_up = inputs.flag(request.POST, "gave_up")
+    return _run(request, table_id, lambda table, m: phases.end_score(table=table, gave_up=gave_up))
 
 
 @login_required
@@ -225,9 +230,9 @@ def phase_payoff(request: HttpRequest, table_id: int) -> HttpResponse:
         phases.payoff(
             table=table,
             size=request.POST.get("size", ""),
-            extra=_int(request, "extra", 0),
-            quiet=_flag(request, "quiet"),
-            tithe=_flag(request, "tithe"),
+            extra=inputs.whole(request.POST, "extra", low=0, high=EXTRA_COIN_MAX, default=0),
+            quiet=inputs.flag(request.POST, "quiet"),
+            tithe=inputs.flag(request.POST, "tithe"),
         )
 
     return _run(request, table_id, change)
@@ -240,9 +245,9 @@ def phase_heat(request: HttpRequest, table_id: int) -> HttpResponse:
         phases.take_heat(
             table=table,
             exposure=request.POST.get("exposure", ""),
-            high_profile=_flag(request, "high_profile"),
-            hostile_turf=_flag(request, "hostile_turf"),
-            killing=_flag(request, "killing"),
+            high_profile=inputs.flag(request.POST, "high_profile"),
+            hostile_turf=inputs.flag(request.POST, "hostile_turf"),
+            killing=inputs.flag(request.POST, "killing"),
         )
 
     return _run(request, table_id, change)
@@ -261,15 +266,15 @@ def entanglement_roll(request: HttpRequest, table_id: int) -> HttpResponse:
 @require_POST
 def entanglement_resolve(request: HttpRequest, table_id: int) -> HttpResponse:
     def change(table, membership):
-        claim_id = request.POST.get("claim")
+        post = request.POST
         phases.resolve_entanglement(
             table=table,
             roller=request.user,
-            name=request.POST.get("name", ""),
-            choice=request.POST.get("choice", ""),
-            faction=_faction(table, request),
-            claim=get_object_or_404(Claim, pk=claim_id, crew__table=table) if claim_id else None,
-            prisoner=request.POST.get("prisoner", "").strip()[:80],
+            name=post.get("name", ""),
+            choice=post.get("choice", ""),
+            faction=_faction(table, post),
+            claim=inputs.one(Claim.objects.filter(crew__table=table), post, "claim"),
+            prisoner=_text(post, "prisoner", 80),
         )
 
     return _run(request, table_id, change)
@@ -282,8 +287,8 @@ def crew_incarcerate(request: HttpRequest, table_id: int) -> HttpResponse:
         phases.incarcerate(
             crew=phases.table_crew(table.pk),
             roller=request.user,
-            prisoner=request.POST.get("prisoner", "").strip()[:80],
-            faction=_faction(table, request),
+            prisoner=_text(request.POST, "prisoner", 80),
+            faction=_faction(table, request.POST),
         )
 
     return _run(request, table_id, change)
@@ -298,28 +303,34 @@ def downtime_activity(request: HttpRequest, table_id: int, character_id: int) ->
         character = _own(table, membership, character_id)
         post = request.POST
         common = {"character": character, "pay_with": post.get("pay_with", "")}
-        helped = _flag(request, "helped")
+        helped = inputs.flag(post, "helped")
         match post.get("kind"):
             case "acquire_asset":
                 downtime.acquire_asset(
-                    **common, roller=request.user, description=post.get("detail", "")[:200],
-                    helped=helped, restricted=_flag(request, "restricted"),
+                    **common, roller=request.user, description=_text(post, "detail", 200),
+                    helped=helped, restricted=inputs.flag(post, "restricted"),
                 )  # fmt: skip
             case "project":
-                clock_id = post.get("clock")
-                clock = get_object_or_404(Clock, pk=clock_id, table=table) if clock_id else None
+                # A player names only the clocks they can see: a GM-only clock is not one.
+                clocks = clocks_for(membership).filter(kind=Clock.Kind.PROJECT)
                 downtime.long_term_project(
-                    **common, roller=request.user, action=post.get("action", ""), clock=clock,
-                    name=post.get("clock_name", "").strip()[:80],
-                    segments=_int(request, "segments", downtime.PROJECT_SEGMENTS), helped=helped,
+                    **common, roller=request.user, action=post.get("action", ""),
+                    clock=inputs.one(clocks, post, "clock", what="Project clock"),
+                    name=_text(post, "clock_name", 80),
+                    segments=inputs.whole(
+                        post, "segments", low=CLOCK_MIN, high=CLOCK_MAX,
+                        default=downtime.PROJECT_SEGMENTS,
+                    ),
+                    helped=helped,
                 )  # fmt: skip
             case "recover":
-                healer_id = post.get("healer_character")
                 downtime.recover(
                     **common, roller=request.user, healer=post.get("healer", ""),
-                    quality=_int(request, "quality", 0), helped=helped,
-                    healer_character=get_object_or_404(Character, pk=healer_id, table=table)
-                    if healer_id else None,
+                    quality=inputs.whole(post, "quality", low=0, high=6, default=0),
+                    healer_character=inputs.one(
+                        _active_characters(table), post, "healer_character", what="Healer"
+                    ),
+                    helped=helped,
                 )  # fmt: skip
             case "reduce_heat":
                 downtime.reduce_heat(
@@ -346,7 +357,8 @@ def _activity(table, membership, activity_id) -> DowntimeActivity:
 def activity_raise(request: HttpRequest, table_id: int, activity_id: int) -> HttpResponse:
     def change(table, membership):
         activity = _activity(table, membership, activity_id)
-        downtime.raise_result(activity=activity, coin=_int(request, "coin", 1))
+        coin = inputs.whole(request.POST, "coin", low=1, high=RAISE_COIN_MAX, default=1)
+        downtime.raise_result(activity=activity, coin=coin)
 
     return _run(request, table_id, change, gm=False)
 
@@ -365,7 +377,7 @@ def activity_overindulge(request: HttpRequest, table_id: int, activity_id: int) 
 @require_POST
 def downtime_faction_roll(request: HttpRequest, table_id: int) -> HttpResponse:
     def change(table, membership):
-        clock = get_object_or_404(Clock, pk=request.POST.get("clock"), table=table)
+        clock = inputs.one(clocks_for(membership), request.POST, "clock", what="Goal clock")
         link = getattr(clock, "faction_link", None)
         if link is None:
             raise RuleError("Choose a faction's goal clock.")
@@ -395,7 +407,8 @@ def session_end(request: HttpRequest, table_id: int) -> HttpResponse:
 
 
 def _marks(request, triggers: dict[str, str]) -> dict[str, int]:
-    return {key: _int(request, key, 0) for key in triggers}
+    """Each xp trigger is worth 0, 1 or 2."""
+    return {key: inputs.whole(request.POST, key, low=0, high=2, default=0) for key in triggers}
 
 
 @login_required
