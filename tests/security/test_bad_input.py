@@ -266,11 +266,16 @@ def test_the_wizard_without_a_playbook_asks_for_one_and_still_opens(client, tabl
 def test_the_wizard_with_a_playbook_of_another_table_asks_again(client, table, player):
     from characters.models import Playbook
 
-    other = Playbook.objects.create(table=TableFactory(), key="foreign", name="Foreign")
+    other = Playbook.objects.create(
+        table=TableFactory(), key="foreign", name="Zq-foreign", dots={"hunt": 2}, xp_trigger="x"
+    )
     client.force_login(player)
     response = client.post(wizard(table), {"step": "playbook", "playbook": other.pk, "nav": "next"})
     refused(response)
-    assert client.get(wizard(table)).status_code == 200
+    page = client.get(wizard(table))
+    assert page.status_code == 200 and b"Zq-foreign" not in page.content
+    response = client.post(wizard(table), {"step": "ability", "nav": "next"})
+    assert response.status_code < 500 and b"Zq-foreign" not in response.content
 
 
 @pytest.mark.parametrize(
