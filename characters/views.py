@@ -232,16 +232,9 @@ def edit(request: HttpRequest, table_id: int, character_id: int) -> HttpResponse
     )
 
 
-def _whole(post, name: str) -> int:
-    # Bounds against garbage (overflow, a 30-digit "count"); the rules judge the range
-    # each track allows and say so in their own words.
-    return inputs.whole(post, name, low=-NUMBER_MAX, high=NUMBER_MAX)
-
-
 # Each move reads its fields from the POST and calls one action. The key of the error
 # dict is the control the message is shown next to.
 Move = Callable[..., object]
-NUMBER_MAX = 1000
 XP_TRACKS = ("playbook", *char_rules.ATTRIBUTES)
 HARM_TEXT_MAX = 80
 NOTES_MAX = 5000
@@ -266,11 +259,11 @@ def _moves(post, character: Character, membership, request) -> dict[str, tuple[s
     return {
         "stress": (
             "stress",
-            lambda: actions.mark_stress(character=character, amount=_whole(post, "by")),
+            lambda: actions.mark_stress(character=character, amount=inputs.number(post, "by")),
         ),
         "set-stress": (
             "set_stress",
-            lambda: actions.set_stress(character=character, stress=_whole(post, "stress")),
+            lambda: actions.set_stress(character=character, stress=inputs.number(post, "stress")),
         ),
         "trauma": (
             "trauma",
@@ -280,7 +273,7 @@ def _moves(post, character: Character, membership, request) -> dict[str, tuple[s
             "harm",
             lambda: actions.add_harm(
                 character=character,
-                level=_whole(post, "level"),
+                level=inputs.number(post, "level"),
                 description=inputs.text(post, "description", max_length=HARM_TEXT_MAX),
             ),
         ),
@@ -288,13 +281,13 @@ def _moves(post, character: Character, membership, request) -> dict[str, tuple[s
             "harm",
             lambda: actions.clear_harm(
                 character=character,
-                level=_whole(post, "level"),
-                index=_whole(post, "index"),
+                level=inputs.number(post, "level"),
+                index=inputs.number(post, "index"),
             ),
         ),
         "healing": (
             "healing",
-            lambda: actions.tick_healing(character=character, ticks=_whole(post, "ticks")),
+            lambda: actions.tick_healing(character=character, ticks=inputs.number(post, "ticks")),
         ),
         "armor": ("armor", lambda: actions.use_armor(character=character, box=post.get("box", ""))),
         "armor-restore": (
@@ -321,7 +314,7 @@ def _moves(post, character: Character, membership, request) -> dict[str, tuple[s
             lambda: actions.set_action(
                 character=character,
                 action=post.get("action", ""),
-                rating=_whole(post, "rating"),
+                rating=inputs.number(post, "rating"),
                 mastery=mastery(),
             ),
         ),
@@ -330,7 +323,7 @@ def _moves(post, character: Character, membership, request) -> dict[str, tuple[s
             lambda: actions.mark_xp(
                 character=character,
                 track=post.get("track", ""),
-                amount=_whole(post, "amount"),
+                amount=inputs.number(post, "amount"),
             ),
         ),
         "advance-ability": (
@@ -348,15 +341,15 @@ def _moves(post, character: Character, membership, request) -> dict[str, tuple[s
         ),
         "coin": (
             "coin",
-            lambda: actions.add_coin(character=character, amount=_whole(post, "amount")),
+            lambda: actions.add_coin(character=character, amount=inputs.number(post, "amount")),
         ),
         "stash": (
             "stash",
-            lambda: actions.stash_coin(character=character, amount=_whole(post, "amount")),
+            lambda: actions.stash_coin(character=character, amount=inputs.number(post, "amount")),
         ),
         "withdraw": (
             "stash",
-            lambda: actions.withdraw_stash(character=character, coin=_whole(post, "coin")),
+            lambda: actions.withdraw_stash(character=character, coin=inputs.number(post, "coin")),
         ),
         "stance": (
             "contacts",

@@ -13,6 +13,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
 from blades.rules.errors import RuleError
+from sessions import inputs
 from sessions.access import access_table, require_gm
 
 from . import actions, queries
@@ -91,12 +92,11 @@ def _book_change(
 
 
 def _amount(request) -> int:
-    try:
-        amount = int(request.POST.get("amount", ""))
-    except ValueError:
-        raise RuleError("Give a whole number.") from None
-    if not -AMOUNT_LIMIT <= amount <= AMOUNT_LIMIT or amount == 0:
-        raise RuleError(f"Give a number from −{AMOUNT_LIMIT} to {AMOUNT_LIMIT}, not 0.")
+    amount = inputs.whole(request.POST, "amount", low=-AMOUNT_LIMIT, high=AMOUNT_LIMIT)
+    if amount == 0:
+        raise inputs.InputError(
+            "amount", f"Give a number from −{AMOUNT_LIMIT} to {AMOUNT_LIMIT}, not 0."
+        )
     return amount
 
 
@@ -243,10 +243,7 @@ def crew_cohort_add(request: HttpRequest, table_id: int) -> HttpResponse:
 @require_POST
 def crew_cohort_harm(request: HttpRequest, table_id: int, cohort_id: int) -> HttpResponse:
     def change(crew):
-        try:
-            harm = int(request.POST.get("harm", ""))
-        except ValueError:
-            raise RuleError("Choose a harm level.") from None
+        harm = inputs.number(request.POST, "harm")
         cohort = get_object_or_404(Cohort, pk=cohort_id, crew=crew)
         return actions.set_cohort_harm(cohort=cohort, harm=harm)
 

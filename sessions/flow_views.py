@@ -18,8 +18,8 @@ from blades.rules.errors import RuleError
 from blades.rules.rolls import Effect, Position
 from characters.models import Character
 
-from . import flow, flow_group, flow_outcome
-from .access import access_table
+from . import flow, flow_group, flow_outcome, inputs
+from .access import access_table, clocks_for
 from .flow_access import access_consequence, access_roll, own_character
 from .flow_models import ActionRoll
 from .flow_queries import panel_context
@@ -27,6 +27,10 @@ from .flow_undo import undo_last
 from .models import Clock
 
 TEMPLATE = "sessions/flow.html"
+
+
+def _text(post, name: str, max_length: int) -> str:
+    return inputs.text(post, name, max_length=max_length)
 
 
 class StartRollForm(forms.Form):
@@ -165,11 +169,15 @@ def _choice(post, name: str, choices, what: str):
     raise RuleError(f"Choose {what}.")
 
 
-def _clock(post, roll, name: str = "clock") -> Clock:
-    clock = Clock.objects.filter(pk=post.get(name) or 0, table_id=roll.table_id).first()
+def _clock(membership, post) -> Clock:
+    clock = inputs.one(clocks_for(membership), post, "clock")
     if clock is None:
-        raise RuleError("Choose a clock.")
+        raise inputs.InputError("clock", "Choose a clock.")
     return clock
+
+
+def _character(roll, post, name: str) -> Character | None:
+    return inputs.one(Character.objects.filter(table_id=roll.table_id), post, name)
 
 
 def _terms(membership, roll, post):
@@ -185,36 +193,34 @@ def _terms(membership, roll, post):
     )
 
 
-def _number(post, name: str, default: int = 0) -> int:
-    value = post.get(name, "")
-    return int(value) if value.isdigit() else default
+def _number(post, name: str) -> int:
+    return inputs.number(post, name, default=0)
 
 
 def _consequence(membership, roll, post):
     kind = post.get("kind", "")
-    target = Character.objects.filter(pk=post.get("character") or 0, table_id=roll.table_id)
     heat = _number(post, "heat") if kind == "complication" else 0
     # A complication ticks a clock or gives heat: a clock is required only without heat.
     clock = None
     if kind == "complication" and (post.get("clock") or not heat):
-        clock = _clock(post, roll)
+        clock = _clock(membership, post)
     return flow_outcome.add_consequence(
         by=membership,
         roll=roll,
         kind=kind,
-        description=post.get("description", ""),
+        description=inputs.text(post, "description", max_length=120),
         level=_number(post, "level") or None,
         clock=clock,
         ticks=_number(post, "ticks"),
         heat=heat,
         attribute=post.get("attribute", ""),
-        character=target.first(),
+        character=_character(roll, post, "character"),
     )
 
 
 def _group_assist(membership, roll, post):
-    participant = Character.objects.filter(pk=post.get("participant") or 0, table_id=roll.table_id)
-    return flow_group.assist_group(by=membership, roll=roll, participant=participant.first())
+    participant = _character(roll, post, "participant")
+    return flow_group.assist_group(by=membership, roll=roll, participant=participant)
 
 
 def _roll(membership, roll, post):
@@ -231,21 +237,23 @@ ROLL_STEPS = {
     "assist": lambda m, r, p: flow.assist(by=m, roll=r),
     "join": lambda m, r, p: flow_group.join_group(by=m, roll=r),
     "group-bonus": lambda m, r, p: flow_group.set_group_bonus(
-        by=m, roll=r, push=p.get("push_dice") == "1", bargain=p.get("bargain", "")
+        by=m, roll=r, push=p.get("push_dice") == "1", bargain=_text(p, "bargain", 200)
     ),
     "group-assist": _group_assist,
     "push": lambda m, r, p: flow.set_push(
         by=m, roll=r, dice_=p.get("push_dice") == "1", effect=p.get("push_effect") == "1"
     ),
-    "offer-bargain": lambda m, r, p: flow.offer_bargain(by=m, roll=r, text=p.get("bargain", "")),
+    "offer-bargain": lambda m, r, p: flow.offer_bargain(
+        by=m, roll=r, text=_text(p, "bargain", 200)
+    ),
     "accept-bargain": lambda m, r, p: flow.accept_bargain(by=m, roll=r),
     "ability": lambda m, r, p: flow.add_ability_bonus(
-        by=m, roll=r, bonus=p.get("bonus", ""), reason=p.get("reason", "")
+        by=m, roll=r, bonus=p.get("bonus", ""), reason=_text(p, "reason", 120)
     ),
     "roll": _roll,
     "cancel": lambda m, r, p: flow.cancel(by=m, roll=r),
     "consequence": _consequence,
-    "tick": lambda m, r, p: flow_outcome.tick_target(by=m, roll=r, clock=_clock(p, r)),
+    "tick": lambda m, r, p: flow_outcome.tick_target(by=m, roll=r, clock=_clock(m, p)),
     "finish": lambda m, r, p: flow_outcome.finish(by=m, roll=r),
 }
 
@@ -290,9 +298,9 @@ def flow_consequence_step(
 @require_POST
 def flow_undo(request: HttpRequest, table_id: int) -> HttpResponse:
     table, membership = access_table(request.user, table_id)
-    roll_id = request.POST.get("roll", "")
     try:
-        undo_last(by=membership, table=table, roll_id=int(roll_id) if roll_id.isdigit() else None)
+        roll_id = inputs.whole(request.POST, "roll", low=0, high=inputs.ID_MAX, default=0)
+        undo_last(by=membership, table=table, roll_id=roll_id or None)
     except RuleError as error:
         return _panel(request, table, membership, error=str(error))
     return _panel(request, table, membership)

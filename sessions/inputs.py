@@ -18,6 +18,9 @@ from blades.rules.errors import RuleError
 # The largest key an integer column holds (PostgreSQL's `integer`); any id past it is
 # no id at all, and asking the database about it fails on some backends.
 ID_MAX = 2**31 - 1
+# For a count the rules judge themselves (and say so in their words): bounds only
+# against garbage, such as a 30-digit number no column holds.
+NUMBER_MAX = 1000
 
 M = TypeVar("M", bound=Model)
 
@@ -46,6 +49,11 @@ def whole(post, name: str, *, low: int, high: int, default: int | None = None) -
     field = forms.IntegerField(min_value=low, max_value=high, required=default is None)
     value = _clean(field, post, name, _what(name))
     return default if value is None else value
+
+
+def number(post, name: str, *, default: int | None = None) -> int:
+    """A whole number for the rules to judge: only garbage is refused here."""
+    return whole(post, name, low=-NUMBER_MAX, high=NUMBER_MAX, default=default)
 
 
 def text(post, name: str, *, max_length: int, required: bool = False) -> str:
