@@ -7,11 +7,13 @@ everything of a table and never learns whether it exists.
 from django.core.exceptions import PermissionDenied
 from django.http import Http404
 
+from .inputs import ID_MAX
 from .models import Clock, Membership, Table
 
 
 def access_table(user, table_id: int) -> tuple[Table, Membership]:
-    if not user.is_authenticated:
+    # An id past any column's range is no table (and SQLite cannot even be asked).
+    if not user.is_authenticated or not 0 < table_id <= ID_MAX:
         raise Http404
     membership = (
         Membership.objects.select_related("table").filter(table_id=table_id, user=user).first()

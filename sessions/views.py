@@ -1,6 +1,6 @@
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
@@ -13,6 +13,7 @@ from .access import access_table, require_gm
 from .flow_queries import panel_context
 from .flow_views import start_forms
 from .forms import ClockForm, RollForm, SignupForm, TableForm
+from .inputs import ID_MAX
 from .models import Clock, Membership, Table
 
 PAGE = "sessions/table.html"
@@ -118,6 +119,8 @@ def _invite_response(request, table, membership) -> HttpResponse:
 def member_remove(request: HttpRequest, table_id: int, user_id: int) -> HttpResponse:
     table, membership = access_table(request.user, table_id)
     require_gm(membership)
+    if user_id > ID_MAX:  # no user; SQLite cannot even be asked about it
+        raise Http404
     actions.remove_player(table=table, user_id=user_id)
     if request.htmx:
         return render(request, f"{PAGE}#members", _table_context(request, table, membership))
