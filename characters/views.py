@@ -16,6 +16,7 @@ from sessions import inputs
 from sessions.access import access_table, require_gm
 from sessions.models import Membership
 from sessions.queries import recent_rolls
+from sessions.refusals import answers_refusals
 
 from . import actions, queries
 from .access import access_character, can_edit_character, can_see_gm_notes, mastery_for
@@ -401,19 +402,27 @@ def _roll_action(post, character: Character, roller):
     )
 
 
+def _refused(request, error: RuleError) -> HttpResponse:
+    """The sheet with the message beside the control of the move, what was typed kept."""
+    kwargs = request.resolver_match.kwargs
+    membership, character = access_character(
+        request.user, kwargs["table_id"], kwargs["character_id"]
+    )
+    move = kwargs["move"]
+    moves = _moves(request.POST, character, membership, request)
+    field = "gm_note" if move == "gm-note" else moves[move][0]
+    errors, typed = {field: str(error)}, request.POST
+    return _sheet_response(request, membership, character, errors=errors, typed=typed)
+
+
 @login_required
 @require_POST
+@answers_refusals(_refused)
 def sheet_move(request: HttpRequest, table_id: int, character_id: int, move: str) -> HttpResponse:
     membership, character = access_character(request.user, table_id, character_id)
     if move == "gm-note":
         require_gm(membership)
-        try:
-            text = inputs.text(request.POST, "text", max_length=NOTES_MAX)
-        except RuleError as error:
-            errors = {"gm_note": str(error)}
-            return _sheet_response(
-                request, membership, character, errors=errors, typed=request.POST
-            )
+        text = inputs.text(request.POST, "text", max_length=NOTES_MAX)
         actions.set_gm_note(character=character, text=text)
         return _sheet_response(request, membership, character)
     if not can_edit_character(membership, character):
@@ -423,13 +432,7 @@ def sheet_move(request: HttpRequest, table_id: int, character_id: int, move: str
     moves = _moves(request.POST, character, membership, request)
     if move not in moves:
         raise Http404
-    field, do = moves[move]
-    try:
-        do()
-    except RuleError as error:
-        return _sheet_response(
-            request, membership, character, errors={field: str(error)}, typed=request.POST
-        )
+    moves[move][1]()
     return _sheet_response(request, membership, character)
 
 

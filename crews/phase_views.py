@@ -22,6 +22,7 @@ from sessions import inputs
 from sessions import queries as table_queries
 from sessions.access import access_table, clocks_for, require_gm
 from sessions.models import Clock
+from sessions.refusals import answers_refusals
 
 from . import downtime, phases, queries
 from .downtime import allowance
@@ -118,14 +119,16 @@ def _run(request, table_id: int, change, *, gm: bool = True) -> HttpResponse:
     table, membership = access_table(request.user, table_id)
     if gm:
         require_gm(membership)
-    try:
-        change(table, membership)
-    except RuleError as error:
-        # What was typed comes back in the form (and the character it was typed for).
-        for_character = request.resolver_match.kwargs.get("character_id")
-        typed = {**request.POST.dict(), "for_character": for_character}
-        return _answer(request, table, membership, status=422, error=str(error), typed=typed)
+    change(table, membership)
     return _answer(request, table, membership)
+
+
+def _refused(request, error: RuleError) -> HttpResponse:
+    """The panel with the message, and what was typed back in the form it was typed in."""
+    kwargs = request.resolver_match.kwargs
+    table, membership = access_table(request.user, kwargs["table_id"])
+    typed = {**request.POST.dict(), "for_character": kwargs.get("character_id")}
+    return _answer(request, table, membership, status=422, error=str(error), typed=typed)
 
 
 def _own(table, membership, character_id) -> Character:
@@ -151,6 +154,7 @@ def _text(post, name: str, max_length: int) -> str:
 
 @login_required
 @require_POST
+@answers_refusals(_refused)
 def score_start(request: HttpRequest, table_id: int) -> HttpResponse:
     def change(table, membership):
         phases.start_score(
@@ -169,6 +173,7 @@ def score_start(request: HttpRequest, table_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
+@answers_refusals(_refused)
 def score_load(request: HttpRequest, table_id: int, character_id: int) -> HttpResponse:
     def change(table, membership):
         character = _own(table, membership, character_id)
@@ -179,6 +184,7 @@ def score_load(request: HttpRequest, table_id: int, character_id: int) -> HttpRe
 
 @login_required
 @require_POST
+@answers_refusals(_refused)
 def score_engagement(request: HttpRequest, table_id: int) -> HttpResponse:
     def change(table, membership):
         marks = {key: request.POST.get(key, "") for key in score_rules.ENGAGEMENT_CHECKLIST}
@@ -189,6 +195,7 @@ def score_engagement(request: HttpRequest, table_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
+@answers_refusals(_refused)
 def score_flashback(request: HttpRequest, table_id: int) -> HttpResponse:
     def change(table, membership):
         post = request.POST
@@ -207,6 +214,7 @@ def score_flashback(request: HttpRequest, table_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
+@answers_refusals(_refused)
 def flashback_pay(request: HttpRequest, table_id: int, flashback_id: int) -> HttpResponse:
     def change(table, membership):
         flashback = get_object_or_404(Flashback, pk=flashback_id, score__table=table)
@@ -218,6 +226,7 @@ def flashback_pay(request: HttpRequest, table_id: int, flashback_id: int) -> Htt
 
 @login_required
 @require_POST
+@answers_refusals(_refused)
 def score_end(request: HttpRequest, table_id: int) -> HttpResponse:
     gave_up = inputs.flag(request.POST, "gave_up")
     return _run(request, table_id, lambda table, m: phases.end_score(table=table, gave_up=gave_up))
@@ -225,6 +234,7 @@ def score_end(request: HttpRequest, table_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
+@answers_refusals(_refused)
 def phase_payoff(request: HttpRequest, table_id: int) -> HttpResponse:
     def change(table, membership):
         phases.payoff(
@@ -240,6 +250,7 @@ def phase_payoff(request: HttpRequest, table_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
+@answers_refusals(_refused)
 def phase_heat(request: HttpRequest, table_id: int) -> HttpResponse:
     def change(table, membership):
         phases.take_heat(
@@ -255,6 +266,7 @@ def phase_heat(request: HttpRequest, table_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
+@answers_refusals(_refused)
 def entanglement_roll(request: HttpRequest, table_id: int) -> HttpResponse:
     return _run(
         request, table_id,
@@ -264,6 +276,7 @@ def entanglement_roll(request: HttpRequest, table_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
+@answers_refusals(_refused)
 def entanglement_resolve(request: HttpRequest, table_id: int) -> HttpResponse:
     def change(table, membership):
         post = request.POST
@@ -282,6 +295,7 @@ def entanglement_resolve(request: HttpRequest, table_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
+@answers_refusals(_refused)
 def crew_incarcerate(request: HttpRequest, table_id: int) -> HttpResponse:
     def change(table, membership):
         phases.incarcerate(
@@ -296,6 +310,7 @@ def crew_incarcerate(request: HttpRequest, table_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
+@answers_refusals(_refused)
 def downtime_activity(request: HttpRequest, table_id: int, character_id: int) -> HttpResponse:
     """One downtime activity for one PC; the form names the kind and its details."""
 
@@ -354,6 +369,7 @@ def _activity(table, membership, activity_id) -> DowntimeActivity:
 
 @login_required
 @require_POST
+@answers_refusals(_refused)
 def activity_raise(request: HttpRequest, table_id: int, activity_id: int) -> HttpResponse:
     def change(table, membership):
         activity = _activity(table, membership, activity_id)
@@ -365,6 +381,7 @@ def activity_raise(request: HttpRequest, table_id: int, activity_id: int) -> Htt
 
 @login_required
 @require_POST
+@answers_refusals(_refused)
 def activity_overindulge(request: HttpRequest, table_id: int, activity_id: int) -> HttpResponse:
     def change(table, membership):
         activity = _activity(table, membership, activity_id)
@@ -375,6 +392,7 @@ def activity_overindulge(request: HttpRequest, table_id: int, activity_id: int) 
 
 @login_required
 @require_POST
+@answers_refusals(_refused)
 def downtime_faction_roll(request: HttpRequest, table_id: int) -> HttpResponse:
     def change(table, membership):
         clock = inputs.one(clocks_for(membership), request.POST, "clock", what="Goal clock")
@@ -388,12 +406,14 @@ def downtime_faction_roll(request: HttpRequest, table_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
+@answers_refusals(_refused)
 def downtime_end(request: HttpRequest, table_id: int) -> HttpResponse:
     return _run(request, table_id, lambda table, m: downtime.end_downtime(table=table))
 
 
 @login_required
 @require_POST
+@answers_refusals(_refused)
 def session_end(request: HttpRequest, table_id: int) -> HttpResponse:
     """Starts the xp review from free play; from the review, closes the session."""
 
@@ -413,6 +433,7 @@ def _marks(request, triggers: dict[str, str]) -> dict[str, int]:
 
 @login_required
 @require_POST
+@answers_refusals(_refused)
 def xp_character(request: HttpRequest, table_id: int, character_id: int) -> HttpResponse:
     def change(table, membership):
         downtime.review_character_xp(
@@ -426,6 +447,7 @@ def xp_character(request: HttpRequest, table_id: int, character_id: int) -> Http
 
 @login_required
 @require_POST
+@answers_refusals(_refused)
 def xp_crew(request: HttpRequest, table_id: int) -> HttpResponse:
     def change(table, membership):
         downtime.review_crew_xp(table=table, triggers=_marks(request, score_rules.CREW_TRIGGERS))

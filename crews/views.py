@@ -15,6 +15,7 @@ from django.views.decorators.http import require_POST
 from blades.rules.errors import RuleError
 from sessions import inputs
 from sessions.access import access_table, require_gm
+from sessions.refusals import answers_refusals
 
 from . import actions, queries
 from .access import access_crew, access_faction, require_books, require_sheet
@@ -84,11 +85,18 @@ def _book_change(
         require_gm(membership)
     else:
         {"books": require_books, "sheet": require_sheet}[need](membership, crew)
-    try:
-        change(crew)
-    except RuleError as error:
-        return _section(request, table, membership, part, status=422, error=str(error))
+    change(crew)
     return _section(request, table, membership, part)
+
+
+def _refused(part: str):
+    """Draws a refused book change: its section, the message beside the control."""
+
+    def draw(request, error: RuleError) -> HttpResponse:
+        table, membership = access_table(request.user, request.resolver_match.kwargs["table_id"])
+        return _section(request, table, membership, part, status=422, error=str(error))
+
+    return answers_refusals(draw)
 
 
 def _amount(request) -> int:
@@ -102,6 +110,7 @@ def _amount(request) -> int:
 
 @login_required
 @require_POST
+@_refused("books")
 def crew_rep(request: HttpRequest, table_id: int) -> HttpResponse:
     return _book_change(
         request, table_id, "books", "books",
@@ -111,6 +120,7 @@ def crew_rep(request: HttpRequest, table_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
+@_refused("books")
 def crew_heat(request: HttpRequest, table_id: int) -> HttpResponse:
     return _book_change(
         request, table_id, "books", "books",
@@ -120,6 +130,7 @@ def crew_heat(request: HttpRequest, table_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
+@_refused("books")
 def crew_coin(request: HttpRequest, table_id: int) -> HttpResponse:
     return _book_change(
         request, table_id, "books", "books",
@@ -129,6 +140,7 @@ def crew_coin(request: HttpRequest, table_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
+@_refused("books")
 def crew_xp(request: HttpRequest, table_id: int) -> HttpResponse:
     return _book_change(
         request, table_id, "books", "books",
@@ -138,6 +150,7 @@ def crew_xp(request: HttpRequest, table_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
+@_refused("books")
 def crew_develop(request: HttpRequest, table_id: int) -> HttpResponse:
     return _book_change(
         request, table_id, "books", "books", lambda crew: actions.develop(crew=crew)
@@ -146,6 +159,7 @@ def crew_develop(request: HttpRequest, table_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
+@_refused("books")
 def crew_advance(request: HttpRequest, table_id: int) -> HttpResponse:
     return _book_change(
         request, table_id, "books", "sheet",
@@ -155,6 +169,7 @@ def crew_advance(request: HttpRequest, table_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
+@_refused("abilities")
 def crew_ability(request: HttpRequest, table_id: int) -> HttpResponse:
     key = request.POST.get("key", "")
     if request.POST.get("drop"):
@@ -171,6 +186,7 @@ def crew_ability(request: HttpRequest, table_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
+@_refused("upgrades")
 def crew_upgrade(request: HttpRequest, table_id: int) -> HttpResponse:
     key = request.POST.get("key", "")
     by = -1 if request.POST.get("by") == "-1" else 1
@@ -182,6 +198,7 @@ def crew_upgrade(request: HttpRequest, table_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
+@_refused("claims")
 def crew_claim(request: HttpRequest, table_id: int, claim_id: int) -> HttpResponse:
     held = request.POST.get("held") == "1"
 
@@ -196,6 +213,7 @@ def crew_claim(request: HttpRequest, table_id: int, claim_id: int) -> HttpRespon
 
 @login_required
 @require_POST
+@_refused("claims")
 def crew_claim_remove(request: HttpRequest, table_id: int, claim_id: int) -> HttpResponse:
     return _book_change(
         request, table_id, "claims", "books",
@@ -205,6 +223,7 @@ def crew_claim_remove(request: HttpRequest, table_id: int, claim_id: int) -> Htt
 
 @login_required
 @require_POST
+@_refused("claims")
 def crew_claim_add(request: HttpRequest, table_id: int) -> HttpResponse:
     table, membership, crew = access_crew(request.user, table_id)
     require_books(membership, crew)
@@ -241,6 +260,7 @@ def crew_cohort_add(request: HttpRequest, table_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
+@_refused("cohorts")
 def crew_cohort_harm(request: HttpRequest, table_id: int, cohort_id: int) -> HttpResponse:
     def change(crew):
         harm = inputs.number(request.POST, "harm")
@@ -252,6 +272,7 @@ def crew_cohort_harm(request: HttpRequest, table_id: int, cohort_id: int) -> Htt
 
 @login_required
 @require_POST
+@_refused("cohorts")
 def crew_cohort_dismiss(request: HttpRequest, table_id: int, cohort_id: int) -> HttpResponse:
     return _book_change(
         request, table_id, "cohorts", "sheet",
@@ -263,6 +284,7 @@ def crew_cohort_dismiss(request: HttpRequest, table_id: int, cohort_id: int) -> 
 
 @login_required
 @require_POST
+@_refused("sheet")
 def crew_sheet(request: HttpRequest, table_id: int) -> HttpResponse:
     table, membership, crew = access_crew(request.user, table_id)
     require_sheet(membership, crew)
@@ -290,6 +312,7 @@ def crew_settings(request: HttpRequest, table_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
+@_refused("books")
 def crew_books(request: HttpRequest, table_id: int) -> HttpResponse:
     table, membership, crew = access_crew(request.user, table_id)
     require_gm(membership)
@@ -340,8 +363,14 @@ def _ladder(request, table, membership, *, status: int = 200, **extra) -> HttpRe
     return render(request, template, context, status=status)
 
 
+def _ladder_refused(request, error: RuleError) -> HttpResponse:
+    table, membership = access_table(request.user, request.resolver_match.kwargs["table_id"])
+    return _ladder(request, table, membership, status=422, error=str(error))
+
+
 @login_required
 @require_POST
+@answers_refusals(_ladder_refused)
 def faction_update(request: HttpRequest, table_id: int, faction_id: int) -> HttpResponse:
     table, membership, faction = access_faction(request.user, table_id, faction_id)
     form = FactionForm(request.POST, prefix=f"faction-{faction.pk}")
@@ -353,6 +382,7 @@ def faction_update(request: HttpRequest, table_id: int, faction_id: int) -> Http
 
 @login_required
 @require_POST
+@answers_refusals(_ladder_refused)
 def faction_status(request: HttpRequest, table_id: int, faction_id: int) -> HttpResponse:
     table, membership, faction = access_faction(request.user, table_id, faction_id)
     delta = {"1": 1, "-1": -1}.get(request.POST.get("delta", ""), 0)
@@ -363,6 +393,7 @@ def faction_status(request: HttpRequest, table_id: int, faction_id: int) -> Http
 
 @login_required
 @require_POST
+@answers_refusals(_ladder_refused)
 def faction_delete(request: HttpRequest, table_id: int, faction_id: int) -> HttpResponse:
     table, membership, faction = access_faction(request.user, table_id, faction_id)
     actions.delete_faction(faction=faction)
@@ -371,6 +402,7 @@ def faction_delete(request: HttpRequest, table_id: int, faction_id: int) -> Http
 
 @login_required
 @require_POST
+@answers_refusals(_ladder_refused)
 def faction_clock(request: HttpRequest, table_id: int, faction_id: int) -> HttpResponse:
     table, membership, faction = access_faction(request.user, table_id, faction_id)
     form = GoalClockForm(request.POST, prefix=f"goal-{faction.pk}")

@@ -25,6 +25,7 @@ from .flow_models import ActionRoll
 from .flow_queries import panel_context
 from .flow_undo import undo_last
 from .models import Clock
+from .refusals import answers_refusals
 
 TEMPLATE = "sessions/flow.html"
 
@@ -266,41 +267,42 @@ CONSEQUENCE_STEPS = {
 }
 
 
+def _refused(request, error: RuleError) -> HttpResponse:
+    """This person's panel with the message on the roll it concerns."""
+    kwargs = request.resolver_match.kwargs
+    table, membership = access_table(request.user, kwargs["table_id"])
+    return _panel(request, table, membership, error=str(error), error_roll=kwargs.get("roll_id"))
+
+
 @login_required
 @require_POST
+@answers_refusals(_refused)
 def flow_step(request: HttpRequest, table_id: int, roll_id: int, step: str) -> HttpResponse:
     membership, roll = access_roll(request.user, table_id, roll_id)
     if step not in ROLL_STEPS:
         raise Http404
-    try:
-        ROLL_STEPS[step](membership, roll, request.POST)
-    except RuleError as error:
-        return _panel(request, membership.table, membership, error=str(error), error_roll=roll.pk)
+    ROLL_STEPS[step](membership, roll, request.POST)
     return _panel(request, membership.table, membership)
 
 
 @login_required
 @require_POST
+@answers_refusals(_refused)
 def flow_consequence_step(
     request: HttpRequest, table_id: int, roll_id: int, consequence_id: int, step: str
 ) -> HttpResponse:
     membership, consequence = access_consequence(request.user, table_id, roll_id, consequence_id)
     if step not in CONSEQUENCE_STEPS:
         raise Http404
-    try:
-        CONSEQUENCE_STEPS[step](membership, consequence, request.POST)
-    except RuleError as error:
-        return _panel(request, membership.table, membership, error=str(error), error_roll=roll_id)
+    CONSEQUENCE_STEPS[step](membership, consequence, request.POST)
     return _panel(request, membership.table, membership)
 
 
 @login_required
 @require_POST
+@answers_refusals(_refused)
 def flow_undo(request: HttpRequest, table_id: int) -> HttpResponse:
     table, membership = access_table(request.user, table_id)
-    try:
-        roll_id = inputs.whole(request.POST, "roll", low=0, high=inputs.ID_MAX, default=0)
-        undo_last(by=membership, table=table, roll_id=roll_id or None)
-    except RuleError as error:
-        return _panel(request, table, membership, error=str(error))
+    roll_id = inputs.whole(request.POST, "roll", low=0, high=inputs.ID_MAX, default=0)
+    undo_last(by=membership, table=table, roll_id=roll_id or None)
     return _panel(request, table, membership)
