@@ -150,29 +150,36 @@ def _finish(request, table, draft: Draft) -> HttpResponse:
 # --- Custom playbooks -----------------------------------------------------------------
 
 
+def _playbook_refused(request, error: RuleError) -> HttpResponse:
+    table, _ = access_table(request.user, request.resolver_match.kwargs["table_id"])
+    form = CustomPlaybookForm(request.POST)
+    form.is_valid()
+    form.add_error(None, str(error))
+    return render(
+        request, "characters/custom_playbook.html", {"table": table, "form": form}, status=422
+    )
+
+
 @login_required
+@answers_refusals(_playbook_refused)
 def custom_playbook_new(request: HttpRequest, table_id: int) -> HttpResponse:
     table, membership = access_table(request.user, table_id)
     require_gm(membership)
     form = CustomPlaybookForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
-        try:
-            actions.create_custom_playbook(
-                table=table,
-                name=data["name"],
-                xp_trigger=data["xp_trigger"],
-                primary=data["primary"],
-                secondary=data["secondary"],
-                ability_keys=data["abilities"],
-                own_abilities=data["own_abilities"],
-                friends=form.friends,
-                items=form.items,
-            )
-        except RuleError as error:
-            form.add_error(None, str(error))
-        else:
-            return redirect("table_detail", table_id=table.pk)
+        actions.create_custom_playbook(
+            table=table,
+            name=data["name"],
+            xp_trigger=data["xp_trigger"],
+            primary=data["primary"],
+            secondary=data["secondary"],
+            ability_keys=data["abilities"],
+            own_abilities=data["own_abilities"],
+            friends=form.friends,
+            items=form.items,
+        )
+        return redirect("table_detail", table_id=table.pk)
     status = 422 if form.is_bound else 200
     return render(
         request, "characters/custom_playbook.html", {"table": table, "form": form}, status=status

@@ -7,6 +7,7 @@ form re-renders the section with the message next to it, status 422, nothing cha
 
 from collections.abc import Callable
 
+from django import forms
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -50,18 +51,30 @@ def _page_context(table, membership, crew, **extra) -> dict:
     return {"table": table, **queries.sheet_context(crew, is_gm=membership.is_gm, **extra)}
 
 
+def _refused_form(form: forms.Form, error: RuleError, field: str | None = None) -> forms.Form:
+    """The bound form again, the refusal as its error: nothing typed is lost."""
+    form.is_valid()
+    form.add_error(field, str(error))
+    return form
+
+
+def _create_refused(request, error: RuleError) -> HttpResponse:
+    table, _ = access_table(request.user, request.resolver_match.kwargs["table_id"])
+    form = _refused_form(CrewCreateForm(request.POST), error)
+    context = {"table": table, "is_gm": True, "create_form": form}
+    return render(request, CREW_PAGE, context, status=422)
+
+
 @login_required
 @require_POST
+@answers_refusals(_create_refused)
 def crew_create(request: HttpRequest, table_id: int) -> HttpResponse:
     table, membership = access_table(request.user, table_id)
     require_gm(membership)
     form = CrewCreateForm(request.POST)
     if form.is_valid():
-        try:
-            actions.create_crew(table=table, **form.cleaned_data)
-            return redirect("crew_detail", table_id=table.pk)
-        except RuleError as error:
-            form.add_error(None, str(error))
+        actions.create_crew(table=table, **form.cleaned_data)
+        return redirect("crew_detail", table_id=table.pk)
     context = {"table": table, "is_gm": True, "create_form": form}
     return render(request, CREW_PAGE, context, status=422)
 
@@ -234,27 +247,31 @@ def crew_claim_add(request: HttpRequest, table_id: int) -> HttpResponse:
     return _section(request, table, membership, "claims")
 
 
+def _cohort_refused(request, error: RuleError) -> HttpResponse:
+    table, membership = access_table(request.user, request.resolver_match.kwargs["table_id"])
+    form = _refused_form(CohortForm(request.POST, is_gm=membership.is_gm), error)
+    return _section(request, table, membership, "cohorts", status=422, cohort_form=form)
+
+
 @login_required
 @require_POST
+@answers_refusals(_cohort_refused)
 def crew_cohort_add(request: HttpRequest, table_id: int) -> HttpResponse:
     table, membership, crew = access_crew(request.user, table_id)
     require_sheet(membership, crew)
     form = CohortForm(request.POST, is_gm=membership.is_gm)
     if form.is_valid():
         data = form.cleaned_data
-        try:
-            actions.recruit_cohort(
-                crew=crew,
-                name=data["name"],
-                kind=data["kind"],
-                types=data["type_list"],
-                edges=data["edges"],
-                flaws=data["flaws"],
-                gained_in_play=data.get("gained_in_play", False),
-            )
-            return _section(request, table, membership, "cohorts")
-        except RuleError as error:
-            form.add_error(None, str(error))
+        actions.recruit_cohort(
+            crew=crew,
+            name=data["name"],
+            kind=data["kind"],
+            types=data["type_list"],
+            edges=data["edges"],
+            flaws=data["flaws"],
+            gained_in_play=data.get("gained_in_play", False),
+        )
+        return _section(request, table, membership, "cohorts")
     return _section(request, table, membership, "cohorts", status=422, cohort_form=form)
 
 
@@ -295,18 +312,22 @@ def crew_sheet(request: HttpRequest, table_id: int) -> HttpResponse:
     return _section(request, table, membership, "sheet")
 
 
+def _settings_refused(request, error: RuleError) -> HttpResponse:
+    table, membership = access_table(request.user, request.resolver_match.kwargs["table_id"])
+    form = _refused_form(SettingsForm(request.POST), error, "xp_track")
+    return _section(request, table, membership, "settings", status=422, settings_form=form)
+
+
 @login_required
 @require_POST
+@answers_refusals(_settings_refused)
 def crew_settings(request: HttpRequest, table_id: int) -> HttpResponse:
     table, membership, crew = access_crew(request.user, table_id)
     require_gm(membership)
     form = SettingsForm(request.POST)
     if form.is_valid():
-        try:
-            actions.update_settings(crew=crew, **form.cleaned_data)
-            return _section(request, table, membership, "settings")
-        except RuleError as error:
-            form.add_error("xp_track", str(error))
+        actions.update_settings(crew=crew, **form.cleaned_data)
+        return _section(request, table, membership, "settings")
     return _section(request, table, membership, "settings", status=422, settings_form=form)
 
 

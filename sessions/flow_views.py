@@ -106,8 +106,25 @@ def flow_panel(request: HttpRequest, table_id: int) -> HttpResponse:
     return render(request, f"{TEMPLATE}#flow-panel", panel_context(table, membership))
 
 
+def _start_refused(request, error: RuleError) -> HttpResponse:
+    """The form that was sent, bound again, the refusal as its error."""
+    table, membership = access_table(request.user, request.resolver_match.kwargs["table_id"])
+    if membership.is_gm:
+        form, partial = FortuneForm(request.POST, prefix="fortune"), "flow-fortune"
+        bound = {"fortune_form": form}
+    else:
+        teammates = _teammates(membership)
+        form = StartRollForm(request.POST, prefix="start", teammates=teammates)
+        partial, bound = "flow-start", {"start_form": form}
+    form.is_valid()
+    form.add_error(None, str(error))
+    context = {"table": table, **start_forms(membership, **bound)}
+    return render(request, f"{TEMPLATE}#{partial}", context, status=422)
+
+
 @login_required
 @require_POST
+@answers_refusals(_start_refused)
 def flow_start(request: HttpRequest, table_id: int) -> HttpResponse:
     table, membership = access_table(request.user, table_id)
     mine = own_character(membership)
@@ -118,29 +135,27 @@ def flow_start(request: HttpRequest, table_id: int) -> HttpResponse:
     status = 422
     if form.is_valid():
         data = form.cleaned_data
-        try:
-            flow.start_roll(
-                by=membership,
-                character=mine,
-                goal=data["goal"],
-                action=data["action"],
-                group=data["group"],
-                gather_information=data["gather_information"],
-                flashback=data["flashback"],
-                setup_for=teammates.filter(pk=data["setup_for"]).first(),
-                setup_benefit=data["setup_benefit"],
-            )
-            form, status = StartRollForm(prefix="start", teammates=teammates), 200
-            if not request.htmx:
-                return redirect("table_detail", table_id=table.pk)
-        except RuleError as error:
-            form.add_error(None, str(error))
+        flow.start_roll(
+            by=membership,
+            character=mine,
+            goal=data["goal"],
+            action=data["action"],
+            group=data["group"],
+            gather_information=data["gather_information"],
+            flashback=data["flashback"],
+            setup_for=teammates.filter(pk=data["setup_for"]).first(),
+            setup_benefit=data["setup_benefit"],
+        )
+        form, status = StartRollForm(prefix="start", teammates=teammates), 200
+        if not request.htmx:
+            return redirect("table_detail", table_id=table.pk)
     context = {"table": table, **start_forms(membership, start_form=form)}
     return render(request, f"{TEMPLATE}#flow-start", context, status=status)
 
 
 @login_required
 @require_POST
+@answers_refusals(_start_refused)
 def flow_fortune(request: HttpRequest, table_id: int) -> HttpResponse:
     table, membership = access_table(request.user, table_id)
     if not membership.is_gm:
@@ -148,13 +163,10 @@ def flow_fortune(request: HttpRequest, table_id: int) -> HttpResponse:
     form = FortuneForm(request.POST, prefix="fortune")
     status = 422
     if form.is_valid():
-        try:
-            flow_outcome.fortune_roll(by=membership, table=table, **form.cleaned_data)
-            form, status = FortuneForm(prefix="fortune"), 200
-            if not request.htmx:
-                return redirect("table_detail", table_id=table.pk)
-        except RuleError as error:
-            form.add_error(None, str(error))
+        flow_outcome.fortune_roll(by=membership, table=table, **form.cleaned_data)
+        form, status = FortuneForm(prefix="fortune"), 200
+        if not request.htmx:
+            return redirect("table_detail", table_id=table.pk)
     context = {"table": table, **start_forms(membership, fortune_form=form)}
     return render(request, f"{TEMPLATE}#flow-fortune", context, status=status)
 

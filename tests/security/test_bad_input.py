@@ -296,3 +296,25 @@ def test_the_wizard_survives_hostile_bodies(client, table, player, body, content
     assert not Character.objects.filter(table=table).exists()
     draft = Draft.objects.filter(table=table).first()
     assert draft is None or "\x00" not in str(draft.data)
+
+
+# --- One place answers a refusal ---------------------------------------------------------
+
+
+def test_a_refusal_no_view_draws_is_a_422_with_its_message(rf):
+    from blades.rules.errors import RuleError
+    from sessions.refusals import RefusalMiddleware
+
+    middleware = RefusalMiddleware(lambda request: None)
+    request = rf.post("/anywhere/")
+    response = middleware.process_exception(request, RuleError("Not by the rules."))
+    assert response.status_code == 422 and response.content == b"Not by the rules."
+    assert middleware.process_exception(request, ValueError("a bug")) is None
+
+
+def test_a_refused_crew_form_comes_back_bound_with_the_message(client, table, gm, crew):
+    client.force_login(gm)
+    response = client.post(
+        reverse("crew_create", args=[table.pk]), {"crew_type": "bravos", "name": "Zq-second"}
+    )
+    refused(response, "already has a crew", "Zq-second")
