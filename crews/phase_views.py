@@ -70,9 +70,8 @@ def phase_context(table, membership, **extra) -> dict:
         "allowance": allowance(crew) if crew else 0,
         "factions": factions,
         "entanglement_choices": entanglement_choices,
-        "project_clocks": Clock.objects.filter(table=table, kind=Clock.Kind.PROJECT)
-        .exclude(visibility=Clock.Visibility.GM if not membership.is_gm else "")
-        .order_by("pk"),
+        # The same clocks the downtime post accepts: one rule for the menu and the check.
+        "project_clocks": clocks_for(membership).filter(kind=Clock.Kind.PROJECT).order_by("pk"),
         "held_claims": crew.claims.filter(held=True, lair=False)
         if crew and membership.is_gm
         else [],
