@@ -211,21 +211,16 @@ def _number(post, name: str) -> int:
 
 
 def _consequence(membership, roll, post):
-    kind = post.get("kind", "")
-    heat = _number(post, "heat") if kind == "complication" else 0
-    # A complication ticks a clock or gives heat: a clock is required only without heat.
-    clock = None
-    if kind == "complication" and (post.get("clock") or not heat):
-        clock = _clock(membership, post)
+    # Which of clock and heat a complication needs is the action's rule, not the view's.
     return flow_outcome.add_consequence(
         by=membership,
         roll=roll,
-        kind=kind,
+        kind=post.get("kind", ""),
         description=inputs.text(post, "description", max_length=120),
         level=_number(post, "level") or None,
-        clock=clock,
+        clock=inputs.one(clocks_for(membership), post, "clock"),
         ticks=_number(post, "ticks"),
-        heat=heat,
+        heat=_number(post, "heat"),
         attribute=post.get("attribute", ""),
         character=_character(roll, post, "character"),
     )
