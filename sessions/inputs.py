@@ -7,6 +7,7 @@ byte, an id that is not among the ones the member may name) raises `InputError`,
 with the message beside the control, and nothing has changed.
 """
 
+import re
 from typing import Any, TypeVar
 
 from django import forms
@@ -23,6 +24,8 @@ ID_MAX = 2**31 - 1
 NUMBER_MAX = 1000
 
 M = TypeVar("M", bound=Model)
+# What `secrets.token_urlsafe` makes: anything else in a link is no token.
+TOKEN = re.compile(r"[A-Za-z0-9_-]{1,64}")
 
 
 class InputError(RuleError):
@@ -60,6 +63,11 @@ def text(post, name: str, *, max_length: int, required: bool = False) -> str:
     """Stripped text of at most `max_length` characters (the model's column or less)."""
     field = forms.CharField(max_length=max_length, required=required)
     return _clean(field, post, name, _what(name))
+
+
+def is_token(value: str) -> bool:
+    """Whether a link's token could be one of ours (PostgreSQL cannot even compare a NUL)."""
+    return TOKEN.fullmatch(value) is not None
 
 
 def flag(post, name: str) -> bool:

@@ -13,7 +13,7 @@ from .access import access_table, require_gm
 from .flow_queries import panel_context
 from .flow_views import start_forms
 from .forms import ClockForm, RollForm, SignupForm, TableForm
-from .inputs import ID_MAX
+from .inputs import ID_MAX, is_token
 from .models import Clock, Membership, Table
 
 PAGE = "sessions/table.html"
@@ -82,7 +82,8 @@ def table_detail(request: HttpRequest, table_id: int) -> HttpResponse:
 def join(request: HttpRequest, token: str) -> HttpResponse:
     if not request.user.is_authenticated:
         return redirect(f"{reverse('login')}?next={request.path}")
-    table = Table.objects.filter(invite_token=token, invite_active=True).first()
+    tables = Table.objects.filter(invite_token=token, invite_active=True)
+    table = tables.first() if is_token(token) else None
     if request.method == "POST" and table is not None:
         table = actions.join_table(user=request.user, token=token)
         return redirect("table_detail", table_id=table.pk)

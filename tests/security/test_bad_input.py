@@ -318,3 +318,18 @@ def test_a_refused_crew_form_comes_back_bound_with_the_message(client, table, gm
         reverse("crew_create", args=[table.pk]), {"crew_type": "bravos", "name": "Zq-second"}
     )
     refused(response, "already has a crew", "Zq-second")
+
+
+# --- NUL bytes, which PostgreSQL refuses to store or even compare ---------------------
+
+
+def test_a_login_with_a_nul_byte_in_the_name_is_refused_not_a_500(client, db):
+    response = client.post(reverse("login"), {"username": "gm\x00", "password": "x"})
+    assert response.status_code < 500
+
+
+@pytest.mark.parametrize("name", ["join", "screen_shared"])
+def test_a_token_with_a_nul_byte_is_not_found(client, table, player, name):
+    client.force_login(player)
+    assert client.get(reverse(name, args=["ab\x00cd"])).status_code == 404
+    assert client.post(reverse(name, args=["ab\x00cd"])).status_code in (404, 405)

@@ -192,7 +192,7 @@ def route_values(scene, extra) -> dict[str, list]:
     slugs = {
         "move": character_moves(),
         "step": [*ROLL_STEPS, *CONSEQUENCE_STEPS],
-        "token": [scene.table.invite_token, extra.screen_token, "x"],
+        "token": [scene.table.invite_token, extra.screen_token, "x", "a%00b"],
     }
     return {"ids": ids, "slugs": slugs}
 
