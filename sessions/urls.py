@@ -1,16 +1,9 @@
-from django.contrib.auth import views as auth_views
 from django.urls import path
 
-from accounts.views import LoginView
-from blades.hashing import hashes_passwords
-
-from . import flow_views, views
+from . import views
 
 urlpatterns = [
     path("", views.home, name="home"),
-    path("accounts/login/", hashes_passwords(LoginView.as_view()), name="login"),
-    path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
-    path("accounts/signup/", hashes_passwords(views.signup), name="signup"),
     path("tables/", views.table_list, name="table_list"),
     path("tables/<int:table_id>/", views.table_detail, name="table_detail"),
     path("join/<str:token>/", views.join, name="join"),
@@ -37,19 +30,5 @@ urlpatterns = [
         "tables/<int:table_id>/clocks/<int:clock_id>/delete/",
         views.clock_delete,
         name="clock_delete",
-    ),
-    path("tables/<int:table_id>/flow/", flow_views.flow_panel, name="flow_panel"),
-    path("tables/<int:table_id>/flow/start/", flow_views.flow_start, name="flow_start"),
-    path("tables/<int:table_id>/flow/fortune/", flow_views.flow_fortune, name="flow_fortune"),
-    path("tables/<int:table_id>/flow/undo/", flow_views.flow_undo, name="flow_undo"),
-    path(
-        "tables/<int:table_id>/flow/<int:roll_id>/<slug:step>/",
-        flow_views.flow_step,
-        name="flow_step",
-    ),
-    path(
-        "tables/<int:table_id>/flow/<int:roll_id>/consequences/<int:consequence_id>/<slug:step>/",
-        flow_views.flow_consequence_step,
-        name="flow_consequence_step",
     ),
 ]

@@ -1,18 +1,14 @@
-from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
-from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_POST
 
 from blades.rules.rolls import RollKind
 
-from . import actions, queries
+from . import actions, panels, queries
 from .access import access_table, require_gm
-from .flow_queries import panel_context
-from .flow_views import start_forms
-from .forms import ClockForm, RollForm, SignupForm, TableForm
+from .forms import ClockForm, RollForm, TableForm
 from .inputs import ID_MAX, is_token
 from .models import Clock, Membership, Table
 
@@ -23,22 +19,6 @@ NEW_CLOCK = "new-clock"
 
 def home(request: HttpRequest) -> HttpResponse:
     return redirect("table_list" if request.user.is_authenticated else "login")
-
-
-def signup(request: HttpRequest) -> HttpResponse:
-    next_url = request.POST.get("next") or request.GET.get("next") or ""
-    form = SignupForm(request.POST or None)
-    if request.method == "POST" and form.is_valid():
-        user = form.save()
-        login(request, user)
-        return redirect(_safe_next(request, next_url) or "table_list")
-    return render(request, "registration/signup.html", {"form": form, "next": next_url})
-
-
-def _safe_next(request: HttpRequest, url: str) -> str:
-    if url and url_has_allowed_host_and_scheme(url, {request.get_host()}):
-        return url
-    return ""
 
 
 @login_required
@@ -74,8 +54,8 @@ def _table_context(request, table: Table, membership: Membership, **forms) -> di
 def table_detail(request: HttpRequest, table_id: int) -> HttpResponse:
     table, membership = access_table(request.user, table_id)
     context = _table_context(request, table, membership)
-    # The shared roll: its panel and the form that starts one (flow_views owns both).
-    context.update(panel_context(table, membership), **start_forms(membership))
+    # The apps above add their panels (the action roll's card), see sessions/panels.py.
+    context.update(panels.page_context(table, membership))
     return render(request, PAGE, context)
 
 

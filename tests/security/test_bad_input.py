@@ -9,8 +9,9 @@ from django.urls import reverse
 
 from characters.models import Character, CharacterItem, Draft
 from crews import actions as crew_actions
-from crews import phases
-from crews.models import Crew, DowntimeActivity
+from crews.models import Crew
+from play import phases
+from play.models import DowntimeActivity
 from sessions.models import Clock, Roll
 from tests.factories import (
     CharacterFactory,

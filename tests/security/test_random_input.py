@@ -176,7 +176,7 @@ class Reads:
 def route_values(scene, extra) -> dict[str, list]:
     """Candidates for each URL argument: the scene's own objects, another table's, and
     ids nobody has (too big for any column among them)."""
-    from sessions.flow_views import CONSEQUENCE_STEPS, ROLL_STEPS
+    from rolls.views import CONSEQUENCE_STEPS, ROLL_STEPS
     from tests.security.urls import character_moves
 
     ids = {
@@ -278,7 +278,7 @@ def extra(scene):
     from types import SimpleNamespace
 
     from crews import actions as crew_actions
-    from sessions import flow
+    from rolls import actions as flow
     from tests.factories import CharacterFactory, ClockFactory, CohortFactory, FactionFactory
 
     crew = crew_actions.create_crew(table=scene.table, crew_type="shadows", name="Bane")

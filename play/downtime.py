@@ -1,0 +1,368 @@
+"""Downtime activities, the end of downtime, and the end-of-session xp review.
+
+Same shape as play.phases: lock the table's phase, check the step, change the books
+through the crew's and the characters' own actions, log every roll.
+"""
+
+from django.db import transaction
+
+from blades.rules import character as character_rules
+from blades.rules import crew as crew_rules
+from blades.rules import dice
+from blades.rules import score as rules
+from blades.rules.dice import Outcome
+from blades.rules.errors import RuleError
+from blades.rules.rolls import OVERINDULGENCES, RollKind, downtime_ticks, raise_outcome, tier_result
+from characters import actions as character_actions
+from characters.models import Character
+from crews import actions as crew_actions
+from crews.models import Crew, Faction
+from sessions import actions as table_actions
+from sessions.actions import SYSTEM_RNG
+from sessions.models import Clock, Table
+
+from .models import DowntimeActivity, Phase
+from .phases import expect_step, locked_phase, move_to, push_phase, store_roll, table_crew
+
+Step = Phase.Step
+Kind = DowntimeActivity.Kind
+PROJECT_SEGMENTS = 8
+
+
+def allowance(crew: Crew) -> int:
+    """Free activities per PC: two, one at war (unless the Bravos' War Dogs)."""
+    return crew_rules.downtime_activities(crew.at_war, war_dogs="war_dogs" in crew.abilities)
+
+
+def _begin(character: Character, kind: str, pay_with: str) -> tuple[Phase, Crew, dict]:
+    """Lock the phase, check it is downtime, and pay for an extra activity if this is one."""
+    phase = locked_phase(character.table_id)
+    score = expect_step(phase, Step.ACTIVITIES)
+    if not character.active:
+        raise RuleError(f"{character.name} is {character.get_state_display().lower()}.")
+    crew = table_crew(character.table_id)
+    spent = DowntimeActivity.objects.filter(score=score, character=character).count()
+    paid = ""
+    if spent >= allowance(crew):
+        paid = rules.extra_activity_payment(pay_with)
+        if paid == "coin":
+            character_actions.add_coin(character=character, amount=-1)
+        else:
+            crew_actions.add_rep(crew=crew, amount=-1)
+    return phase, crew, {"score": score, "character": character, "kind": kind, "paid_with": paid}
+
+
+def _roll(character: Character, roller, pool: int, rng, label: str, summary=None):
+    result = dice.roll(pool, rng)
+    text = summary(result) if summary else f"{downtime_ticks(result.outcome)} ticks"
+    roll = store_roll(character.table_id, roller, RollKind.DOWNTIME, result, text, label, character)
+    return result, roll
+
+
+def _rating(character: Character, action: str) -> int:
+    if action not in character_rules.ACTIONS:
+        raise RuleError(f"“{action}” is not an action.")
+    return getattr(character, action)
+
+
+def acquire_asset(
+    *, character: Character, roller, description: str, helped: bool = False,
+    restricted: bool = False, pay_with: str = "", rng=SYSTEM_RNG,
+) -> DowntimeActivity:  # fmt: skip
+    """Roll the crew's tier; the result is the asset's quality. Restricted: +2 heat."""
+    with transaction.atomic():
+        phase, crew, fields = _begin(character, Kind.ACQUIRE_ASSET, pay_with)
+        tier = crew.shown_tier
+        result, roll = _roll(
+            character, roller, tier + helped, rng, f"Acquire asset: {description}",
+            lambda r: f"Quality {tier_result(tier, r.outcome)}",
+        )  # fmt: skip
+        quality = tier_result(tier, result.outcome)
+        if restricted:
+            crew_actions.add_heat(crew=crew, amount=rules.RESTRICTED_HEAT)
+        activity = DowntimeActivity.objects.create(
+            **fields, detail=description[:200], roll=roll, outcome=result.outcome,
+            amount=quality, result=f"{description}: quality {quality}"
+            + (f" (+{rules.RESTRICTED_HEAT} heat)" if restricted else ""),
+        )  # fmt: skip
+        push_phase(phase)
+    return activity
+
+
+def long_term_project(
+    *, character: Character, roller, action: str, clock: Clock | None = None,
+    name: str = "", segments: int = PROJECT_SEGMENTS, helped: bool = False,
+    pay_with: str = "", rng=SYSTEM_RNG,
+) -> DowntimeActivity:  # fmt: skip
+    """An action roll ticks a project clock (a new one when none is chosen)."""
+    with transaction.atomic():
+        phase, crew, fields = _begin(character, Kind.PROJECT, pay_with)
+        if clock is None:
+            if not name:
+                raise RuleError("Choose a project clock or name a new one.")
+            clock = table_actions.create_clock(
+                table=character.table, name=name, segments=segments,
+                kind=Clock.Kind.PROJECT, visibility=Clock.Visibility.EVERYONE,
+            )  # fmt: skip
+        elif clock.table_id != character.table_id or clock.kind != Clock.Kind.PROJECT:
+            raise RuleError("Choose one of the table's project clocks.")
+        result, roll = _roll(
+            character, roller, _rating(character, action) + helped, rng, f"Project: {clock.name}"
+        )
+        ticks = downtime_ticks(result.outcome)
+        table_actions.tick_clock(clock=clock, by=ticks)
+        activity = DowntimeActivity.objects.create(
+            **fields, detail=action, roll=roll, outcome=result.outcome, amount=ticks,
+            clock=clock, result=f"{clock.name}: {ticks} ticks",
+        )  # fmt: skip
+        push_phase(phase)
+    return activity
+
+
+HEALERS = ("npc", "pc", "self", "none")
+
+
+def recover(
+    *, character: Character, roller, healer: str, quality: int = 0,
+    healer_character: Character | None = None, helped: bool = False, pay_with: str = "",
+    rng=SYSTEM_RNG,
+) -> DowntimeActivity:  # fmt: skip
+    """The healer rolls (an NPC's quality, a PC's Tinker; healing yourself costs 2 stress;
+    untreated: 1 stress and 0d) and the healing clock ticks; a full clock lowers all harm."""
+    if healer not in HEALERS:
+        raise RuleError("Choose who treats the wounds.")
+    with transaction.atomic():
+        phase, crew, fields = _begin(character, Kind.RECOVER, pay_with)
+        if healer == "npc":
+            pool, who = crew_rules.check_range(quality, 0, 6, "Healer's quality"), "a healer"
+        elif healer == "pc":
+            if healer_character is None or healer_character.table_id != character.table_id:
+                raise RuleError("Choose the PC who treats them.")
+            pool, who = healer_character.tinker, healer_character.name
+        elif healer == "self":
+            character = character_actions.mark_stress(
+                character=character, amount=rules.SELF_HEAL_STRESS
+            )
+            pool, who = character.tinker, "themself"
+        else:
+            character = character_actions.mark_stress(
+                character=character, amount=rules.UNTREATED_STRESS
+            )
+            pool, who = 0, "nobody"
+        result, roll = _roll(
+            character, roller, pool + helped, rng, f"Recover: {character.name}, treated by {who}"
+        )
+        ticks = downtime_ticks(result.outcome)
+        character_actions.tick_healing(character=character, ticks=ticks)
+        activity = DowntimeActivity.objects.create(
+            **fields, detail=healer, roll=roll, outcome=result.outcome, amount=ticks,
+            result=f"Healing clock +{ticks}",
+        )  # fmt: skip
+        push_phase(phase)
+    return activity
+
+
+def reduce_heat(
+    *, character: Character, roller, action: str, helped: bool = False, pay_with: str = "",
+    rng=SYSTEM_RNG,
+) -> DowntimeActivity:  # fmt: skip
+    with transaction.atomic():
+        phase, crew, fields = _begin(character, Kind.REDUCE_HEAT, pay_with)
+        result, roll = _roll(
+            character, roller, _rating(character, action) + helped, rng, "Reduce heat",
+            lambda r: f"Heat −{downtime_ticks(r.outcome)}",
+        )  # fmt: skip
+        removed = downtime_ticks(result.outcome)
+        crew_actions.add_heat(crew=crew, amount=-removed)
+        activity = DowntimeActivity.objects.create(
+            **fields, detail=action, roll=roll, outcome=result.outcome, amount=removed,
+            result=f"Heat −{removed}",
+        )  # fmt: skip
+        push_phase(phase)
+    return activity
+
+
+def train(*, character: Character, track: str, pay_with: str = "") -> DowntimeActivity:
+    """1 xp on a track (2 with the crew's training upgrade), each track once per downtime."""
+    with transaction.atomic():
+        phase, crew, fields = _begin(character, Kind.TRAIN, pay_with)
+        trained = DowntimeActivity.objects.filter(
+            score=fields["score"], character=character, kind=Kind.TRAIN, detail=track
+        )
+        if trained.exists():
+            raise RuleError(f"{character.name} has already trained {track} this downtime.")
+        xp = crew.training_for(track)
+        character_actions.mark_xp(character=character, track=track, amount=xp)
+        activity = DowntimeActivity.objects.create(
+            **fields, detail=track, amount=xp, result=f"{track.capitalize()} +{xp} xp"
+        )
+        push_phase(phase)
+    return activity
+
+
+def indulge_vice(*, character: Character, roller, pay_with: str = "", rng=SYSTEM_RNG):
+    """Lowest attribute in dice; the best die clears stress. Clearing more than is marked
+    is overindulging: the player then picks what it costs (`overindulge`)."""
+    with transaction.atomic():
+        phase, crew, fields = _begin(character, Kind.INDULGE_VICE, pay_with)
+        before = Character.objects.get(pk=character.pk).stress
+        roll = character_actions.indulge_vice(character=character, roller=roller, rng=rng)
+        relief = roll.as_dice.counting
+        activity = DowntimeActivity.objects.create(
+            **fields, roll=roll, outcome=roll.outcome, amount=min(relief, before),
+            overindulged=relief > before, result=roll.summary,
+        )  # fmt: skip
+        push_phase(phase)
+    return activity
+
+
+def overindulge(*, activity: DowntimeActivity, choice: str) -> DowntimeActivity:
+    """Brag is a book change (+2 heat); the others are the table's to play out."""
+    if choice not in OVERINDULGENCES:
+        raise RuleError("Choose attract trouble, brag, lost or tapped.")
+    with transaction.atomic():
+        phase = locked_phase(activity.character.table_id)
+        activity = DowntimeActivity.objects.select_related("character").get(pk=activity.pk)
+        if not activity.overindulged or activity.overindulgence:
+            raise RuleError("There is no overindulgence to choose.")
+        if choice == "brag":
+            crew_actions.add_heat(crew=table_crew(activity.character.table_id), amount=2)
+        activity.overindulgence = choice
+        activity.result = f"{activity.result} · {OVERINDULGENCES[choice].label}"[:300]
+        activity.save(update_fields=["overindulgence", "result"])
+        push_phase(phase)
+    return activity
+
+
+def raise_result(*, activity: DowntimeActivity, coin: int) -> DowntimeActivity:
+    """After the roll, each coin the PC spends lifts the result a level; the difference
+    lands where the first result did."""
+    if coin < 1:
+        raise RuleError("Spend at least 1 coin.")
+    with transaction.atomic():
+        phase = locked_phase(activity.character.table_id)
+        expect_step(phase, Step.ACTIVITIES)
+        activity = DowntimeActivity.objects.select_related("character", "clock").get(pk=activity.pk)
+        if activity.kind not in rules.RAISABLE:
+            raise RuleError("Coin raises the result of a downtime roll, not this.")
+        old = Outcome(activity.outcome)
+        new = raise_outcome(old, coin)
+        if new is old:
+            raise RuleError("The result is already a critical.")
+        character = character_actions.add_coin(character=activity.character, amount=-coin)
+        crew = table_crew(character.table_id)
+        if activity.kind == Kind.ACQUIRE_ASSET:
+            tier = crew.shown_tier
+            activity.amount = tier_result(tier, new)
+            activity.result = f"{activity.detail}: quality {activity.amount}"
+        else:
+            more = downtime_ticks(new) - downtime_ticks(old)
+            if activity.kind == Kind.PROJECT and activity.clock:
+                table_actions.tick_clock(clock=activity.clock, by=more)
+            elif activity.kind == Kind.RECOVER:
+                character_actions.tick_healing(character=character, ticks=more)
+            elif activity.kind == Kind.REDUCE_HEAT:
+                crew_actions.add_heat(crew=crew, amount=-more)
+            activity.amount += more
+            activity.result = f"{activity.result.split(' (')[0]} (+{more} for {coin} coin)"
+        activity.outcome, activity.raised = new, activity.raised + coin
+        activity.save(update_fields=["amount", "result", "outcome", "raised"])
+        push_phase(phase)
+    return activity
+
+
+def faction_roll(*, faction: Faction, clock: Clock, roller, rng=SYSTEM_RNG) -> Clock:
+    """The GM's faction downtime: a fortune roll on the faction's tier ticks its clock."""
+    with transaction.atomic():
+        phase = locked_phase(faction.table_id)
+        expect_step(phase, Step.ACTIVITIES)
+        if not clock.faction_link or clock.faction_link.faction_id != faction.pk:
+            raise RuleError("Choose one of the faction's goal clocks.")
+        result = dice.roll(faction.tier, rng)
+        ticks = downtime_ticks(result.outcome)
+        roll = store_roll(
+            faction.table_id, roller, RollKind.FORTUNE, result, f"{ticks} ticks", clock.name
+        )
+        if clock.hidden:
+            roll.secret = True
+            roll.save(update_fields=["secret"])
+        table_actions.tick_clock(clock=clock, by=ticks)
+        push_phase(phase)
+    return clock
+
+
+def end_downtime(*, table: Table) -> list[tuple[Character, int]]:
+    """Back to free play. A PC who did not indulge takes stress equal to their trauma."""
+    with transaction.atomic():
+        phase = locked_phase(table.pk)
+        score = expect_step(phase, Step.ACTIVITIES)
+        indulged = set(
+            DowntimeActivity.objects.filter(score=score, kind=Kind.INDULGE_VICE).values_list(
+                "character_id", flat=True
+            )
+        )
+        penalties = []
+        for character in Character.objects.filter(table=table, state=Character.State.ACTIVE):
+            stress = rules.vice_penalty(len(character.traumas), character.pk in indulged)
+            if stress:
+                character_actions.mark_stress(character=character, amount=stress)
+                penalties.append((character, stress))
+        move_to(phase, Step.FREE_PLAY)
+    return penalties
+
+
+# --- End of session --------------------------------------------------------------------
+
+
+def start_xp_review(*, table: Table) -> Phase:
+    with transaction.atomic():
+        phase = locked_phase(table.pk)
+        expect_step(phase, Step.FREE_PLAY)
+        phase.xp_done, phase.crew_xp_done = [], False
+        move_to(phase, Step.XP_REVIEW)
+    return phase
+
+
+def _triggers(given: dict[str, int], known: dict[str, str]) -> int:
+    if set(given) - set(known):
+        raise RuleError("Mark only the session's xp triggers.")
+    return character_rules.end_of_session_xp(given)
+
+
+def review_character_xp(*, character: Character, triggers: dict[str, int], track: str) -> int:
+    """Each trigger 0, 1 or 2 xp, all onto the track the player picks; once per session."""
+    amount = _triggers(triggers, rules.CHARACTER_TRIGGERS)
+    with transaction.atomic():
+        phase = locked_phase(character.table_id)
+        expect_step(phase, Step.XP_REVIEW)
+        if character.pk in phase.xp_done:
+            raise RuleError(f"{character.name}'s xp is already marked this session.")
+        if amount:
+            character_actions.mark_xp(character=character, track=track, amount=amount)
+        phase.xp_done = [*phase.xp_done, character.pk]
+        phase.save(update_fields=["xp_done"])
+        push_phase(phase)
+    return amount
+
+
+def review_crew_xp(*, table: Table, triggers: dict[str, int]) -> int:
+    amount = _triggers(triggers, rules.CREW_TRIGGERS)
+    with transaction.atomic():
+        phase = locked_phase(table.pk)
+        expect_step(phase, Step.XP_REVIEW)
+        if phase.crew_xp_done:
+            raise RuleError("The crew's xp is already marked this session.")
+        if amount:
+            crew_actions.mark_xp(crew=table_crew(table.pk), amount=amount)
+        phase.crew_xp_done = True
+        phase.save(update_fields=["crew_xp_done"])
+        push_phase(phase)
+    return amount
+
+
+def end_session(*, table: Table) -> Phase:
+    with transaction.atomic():
+        phase = locked_phase(table.pk)
+        expect_step(phase, Step.XP_REVIEW)
+        move_to(phase, Step.FREE_PLAY)
+    return phase

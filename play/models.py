@@ -1,0 +1,159 @@
+"""The phase machine's records: where the table is in the loop, the score, its
+flashbacks and the downtime activities."""
+
+from django.db import models
+
+from blades.rules import score as score_rules
+from blades.rules.rolls import Position
+from sessions.models import Clock, Roll, Table
+
+
+class Phase(models.Model):
+    """Where the table is: free play, a score, one of downtime's steps, or the xp review.
+
+    Every phase action locks this row first, so two clicks on the same step run one after
+    the other and the second finds the step already done.
+    """
+
+    class Step(models.TextChoices):
+        FREE_PLAY = "free_play", "Free play"
+        SCORE = "score", "The score"
+        PAYOFF = "payoff", "Payoff"
+        HEAT = "heat", "Heat"
+        ENTANGLEMENT = "entanglement", "Entanglements"
+        ACTIVITIES = "activities", "Downtime activities"
+        XP_REVIEW = "xp_review", "End of session: xp"
+
+    table = models.OneToOneField(Table, on_delete=models.CASCADE, related_name="phase")
+    step = models.CharField(max_length=20, choices=Step.choices, default=Step.FREE_PLAY)
+    score = models.ForeignKey(
+        "Score", on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    # The xp review: characters (ids) who have marked theirs, and whether the crew has.
+    xp_done = models.JSONField(default=list)
+    crew_xp_done = models.BooleanField(default=False)
+
+    def __str__(self) -> str:
+        return f"{self.table}: {self.get_step_display()}"
+
+    @property
+    def stage(self) -> str:
+        """The three phases everyone sees: free play, the score, downtime."""
+        if self.step == self.Step.SCORE:
+            return "Score"
+        if self.step in (self.Step.FREE_PLAY, self.Step.XP_REVIEW):
+            return "Free play"
+        return "Downtime"
+
+
+class Score(models.Model):
+    class Plan(models.TextChoices):
+        ASSAULT = "assault", "Assault"
+        DECEPTION = "deception", "Deception"
+        STEALTH = "stealth", "Stealth"
+        OCCULT = "occult", "Occult"
+        SOCIAL = "social", "Social"
+        TRANSPORT = "transport", "Transport"
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="scores")
+    target_faction = models.ForeignKey(
+        "crews.Faction", on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    target_name = models.CharField("Target", max_length=120)
+    target_tier = models.PositiveSmallIntegerField(default=0)
+    plan = models.CharField(max_length=10, choices=Plan.choices)
+    detail = models.CharField(max_length=200)
+
+    advantages = models.PositiveSmallIntegerField(default=0)
+    disadvantages = models.PositiveSmallIntegerField(default=0)
+    engagement_roll = models.ForeignKey(
+        Roll, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    position = models.CharField(
+        max_length=10, choices=[(p.value, p.label) for p in Position], blank=True
+    )
+    past_first_obstacle = models.BooleanField(default=False)
+
+    # Payoff and heat, as applied (null until then).
+    rep = models.PositiveSmallIntegerField(null=True, blank=True)
+    coin = models.PositiveSmallIntegerField(null=True, blank=True)
+    tithe = models.PositiveSmallIntegerField(default=0)
+    heat = models.PositiveSmallIntegerField(null=True, blank=True)
+
+    entanglement_roll = models.ForeignKey(
+        Roll, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    entanglements = models.JSONField(default=list)  # the names the roll offers
+    entanglement = models.CharField(max_length=40, blank=True)  # the one resolved
+    resolution = models.CharField(max_length=300, blank=True)
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created", "-pk"]
+
+    def __str__(self) -> str:
+        return f"{self.get_plan_display()} on {self.target_name}"
+
+    @property
+    def detail_label(self) -> str:
+        return score_rules.plan_detail_label(self.plan)
+
+    @property
+    def position_label(self) -> str:
+        return Position(self.position).label if self.position else ""
+
+
+class Flashback(models.Model):
+    """A flashback the GM priced; the player pays its stress (or it stands unpaid)."""
+
+    score = models.ForeignKey(Score, on_delete=models.CASCADE, related_name="flashbacks")
+    character = models.ForeignKey(
+        "characters.Character", on_delete=models.CASCADE, related_name="+"
+    )
+    stress = models.PositiveSmallIntegerField()
+    note = models.CharField(max_length=200, blank=True)
+    paid = models.BooleanField(default=False)
+
+    class Meta:
+        ordering = ["pk"]
+
+    def __str__(self) -> str:
+        return f"Flashback for {self.character}: {self.stress} stress"
+
+
+class DowntimeActivity(models.Model):
+    """One activity a PC spent in the downtime after `score`."""
+
+    class Kind(models.TextChoices):
+        ACQUIRE_ASSET = "acquire_asset", "Acquire asset"
+        PROJECT = "project", "Long-term project"
+        RECOVER = "recover", "Recover"
+        REDUCE_HEAT = "reduce_heat", "Reduce heat"
+        TRAIN = "train", "Train"
+        INDULGE_VICE = "indulge_vice", "Indulge vice"
+
+    score = models.ForeignKey(Score, on_delete=models.CASCADE, related_name="activities")
+    character = models.ForeignKey(
+        "characters.Character", on_delete=models.CASCADE, related_name="+"
+    )
+    kind = models.CharField(max_length=20, choices=Kind.choices)
+    paid_with = models.CharField(max_length=4, blank=True)  # "" free, "coin" or "rep"
+    detail = models.CharField(max_length=200, blank=True)  # track, action, or the asset
+    roll = models.ForeignKey(
+        Roll, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    outcome = models.CharField(max_length=10, blank=True)  # after any coin raised it
+    raised = models.PositiveSmallIntegerField(default=0)
+    amount = models.PositiveSmallIntegerField(default=0)  # ticks, heat removed or quality
+    clock = models.ForeignKey(
+        Clock, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    overindulged = models.BooleanField(default=False)
+    overindulgence = models.CharField(max_length=20, blank=True)
+    result = models.CharField(max_length=300, blank=True)
+
+    class Meta:
+        ordering = ["pk"]
+
+    def __str__(self) -> str:
+        return f"{self.character}: {self.get_kind_display()}"

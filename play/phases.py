@@ -1,0 +1,355 @@
+"""The phase machine: free play → score → payoff → heat → entanglements → downtime.
+
+Each step is one action in one transaction. It locks the table's `Phase` row first, so a
+double click runs twice in turn and the second finds the step done (RuleError). The books
+change only through the crew's and the characters' own actions (compare-and-set on the
+crew's version, row locks on characters), so the arithmetic stays in one place. Every
+roll comes from `SYSTEM_RNG` (tests pass their own) and enters the table's roll log.
+Who may call what is decided in the views: the GM runs the steps, players act for their
+own characters.
+"""
+
+from django.db import transaction
+from django.template.loader import render_to_string
+
+from blades.rules import crew as crew_rules
+from blades.rules import dice
+from blades.rules import score as rules
+from blades.rules.errors import RuleError
+from blades.rules.rolls import (
+    RollKind,
+    engagement_pool,
+    engagement_position,
+    entanglement_pool,
+    entanglements,
+    incarceration_result,
+    summarize,
+)
+from characters import actions as character_actions
+from characters.models import Character
+from crews import actions as crew_actions
+from crews.models import Claim, Crew, Faction
+from sessions import live
+from sessions.actions import SYSTEM_RNG, record_roll
+from sessions.models import Roll, Table
+
+from .models import DowntimeActivity, Flashback, Phase, Score
+
+Step = Phase.Step
+Kind = DowntimeActivity.Kind
+QUESTIONING_POOL = 2  # an ordinary person's fortune roll under questioning
+
+
+# --- Helpers ---------------------------------------------------------------------------
+
+
+def phase_of(table_id: int) -> Phase:
+    phase, _ = Phase.objects.select_related("score").get_or_create(table_id=table_id)
+    return phase
+
+
+def locked_phase(table_id: int) -> Phase:
+    Phase.objects.get_or_create(table_id=table_id)
+    return (
+        Phase.objects.select_for_update(of=("self",)).select_related("score").get(table_id=table_id)
+    )
+
+
+def expect_step(phase: Phase, *steps: str) -> Score | None:
+    if phase.step not in steps:
+        wanted = " or ".join(Step(s).label.lower() for s in steps)
+        raise RuleError(
+            f"That is done during {wanted}; the table is at {phase.get_step_display()}."
+        )
+    return phase.score
+
+
+def move_to(phase: Phase, step: str) -> None:
+    phase.step = step
+    phase.save(update_fields=["step", "score", "xp_done", "crew_xp_done"])
+    push_phase(phase)
+
+
+def push_phase(phase: Phase) -> None:
+    """The phase line everyone sees, and a signal that makes each open phase page fetch
+    its own view again (each member's controls differ)."""
+    html = render_to_string("play/phase.html#phase-push", {"phase": phase, "oob": True})
+    live.push_to_table(phase.table_id, html)
+
+
+def store_roll(
+    table_id: int, roller, kind: RollKind, result: dice.Roll, summary: str, note: str = "",
+    character: Character | None = None,
+) -> Roll:  # fmt: skip
+    return record_roll(
+        table_id=table_id,
+        roller=roller,
+        kind=kind,
+        result=result,
+        summary=summary,
+        note=note,
+        character=character,
+    )
+
+
+def table_crew(table_id: int) -> Crew:
+    crew = Crew.objects.filter(table_id=table_id).first()
+    if crew is None:
+        raise RuleError("Make the crew first: its books keep the score.")
+    return crew
+
+
+# --- The score -------------------------------------------------------------------------
+
+
+def start_score(
+    *, table: Table, plan: str, detail: str, target_faction: Faction | None = None,
+    target_name: str = "", target_tier: int = 0,
+) -> Score:  # fmt: skip
+    """The GM starts a score against a faction (its tier) or a target named by hand."""
+    rules.plan_detail_label(plan)
+    if target_faction is not None:
+        target_name, target_tier = target_faction.name, target_faction.tier
+    crew_rules.check_range(target_tier, 0, crew_rules.FACTION_TIER_MAX, "Target tier")
+    if not target_name:
+        raise RuleError("Name the target, or choose a faction.")
+    with transaction.atomic():
+        phase = locked_phase(table.pk)
+        expect_step(phase, Step.FREE_PLAY)
+        table_crew(table.pk)
+        score = Score.objects.create(
+            table=table,
+            target_faction=target_faction,
+            target_name=target_name,
+            target_tier=target_tier,
+            plan=plan,
+            detail=detail,
+        )
+        phase.score = score
+        move_to(phase, Step.SCORE)
+    return score
+
+
+def choose_load(*, character: Character, level: str) -> Character:
+    """A PC's load for the score; armor comes back (characters.actions.set_load)."""
+    with transaction.atomic():
+        phase = locked_phase(character.table_id)
+        expect_step(phase, Step.SCORE)
+        character = character_actions.set_load(character=character, level=level)
+        push_phase(phase)
+    return character
+
+
+def roll_engagement(*, table: Table, roller, marks: dict[str, str], rng=SYSTEM_RNG) -> Score:
+    """1d plus each major advantage, minus each disadvantage; the result is the position."""
+    advantages, disadvantages = rules.engagement_counts(marks)
+    with transaction.atomic():
+        phase = locked_phase(table.pk)
+        score = expect_step(phase, Step.SCORE)
+        if score.engagement_roll_id:
+            raise RuleError("The engagement roll is made once per score.")
+        result = dice.roll(engagement_pool(advantages, disadvantages), rng)
+        score.position, score.past_first_obstacle = engagement_position(result.outcome)
+        score.advantages, score.disadvantages = advantages, disadvantages
+        score.engagement_roll = store_roll(
+            table.pk, roller, RollKind.ENGAGEMENT, result,
+            summarize(RollKind.ENGAGEMENT, result), str(score),
+        )  # fmt: skip
+        score.save()
+        push_phase(phase)
+    return score
+
+
+def call_flashback(*, table: Table, character: Character, stress: int, note: str) -> Flashback:
+    """The GM prices a flashback: 0, 1, or 2+ stress."""
+    rules.flashback_stress(stress)
+    with transaction.atomic():
+        phase = locked_phase(table.pk)
+        score = expect_step(phase, Step.SCORE)
+        if character.table_id != table.pk or not character.active:
+            raise RuleError("Choose an active character at this table.")
+        flashback = Flashback.objects.create(
+            score=score, character=character, stress=stress, note=note
+        )
+        push_phase(phase)
+    return flashback
+
+
+def pay_flashback(*, flashback: Flashback) -> Flashback:
+    with transaction.atomic():
+        phase = locked_phase(flashback.character.table_id)
+        flashback = Flashback.objects.select_related("character").get(pk=flashback.pk)
+        if flashback.paid:
+            raise RuleError("That flashback is already paid for.")
+        if flashback.stress:
+            character_actions.mark_stress(character=flashback.character, amount=flashback.stress)
+        flashback.paid = True
+        flashback.save(update_fields=["paid"])
+        push_phase(phase)
+    return flashback
+
+
+def end_score(*, table: Table, gave_up: bool = False) -> Score:
+    """On to payoff; a crew that gives up goes straight to heat with nothing earned."""
+    with transaction.atomic():
+        phase = locked_phase(table.pk)
+        score = expect_step(phase, Step.SCORE)
+        if not gave_up and not score.engagement_roll_id:
+            raise RuleError("Make the engagement roll first.")
+        if gave_up:
+            score.rep = score.coin = 0
+            score.save(update_fields=["rep", "coin"])
+        move_to(phase, Step.HEAT if gave_up else Step.PAYOFF)
+    return score
+
+
+# --- Downtime: payoff, heat, entanglements ---------------------------------------------
+
+
+def payoff(*, table: Table, size: str, extra: int = 0, quiet: bool = False, tithe: bool = False):
+    """Rep by the target's tier against the crew's (none when quiet or the track is full),
+    coin by the job's size less any tithe; coin past the vault is kept and flagged."""
+    coin = rules.job_coin(size, extra)
+    with transaction.atomic():
+        phase = locked_phase(table.pk)
+        score = expect_step(phase, Step.PAYOFF)
+        crew = table_crew(table.pk)
+        rep = crew_rules.score_rep(crew.shown_tier, score.target_tier, quiet)
+        if rep:
+            crew_actions.add_rep(crew=crew, amount=rep)
+        score.tithe = crew_rules.tithe(crew.tier) if tithe else 0
+        if coin - score.tithe:
+            crew_actions.add_coin(crew=crew, amount=coin - score.tithe, allow_excess=True)
+        score.rep, score.coin = rep, coin
+        score.save(update_fields=["rep", "coin", "tithe"])
+        move_to(phase, Step.HEAT)
+    return score
+
+
+def take_heat(
+    *, table: Table, exposure: str, high_profile: bool = False, hostile_turf: bool = False,
+    killing: bool = False,
+) -> Score:  # fmt: skip
+    """Heat by exposure and circumstance; war adds its +1 by itself."""
+    with transaction.atomic():
+        phase = locked_phase(table.pk)
+        score = expect_step(phase, Step.HEAT)
+        crew = table_crew(table.pk)
+        heat = crew_rules.score_heat(
+            exposure, high_profile=high_profile, hostile_turf=hostile_turf,
+            at_war=crew.at_war, killing=killing,
+        )  # fmt: skip
+        if heat:
+            crew_actions.add_heat(crew=crew, amount=heat)
+        score.heat = heat
+        score.save(update_fields=["heat"])
+        move_to(phase, Step.ENTANGLEMENT)
+    return score
+
+
+def roll_entanglement(*, table: Table, roller, rng=SYSTEM_RNG) -> Score:
+    """Wanted-level dice (0 → 2d keep lowest) read in the column of the crew's heat."""
+    with transaction.atomic():
+        phase = locked_phase(table.pk)
+        score = expect_step(phase, Step.ENTANGLEMENT)
+        if score.entanglement_roll_id:
+            raise RuleError("The entanglement is already rolled.")
+        crew = Crew.objects.get(pk=table_crew(table.pk).pk)
+        result = dice.roll(entanglement_pool(crew.wanted), rng)
+        score.entanglements = list(entanglements(crew.heat, result.outcome))
+        score.entanglement_roll = store_roll(
+            table.pk, roller, RollKind.ENTANGLEMENT, result,
+            summarize(RollKind.ENTANGLEMENT, result, heat=crew.heat),
+            f"Heat {crew.heat}, wanted {crew.wanted}",
+        )  # fmt: skip
+        score.save(update_fields=["entanglements", "entanglement_roll"])
+        push_phase(phase)
+    return score
+
+
+def choices_for(crew: Crew, name: str, faction: Faction | None = None):
+    held = crew.claims.filter(held=True, lair=False).count()
+    return rules.entanglement_choices(
+        name, wanted=crew.wanted, crew_tier=crew.shown_tier,
+        faction_tier=faction.tier if faction else None, claims=held,
+    )  # fmt: skip
+
+
+def resolve_entanglement(
+    *, table: Table, roller, name: str, choice: str, faction: Faction | None = None,
+    claim: Claim | None = None, prisoner: str = "", rng=SYSTEM_RNG,
+) -> Score:  # fmt: skip
+    """The GM applies one choice; its book costs land, the rest is written down."""
+    with transaction.atomic():
+        phase = locked_phase(table.pk)
+        score = expect_step(phase, Step.ENTANGLEMENT)
+        if name not in score.entanglements:
+            raise RuleError("Choose one of the entanglements the roll gave.")
+        crew = table_crew(table.pk)
+        picked = next((c for c in choices_for(crew, name, faction) if c.key == choice), None)
+        if picked is None:
+            raise RuleError(f"Choose one of the ways out of {name}.")
+        notes = [picked.label]
+        notes += _apply_cost(crew, picked.cost, name, faction, claim, prisoner, roller, rng)
+        score.entanglement, score.resolution = name, "; ".join(notes)[:300]
+        score.save(update_fields=["entanglement", "resolution"])
+        move_to(phase, Step.ACTIVITIES)
+    return score
+
+
+def _apply_cost(crew, cost: rules.Cost, name, faction, claim, prisoner, roller, rng) -> list[str]:
+    notes = []
+    if (cost.status or cost.war) and faction is None:
+        raise RuleError("Choose the faction involved.")
+    if cost.coin:
+        crew_actions.add_coin(crew=crew, amount=-cost.coin)
+    if cost.rep:
+        crew_actions.add_rep(crew=crew, amount=-cost.rep)
+    if cost.heat:
+        crew_actions.add_heat(crew=crew, amount=cost.heat)
+    if cost.status:
+        crew_actions.shift_status(faction=faction, delta=cost.status)
+    if cost.war:
+        crew_actions.shift_status(faction=faction, delta=crew_rules.STATUS_MIN - faction.status)
+    if cost.claim:
+        if claim is None or claim.crew_id != crew.pk or not claim.held or claim.lair:
+            raise RuleError("Choose a claim the crew holds (not its lair).")
+        crew_actions.set_claim(claim=claim, held=False)
+        notes.append(f"gave up {claim.name}")
+    if cost.hold and crew_actions.lose_hold(crew=crew).lair_threatened:
+        notes.append("the lair is under threat")
+    if cost.incarcerate:
+        roll = incarcerate(crew=crew, roller=roller, prisoner=prisoner, rng=rng)
+        notes.append(roll.summary)
+    if cost.fortune:
+        result = dice.roll(QUESTIONING_POOL, rng)
+        heat, text = rules.fortune_heat(name, result.outcome)
+        store_roll(crew.table_id, roller, RollKind.FORTUNE, result, text, name)
+        if heat:
+            crew_actions.add_heat(crew=crew, amount=heat)
+        notes.append(text)
+    return notes
+
+
+def incarcerate(*, crew: Crew, roller, prisoner: str, faction: Faction | None = None,
+                rng=SYSTEM_RNG) -> Roll:  # fmt: skip
+    """Someone serves time for the crew: wanted −1, heat cleared, and a tier roll for how
+    the time inside went (rep, a prison claim, status with a faction helped, or trauma)."""
+    with transaction.atomic():
+        crew_actions.send_to_prison(crew=crew)
+        crew = Crew.objects.get(pk=crew.pk)
+        result = dice.roll(crew.shown_tier, rng)
+        outcome = incarceration_result(result.outcome)
+        if outcome.rep:
+            crew_actions.add_rep(crew=crew, amount=outcome.rep)
+        for _ in range(outcome.prison_claims):
+            crew_actions.add_claim(
+                crew=crew, name="Prison claim", effect="Choose one from the prison map", turf=False
+            )
+        if outcome.status and faction is not None:
+            crew_actions.shift_status(faction=faction, delta=outcome.status)
+        note = f"{prisoner or 'Someone'} serves time"
+        return store_roll(
+            crew.table_id, roller, RollKind.INCARCERATION, result,
+            summarize(RollKind.INCARCERATION, result), note,
+        )  # fmt: skip

@@ -1,0 +1,15 @@
+"""The phase line on pages that do not come from the phase views."""
+
+from django import template
+
+from play.models import Phase
+
+register = template.Library()
+
+
+@register.simple_tag
+def table_phase(table_id: int) -> Phase:
+    """The table's phase (free play until a GM starts something); never written here."""
+    return Phase.objects.select_related("score").filter(table_id=table_id).first() or Phase(
+        table_id=table_id
+    )

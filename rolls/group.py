@@ -1,0 +1,138 @@
+"""The group action (RULES.md "Teamwork"): a leader starts it, others join, and each
+participant rolls the same action from their own browser, with their own bonus dice.
+
+Each participant may push for +1d (2 stress) or take a devil's bargain, and one
+character not taking part may assist them (+1d, 1 stress); that stress is paid at
+their roll. The best single result counts for everyone, the leader takes 1 stress per
+participant whose best die was 1-3, and each desperate roller marks xp. Same contract
+as actions.py: one transaction per step, a RollEvent with every change.
+"""
+
+from django.db import transaction
+
+from blades.rules import dice
+from blades.rules import flow as rules
+from blades.rules.errors import RuleError
+from blades.rules.rolls import group_action
+from characters.models import Character
+from sessions import actions
+from sessions.models import Membership
+
+from .access import require_participant, require_teammate
+from .actions import (
+    Changes,
+    Step,
+    group_assists,
+    group_bonuses_of,
+    locked_roll,
+    pay_at_the_roll,
+    pool_of,
+    record,
+    require_step,
+)
+from .models import ActionRoll
+
+
+def join_group(*, by: Membership, roll: ActionRoll) -> ActionRoll:
+    member = require_teammate(by, roll)
+    with transaction.atomic():
+        roll = locked_roll(roll)
+        require_step(roll, Step.SETUP)
+        if roll.kind != ActionRoll.Kind.GROUP:
+            raise RuleError("Only a group action can be joined.")
+        if str(member.pk) in roll.group:
+            raise RuleError(f"{member.name} is already in.")
+        if member.pk in group_assists(roll).values():
+            raise RuleError(f"{member.name} assists in this group action, so cannot also join.")
+        roll.group = {**roll.group, str(member.pk): None}
+        roll.save(update_fields=["group"])
+        record(roll, by, f"{member.name} joins the group action")
+    return roll
+
+
+def set_group_bonus(*, by: Membership, roll: ActionRoll, push: bool, bargain: str) -> ActionRoll:
+    """A participant of a group action pushes for +1d (2 stress, paid at their roll) or
+    takes the devil's bargain they were offered for their own roll; never both."""
+    bargain = bargain.strip()[:200]
+    with transaction.atomic():
+        roll = locked_roll(roll)
+        character = require_participant(by, roll)
+        require_step(roll, Step.SETUP)
+        if roll.group[str(character.pk)] is not None:
+            raise RuleError(f"{character.name} has already rolled.")
+        rules.group_member_bonuses(push=push, bargain=bool(bargain), assisted=False)
+        entry = roll.group_bonuses.get(str(character.pk), {})
+        entry = {**entry, "push": push, "bargain": bargain}
+        roll.group_bonuses = {**roll.group_bonuses, str(character.pk): entry}
+        roll.save(update_fields=["group_bonuses"])
+        text = f"{character.name} "
+        if push:
+            text += "pushes for +1d (2 stress)"
+        elif bargain:
+            text += f"accepts a devil's bargain (+1d): {bargain}"
+        else:
+            text += "takes no bonus die"
+        record(roll, by, text)
+    return roll
+
+
+def assist_group(*, by: Membership, roll: ActionRoll, participant: Character | None) -> ActionRoll:
+    """A character not taking part helps one participant's roll (+1d, 1 stress at it)."""
+    helper = require_teammate(by, roll)
+    with transaction.atomic():
+        roll = locked_roll(roll)
+        require_step(roll, Step.SETUP)
+        if roll.kind != ActionRoll.Kind.GROUP:
+            raise RuleError("Only a group action has participants to assist.")
+        if participant is None:
+            raise RuleError("Choose whom to assist.")
+        participants = {int(pk) for pk in roll.group}
+        rules.check_group_assist(participants, group_assists(roll), participant.pk, helper.pk)
+        if roll.group[str(participant.pk)] is not None:
+            raise RuleError(f"{participant.name} has already rolled.")
+        entry = {**roll.group_bonuses.get(str(participant.pk), {}), "assister": helper.pk}
+        roll.group_bonuses = {**roll.group_bonuses, str(participant.pk): entry}
+        roll.save(update_fields=["group_bonuses"])
+        record(roll, by, f"{helper.name} assists {participant.name} (+1d, 1 stress on their roll)")
+    return roll
+
+
+# --- The dice ---
+
+
+def roll_dice(*, by: Membership, roll: ActionRoll, rng=actions.SYSTEM_RNG) -> ActionRoll:
+    """One participant rolls their own dice, paying their push and their assister's
+    stress now; the last roll settles the group's result and the leader's stress."""
+    with transaction.atomic():
+        roll = locked_roll(roll)
+        character = require_participant(by, roll)
+        require_step(roll, Step.SETUP)
+        if roll.flashback and roll.flashback_cost is None:
+            raise RuleError("The GM sets the flashback's stress cost first.")
+        if roll.group[str(character.pk)] is not None:
+            raise RuleError(f"{character.name} has already rolled.")
+        character.refresh_from_db()
+        bonuses = group_bonuses_of(roll, character.pk)
+        result = dice.roll(pool_of(roll, character), rng)
+        changes = Changes()
+        assister = group_assists(roll).get(character.pk)
+        stress = rules.roller_stress(bonuses)
+        notes = pay_at_the_roll(changes, roll, character, stress, bonuses, assister)
+        roll.group = {**roll.group, str(character.pk): [result.pool, *result.dice]}
+        text = f"{character.name} rolls {result.pool}d: {', '.join(map(str, result.dice))}"
+        if all(v is not None for v in roll.group.values()):
+            rolled = [dice.Roll(v[0], tuple(v[1:])) for v in roll.group.values()]
+            outcome = group_action(rolled)
+            best = rolled[outcome.best_index]
+            roll.pool, roll.dice, roll.outcome = best.pool, list(best.dice), outcome.outcome
+            roll.step = Step.CONSEQUENCES
+            if roll.flashback_cost:
+                changes.stress(roll.character, roll.flashback_cost)
+            text += f"; the group's best is {outcome.outcome.label}"
+            if outcome.leader_stress:
+                leader = Character.objects.get(pk=roll.character_id)
+                trauma = changes.stress(leader, outcome.leader_stress)
+                text += f"; {leader.name} leads and takes {outcome.leader_stress} stress{trauma}"
+        roll.save()
+        record(roll, by, "; ".join([text, *notes]), changes)
+    return roll

@@ -1,0 +1,184 @@
+"""The shared roll: one row the player and the GM build together, step by step.
+
+Every step is also written as a RollEvent (who, what, and the exact field changes it
+made to sheets and clocks), so the finished roll reads as a record in the log and the
+GM's undo can put every value back as it was.
+"""
+
+from django.conf import settings
+from django.db import models
+
+from blades.rules.dice import Outcome
+from blades.rules.dice import Roll as DiceRoll
+from blades.rules.rolls import CONSEQUENCE_KINDS, Effect, Position
+
+
+class ActionRoll(models.Model):
+    class Kind(models.TextChoices):
+        ACTION = "action", "Action roll"
+        GROUP = "group", "Group action"
+        FORTUNE = "fortune", "Fortune roll"
+
+    class Step(models.TextChoices):
+        SETUP = "setup", "Setting up"
+        CONSEQUENCES = "consequences", "Rolled"
+        DONE = "done", "Finished"
+        CANCELLED = "cancelled", "Cancelled"
+        UNDONE = "undone", "Undone"
+
+    table = models.ForeignKey(
+        "table_sessions.Table", on_delete=models.CASCADE, related_name="action_rolls"
+    )
+    kind = models.CharField(max_length=10, choices=Kind.choices, default=Kind.ACTION)
+    step = models.CharField(max_length=15, choices=Step.choices, default=Step.SETUP)
+    started_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+    # The rolling character (the leader of a group action); none for a fortune roll.
+    character = models.ForeignKey(
+        "characters.Character", on_delete=models.CASCADE, null=True, related_name="+"
+    )
+    goal = models.CharField(max_length=200)
+    action = models.CharField(max_length=12, blank=True)
+    position = models.CharField(
+        max_length=10, choices=[(p.value, p.label) for p in Position], default=Position.RISKY
+    )
+    effect = models.PositiveSmallIntegerField(
+        choices=[(e.value, e.label) for e in Effect], default=Effect.STANDARD
+    )
+    trade_asked = models.BooleanField(default=False)
+    gather_information = models.BooleanField(default=False)
+    flashback = models.BooleanField(default=False)
+    flashback_cost = models.PositiveSmallIntegerField(null=True, blank=True)
+
+    assister = models.ForeignKey(
+        "characters.Character", on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+    push_dice = models.BooleanField(default=False)
+    push_effect = models.BooleanField(default=False)
+    bargain = models.CharField(max_length=200, blank=True)
+    bargain_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+    bargain_accepted = models.BooleanField(default=False)
+    ability_dice = models.PositiveSmallIntegerField(default=0)
+    ability_effect = models.PositiveSmallIntegerField(default=0)
+    ability_reason = models.CharField(max_length=120, blank=True)
+
+    # Set up: this roll, if it succeeds, helps `setup_for` on their next roll.
+    setup_for = models.ForeignKey(
+        "characters.Character", on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+    setup_benefit = models.CharField(max_length=10, blank=True)
+    setup_used = models.BooleanField(default=False)
+    # ...and this roll draws on a teammate's set up.
+    setup_from = models.ForeignKey("self", on_delete=models.SET_NULL, null=True, related_name="+")
+
+    # Group action: {character id: dice or None until that participant rolls}.
+    group = models.JSONField(default=dict)
+    # ...and the bonus dice each participant takes for their own roll:
+    # {character id: {"push": bool, "bargain": text, "assister": character id}}.
+    group_bonuses = models.JSONField(default=dict)
+
+    # Fortune roll: the pool the GM built, and whether players may see it at all.
+    secret = models.BooleanField(default=False)
+
+    # The clock a success filled (once per roll).
+    target_clock = models.ForeignKey(
+        "table_sessions.Clock", on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+    pool = models.SmallIntegerField(null=True)
+    dice = models.JSONField(null=True)
+    outcome = models.CharField(
+        max_length=10, blank=True, choices=[(o.value, o.label) for o in Outcome]
+    )
+    created = models.DateTimeField(auto_now_add=True)
+    finished = models.DateTimeField(null=True)
+
+    class Meta:
+        ordering = ["-created", "-pk"]
+
+    def __str__(self) -> str:
+        return f"{self.get_kind_display()}: {self.goal}"
+
+    @property
+    def open(self) -> bool:
+        return self.step in (self.Step.SETUP, self.Step.CONSEQUENCES)
+
+    @property
+    def as_position(self) -> Position:
+        return Position(self.position)
+
+    @property
+    def as_effect(self) -> Effect:
+        return Effect(self.effect)
+
+    @property
+    def as_dice(self) -> DiceRoll | None:
+        return DiceRoll(self.pool, tuple(self.dice)) if self.dice is not None else None
+
+    @property
+    def outcome_label(self) -> str:
+        return Outcome(self.outcome).label if self.outcome else ""
+
+
+class Consequence(models.Model):
+    class Resisted(models.TextChoices):
+        NO = "", "Not resisted"
+        ROLL = "roll", "Resistance roll"
+        ARMOR = "armor", "Armor"
+
+    class Result(models.TextChoices):
+        STANDS = "", "Stands"
+        REDUCED = "reduced", "Reduced"
+        AVOIDED = "avoided", "Avoided"
+
+    roll = models.ForeignKey(ActionRoll, on_delete=models.CASCADE, related_name="consequences")
+    kind = models.CharField(max_length=20, choices=list(CONSEQUENCE_KINDS.items()))
+    # Who suffers it: the roller, or a teammate who protected them.
+    character = models.ForeignKey(
+        "characters.Character", on_delete=models.CASCADE, null=True, related_name="+"
+    )
+    description = models.CharField(max_length=120, blank=True)
+    harm_level = models.PositiveSmallIntegerField(null=True)
+    # The row the harm landed in (a full row pushes it up).
+    harm_landed = models.PositiveSmallIntegerField(null=True)
+    clock = models.ForeignKey(
+        "table_sessions.Clock", on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+    ticks = models.PositiveSmallIntegerField(default=0)
+    # A complication may give the crew heat instead: the steps it actually moved the
+    # heat track (0 when the track was already full).
+    heat = models.PositiveSmallIntegerField(default=0)
+    resist_attribute = models.CharField(max_length=10, blank=True)
+    resisted = models.CharField(max_length=5, choices=Resisted.choices, blank=True)
+    resist_dice = models.JSONField(null=True)
+    result = models.CharField(max_length=10, choices=Result.choices, blank=True)
+    protected_by = models.ForeignKey(
+        "characters.Character", on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+
+    class Meta:
+        ordering = ["pk"]
+
+    def __str__(self) -> str:
+        return f"{self.get_kind_display()}: {self.description}"
+
+
+class RollEvent(models.Model):
+    """One step of a roll, in order. `changes` is a list of
+    {"character"|"clock"|"crew": pk, "field": name, "before": value, "after": value}."""
+
+    roll = models.ForeignKey(ActionRoll, on_delete=models.CASCADE, related_name="events")
+    actor = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+    text = models.CharField(max_length=300)
+    changes = models.JSONField(default=list)
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["pk"]
+
+    def __str__(self) -> str:
+        return self.text

@@ -1,0 +1,324 @@
+"""Steps 5 and 6 of the shared roll, and what the GM does around it: consequences,
+the target clock, resisting, protecting, closing the roll, fortune rolls.
+
+Same contract as actions.py: one transaction per step, a RollEvent with every change.
+"""
+
+from django.db import transaction
+from django.utils import timezone
+
+from blades.rules import character as char_rules
+from blades.rules import dice
+from blades.rules import flow as rules
+from blades.rules.dice import Outcome
+from blades.rules.errors import RuleError
+from blades.rules.rolls import (
+    CONSEQUENCE_KINDS,
+    action_outcome,
+    effect_ticks,
+    fortune_pool,
+    raise_effect,
+    reduce_effect,
+    resistance_stress,
+)
+from characters import actions as sheet
+from characters.models import Character
+from crews import actions as crew_actions
+from crews.models import Crew
+from sessions import actions
+from sessions.models import Clock, Membership, Table
+
+from .access import require_gm_at, require_gm_of, require_sufferer, require_teammate
+from .actions import (
+    Changes,
+    Step,
+    involved,
+    locked_roll,
+    record,
+    require_step,
+    stored_harm,
+)
+from .models import ActionRoll, Consequence
+
+# --- 5. Consequences and the target clock ---------------------------------------------
+
+
+def add_consequence(
+    *,
+    by: Membership,
+    roll: ActionRoll,
+    kind: str,
+    description: str = "",
+    level: int | None = None,
+    clock: Clock | None = None,
+    ticks: int = 0,
+    heat: int = 0,
+    attribute: str = "",
+    character: Character | None = None,
+) -> Consequence:
+    """The GM inflicts one consequence from the menu of the roll's position and result.
+    A complication ticks one of the table's clocks 1-3, or gives the crew 1-2 heat."""
+    require_gm_of(by, roll)
+    with transaction.atomic():
+        roll = locked_roll(roll)
+        require_step(roll, Step.CONSEQUENCES)
+        menu = action_outcome(roll.as_position, Outcome(roll.outcome)).consequences
+        if kind not in menu:
+            raise RuleError(f"{CONSEQUENCE_KINDS.get(kind, kind)} is not on this roll's menu.")
+        if attribute and attribute not in char_rules.ATTRIBUTES:
+            raise RuleError("Name Insight, Prowess or Resolve for the resistance.")
+        target = character or roll.character
+        if target is None or target.pk not in involved(roll):
+            raise RuleError("Choose someone who took part in the roll.")
+        consequence = Consequence(
+            roll=roll,
+            kind=kind,
+            character=target,
+            description=description.strip()[:120],
+            resist_attribute=attribute,
+        )
+        changes = Changes()
+        text = f"GM: {CONSEQUENCE_KINDS[kind]}"
+        if kind == "harm":
+            if level not in (1, 2, 3, 4) or not consequence.description:
+                raise RuleError("Harm needs a level (1-4) and a description.")
+            landed = changes.on_character(
+                target, sheet.add_harm, level=level, description=consequence.description
+            )
+            consequence.harm_level, consequence.harm_landed = level, landed.level
+            text += f" level {level} to {target.name}: {consequence.description}"
+            if landed.level != level:
+                text += f" (the row is full: level {landed.level})"
+        elif kind == "complication" and heat:
+            if clock is not None or heat not in (1, 2):
+                raise RuleError("A complication ticks a clock or adds 1 or 2 heat, not both.")
+            crew = Crew.objects.filter(table_id=roll.table_id).first()
+            if crew is None:
+                raise RuleError("This table has no crew to take the heat; tick a clock instead.")
+            changes.on_crew(crew, crew_actions.add_heat, amount=heat)
+            consequence.heat = changes.heat_moved(crew)
+            text += f": {crew.name} +{heat} heat"
+        elif kind == "complication":
+            if clock is None or clock.table_id != roll.table_id or ticks not in (1, 2, 3):
+                raise RuleError(
+                    "A complication ticks one of this table's clocks 1, 2 or 3, "
+                    "or adds 1 or 2 heat to the crew."
+                )
+            changes.tick(clock, ticks)
+            consequence.clock, consequence.ticks = clock, ticks
+            text += f": {clock.name} +{ticks}"
+        elif kind == "reduced_effect":
+            roll.effect = reduce_effect(roll.as_effect)
+            roll.save(update_fields=["effect"])
+            text += f": now {roll.as_effect.label}"
+        if consequence.description and kind != "harm":
+            text += f" ({consequence.description})"
+        consequence.save()
+        record(roll, by, text, changes)
+    return consequence
+
+
+def tick_target(*, by: Membership, roll: ActionRoll, clock: Clock) -> ActionRoll:
+    """A success fills the target clock by its effect; a critical, one level more."""
+    require_gm_of(by, roll)
+    with transaction.atomic():
+        roll = locked_roll(roll)
+        require_step(roll, Step.CONSEQUENCES)
+        if clock.table_id != roll.table_id:
+            raise RuleError("Choose one of this table's clocks.")
+        if not action_outcome(roll.as_position, Outcome(roll.outcome)).succeeded:
+            raise RuleError("The roll did not succeed: nothing to tick.")
+        if roll.target_clock_id is not None:
+            raise RuleError("The target clock is already ticked for this roll.")
+        ticks = effect_ticks(roll.as_effect, critical=roll.outcome == Outcome.CRITICAL)
+        changes = Changes()
+        changes.tick(clock, ticks)
+        roll.target_clock = clock
+        roll.save(update_fields=["target_clock"])
+        record(roll, by, f"GM ticks {clock.name} by {ticks} ({roll.as_effect.label})", changes)
+    return roll
+
+
+# --- 6. Resist, armor, protect --------------------------------------------------------
+
+
+def _locked_consequence(consequence: Consequence) -> Consequence:
+    return (
+        Consequence.objects.select_for_update(of=("self",))
+        .select_related("roll", "character", "clock")
+        .get(pk=consequence.pk)
+    )
+
+
+def _require_open(consequence: Consequence) -> None:
+    require_step(consequence.roll, Step.CONSEQUENCES)
+    if consequence.resisted:
+        raise RuleError("This consequence has already been resisted.")
+
+
+def protect(*, by: Membership, consequence: Consequence) -> Consequence:
+    """A teammate steps in and suffers the consequence instead (and may resist it)."""
+    with transaction.atomic():
+        consequence = _locked_consequence(consequence)
+        _require_open(consequence)
+        guard = require_teammate(by, consequence.roll)
+        if guard.pk == consequence.character_id:
+            raise RuleError("You are already the one suffering this.")
+        changes = Changes()
+        if consequence.kind == "harm":
+            victim = consequence.character
+            victim.refresh_from_db()
+            harm = rules.remove_harm(victim.harm, consequence.harm_landed, consequence.description)
+            changes.set_fields(victim, harm=stored_harm(harm))
+            landed = changes.on_character(
+                guard,
+                sheet.add_harm,
+                level=consequence.harm_level,
+                description=consequence.description,
+            )
+            consequence.harm_landed = landed.level
+        previous = consequence.character.name
+        consequence.protected_by = consequence.character = guard
+        consequence.save(update_fields=["protected_by", "character", "harm_landed"])
+        record(consequence.roll, by, f"{guard.name} protects {previous} and takes it", changes)
+    return consequence
+
+
+def resist(*, by: Membership, consequence: Consequence, rng=actions.SYSTEM_RNG) -> Consequence:
+    """Roll the attribute the GM named: 6 minus the best die in stress, a critical clears 1."""
+    with transaction.atomic():
+        consequence = _locked_consequence(consequence)
+        require_sufferer(by, consequence)
+        _require_open(consequence)
+        if not consequence.resist_attribute:
+            raise RuleError("The GM names the attribute to resist with.")
+        character = consequence.character
+        character.refresh_from_db()
+        pool = char_rules.attribute_rating(character.ratings, consequence.resist_attribute)
+        result = dice.roll(pool, rng)
+        stress = resistance_stress(result)
+        changes = Changes()
+        trauma = changes.stress(character, stress)
+        consequence.resisted = Consequence.Resisted.ROLL
+        consequence.resist_dice = [result.pool, *result.dice]
+        consequence.save(update_fields=["resisted", "resist_dice"])
+        cost = f"clears {-stress} stress" if stress < 0 else f"takes {stress} stress"
+        record(
+            consequence.roll,
+            by,
+            f"{character.name} resists with {consequence.resist_attribute.capitalize()}: "
+            f"{result.pool}d, {', '.join(map(str, result.dice))}; {cost}{trauma}",
+            changes,
+        )
+    return consequence
+
+
+def use_armor(*, by: Membership, consequence: Consequence, box: str = "armor") -> Consequence:
+    with transaction.atomic():
+        consequence = _locked_consequence(consequence)
+        require_sufferer(by, consequence)
+        _require_open(consequence)
+        changes = Changes()
+        changes.on_character(consequence.character, sheet.use_armor, box=box)
+        consequence.resisted = Consequence.Resisted.ARMOR
+        consequence.save(update_fields=["resisted"])
+        record(consequence.roll, by, f"{consequence.character.name} marks {box} armor", changes)
+    return consequence
+
+
+def judge_resistance(*, by: Membership, consequence: Consequence, avoided: bool) -> Consequence:
+    """The GM says what resisting did: one level less, or nothing at all."""
+    with transaction.atomic():
+        consequence = _locked_consequence(consequence)
+        roll = consequence.roll
+        require_gm_of(by, roll)
+        require_step(roll, Step.CONSEQUENCES)
+        if not consequence.resisted or consequence.result:
+            raise RuleError("Judge a consequence once, after it was resisted.")
+        changes = Changes()
+        if consequence.kind == "harm":
+            victim = consequence.character
+            victim.refresh_from_db()
+            harm = rules.remove_harm(victim.harm, consequence.harm_landed, consequence.description)
+            level = rules.resisted_harm_level(consequence.harm_level, avoided)
+            if level:
+                landed = char_rules.add_harm(harm, level, consequence.description)
+                harm, consequence.harm_landed = landed.harm, landed.level
+            changes.set_fields(victim, harm=stored_harm(harm))
+        elif consequence.kind == "complication" and consequence.clock:
+            changes.tick(consequence.clock, -(consequence.ticks if avoided else 1))
+        elif consequence.kind == "complication" and consequence.heat:
+            crew = Crew.objects.get(table_id=roll.table_id)
+            steps = consequence.heat if avoided else 1
+            changes.on_crew(crew, crew_actions.unwind_heat, steps=steps)
+        elif consequence.kind == "reduced_effect":
+            roll = locked_roll(roll)
+            roll.effect = raise_effect(roll.as_effect)
+            roll.save(update_fields=["effect"])
+        consequence.result = Consequence.Result.AVOIDED if avoided else Consequence.Result.REDUCED
+        consequence.save(update_fields=["result", "harm_landed"])
+        record(
+            roll,
+            by,
+            f"GM: {consequence.get_kind_display()} {consequence.get_result_display().lower()}",
+            changes,
+        )
+    return consequence
+
+
+# --- Finish (undo is in flow_undo) -------------------------------------------------------------
+
+
+def finish(*, by: Membership, roll: ActionRoll) -> ActionRoll:
+    require_gm_of(by, roll)
+    with transaction.atomic():
+        roll = locked_roll(roll)
+        require_step(roll, Step.CONSEQUENCES)
+        roll.step, roll.finished = Step.DONE, timezone.now()
+        roll.save(update_fields=["step", "finished"])
+        record(roll, by, "GM closes the roll")
+    return roll
+
+
+# --- Fortune and gather information by the GM -----------------------------------------
+
+
+def fortune_roll(
+    *,
+    by: Membership,
+    table: Table,
+    goal: str,
+    trait: int,
+    advantages: int = 0,
+    disadvantages: int = 0,
+    secret: bool = False,
+    gather_information: bool = False,
+    rng=actions.SYSTEM_RNG,
+) -> ActionRoll:
+    require_gm_at(by, table)
+    try:
+        pool = fortune_pool(trait, advantages, disadvantages)
+    except ValueError as error:
+        raise RuleError("Trait and advantages cannot be negative.") from error
+    result = dice.roll(pool, rng)
+    with transaction.atomic():
+        roll = ActionRoll.objects.create(
+            table=table,
+            kind=ActionRoll.Kind.FORTUNE,
+            started_by_id=by.user_id,
+            goal=goal.strip()[:200],
+            gather_information=gather_information,
+            secret=secret,
+            pool=result.pool,
+            dice=list(result.dice),
+            outcome=result.outcome,
+            step=Step.DONE,
+            finished=timezone.now(),
+        )
+        record(
+            roll,
+            by,
+            f"GM rolls fortune, {pool}d: {', '.join(map(str, result.dice))}: "
+            f"{result.outcome.label}",
+        )
+    return roll

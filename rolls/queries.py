@@ -1,0 +1,198 @@
+"""What the flow panel shows one person: the open rolls with the buttons that person
+may press, and the finished rolls as a log. Secret rolls never leave here for a player."""
+
+from dataclasses import dataclass, field
+
+from django.db.models import Prefetch
+
+from blades.rules import character as char_rules
+from blades.rules import flow as rules
+from blades.rules.dice import Outcome
+from blades.rules.rolls import (
+    CONSEQUENCE_KINDS,
+    INFORMATION_LABELS,
+    ActionOutcome,
+    Effect,
+    Position,
+    action_outcome,
+    effect_ticks,
+    fortune_result,
+    information_detail,
+)
+from characters.models import Character, CharacterAbility, CharacterItem
+from crews.models import Crew
+from sessions import queries
+from sessions.models import Membership, Table
+
+from . import access as flow_access
+from . import actions as flow
+from . import undo as flow_undo
+from .models import ActionRoll, Consequence, RollEvent
+
+FINISHED_SHOWN = 10
+Step = ActionRoll.Step
+
+
+@dataclass
+class ConsequenceView:
+    consequence: Consequence
+    can_resist: bool
+    can_protect: bool
+    can_judge: bool
+
+
+@dataclass
+class RollView:
+    roll: ActionRoll
+    is_roller: bool = False
+    can_terms: bool = False
+    can_assist: bool = False
+    can_join: bool = False
+    can_roll: bool = False
+    can_cancel: bool = False
+    can_offer: bool = False
+    pool: int | None = None
+    position: Position = Position.RISKY
+    effect: Effect = Effect.STANDARD
+    warnings: list[str] = field(default_factory=list)
+    outcome: ActionOutcome | None = None
+    menu: list[tuple[str, str]] = field(default_factory=list)
+    ticks: int = 0
+    detail: str = ""
+    # Group action: each participant, their dice (None until rolled) and bonus dice.
+    group: list[tuple[Character, list[int] | None, list[str]]] = field(default_factory=list)
+    my_group_bonus: dict | None = None  # set while I may still add my own bonus dice
+    assist_choices: list[Character] = field(default_factory=list)
+    involved: list[Character] = field(default_factory=list)
+    consequences: list[ConsequenceView] = field(default_factory=list)
+
+
+def _encumbered(character: Character) -> bool:
+    if not character.load:
+        return False
+    loads = CharacterItem.objects.filter(character=character, checked=True).values_list(
+        "load", flat=True
+    )
+    mule = CharacterAbility.objects.filter(character=character, ability__mule=True).exists()
+    return char_rules.check_load(character.load, mule, char_rules.load_total(loads)).encumbered
+
+
+def roll_view(roll: ActionRoll, membership: Membership, mine: Character | None) -> RollView:
+    is_gm = membership.is_gm
+    view = RollView(
+        roll=roll,
+        is_roller=flow_access.is_roller(membership, roll),
+        position=roll.as_position,
+        effect=roll.as_effect,
+    )
+    setup = roll.step == Step.SETUP
+    teammate = mine is not None and mine.pk != roll.character_id
+    if roll.kind == ActionRoll.Kind.FORTUNE:
+        if roll.gather_information:
+            view.detail = INFORMATION_LABELS[information_detail(Outcome(roll.outcome))]
+        else:
+            view.detail = fortune_result(Outcome(roll.outcome)).capitalize() + " effect"
+        return view
+    characters = Character.objects.in_bulk(flow.involved(roll))
+    view.involved = [characters[pk] for pk in flow.involved(roll) if pk in characters]
+    view.group = [
+        (characters[int(pk)], dice, _group_notes(roll.group_bonuses.get(pk, {}), characters))
+        for pk, dice in roll.group.items()
+    ]
+    view.can_terms = is_gm and setup
+    view.can_cancel = setup and flow_access.can_cancel(membership, roll)
+    if setup:
+        character = characters[roll.character_id]
+        view.warnings = char_rules.roll_warnings(character.harm, _encumbered(character))
+        if roll.kind == ActionRoll.Kind.ACTION:
+            bonuses = flow.bonuses_of(roll)
+            view.pool = flow.pool_of(roll, character)
+            view.position = rules.flow_position(roll.as_position, bonuses)
+            view.effect = rules.flow_effect(roll.as_effect, bonuses)
+            view.can_assist = teammate and roll.assister_id is None
+            view.can_offer = not roll.bargain_accepted
+            view.can_roll = view.is_roller
+        else:
+            assists = flow.group_assists(roll)
+            outsider = teammate and str(mine.pk) not in roll.group
+            view.can_join = outsider and mine.pk not in assists.values()
+            if mine is not None and roll.group.get(str(mine.pk), 0) is None:
+                view.my_group_bonus = roll.group_bonuses.get(str(mine.pk), {})
+            if outsider and mine.pk not in assists.values():
+                view.assist_choices = [
+                    character
+                    for character, dice, _ in view.group
+                    if dice is None and character.pk not in assists
+                ]
+            view.can_roll = mine is not None and roll.group.get(str(mine.pk), 0) is None
+        if roll.flashback and roll.flashback_cost is None:
+            view.can_roll = False
+    if roll.outcome and roll.kind != ActionRoll.Kind.FORTUNE:
+        view.outcome = action_outcome(roll.as_position, Outcome(roll.outcome))
+        view.menu = [(kind, CONSEQUENCE_KINDS[kind]) for kind in view.outcome.consequences]
+        if view.outcome.succeeded:
+            view.ticks = effect_ticks(roll.as_effect, critical=roll.outcome == Outcome.CRITICAL)
+        if roll.gather_information:
+            # From an action roll, detail follows the effect the GM set, not the dice.
+            level = max(Effect.LIMITED, min(roll.as_effect, Effect.GREAT))
+            view.detail = f"{Effect(level).label} detail" if view.outcome.succeeded else ""
+    rolled = roll.step == Step.CONSEQUENCES
+    for consequence in roll.consequences.all():
+        unresisted = rolled and not consequence.resisted
+        view.consequences.append(
+            ConsequenceView(
+                consequence=consequence,
+                can_resist=unresisted and flow_access.suffers(membership, consequence),
+                can_protect=unresisted and mine is not None and mine.pk != consequence.character_id,
+                can_judge=is_gm
+                and rolled
+                and bool(consequence.resisted)
+                and not consequence.result,
+            )
+        )
+    return view
+
+
+def _group_notes(entry: dict, characters: dict[int, Character]) -> list[str]:
+    notes = []
+    if entry.get("push"):
+        notes.append("pushes for +1d (2 stress)")
+    if entry.get("bargain"):
+        notes.append(f"devil's bargain (+1d): {entry['bargain']}")
+    if entry.get("assister") in characters:
+        notes.append(f"assisted by {characters[entry['assister']].name} (+1d)")
+    return notes
+
+
+def _rolls(table: Table, is_gm: bool):
+    rolls = ActionRoll.objects.filter(table=table).select_related(
+        "character", "assister", "setup_for", "setup_from__character", "bargain_by"
+    )
+    rolls = rolls.prefetch_related(
+        Prefetch("events", queryset=RollEvent.objects.select_related("actor")),
+        Prefetch("consequences", queryset=Consequence.objects.select_related("character", "clock")),
+    )
+    return rolls if is_gm else rolls.exclude(secret=True)
+
+
+def panel_context(table: Table, membership: Membership) -> dict:
+    is_gm = membership.is_gm
+    mine = flow_access.own_character(membership)
+    rolls = _rolls(table, is_gm)
+    open_rolls = rolls.filter(step__in=[Step.SETUP, Step.CONSEQUENCES]).order_by("created", "pk")
+    finished = rolls.filter(step__in=[Step.DONE, Step.UNDONE]).order_by("-finished", "-pk")
+    last = flow_undo.last_finished(table) if is_gm else None
+    return {
+        "table": table,
+        "is_gm": is_gm,
+        "mine": mine,
+        "open_rolls": [roll_view(roll, membership, mine) for roll in open_rolls],
+        "finished": [roll_view(roll, membership, mine) for roll in finished[:FINISHED_SHOWN]],
+        "undo_roll": last,
+        "clocks": list(queries.visible_clocks(table.pk, is_gm)),
+        "has_crew": Crew.objects.filter(table=table).exists(),
+        "positions": list(Position),
+        "effects": list(Effect),
+        "attributes": list(char_rules.ATTRIBUTES),
+        "flashback_costs": rules.FLASHBACK_COSTS,
+    }

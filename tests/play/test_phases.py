@@ -1,0 +1,516 @@
+"""The phase machine, step by step: who may run each step, and what it does to the books."""
+
+import pytest
+from django.urls import reverse
+
+from blades.rules.character import RuleError
+from characters.models import Character
+from crews.models import Crew, Faction
+from play import downtime, phases
+from play.models import DowntimeActivity, Phase
+from sessions.models import Clock, Roll
+from tests.factories import CharacterFactory, FactionFactory
+
+
+class FixedDice:
+    def __init__(self, *faces):
+        self.faces = list(faces)
+
+    def randint(self, low, high):
+        return self.faces.pop(0)
+
+
+HX = {"HX-Request": "true"}
+
+
+@pytest.fixture
+def faction(table):
+    return FactionFactory(table=table, name="Bluecoats", tier=2)
+
+
+@pytest.fixture
+def pc(table, player):
+    return CharacterFactory(table=table, owner=player, name="Cross")
+
+
+@pytest.fixture
+def other_pc(table, other_player):
+    return CharacterFactory(table=table, owner=other_player, name="Slane")
+
+
+def books(crew):
+    c = Crew.objects.get(pk=crew.pk)
+    return {"rep": c.rep, "heat": c.heat, "wanted": c.wanted, "coin": c.coin, "xp": c.xp}
+
+
+def step(table):
+    return Phase.objects.get(table=table).step
+
+
+def fresh(character):
+    return Character.objects.get(pk=character.pk)
+
+
+def to_step(table, crew, faction, wanted_step, gm):
+    """Play the loop up to `wanted_step` with fixed dice."""
+    phases.start_score(table=table, plan="stealth", detail="Roof", target_faction=faction)
+    if wanted_step == "score":
+        return
+    phases.roll_engagement(table=table, roller=gm, marks={}, rng=FixedDice(4))
+    phases.end_score(table=table)
+    if wanted_step == "payoff":
+        return
+    phases.payoff(table=table, size="standard")
+    if wanted_step == "heat":
+        return
+    phases.take_heat(table=table, exposure="contained")
+    if wanted_step == "entanglement":
+        return
+    phases.roll_entanglement(table=table, roller=gm, rng=FixedDice(6, 6))
+    phases.resolve_entanglement(table=table, roller=gm, name="Cooperation", choice="favour",
+                                faction=faction)  # fmt: skip
+
+
+# --- The score -------------------------------------------------------------------------
+
+
+def test_gm_starts_a_score_against_a_faction_and_everyone_sees_the_phase(
+    client, table, crew, faction, gm, player
+):
+    client.force_login(player)
+    url = reverse("score_start", args=[table.pk])
+    data = {"plan": "stealth", "detail": "The roof", "faction": faction.pk}
+    assert client.post(url, data).status_code == 403
+    client.force_login(gm)
+    assert client.post(url, data, headers=HX).status_code == 200
+    score = Phase.objects.get(table=table).score
+    assert (score.target_name, score.target_tier, score.plan, score.detail) == (
+        "Bluecoats", 2, "stealth", "The roof"
+    )  # fmt: skip
+    assert score.detail_label == "Point of infiltration"
+    client.force_login(player)
+    page = client.get(reverse("phase_detail", args=[table.pk])).content.decode()
+    assert "Stealth on Bluecoats" in page
+
+
+def test_a_bad_plan_is_refused_with_a_message_and_nothing_starts(client, table, crew, gm):
+    client.force_login(gm)
+    response = client.post(
+        reverse("score_start", args=[table.pk]),
+        {"plan": "heist", "detail": "x", "target_name": "A bank", "target_tier": "1"},
+        headers=HX,
+    )
+    assert response.status_code == 422
+    assert "not a plan" in response.content.decode()
+    assert step(table) == "free_play"
+
+
+def test_each_player_chooses_their_own_load_and_armor_comes_back(
+    client, table, crew, faction, pc, other_pc, gm, player
+):
+    Character.objects.filter(pk=pc.pk).update(armor_used=True)
+    to_step(table, crew, faction, "score", gm)
+    client.force_login(player)
+    response = client.post(reverse("score_load", args=[table.pk, pc.pk]), {"load": "light"})
+    assert response.status_code == 302
+    assert (fresh(pc).load, fresh(pc).armor_used) == ("light", False)
+    response = client.post(reverse("score_load", args=[table.pk, other_pc.pk]), {"load": "heavy"})
+    assert response.status_code == 403
+    assert fresh(other_pc).load == ""
+
+
+@pytest.mark.parametrize(
+    "marks,faces,position,past",
+    [
+        ({}, (6,), "controlled", False),
+        ({"plan": "advantage"}, (6, 6), "controlled", True),
+        ({"plan": "advantage", "detail": "disadvantage"}, (4,), "risky", False),
+        ({"plan": "disadvantage"}, (6, 2), "desperate", False),  # 0d: the lower die
+    ],
+)
+def test_the_engagement_roll_sets_the_starting_position(
+    table, crew, faction, gm, marks, faces, position, past
+):
+    to_step(table, crew, faction, "score", gm)
+    score = phases.roll_engagement(table=table, roller=gm, marks=marks, rng=FixedDice(*faces))
+    assert (score.position, score.past_first_obstacle) == (position, past)
+    roll = Roll.objects.get(pk=score.engagement_roll_id)
+    assert (roll.kind, roll.pool) == ("engagement", 1 + sum(
+        {"advantage": 1, "disadvantage": -1}[m] for m in marks.values()
+    ))  # fmt: skip
+    with pytest.raises(RuleError):
+        phases.roll_engagement(table=table, roller=gm, marks={}, rng=FixedDice(3))
+
+
+def test_flashback_priced_by_the_gm_and_paid_by_its_player(
+    client, table, crew, faction, pc, gm, player, other_player
+):
+    to_step(table, crew, faction, "score", gm)
+    client.force_login(player)
+    assert client.post(reverse("score_flashback", args=[table.pk]),
+                       {"character": pc.pk, "stress": "2"}).status_code == 403  # fmt: skip
+    client.force_login(gm)
+    client.post(reverse("score_flashback", args=[table.pk]), {"character": pc.pk, "stress": "2"})
+    flashback = Phase.objects.get(table=table).score.flashbacks.get()
+    pay = reverse("flashback_pay", args=[table.pk, flashback.pk])
+    client.force_login(other_player)
+    assert client.post(pay).status_code == 403
+    client.force_login(player)
+    client.post(pay)
+    assert fresh(pc).stress == 2
+    assert client.post(pay, headers=HX).status_code == 422  # paid once only
+    assert fresh(pc).stress == 2
+
+
+# --- Payoff and heat -------------------------------------------------------------------
+
+
+def test_payoff_rep_by_tiers_coin_by_size_less_tithe_and_excess_flagged(
+    client, table, crew, faction, gm, player
+):
+    to_step(table, crew, faction, "payoff", gm)
+    client.force_login(player)
+    url = reverse("phase_payoff", args=[table.pk])
+    assert client.post(url, {"size": "big", "tithe": "1"}).status_code == 403
+    client.force_login(gm)
+    client.post(url, {"size": "big", "tithe": "1"})
+    # Tier 0 crew against a tier-2 faction: 2 + 2 rep. Big job 8 coin, tithe 0 + 1.
+    assert books(crew) | {} == {"rep": 4, "heat": 0, "wanted": 0, "coin": 7, "xp": 0}
+    assert Crew.objects.get(pk=crew.pk).coin_excess == 3  # the lair holds 4
+    assert step(table) == "heat"
+    assert client.post(url, {"size": "big"}, headers=HX).status_code == 422  # once only
+    assert books(crew)["coin"] == 7
+
+
+def test_a_quiet_score_earns_no_rep_and_a_full_track_none_either(table, crew, faction, gm):
+    to_step(table, crew, faction, "payoff", gm)
+    phases.payoff(table=table, size="minor", quiet=True)
+    assert books(crew)["rep"] == 0
+    Crew.objects.filter(pk=crew.pk).update(rep=12)
+    Phase.objects.filter(table=table).update(step="payoff")
+    phases.payoff(table=table, size="minor")
+    assert books(crew)["rep"] == 12
+
+
+@pytest.mark.parametrize(
+    "exposure,flags,at_war,heat",
+    [
+        ("quiet", {}, False, 0),
+        ("contained", {}, False, 2),
+        ("loud", {"high_profile": True}, False, 5),
+        ("wild", {"hostile_turf": True, "killing": True}, False, 9),
+        ("contained", {}, True, 3),
+    ],
+)
+def test_heat_by_exposure_with_war_automatic(
+    table, crew, faction, gm, exposure, flags, at_war, heat
+):
+    to_step(table, crew, faction, "heat", gm)
+    if at_war:
+        Faction.objects.filter(pk=faction.pk).update(status=-3)
+    score = phases.take_heat(table=table, exposure=exposure, **flags)
+    assert score.heat == heat
+    after = books(crew)
+    assert after["heat"] + 9 * after["wanted"] == heat  # 9 rolls over into wanted 1
+    assert step(table) == "entanglement"
+
+
+def test_heat_rolls_over_into_wanted(table, crew, faction, gm):
+    Crew.objects.filter(pk=crew.pk).update(heat=7)
+    to_step(table, crew, faction, "heat", gm)
+    phases.take_heat(table=table, exposure="loud")
+    assert (books(crew)["heat"], books(crew)["wanted"]) == (2, 1)
+
+
+def test_giving_up_skips_payoff(table, crew, faction, gm):
+    to_step(table, crew, faction, "score", gm)
+    phases.end_score(table=table, gave_up=True)
+    assert step(table) == "heat" and books(crew)["rep"] == 0
+
+
+# --- Entanglements and incarceration ---------------------------------------------------
+
+
+def test_entanglement_rolls_wanted_dice_in_the_heat_column(table, crew, faction, gm):
+    to_step(table, crew, faction, "entanglement", gm)
+    Crew.objects.filter(pk=crew.pk).update(heat=7, wanted=2)
+    score = phases.roll_entanglement(table=table, roller=gm, rng=FixedDice(6, 1))
+    assert score.entanglements == ["Arrest"]
+    assert Roll.objects.get(pk=score.entanglement_roll_id).pool == 2
+
+
+def test_wanted_zero_rolls_two_and_keeps_the_lowest(table, crew, faction, gm):
+    to_step(table, crew, faction, "entanglement", gm)  # heat 2, wanted 0
+    score = phases.roll_entanglement(table=table, roller=gm, rng=FixedDice(6, 2))
+    assert score.entanglements == ["Gang Trouble", "The Usual Suspects"]
+
+
+def _entangle(table, crew, faction, gm, heat, wanted, faces):
+    to_step(table, crew, faction, "entanglement", gm)
+    Crew.objects.filter(pk=crew.pk).update(heat=heat, wanted=wanted)
+    return phases.roll_entanglement(table=table, roller=gm, rng=FixedDice(*faces))
+
+
+def test_arrest_paid_in_coin(client, table, crew, faction, gm, player):
+    _entangle(table, crew, faction, gm, 7, 1, (6,))
+    Crew.objects.filter(pk=crew.pk).update(coin=3, upgrades={"vault": 1})
+    url = reverse("entanglement_resolve", args=[table.pk])
+    client.force_login(player)
+    assert client.post(url, {"name": "Arrest", "choice": "pay"}).status_code == 403
+    client.force_login(gm)
+    assert client.post(url, {"name": "Arrest", "choice": "pay"}, headers=HX).status_code == 422
+    assert books(crew)["coin"] == 3  # wanted 1 + 3 = 4 coin: more than the crew has
+    Crew.objects.filter(pk=crew.pk).update(coin=6)
+    client.post(url, {"name": "Arrest", "choice": "pay"})
+    assert books(crew)["coin"] == 2
+    assert step(table) == "activities"
+
+
+def test_arrest_hand_someone_over_incarcerates(table, crew, faction, gm):
+    _entangle(table, crew, faction, gm, 7, 2, (6, 1))
+    phases.resolve_entanglement(
+        table=table, roller=gm, name="Arrest", choice="hand_over", prisoner="Lyssa",
+        rng=FixedDice(6, 6),  # tier 0: 2d keep lowest, 6 → a prison claim
+    )  # fmt: skip
+    assert (books(crew)["heat"], books(crew)["wanted"]) == (0, 1)
+    assert crew.claims.filter(name="Prison claim").exists()
+    assert Roll.objects.filter(table=table, kind="incarceration").exists()
+
+
+def test_show_of_force_costs_a_claim_or_war(table, crew, faction, gm):
+    claim = crew.claims.filter(lair=False).first()
+    claim.held = True
+    claim.save()
+    _entangle(table, crew, faction, gm, 4, 1, (6,))
+    phases.resolve_entanglement(
+        table=table, roller=gm, name="Show of Force", choice="claim", faction=faction, claim=claim
+    )
+    claim.refresh_from_db()
+    assert not claim.held
+
+
+def test_show_of_force_war(table, crew, faction, gm):
+    claim = crew.claims.filter(lair=False).first()
+    crew.claims.filter(pk=claim.pk).update(held=True)
+    _entangle(table, crew, faction, gm, 4, 1, (6,))
+    phases.resolve_entanglement(
+        table=table, roller=gm, name="Show of Force", choice="war", faction=faction
+    )
+    assert Faction.objects.get(pk=faction.pk).status == -3
+
+
+def test_show_of_force_without_claims_costs_hold(table, crew, faction, gm):
+    _entangle(table, crew, faction, gm, 4, 1, (6,))
+    phases.resolve_entanglement(
+        table=table, roller=gm, name="Show of Force", choice="hold", faction=faction
+    )
+    assert Crew.objects.get(pk=crew.pk).hold == "weak"
+
+
+def test_rivals_forfeit_rep_by_faction_tier_refused_without_it(table, crew, faction, gm):
+    _entangle(table, crew, faction, gm, 2, 1, (4,))
+    Crew.objects.filter(pk=crew.pk).update(rep=1)
+    with pytest.raises(RuleError):
+        phases.resolve_entanglement(table=table, roller=gm, name="Rivals", choice="rep",
+                                    faction=faction)  # fmt: skip
+    assert step(table) == "entanglement"
+    Crew.objects.filter(pk=crew.pk).update(rep=3)
+    phases.resolve_entanglement(table=table, roller=gm, name="Rivals", choice="rep",
+                                faction=faction)  # fmt: skip
+    assert books(crew)["rep"] == 1
+
+
+def test_questioning_fortune_roll_adds_heat(table, crew, faction, gm):
+    _entangle(table, crew, faction, gm, 4, 1, (2,))
+    phases.resolve_entanglement(
+        table=table, roller=gm, name="Questioning", choice="fortune", rng=FixedDice(3, 2)
+    )
+    assert books(crew)["heat"] == 6
+
+
+def test_incarceration_from_the_crew_sheet(client, table, crew, gm, player):
+    Crew.objects.filter(pk=crew.pk).update(heat=5, wanted=2, tier=1)
+    url = reverse("crew_incarcerate", args=[table.pk])
+    client.force_login(player)
+    assert client.post(url, {"prisoner": "Lyssa"}).status_code == 403
+    phases.incarcerate(crew=crew, roller=gm, prisoner="Lyssa", rng=FixedDice(2))
+    assert (books(crew)["heat"], books(crew)["wanted"]) == (0, 1)
+    roll = Roll.objects.get(table=table, kind="incarceration")
+    assert roll.summary == "The prisoner takes 1 trauma"
+
+
+# --- Downtime --------------------------------------------------------------------------
+
+
+@pytest.fixture
+def in_downtime(table, crew, faction, gm):
+    to_step(table, crew, faction, "activities", gm)
+    return Phase.objects.get(table=table).score
+
+
+def test_two_free_activities_then_one_coin_or_rep_each(in_downtime, table, crew, pc, player):
+    Character.objects.filter(pk=pc.pk).update(coin=1)
+    downtime.train(character=pc, track="insight")
+    downtime.train(character=pc, track="prowess")
+    with pytest.raises(RuleError):
+        downtime.train(character=pc, track="resolve")
+    downtime.train(character=pc, track="resolve", pay_with="coin")
+    assert fresh(pc).coin == 0
+    Crew.objects.filter(pk=crew.pk).update(rep=2)
+    downtime.train(character=pc, track="playbook", pay_with="rep")
+    assert books(crew)["rep"] == 1
+
+
+def test_at_war_one_free_activity(in_downtime, table, crew, faction, pc):
+    Faction.objects.filter(pk=faction.pk).update(status=-3)
+    downtime.train(character=pc, track="insight")
+    with pytest.raises(RuleError):
+        downtime.train(character=pc, track="prowess")
+
+
+def test_train_each_track_once_two_xp_with_the_upgrade(in_downtime, crew, pc):
+    Crew.objects.filter(pk=crew.pk).update(upgrades={"insight": 1})
+    downtime.train(character=pc, track="insight")
+    assert fresh(pc).insight_xp == 2
+    with pytest.raises(RuleError):
+        downtime.train(character=pc, track="insight")
+
+
+def test_acquire_asset_rolls_crew_tier_for_quality(in_downtime, crew, pc, player):
+    Crew.objects.filter(pk=crew.pk).update(tier=2)
+    activity = downtime.acquire_asset(
+        character=pc, roller=player, description="A carriage", restricted=True,
+        rng=FixedDice(6, 3),
+    )  # fmt: skip
+    assert activity.amount == 3 and books(crew)["heat"] == 2 + 2  # score heat 2, restricted 2
+
+
+def test_project_ticks_a_new_project_clock(in_downtime, table, pc, player):
+    activity = downtime.long_term_project(
+        character=pc, roller=player, action="skirmish", name="Learn the wards",
+        rng=FixedDice(5, 2),
+    )  # fmt: skip
+    clock = Clock.objects.get(pk=activity.clock_id)
+    assert (clock.kind, clock.segments, clock.filled) == ("project", 8, 2)
+
+
+def test_recover_ticks_the_healing_clock_and_full_clock_heals(in_downtime, table, pc, player):
+    Character.objects.filter(pk=pc.pk).update(harm={"2": ["Cut"]}, healing=2)
+    downtime.recover(character=pc, roller=player, healer="npc", quality=2, rng=FixedDice(6, 1))
+    after = fresh(pc)
+    assert after.healing == 1 and after.harm.get("1") == ["Cut"]
+
+
+def test_recover_untreated_costs_stress(in_downtime, pc, player):
+    downtime.recover(character=pc, roller=player, healer="none", rng=FixedDice(1, 4))
+    assert fresh(pc).stress == 1 and fresh(pc).healing == 1
+
+
+def test_reduce_heat_and_coin_raises_the_result(in_downtime, crew, pc, player):
+    Crew.objects.filter(pk=crew.pk).update(heat=6)
+    Character.objects.filter(pk=pc.pk).update(coin=2)
+    activity = downtime.reduce_heat(character=pc, roller=player, action="skirmish",
+                                    rng=FixedDice(3, 2))  # fmt: skip
+    assert books(crew)["heat"] == 5
+    downtime.raise_result(activity=activity, coin=2)  # 1-3 → 6: 3 removed in all
+    assert books(crew)["heat"] == 3 and fresh(pc).coin == 0
+
+
+def test_indulge_vice_and_overindulge_brag(in_downtime, crew, pc, player):
+    Character.objects.filter(pk=pc.pk).update(stress=2, prowl=1, study=1)
+    activity = downtime.indulge_vice(character=pc, roller=player, rng=FixedDice(5))
+    assert fresh(pc).stress == 0 and activity.overindulged
+    downtime.overindulge(activity=activity, choice="brag")
+    assert books(crew)["heat"] == 4
+
+
+def test_end_of_downtime_costs_stress_per_trauma_to_those_who_did_not_indulge(
+    in_downtime, table, pc, other_pc, player
+):
+    Character.objects.filter(pk=pc.pk).update(traumas=["cold", "haunted"])
+    Character.objects.filter(pk=other_pc.pk).update(traumas=["cold"], stress=3, prowl=1, study=1)
+    downtime.indulge_vice(character=other_pc, roller=player, rng=FixedDice(1))
+    downtime.end_downtime(table=table)
+    assert fresh(pc).stress == 2 and fresh(other_pc).stress == 2
+    assert step(table) == "free_play"
+
+
+def test_players_act_only_for_their_own_characters(
+    client, in_downtime, table, pc, other_pc, player
+):
+    client.force_login(player)
+    url = reverse("downtime_activity", args=[table.pk, other_pc.pk])
+    assert client.post(url, {"kind": "train", "track": "insight"}).status_code == 403
+    url = reverse("downtime_activity", args=[table.pk, pc.pk])
+    assert client.post(url, {"kind": "train", "track": "insight"}).status_code == 302
+    assert DowntimeActivity.objects.get().character_id == pc.pk
+
+
+# --- End of session --------------------------------------------------------------------
+
+
+def test_xp_review_for_each_pc_and_the_crew(client, table, crew, pc, gm, player):
+    client.force_login(gm)
+    client.post(reverse("session_end", args=[table.pk]))
+    assert step(table) == "xp_review"
+    client.force_login(player)
+    url = reverse("xp_character", args=[table.pk, pc.pk])
+    client.post(url, {"playbook": "2", "beliefs": "1", "vice": "0", "track": "playbook"})
+    assert fresh(pc).playbook_xp == 3
+    assert client.post(url, {"playbook": "1", "track": "insight"}, headers=HX).status_code == 422
+    assert client.post(reverse("xp_crew", args=[table.pk]), {"station": "1"}).status_code == 403
+    client.force_login(gm)
+    client.post(reverse("xp_crew", args=[table.pk]), {"crew_type": "2", "station": "1"})
+    assert books(crew)["xp"] == 3
+    client.post(reverse("session_end", args=[table.pk]))
+    assert step(table) == "free_play"
+
+
+def test_a_trigger_gives_at_most_two(table, crew, pc):
+    downtime.start_xp_review(table=table)
+    with pytest.raises(RuleError):
+        downtime.review_character_xp(character=pc, triggers={"playbook": 3}, track="playbook")
+
+
+# --- What everyone sees ----------------------------------------------------------------
+
+
+def test_the_phase_shows_on_the_table_page_and_the_table_view(
+    client, table, crew, faction, gm, player
+):
+    to_step(table, crew, faction, "score", gm)
+    phases.roll_engagement(table=table, roller=gm, marks={}, rng=FixedDice(5))
+    client.force_login(player)
+    for name in ("table_detail", "screen"):
+        page = client.get(reverse(name, args=[table.pk])).content.decode()
+        assert "Stealth on Bluecoats" in page and "Risky position" in page
+
+
+def test_players_see_no_gm_controls_and_no_hidden_factions(
+    client, table, crew, faction, gm, player
+):
+    FactionFactory(table=table, name="The Secret Hand", hidden=True)
+    client.force_login(player)
+    page = client.get(reverse("phase_detail", args=[table.pk])).content.decode()
+    assert "Start the score" not in page and "Secret Hand" not in page
+    client.force_login(gm)
+    page = client.get(reverse("phase_detail", args=[table.pk])).content.decode()
+    assert "Start the score" in page and "Secret Hand" in page
+
+
+def test_a_step_pushes_the_phase_line_to_everyone(
+    table, crew, faction, gm, django_capture_on_commit_callbacks
+):
+    from asgiref.sync import async_to_sync
+    from channels.layers import get_channel_layer
+
+    from sessions import live
+
+    layer = get_channel_layer()
+    channel = async_to_sync(layer.new_channel)()
+    async_to_sync(layer.group_add)(live.players_group(table.pk), channel)
+    with django_capture_on_commit_callbacks(execute=True):
+        phases.start_score(table=table, plan="stealth", detail="Roof", target_faction=faction)
+    html = async_to_sync(layer.receive)(channel)["html"]  # the one push of this step
+    assert f'id="phase-{table.pk}-line"' in html and "Stealth on Bluecoats" in html
+    assert f'id="phase-{table.pk}-signal"' in html

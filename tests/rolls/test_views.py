@@ -1,0 +1,170 @@
+"""The shared roll over HTTP and the socket: permissions, bad input, secrets."""
+
+import pytest
+from channels.db import database_sync_to_async
+from django.urls import reverse
+
+from rolls import outcome as flow_outcome
+from rolls.models import ActionRoll
+from sessions.models import Membership
+from tests.factories import CharacterFactory, MembershipFactory, TableFactory
+from tests.sessions.test_consumers import connect, drain_greeting
+
+HTMX = {"HTTP_HX_REQUEST": "true"}
+
+
+@pytest.fixture
+def ada(table, player):
+    return CharacterFactory(table=table, owner=player, name="Ada", prowl=2)
+
+
+@pytest.fixture
+def bo(table, other_player):
+    return CharacterFactory(table=table, owner=other_player, name="Bo", prowl=1)
+
+
+def login(client, user):
+    client.force_login(user)
+    return client
+
+
+def propose(client, table, goal="Slip past the guard"):
+    return client.post(
+        reverse("flow_start", args=[table.pk]),
+        {"start-goal": goal, "start-action": "prowl"},
+        **HTMX,
+    )
+
+
+def step(client, roll, name, **data):
+    return client.post(reverse("flow_step", args=[roll.table_id, roll.pk, name]), data, **HTMX)
+
+
+def test_table_page_shows_the_flow_to_everyone(client, table, gm, player, ada):
+    page = login(client, player).get(reverse("table_detail", args=[table.pk]))
+    assert page.status_code == 200
+    assert b'id="flow-panel"' in page.content and b"Propose the roll" in page.content
+    page = login(client, gm).get(reverse("table_detail", args=[table.pk]))
+    assert b"Roll fortune" in page.content and b"Propose the roll" not in page.content
+
+
+def test_a_player_proposes_and_bad_input_is_kept(client, table, player, ada):
+    login(client, player)
+    response = client.post(
+        reverse("flow_start", args=[table.pk]),
+        {"start-goal": "", "start-action": "prowl", "start-flashback": "on"},
+        **HTMX,
+    )
+    assert response.status_code == 422
+    assert b"This field is required" in response.content
+    assert b'name="start-flashback" id="id_start-flashback" checked' in response.content
+    assert not ActionRoll.objects.exists()
+    assert propose(client, table).status_code == 200
+    roll = ActionRoll.objects.get()
+    assert roll.character == ada and roll.goal == "Slip past the guard"
+
+
+def test_step_permissions_over_http(client, table, gm, player, other_player, ada, bo):
+    login(client, player)
+    propose(client, table)
+    roll = ActionRoll.objects.get()
+    assert step(client, roll, "terms", position="desperate", effect="3").status_code == 403
+    assert step(client, roll, "assist").status_code == 403
+    login(client, other_player)
+    assert step(client, roll, "roll").status_code == 403
+    assert step(client, roll, "assist").status_code == 200
+    login(client, gm)
+    response = step(client, roll, "terms", position="desperate", effect="3")
+    assert response.status_code == 200 and b"Desperate" in response.content
+    roll.refresh_from_db()
+    assert (roll.position, roll.effect, roll.assister) == ("desperate", 3, bo)
+
+
+def test_a_rule_refusal_is_shown_in_the_roll(client, table, player, other_player, ada, bo):
+    login(client, player)
+    propose(client, table)
+    roll = ActionRoll.objects.get()
+    login(client, other_player)
+    step(client, roll, "assist")
+    response = step(client, roll, "assist")
+    assert response.status_code == 422 and b"only one can" in response.content
+
+
+def test_nobody_reaches_a_roll_at_another_table(client, table, player, outsider, ada):
+    login(client, player)
+    propose(client, table)
+    roll = ActionRoll.objects.get()
+    elsewhere = TableFactory()
+    login(client, elsewhere.gm)
+    assert step(client, roll, "terms", position="risky", effect="2").status_code == 404
+    url = reverse("flow_step", args=[elsewhere.pk, roll.pk, "terms"])
+    assert client.post(url, {"position": "risky", "effect": "2"}).status_code == 404
+    login(client, outsider)
+    assert client.get(reverse("flow_panel", args=[table.pk])).status_code == 404
+
+
+def test_a_secret_fortune_roll_never_reaches_a_player_page(client, table, gm, player, ada):
+    gm_m = Membership.objects.get(table=table, user=gm)
+    flow_outcome.fortune_roll(by=gm_m, table=table, goal="Lampblack ambush", trait=2, secret=True)
+    flow_outcome.fortune_roll(by=gm_m, table=table, goal="Open weather", trait=1)
+    login(client, player)
+    for url in (reverse("table_detail", args=[table.pk]), reverse("flow_panel", args=[table.pk])):
+        content = client.get(url).content
+        assert b"Lampblack" not in content and b"Open weather" in content
+    secret = ActionRoll.objects.get(secret=True)
+    assert step(client, secret, "finish").status_code == 404
+    login(client, gm)
+    assert b"Lampblack" in client.get(reverse("flow_panel", args=[table.pk])).content
+
+
+@pytest.mark.asyncio
+@pytest.mark.django_db(transaction=True)
+async def test_a_secret_fortune_roll_signals_only_the_gm():
+    @database_sync_to_async
+    def setup():
+        table = TableFactory()
+        return table, table.gm, MembershipFactory(table=table).user
+
+    table, gm, player = await setup()
+    player_socket, _ = await connect(player, table.pk)
+    gm_socket, _ = await connect(gm, table.pk)
+    await drain_greeting(player_socket)
+    await drain_greeting(gm_socket)
+
+    @database_sync_to_async
+    def roll(secret):
+        gm_m = Membership.objects.get(table=table, user=gm)
+        flow_outcome.fortune_roll(by=gm_m, table=table, goal="x", trait=1, secret=secret)
+
+    await roll(True)
+    assert 'id="flow-signal"' in await gm_socket.receive_from()
+    # The GM's presence reached the player; after that, nothing.
+    while not await player_socket.receive_nothing(timeout=0.3):
+        assert "flow-signal" not in await player_socket.receive_from()
+    await roll(False)
+    assert 'id="flow-signal"' in await player_socket.receive_from()
+    await player_socket.disconnect()
+    await gm_socket.disconnect()
+
+
+def test_the_log_names_every_step_and_change_and_marks_undo(
+    client, table, gm, player, other_player, ada, bo
+):
+    login(client, player)
+    propose(client, table)
+    roll = ActionRoll.objects.get()
+    login(client, other_player)
+    step(client, roll, "assist")
+    login(client, player)
+    step(client, roll, "push", push_dice="1")
+    step(client, roll, "roll")
+    login(client, gm)
+    step(client, roll, "finish")
+    panel = client.get(reverse("flow_panel", args=[table.pk])).content.decode()
+    assert "Ada: stress 0 → 2" in panel and "Bo: stress 0 → 1" in panel
+    assert "Pushes for +1d" in panel and "GM closes the roll" in panel
+    response = client.post(reverse("flow_undo", args=[table.pk]), **HTMX)
+    assert response.status_code == 200
+    assert "Undone" in response.content.decode()
+    ada.refresh_from_db(), bo.refresh_from_db()
+    assert (ada.stress, bo.stress) == (0, 0)
