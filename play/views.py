@@ -416,15 +416,7 @@ def downtime_end(request: HttpRequest, table_id: int) -> HttpResponse:
 @require_POST
 @answers_refusals(_refused)
 def session_end(request: HttpRequest, table_id: int) -> HttpResponse:
-    """Starts the xp review from free play; from the review, closes the session."""
-
-    def change(table, membership):
-        if phase_of(table.pk).step == "xp_review":
-            downtime.end_session(table=table)
-        else:
-            downtime.start_xp_review(table=table)
-
-    return _run(request, table_id, change)
+    return _run(request, table_id, lambda table, m: downtime.next_session_step(table=table))
 
 
 def _marks(request, triggers: dict[str, str]) -> dict[str, int]:
