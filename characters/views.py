@@ -258,7 +258,7 @@ def _mine(queryset, post, name: str) -> int:
     """The id of one of this sheet's own things (an item, contact or ability)."""
     found = inputs.one(queryset, post, name)
     if found is None:
-        raise inputs.InputError(name, "Choose one from the sheet.")
+        raise inputs.InputError("Choose one from the sheet.")
     return found.pk
 
 

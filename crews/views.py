@@ -115,9 +115,7 @@ def _refused(part: str):
 def _amount(request) -> int:
     amount = inputs.whole(request.POST, "amount", low=-AMOUNT_LIMIT, high=AMOUNT_LIMIT)
     if amount == 0:
-        raise inputs.InputError(
-            "amount", f"Give a number from −{AMOUNT_LIMIT} to {AMOUNT_LIMIT}, not 0."
-        )
+        raise inputs.InputError(f"Give a number from −{AMOUNT_LIMIT} to {AMOUNT_LIMIT}, not 0.")
     return amount
 
 

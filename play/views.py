@@ -202,7 +202,7 @@ def score_flashback(request: HttpRequest, table_id: int) -> HttpResponse:
         post = request.POST
         character = inputs.one(_active_characters(table), post, "character", what="Character")
         if character is None:
-            raise inputs.InputError("character", "Choose whose flashback it is.")
+            raise inputs.InputError("Choose whose flashback it is.")
         phases.call_flashback(
             table=table,
             character=character,

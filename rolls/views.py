@@ -193,7 +193,7 @@ def _choice(post, name: str, choices, what: str):
 def _clock(membership, post) -> Clock:
     clock = inputs.one(clocks_for(membership), post, "clock")
     if clock is None:
-        raise inputs.InputError("clock", "Choose a clock.")
+        raise inputs.InputError("Choose a clock.")
     return clock
 
 

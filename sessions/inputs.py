@@ -3,7 +3,7 @@ field with its bounds, never a bare `int(request.POST[...])`.
 
 A value that does not parse (not a number, a fraction, past its bounds, too long, a NUL
 byte, an id that is not among the ones the member may name) raises `InputError`, a
-`RuleError` that names its field, before any action runs: the refusal path answers 422
+`RuleError` whose message names the field, before any action runs: the refusal path answers 422
 with the message beside the control, and nothing has changed.
 """
 
@@ -29,18 +29,14 @@ TOKEN = re.compile(r"[A-Za-z0-9_-]{1,64}")
 
 
 class InputError(RuleError):
-    """A value that does not parse; `field` is the control the message belongs to."""
-
-    def __init__(self, field: str, message: str):
-        super().__init__(message)
-        self.field = field
+    """A value that does not parse; the message names the field."""
 
 
 def _clean(field: forms.Field, post, name: str, what: str) -> Any:
     try:
         return field.clean(post.get(name))
     except ValidationError as error:
-        raise InputError(name, f"{what}: {error.messages[0]}") from None
+        raise InputError(f"{what}: {error.messages[0]}") from None
 
 
 def _what(name: str) -> str:
@@ -83,5 +79,5 @@ def one(queryset: QuerySet[M], post, name: str, *, what: str = "") -> M | None:
         return None
     found = queryset.filter(pk=key).first()
     if found is None:
-        raise InputError(name, f"{what}: choose one from the list.")
+        raise InputError(f"{what}: choose one from the list.")
     return found
