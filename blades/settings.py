@@ -62,6 +62,8 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    # Last, so it is the first to see a view's exception: a RuleError becomes a 422.
+    "sessions.refusals.RefusalMiddleware",
 ]
 
 ROOT_URLCONF = "blades.urls"

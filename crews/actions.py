@@ -14,8 +14,8 @@ from django.db.models import F
 
 from blades.rules import crew as rules
 from blades.rules import score as score_rules
-from blades.rules.character import RuleError
 from blades.rules.clocks import validate_clock_size
+from blades.rules.errors import RuleError
 from characters import actions as character_actions
 from characters.models import Character
 from sessions import live

@@ -10,8 +10,8 @@ from blades.rules import character as character_rules
 from blades.rules import crew as crew_rules
 from blades.rules import dice
 from blades.rules import score as rules
-from blades.rules.character import RuleError
 from blades.rules.dice import Outcome
+from blades.rules.errors import RuleError
 from blades.rules.rolls import OVERINDULGENCES, RollKind, downtime_ticks, raise_outcome, tier_result
 from characters import actions as character_actions
 from characters.models import Character
@@ -22,7 +22,15 @@ from sessions.actions import SYSTEM_RNG
 from sessions.models import Clock, Table
 
 from .models import DowntimeActivity, Phase
-from .phases import expect_step, locked_phase, move_to, push_phase, store_roll, table_crew
+from .phases import (
+    expect_step,
+    locked_phase,
+    move_to,
+    phase_of,
+    push_phase,
+    store_roll,
+    table_crew,
+)
 
 Step = Phase.Step
 Kind = DowntimeActivity.Kind
@@ -358,6 +366,14 @@ def review_crew_xp(*, table: Table, triggers: dict[str, int]) -> int:
         phase.save(update_fields=["crew_xp_done"])
         push_phase(phase)
     return amount
+
+
+def next_session_step(*, table: Table) -> Phase:
+    """The GM's one button: free play starts the xp review; the review closes the session.
+    Each step locks and checks the phase itself, so a double click is refused, not doubled."""
+    if phase_of(table.pk).step == Step.XP_REVIEW:
+        return end_session(table=table)
+    return start_xp_review(table=table)
 
 
 def end_session(*, table: Table) -> Phase:

@@ -15,7 +15,7 @@ from django.template.loader import render_to_string
 from blades.rules import crew as crew_rules
 from blades.rules import dice
 from blades.rules import score as rules
-from blades.rules.character import RuleError
+from blades.rules.errors import RuleError
 from blades.rules.rolls import (
     RollKind,
     engagement_pool,
