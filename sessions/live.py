@@ -27,8 +27,14 @@ def gm_group(table_id: int) -> str:
     return f"table-{table_id}-gm"
 
 
-def groups_for(table_id: int, is_gm: bool) -> list[str]:
-    return [gm_group(table_id) if is_gm else players_group(table_id)]
+def session_group(session_key: str) -> str:
+    """Every socket opened with one login session, so that logging out closes them all."""
+    return f"login-{session_key}"
+
+
+def groups_for(table_id: int, is_gm: bool, session_key: str | None = None) -> list[str]:
+    groups = [gm_group(table_id) if is_gm else players_group(table_id)]
+    return [*groups, session_group(session_key)] if session_key else groups
 
 
 def fragment(partial: str, **context) -> str:
@@ -115,6 +121,23 @@ def kick(channel_names: list[str]) -> None:
     transaction.on_commit(send)
 
 
+def kick_session(session_key: str) -> None:
+    """Close every socket opened with this login session, whichever process holds them:
+    after logging out, a page left open must stop receiving the table's pushes."""
+
+    async def send() -> None:
+        await get_channel_layer().group_send(session_group(session_key), {"type": "table.kick"})
+
+    transaction.on_commit(lambda: outbox.post(send, failure=UNREACHABLE))
+
+
+def close_login_sockets(sender, request, user, **kwargs) -> None:
+    """On logout (the signal comes before the session is flushed, so its key still
+    names the sockets)."""
+    if request is not None and request.session.session_key:
+        kick_session(request.session.session_key)
+
+
 def snapshot(table_id: int, is_gm: bool) -> str:
     """Everything a reconnecting page may have missed, swapped in whole."""
     return fragment(
@@ -130,12 +153,14 @@ def snapshot(table_id: int, is_gm: bool) -> str:
 # --- The crew and the factions --------------------------------------------------------
 
 
-def push_crew(table_id: int, *, parts) -> None:
+def push_crew(table_id: int, *, parts, players: bool = True) -> None:
     """Push the named sections of the crew sheet (and the crew summary other pages show).
 
     Rendered after commit, from the committed books: the write lock is not held while
     templates render, and concurrent changes each push the state they left behind.
     Players all share the crew's permission flags, so one render serves every player.
+    `players=False` when the change was to something players cannot see (a hidden
+    faction): their books did not change, and a push arriving would tell of the GM's move.
     """
 
     def send() -> None:
@@ -144,7 +169,7 @@ def push_crew(table_id: int, *, parts) -> None:
         crew = crew_queries.crew_sheet(table_id)
         if crew is None:
             return
-        for is_gm in (True, False):
+        for is_gm in (True, False) if players else (True,):
             context = {**crew_queries.sheet_context(crew, is_gm=is_gm), "parts": parts}
             html = render_to_string(f"{CREW_PAGE}#crew-push", context)
             _send((gm_group(table_id) if is_gm else players_group(table_id), html))
