@@ -4,3 +4,22 @@ from django.apps import AppConfig
 class CrewsConfig(AppConfig):
     name = "crews"
     default_auto_field = "django.db.models.BigAutoField"
+
+    def ready(self) -> None:
+        from sessions import audience
+
+        from .models import Faction
+
+        audience.register(
+            "faction",
+            audience.Kind(
+                Faction,
+                hidden="a faction the GM keeps hidden",
+                gone="a faction since deleted",
+            ),
+        )
+        # A score's target, in the roll log's line for its engagement roll.
+        audience.register(
+            "target",
+            audience.Kind(Faction, hidden=audience.HIDDEN_TARGET, gone=audience.GONE_TARGET),
+        )

@@ -25,7 +25,7 @@ from characters.live import push_character
 from characters.models import Character
 from crews.models import Crew
 
-from . import actions, live
+from . import actions, audience, live
 from .flow_access import (
     require_cancel,
     require_gm_of,
@@ -119,7 +119,7 @@ class Changes(list):
             self.append(
                 {
                     "clock": clock.pk,
-                    "who": clock.name,
+                    "who": audience.ref("clock", clock),
                     "field": "filled",
                     "before": before,
                     "after": clock.filled,

@@ -22,6 +22,7 @@ from characters.models import Character
 from crews import actions as crew_actions
 from crews.models import Crew
 
+from . import audience
 from .flow import Changes, FlowError, Step, locked_roll, record, require_step, stored_harm
 from .flow_access import require_gm_at
 from .flow_models import ActionRoll
@@ -131,7 +132,7 @@ def undo_last(*, by: Membership, table: Table, roll_id: int | None = None) -> Ac
                 changes.set_fields(character, **fields)
         for clock in Clock.objects.filter(pk__in=clocks):
             if changes.tick(clock, -clocks[clock.pk]) != -clocks[clock.pk]:
-                notes.append(f"{clock.name} stops at {clock.filled}")
+                notes.append(f"{audience.ref('clock', clock)} stops at {clock.filled}")
         for crew in Crew.objects.filter(pk__in=crews):
             steps = crew_rules.heat_steps(crews[crew.pk]["heat"], crews[crew.pk]["wanted"])
             back = Changes()

@@ -12,7 +12,7 @@ from django.template.loader import render_to_string
 
 from blades import outbox
 
-from . import queries
+from . import audience, queries
 
 PAGE = "sessions/table.html"
 CREW_PAGE = "crews/crew.html"
@@ -91,11 +91,14 @@ def push_roll(roll) -> None:
     table, and on SQLite every other writer waits while the write lock is held."""
 
     def send() -> None:
-        html = fragment("roll-push", roll=roll)
-        _send(
-            (gm_group(roll.table_id), html),
-            (players_group(roll.table_id), "" if roll.secret else html),
-        )
+        html = fragment("roll-push", roll=roll, is_gm=True)
+        players_html = html
+        if roll.secret:
+            players_html = ""
+        elif audience.REFERENCE.search(roll.note):
+            # The note names a clock or a faction, which the GM may keep hidden.
+            players_html = fragment("roll-push", roll=roll, is_gm=False)
+        _send((gm_group(roll.table_id), html), (players_group(roll.table_id), players_html))
 
     transaction.on_commit(send)
 
