@@ -46,6 +46,7 @@ INSTALLED_APPS = [
     "sessions.apps.TableSessionsConfig",
     "characters",
     "crews",
+    "rolls",
     "accounts",
     "backup",
 ]

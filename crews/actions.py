@@ -21,6 +21,7 @@ from characters.models import Character
 from sessions import live
 from sessions.models import Clock, Table
 
+from . import live as crew_live
 from .models import (
     CUSTOM,
     Claim,
@@ -44,14 +45,14 @@ def _locked(crew: Crew) -> Crew:
 
 def _push(crew_or_table_id: Crew | int, *parts: str) -> None:
     table_id = crew_or_table_id if isinstance(crew_or_table_id, int) else crew_or_table_id.table_id
-    live.push_crew(table_id, parts=parts or ALL_PARTS)
+    crew_live.push_crew(table_id, parts=parts or ALL_PARTS)
 
 
 def _push_factions(table_id: int, *, players_see: bool) -> None:
     """The ladder, and the crew's books (a faction at war changes the crew's hold and
     downtime); neither goes to the players when they cannot see the faction."""
-    live.push_factions(table_id, players=players_see)
-    live.push_crew(table_id, parts=("books",), players=players_see)
+    crew_live.push_factions(table_id, players=players_see)
+    crew_live.push_crew(table_id, parts=("books",), players=players_see)
 
 
 # --- The crew and its sheet ------------------------------------------------------------
@@ -537,7 +538,7 @@ def add_goal_clock(*, faction: Faction, name: str, segments: int) -> Clock:
         )
         FactionClock.objects.create(faction=faction, clock=clock)
         live.push_clock(clock, created=True)
-        live.push_factions(faction.table_id, players=not faction.hidden)
+        crew_live.push_factions(faction.table_id, players=not faction.hidden)
     return clock
 
 

@@ -6,9 +6,12 @@ class CrewsConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
-        from sessions import audience
+        from sessions import audience, panels
 
+        from . import live
         from .models import Faction
+
+        panels.add(snapshot=live.crew_snapshot)
 
         audience.register(
             "faction",

@@ -10,10 +10,13 @@ from django.urls import reverse
 
 from crews import actions as crew_actions
 from crews import phases
-from sessions import actions, flow, flow_outcome, flow_undo
+from rolls import actions as flow
+from rolls import outcome as flow_outcome
+from rolls import undo as flow_undo
+from sessions import actions
 from sessions.models import Clock, Membership
 from tests.factories import CharacterFactory, ClockFactory
-from tests.sessions.conftest import Dice, start
+from tests.rolls.conftest import Dice, start
 
 pytestmark = pytest.mark.django_db
 

@@ -87,7 +87,7 @@ def post_keys() -> set[str]:
     """Every URL name that takes a POST, found by posting to it as a user of no table:
     a view that only answers GET refuses the method (405) before anything else, the
     others refuse the outsider. Steps and moves are keyed `name:step`."""
-    from sessions.flow_views import CONSEQUENCE_STEPS, ROLL_STEPS
+    from rolls.views import CONSEQUENCE_STEPS, ROLL_STEPS
     from tests.factories import UserFactory
 
     client, outsider = Client(), UserFactory()
@@ -265,7 +265,7 @@ def sheets(s: Session) -> None:
 def action_roll(s: Session) -> None:
     """A public action roll whose target clock and complication are the hidden clock,
     with every step a roll can take; then a secret fortune roll, and undo."""
-    from sessions.flow_models import ActionRoll, Consequence
+    from rolls.models import ActionRoll, Consequence
 
     s.post(s.player, s.url("flow_start"), {"start-goal": "Over the wall", "start-action": "prowl"})
     roll = ActionRoll.objects.latest("pk")
