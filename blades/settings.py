@@ -133,11 +133,19 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
 # socket (tests/reliability/test_ordering.py sends 1,000 at once).
 CHANNEL_CAPACITY = 2000
 REDIS_URL = os.environ.get("REDIS_URL", "")
+REDIS_READ_TIMEOUT = 15  # seconds; above channels-redis's 5 s wait for a message
 if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {"hosts": [REDIS_URL], "capacity": CHANNEL_CAPACITY},
+            # channels-redis waits for a socket's next message with a 5 s BZPOPMIN, and
+            # redis-py 8 gives up reading any reply after 5 s by default: a socket idle
+            # that long raced the two and failed (closing every socket of the process).
+            # A reading timeout past the wait keeps idle sockets open.
+            "CONFIG": {
+                "hosts": [{"address": REDIS_URL, "socket_timeout": REDIS_READ_TIMEOUT}],
+                "capacity": CHANNEL_CAPACITY,
+            },
         }
     }
 else:
