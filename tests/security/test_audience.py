@@ -9,7 +9,7 @@ from django.test import Client
 from django.urls import reverse
 
 from crews import actions as crew_actions
-from crews import phases
+from play import phases
 from rolls import actions as flow
 from rolls import outcome as flow_outcome
 from rolls import undo as flow_undo

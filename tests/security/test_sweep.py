@@ -306,8 +306,8 @@ def action_roll(s: Session) -> None:
 
 
 def score(s: Session) -> None:
-    from crews.models import Phase
-    from crews.phases import choices_for, table_crew
+    from play.models import Phase
+    from play.phases import choices_for, table_crew
 
     s.gm_post(s.url("score_start"),
               {"plan": "stealth", "detail": "The roof", "faction": s.cabal.pk})  # fmt: skip
@@ -330,7 +330,7 @@ def score(s: Session) -> None:
 
 
 def downtime(s: Session) -> None:
-    from crews.models import DowntimeActivity
+    from play.models import DowntimeActivity
 
     ada = s.url("downtime_activity", character_id=s.ada.pk)
     # The GM may put a player's project on a clock the players do not see.

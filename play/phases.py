@@ -27,12 +27,13 @@ from blades.rules.rolls import (
 )
 from characters import actions as character_actions
 from characters.models import Character
+from crews import actions as crew_actions
+from crews.models import Claim, Crew, Faction
 from sessions import audience, live
 from sessions.actions import SYSTEM_RNG, record_roll
 from sessions.models import Roll, Table
 
-from . import actions as crew_actions
-from .models import Claim, Crew, DowntimeActivity, Faction, Flashback, Phase, Score
+from .models import DowntimeActivity, Flashback, Phase, Score
 
 Step = Phase.Step
 Kind = DowntimeActivity.Kind
@@ -75,7 +76,7 @@ def push_phase(phase: Phase) -> None:
     target, which the GM may keep hidden: one render per audience."""
     gm_html, players_html = (
         render_to_string(
-            "crews/phase.html#phase-push", {"phase": phase, "oob": True, "is_gm": is_gm}
+            "play/phase.html#phase-push", {"phase": phase, "oob": True, "is_gm": is_gm}
         )
         for is_gm in (True, False)
     )
