@@ -210,3 +210,19 @@ async def test_the_pushes_of_a_score_on_a_hidden_faction_name_it_only_to_the_gm(
     assert 'hx-swap-oob="afterbegin:#roll-log"' in player_frames
     await gm_socket.disconnect()
     await player_socket.disconnect()
+
+
+def test_the_players_discord_post_of_the_engagement_roll_keeps_the_target_hidden(table, crew):
+    from chronicle import posts
+    from chronicle.models import DiscordHook
+    from sessions.models import Roll
+
+    DiscordHook.objects.create(
+        table=table, players_url="https://discord.com/api/webhooks/1/players"
+    )
+    hidden_score(table, crew)
+    roll = Roll.objects.get(kind="engagement")
+    (post,) = posts.roll_posts(table.pk, roll.pk)
+    assert post.which == "players' webhook"
+    text = str(post.payload)
+    assert CABAL not in text and "Stealth on a target the GM keeps hidden" in text

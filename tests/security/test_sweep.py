@@ -62,6 +62,8 @@ NOT_HIDDEN = {
     "crew_cohort_dismiss": "cohorts are never hidden",
     "screen_link": "makes the link whose page is scanned here",
     "table_settings": "the table's name; GM only",
+    "discord_settings": "the GM's webhooks; the posts go through the audience rule (test_audience)",
+    "foundry_import": "a character imported from a file; it holds no GM note or hidden thing",
     "score_load": "a player's own load",
     "flashback_pay": "a player pays their own flashback",
     "activity_overindulge": "a player's own vice",
