@@ -18,6 +18,7 @@ from characters.models import Character
 from crews import actions as crew_actions
 from crews.models import Crew, Faction
 from sessions import actions as table_actions
+from sessions import audience
 from sessions.actions import SYSTEM_RNG
 from sessions.models import Clock, Table
 
@@ -114,14 +115,15 @@ def long_term_project(
             )  # fmt: skip
         elif clock.table_id != character.table_id or clock.kind != Clock.Kind.PROJECT:
             raise RuleError("Choose one of the table's project clocks.")
+        named = audience.ref("clock", clock)
         result, roll = _roll(
-            character, roller, _rating(character, action) + helped, rng, f"Project: {clock.name}"
+            character, roller, _rating(character, action) + helped, rng, f"Project: {named}"
         )
         ticks = downtime_ticks(result.outcome)
         table_actions.tick_clock(clock=clock, by=ticks)
         activity = DowntimeActivity.objects.create(
             **fields, detail=action, roll=roll, outcome=result.outcome, amount=ticks,
-            clock=clock, result=f"{clock.name}: {ticks} ticks",
+            clock=clock, result=f"{named}: {ticks} ticks",
         )  # fmt: skip
         push_phase(phase)
     return activity
@@ -289,8 +291,9 @@ def faction_roll(*, faction: Faction, clock: Clock, roller, rng=SYSTEM_RNG) -> C
         result = dice.roll(faction.tier, rng)
         ticks = downtime_ticks(result.outcome)
         roll = store_roll(
-            faction.table_id, roller, RollKind.FORTUNE, result, f"{ticks} ticks", clock.name
-        )
+            faction.table_id, roller, RollKind.FORTUNE, result, f"{ticks} ticks",
+            audience.ref("clock", clock),
+        )  # fmt: skip
         if clock.hidden:
             roll.secret = True
             roll.save(update_fields=["secret"])

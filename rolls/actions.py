@@ -25,7 +25,7 @@ from characters import actions as sheet
 from characters.live import push_character
 from characters.models import Character
 from crews.models import Crew
-from sessions import actions
+from sessions import actions, audience
 from sessions.models import Clock, Membership
 
 from . import live
@@ -119,7 +119,7 @@ class Changes(list):
             self.append(
                 {
                     "clock": clock.pk,
-                    "who": clock.name,
+                    "who": audience.ref("clock", clock),
                     "field": "filled",
                     "before": before,
                     "after": clock.filled,

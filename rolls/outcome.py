@@ -25,7 +25,7 @@ from characters import actions as sheet
 from characters.models import Character
 from crews import actions as crew_actions
 from crews.models import Crew
-from sessions import actions
+from sessions import actions, audience
 from sessions.models import Clock, Membership, Table
 
 from .access import require_gm_at, require_gm_of, require_sufferer, require_teammate
@@ -106,7 +106,7 @@ def add_consequence(
                 )
             changes.tick(clock, ticks)
             consequence.clock, consequence.ticks = clock, ticks
-            text += f": {clock.name} +{ticks}"
+            text += f": {audience.ref('clock', clock)} +{ticks}"
         elif kind == "reduced_effect":
             roll.effect = reduce_effect(roll.as_effect)
             roll.save(update_fields=["effect"])
@@ -135,7 +135,8 @@ def tick_target(*, by: Membership, roll: ActionRoll, clock: Clock) -> ActionRoll
         changes.tick(clock, ticks)
         roll.target_clock = clock
         roll.save(update_fields=["target_clock"])
-        record(roll, by, f"GM ticks {clock.name} by {ticks} ({roll.as_effect.label})", changes)
+        named = audience.ref("clock", clock)
+        record(roll, by, f"GM ticks {named} by {ticks} ({roll.as_effect.label})", changes)
     return roll
 
 

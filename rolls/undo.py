@@ -22,6 +22,7 @@ from characters import actions as sheet
 from characters.models import Character
 from crews import actions as crew_actions
 from crews.models import Crew
+from sessions import audience
 from sessions.models import Clock, Membership, Table
 
 from .access import require_gm_at
@@ -132,7 +133,7 @@ def undo_last(*, by: Membership, table: Table, roll_id: int | None = None) -> Ac
                 changes.set_fields(character, **fields)
         for clock in Clock.objects.filter(pk__in=clocks):
             if changes.tick(clock, -clocks[clock.pk]) != -clocks[clock.pk]:
-                notes.append(f"{clock.name} stops at {clock.filled}")
+                notes.append(f"{audience.ref('clock', clock)} stops at {clock.filled}")
         for crew in Crew.objects.filter(pk__in=crews):
             steps = crew_rules.heat_steps(crews[crew.pk]["heat"], crews[crew.pk]["wanted"])
             back = Changes()

@@ -102,7 +102,9 @@ def log_in(context: BrowserContext, base_url: str, username: str) -> None:
 
 def wait_for_socket(page: Page, state: str = "open") -> None:
     """Wait until the page's table socket is "open" (or "closed": the page shows it is offline)."""
-    page.wait_for_function(f"document.body.dataset.socket === '{state}'")
+    # Waited for through a locator: the Content-Security-Policy forbids the string
+    # evaluation that wait_for_function polls with.
+    expect(page.locator("body")).to_have_attribute("data-socket", state)
 
 
 def start_table(person, make_user):

@@ -12,6 +12,23 @@ document.addEventListener("DOMContentLoaded", function () {
   };
 });
 
+// A sheet's signal (pushed when the sheet changed) fetches it only when this page's copy
+// is older than the pushed revision and no request of that sheet is in flight. Decided
+// here rather than in an hx-trigger filter: filters are evaluated code, which the
+// Content-Security-Policy does not allow.
+document.addEventListener("htmx:confirm", function (event) {
+  var signal = event.detail.elt;
+  if (!signal.dataset || !signal.dataset.sheet) return;
+  var sheet = document.getElementById(signal.dataset.sheet);
+  if (
+    !sheet ||
+    sheet.dataset.revision === signal.dataset.revision ||
+    sheet.querySelector(".htmx-request")
+  ) {
+    event.preventDefault();
+  }
+});
+
 // Mark the page while its socket is down, so nobody trusts a stale view.
 document.addEventListener("htmx:wsOpen", function () {
   document.body.classList.remove("offline");

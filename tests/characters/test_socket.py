@@ -39,7 +39,9 @@ async def test_snapshot_brings_the_party_and_makes_open_sheets_catch_up():
     assert "hx-swap-oob" not in member_tag
     assert f'id="sheet-signal-{character.pk}"' in snapshot
     # It fetches only if the sheet shows an older revision than the database has.
-    assert f"dataset.revision !== '{character.revision}'" in snapshot
+    # (table.js compares the two; the signal carries the revision it was pushed with.)
+    signal = re.search(rf'<div id="sheet-signal-{character.pk}"[^>]*>', snapshot).group(0)
+    assert f'data-sheet="sheet-{character.pk}" data-revision="{character.revision}"' in signal
     await communicator.disconnect()
 
 
