@@ -145,12 +145,14 @@ class StressChange:
 def mark_stress(stress: int, amount: int, stress_max: int = STRESS_MAX) -> StressChange:
     """Mark (or, with a negative amount, clear) stress.
 
-    Filling the last box is allowed; marking past it is trauma, and the character comes
-    back with zero stress. Clearing more than is marked stops at zero, as a vice roll can.
+    "When a PC marks their last stress box, they suffer a level of trauma" (001 §Trauma):
+    reaching the last box is trauma, and the character comes back with zero stress;
+    stress beyond the last box is lost with it. Clearing more than is marked stops at
+    zero, as a vice roll can.
     """
     check_range(stress, 0, stress_max, "Stress")
     total = stress + amount
-    if total > stress_max:
+    if amount > 0 and total >= stress_max:
         return StressChange(stress=0, trauma_triggered=True)
     return StressChange(stress=max(0, total), trauma_triggered=False)
 

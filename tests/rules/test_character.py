@@ -301,31 +301,37 @@ def test_stress_and_trauma_constants():
     [
         (0, 0, StressChange(0, False)),
         (0, 2, StressChange(2, False)),
-        (5, 4, StressChange(9, False)),  # the last box can be marked
-        (8, 1, StressChange(9, False)),
-        (9, 1, StressChange(0, True)),  # past the last box
-        (8, 2, StressChange(0, True)),
+        (5, 3, StressChange(8, False)),
+        (5, 4, StressChange(0, True)),  # marking the last box is trauma
+        (8, 1, StressChange(0, True)),
+        (8, 2, StressChange(0, True)),  # stress past the last box is lost with it
         (3, 12, StressChange(0, True)),
-        (0, 10, StressChange(0, True)),
-        (9, 0, StressChange(9, False)),
+        (0, 9, StressChange(0, True)),
+        (9, 0, StressChange(9, False)),  # a sheet corrected to 9 by hand stays there
         (5, -2, StressChange(3, False)),
         (3, -5, StressChange(0, False)),  # clearing stops at zero
         (9, -9, StressChange(0, False)),
     ],
 )
-def test_mark_stress(stress, amount, expected):
+def test_mark_stress_when_a_pc_marks_their_last_stress_box_they_suffer_trauma(
+    stress, amount, expected
+):
+    """001 §Trauma: "When a PC marks their last stress box, they suffer a level of
+    trauma ... When you return, you have zero stress"."""
     assert mark_stress(stress, amount) == expected
 
 
 @pytest.mark.parametrize(
     ("stress", "amount", "stress_max", "expected"),
     [
-        (9, 1, 10, StressChange(10, False)),
-        (10, 1, 10, StressChange(0, True)),
-        (11, 1, 12, StressChange(12, False)),
+        (8, 1, 10, StressChange(9, False)),
+        (9, 1, 10, StressChange(0, True)),
+        (10, 1, 12, StressChange(11, False)),
+        (11, 1, 12, StressChange(0, True)),
     ],
 )
 def test_mark_stress_longer_track(stress, amount, stress_max, expected):
+    """An extra stress box moves the last box: trauma comes on marking it."""
     assert mark_stress(stress, amount, stress_max) == expected
 
 
