@@ -84,6 +84,7 @@ def _stress_fields(character: Character, amount: int) -> dict:
     fields: dict = {"stress": change.stress}
     if change.trauma_triggered:
         fields["trauma_pending"] = character.trauma_pending + 1
+        fields["vice_satisfied"] = True
     return fields
 
 
@@ -103,6 +104,12 @@ def set_stress(*, character: Character, stress: int) -> Character:
     rules.check_range(stress, 0, rules.STRESS_MAX, "Stress")
     with transaction.atomic():
         return _write(_locked(character), stress=stress)
+
+
+def clear_vice_satisfied(*, character: Character) -> Character:
+    """A downtime has used up the vice that trauma satisfied."""
+    with transaction.atomic():
+        return _write(_locked(character), vice_satisfied=False)
 
 
 def choose_trauma(*, character: Character, condition: str) -> Character:

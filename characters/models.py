@@ -171,6 +171,8 @@ class Character(models.Model):
     traumas = models.JSONField(default=list)
     # Stress overflows that still wait for the player to choose a trauma condition.
     trauma_pending = models.PositiveSmallIntegerField(default=0)
+    # Trauma satisfies the vice for the next downtime; the end of that downtime clears it.
+    vice_satisfied = models.BooleanField(default=False)
     harm = models.JSONField(default=dict)
     healing = models.PositiveSmallIntegerField(default=0)
     armor_used = models.BooleanField(default=False)

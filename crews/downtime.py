@@ -291,7 +291,8 @@ def faction_roll(*, faction: Faction, clock: Clock, roller, rng=SYSTEM_RNG) -> C
 
 
 def end_downtime(*, table: Table) -> list[tuple[Character, int]]:
-    """Back to free play. A PC who did not indulge takes stress equal to their trauma."""
+    """Back to free play. A PC who did not indulge takes stress equal to their trauma,
+    unless trauma since the last downtime satisfied the vice; this downtime uses that up."""
     with transaction.atomic():
         phase = locked_phase(table.pk)
         score = expect_step(phase, Step.ACTIVITIES)
@@ -302,7 +303,13 @@ def end_downtime(*, table: Table) -> list[tuple[Character, int]]:
         )
         penalties = []
         for character in Character.objects.filter(table=table, state=Character.State.ACTIVE):
-            stress = rules.vice_penalty(len(character.traumas), character.pk in indulged)
+            stress = character_rules.ignored_vice_stress(
+                len(character.traumas),
+                indulged=character.pk in indulged,
+                satisfied_by_trauma=character.vice_satisfied,
+            )
+            if character.vice_satisfied:
+                character_actions.clear_vice_satisfied(character=character)
             if stress:
                 character_actions.mark_stress(character=character, amount=stress)
                 penalties.append((character, stress))

@@ -174,9 +174,14 @@ def must_retire(traumas: Sequence[str], trauma_max: int = TRAUMA_MAX) -> bool:
     return len(traumas) >= trauma_max
 
 
-def ignored_vice_stress(traumas_count: int, satisfied_by_trauma: bool) -> int:
-    """Stress taken for a downtime without indulging; trauma since then satisfies the vice."""
-    return 0 if satisfied_by_trauma else traumas_count
+def ignored_vice_stress(traumas_count: int, *, indulged: bool, satisfied_by_trauma: bool) -> int:
+    """Stress for a PC who did not indulge their vice this downtime: one per trauma.
+
+    Trauma taken since the last downtime counts as indulging: "When you return, you have
+    zero stress and your vice has been satisfied for the next downtime" (001 §Trauma).
+    """
+    check_range(traumas_count, 0, len(TRAUMA_CONDITIONS), "Trauma")
+    return 0 if indulged or satisfied_by_trauma else traumas_count
 
 
 @dataclass(frozen=True)

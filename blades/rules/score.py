@@ -271,11 +271,6 @@ def extra_activity_payment(pay_with: str) -> str:
     return pay_with
 
 
-def vice_penalty(traumas: int, indulged: bool) -> int:
-    """Stress for a PC who did not indulge their vice this downtime: one per trauma."""
-    return 0 if indulged else check_range(traumas, 0, 4, "Trauma")
-
-
 # --- The xp review ---------------------------------------------------------------------
 
 CHARACTER_TRIGGERS: dict[str, str] = {

@@ -4,6 +4,7 @@ import pytest
 from django.urls import reverse
 
 from blades.rules.character import RuleError
+from characters import actions as character_actions
 from characters.models import Character
 from crews import downtime, phases
 from crews.models import Crew, DowntimeActivity, Faction, Phase
@@ -513,3 +514,14 @@ def test_a_step_pushes_the_phase_line_to_everyone(
     html = async_to_sync(layer.receive)(channel)["html"]  # the one push of this step
     assert f'id="phase-{table.pk}-line"' in html and "Stealth on Bluecoats" in html
     assert f'id="phase-{table.pk}-signal"' in html
+
+
+def test_trauma_satisfies_the_vice_for_the_next_downtime(in_downtime, table, pc, player):
+    """001 §Trauma: "When you return, you have zero stress and your vice has been
+    satisfied for the next downtime": no stress for not indulging, this downtime only."""
+    Character.objects.filter(pk=pc.pk).update(traumas=["cold"], stress=8)
+    character_actions.mark_stress(character=pc, amount=1)  # the last box: trauma
+    character_actions.choose_trauma(character=pc, condition="haunted")
+    downtime.end_downtime(table=table)
+    after = fresh(pc)
+    assert (after.stress, after.vice_satisfied) == (0, False)

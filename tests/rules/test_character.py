@@ -341,6 +341,24 @@ def test_mark_stress_rejects_stress_off_the_track(stress):
         mark_stress(stress, 1)
 
 
+@pytest.mark.parametrize(
+    ("traumas", "indulged", "satisfied", "stress"),
+    [
+        (0, False, False, 0),
+        (2, False, False, 2),
+        (3, True, False, 0),
+        (3, False, True, 0),  # trauma since the last downtime satisfied the vice
+        (3, True, True, 0),
+    ],
+)
+def test_ignored_vice_stress_trauma_satisfies_the_vice_for_the_next_downtime(
+    traumas, indulged, satisfied, stress
+):
+    """001 §Trauma: "When you return, you have zero stress and your vice has been
+    satisfied for the next downtime"; otherwise stress equal to trauma (001 §Vice)."""
+    assert ignored_vice_stress(traumas, indulged=indulged, satisfied_by_trauma=satisfied) == stress
+
+
 def test_add_trauma():
     assert add_trauma((), "cold") == ("cold",)
     assert add_trauma(["cold", "soft"], "vicious") == ("cold", "soft", "vicious")
@@ -379,14 +397,6 @@ def test_must_retire(traumas, retire):
 
 def test_must_retire_with_an_extra_box():
     assert must_retire(("cold", "soft", "vicious", "haunted"), trauma_max=5) is False
-
-
-@pytest.mark.parametrize(
-    ("count", "satisfied", "stress"),
-    [(0, False, 0), (1, False, 1), (3, False, 3), (3, True, 0), (0, True, 0)],
-)
-def test_ignored_vice_stress(count, satisfied, stress):
-    assert ignored_vice_stress(count, satisfied) == stress
 
 
 @pytest.mark.parametrize(

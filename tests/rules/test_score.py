@@ -13,7 +13,6 @@ from blades.rules.score import (
     job_coin,
     lose_hold,
     plan_detail_label,
-    vice_penalty,
 )
 
 
@@ -150,11 +149,6 @@ def test_fortune_heat(name, outcome, heat):
 
 def test_usual_suspects_partial_is_harm():
     assert "level 2 harm" in fortune_heat("The Usual Suspects", Outcome.PARTIAL)[1]
-
-
-@pytest.mark.parametrize("traumas,indulged,stress", [(0, False, 0), (2, False, 2), (3, True, 0)])
-def test_vice_penalty(traumas, indulged, stress):
-    assert vice_penalty(traumas, indulged) == stress
 
 
 def test_extra_activity_is_paid_in_coin_or_rep():
