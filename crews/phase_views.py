@@ -147,6 +147,11 @@ def _faction(table, request, name: str = "faction") -> Faction | None:
     return get_object_or_404(Faction, pk=pk, table=table) if pk else None
 
 
+def _character(table, request, name: str = "character") -> Character | None:
+    pk = request.POST.get(name)
+    return get_object_or_404(Character, pk=pk, table=table) if pk else None
+
+
 @login_required
 @require_POST
 def score_start(request: HttpRequest, table_id: int) -> HttpResponse:
@@ -270,6 +275,8 @@ def entanglement_resolve(request: HttpRequest, table_id: int) -> HttpResponse:
             faction=_faction(table, request),
             claim=get_object_or_404(Claim, pk=claim_id, crew__table=table) if claim_id else None,
             prisoner=request.POST.get("prisoner", "").strip()[:80],
+            character=_character(table, request),
+            dice_pool=_int(request, "dice", score_rules.QUESTIONING_DICE),
         )
 
     return _run(request, table_id, change)

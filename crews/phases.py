@@ -36,7 +36,6 @@ from .models import Claim, Crew, DowntimeActivity, Faction, Flashback, Phase, Sc
 
 Step = Phase.Step
 Kind = DowntimeActivity.Kind
-QUESTIONING_POOL = 2  # an ordinary person's fortune roll under questioning
 
 
 # --- Helpers ---------------------------------------------------------------------------
@@ -268,17 +267,23 @@ def roll_entanglement(*, table: Table, roller, rng=SYSTEM_RNG) -> Score:
 
 def choices_for(crew: Crew, name: str, faction: Faction | None = None):
     held = crew.claims.filter(held=True, lair=False).count()
+    allies = Faction.objects.filter(table_id=crew.table_id, status=crew_rules.STATUS_MAX).exists()
     return rules.entanglement_choices(
         name, wanted=crew.wanted, crew_tier=crew.shown_tier,
-        faction_tier=faction.tier if faction else None, claims=held,
+        faction_tier=faction.tier if faction else None, claims=held, allies=allies,
     )  # fmt: skip
 
 
 def resolve_entanglement(
     *, table: Table, roller, name: str, choice: str, faction: Faction | None = None,
-    claim: Claim | None = None, prisoner: str = "", rng=SYSTEM_RNG,
+    claim: Claim | None = None, prisoner: str = "", character: Character | None = None,
+    dice_pool: int = rules.QUESTIONING_DICE, rng=SYSTEM_RNG,
 ) -> Score:  # fmt: skip
-    """The GM applies one choice; its book costs land, the rest is written down."""
+    """The GM applies one choice; its book costs land, the rest is written down.
+
+    `character` is the PC the entanglement falls on (Interrogation's harm); `dice_pool`
+    is the fortune roll of someone questioned (Questioning, The Usual Suspects)."""
+    rules.questioning_dice(dice_pool)
     with transaction.atomic():
         phase = locked_phase(table.pk)
         score = expect_step(phase, Step.ENTANGLEMENT)
@@ -289,17 +294,29 @@ def resolve_entanglement(
         if picked is None:
             raise RuleError(f"Choose one of the ways out of {name}.")
         notes = [picked.label]
-        notes += _apply_cost(crew, picked.cost, name, faction, claim, prisoner, roller, rng)
+        notes += _apply_cost(
+            crew, picked.cost, name, faction, claim, prisoner, roller, rng,
+            character=character, dice_pool=dice_pool,
+        )  # fmt: skip
         score.entanglement, score.resolution = name, "; ".join(notes)[:300]
         score.save(update_fields=["entanglement", "resolution"])
         move_to(phase, Step.ACTIVITIES)
     return score
 
 
-def _apply_cost(crew, cost: rules.Cost, name, faction, claim, prisoner, roller, rng) -> list[str]:
+def _apply_cost(
+    crew, cost: rules.Cost, name, faction, claim, prisoner, roller, rng, *, character, dice_pool
+) -> list[str]:
     notes = []
     if (cost.status or cost.war) and faction is None:
         raise RuleError("Choose the faction involved.")
+    if cost.harm:
+        if character is None or character.table_id != crew.table_id or not character.active:
+            raise RuleError(f"Choose the PC who suffers {name}'s harm.")
+        landed = character_actions.add_harm(
+            character=character, level=cost.harm, description=name
+        ).level
+        notes.append(f"{character.name} suffers level {landed} harm")
     if cost.coin:
         crew_actions.add_coin(crew=crew, amount=-cost.coin)
     if cost.rep:
@@ -321,7 +338,7 @@ def _apply_cost(crew, cost: rules.Cost, name, faction, claim, prisoner, roller, 
         roll = incarcerate(crew=crew, roller=roller, prisoner=prisoner, rng=rng)
         notes.append(roll.summary)
     if cost.fortune:
-        result = dice.roll(QUESTIONING_POOL, rng)
+        result = dice.roll(dice_pool, rng)
         heat, text = rules.fortune_heat(name, result.outcome)
         store_roll(crew.table_id, roller, RollKind.FORTUNE, result, text, name)
         if heat:

@@ -109,7 +109,8 @@ def lose_hold(hold: str, tier: int) -> HoldLoss:
 class Cost:
     """What one choice does to the books. `fortune` means the app rolls a fortune roll
     and the heat comes from `fortune_heat`; `claim` gives up one claim; `incarcerate`
-    hands someone over; `war` drops status with the faction to war."""
+    hands someone over; `war` drops status with the faction to war; `harm` is the level
+    of harm the PC involved suffers."""
 
     coin: int = 0
     rep: int = 0
@@ -120,6 +121,7 @@ class Cost:
     war: bool = False
     incarcerate: bool = False
     fortune: bool = False
+    harm: int = 0
 
 
 @dataclass(frozen=True)
@@ -136,12 +138,19 @@ def _tier(faction_tier: int | None, name: str) -> int:
 
 
 def entanglement_choices(
-    name: str, *, wanted: int, crew_tier: int, faction_tier: int | None = None, claims: int = 1
+    name: str,
+    *,
+    wanted: int,
+    crew_tier: int,
+    faction_tier: int | None = None,
+    claims: int = 1,
+    allies: bool = True,
 ) -> tuple[Choice, ...]:
     """Each way out of an entanglement, with its cost worked out for this crew.
 
     `faction_tier` is the tier of the faction involved (Cooperation, Reprisals, Rivals);
-    `claims` is how many claims the crew could give up (Show of Force costs hold without).
+    `claims` is how many claims the crew could give up (Show of Force costs hold without);
+    `allies` says whether any faction stands at +3 status with the crew (Cooperation).
     Choices that are not book changes carry no cost: the table plays them out.
     """
     match name:
@@ -156,6 +165,9 @@ def entanglement_choices(
                 Choice("resist", "Resist or escape: play it out"),
             )
         case "Cooperation":
+            # "If you don't have a +3 faction status, you avoid entanglements right now."
+            if not allies:
+                return (Choice("avoid", "No faction at +3 status: no entanglement this time"),)
             tier = _tier(faction_tier, name)
             return (
                 Choice("favour", "Do the favour: play it out"),
@@ -180,7 +192,9 @@ def entanglement_choices(
             return (
                 Choice("pay", "Pay them off: 3 coin", Cost(coin=3)),
                 Choice(
-                    "talk", "Level 2 harm and the PC talks: +3 heat (resist each)", Cost(heat=3)
+                    "talk",
+                    "Level 2 harm and the PC talks: +3 heat (resist each)",
+                    Cost(heat=3, harm=2),
                 ),
             )
         case "Questioning":
@@ -189,7 +203,8 @@ def entanglement_choices(
                 Choice("pay", "Pay them off: 2 coin", Cost(coin=2)),
             )
         case "Reprisals":
-            price = 1 + _tier(faction_tier, name)
+            # "Pay them (1 rep and 1 coin) per Tier of the enemy" (003).
+            price = _tier(faction_tier, name)
             return (
                 Choice("pay", f"Pay {price} rep and {price} coin", Cost(rep=price, coin=price)),
                 Choice("allow", "Let them have their way: play it out"),
@@ -227,6 +242,15 @@ def entanglement_choices(
 
 
 NEEDS_FACTION = ("Cooperation", "Reprisals", "Rivals", "Show of Force")
+
+QUESTIONING_DICE = 2  # "Roll 2d for a normal person"
+QUESTIONING_DICE_MAX = 4  # "an experienced underworld type or some kind of tough ... 3d or 4d"
+
+
+def questioning_dice(dice: int) -> int:
+    """The fortune roll of someone questioned (Questioning, The Usual Suspects): 2d for a
+    normal person, 3d or 4d for a tough, 1d or 0d for someone soft or loyal to the law."""
+    return check_range(dice, 0, QUESTIONING_DICE_MAX, "Dice for the person questioned")
 
 
 def fortune_heat(name: str, outcome: Outcome) -> tuple[int, str]:

@@ -67,8 +67,8 @@ def to_step(table, crew, faction, wanted_step, gm):
     if wanted_step == "entanglement":
         return
     phases.roll_entanglement(table=table, roller=gm, rng=FixedDice(6, 6))
-    phases.resolve_entanglement(table=table, roller=gm, name="Cooperation", choice="favour",
-                                faction=faction)  # fmt: skip
+    # No faction stands at +3 with the crew: Cooperation passes them by.
+    phases.resolve_entanglement(table=table, roller=gm, name="Cooperation", choice="avoid")
 
 
 # --- The score -------------------------------------------------------------------------
@@ -326,6 +326,58 @@ def test_questioning_fortune_roll_adds_heat(table, crew, faction, gm):
         table=table, roller=gm, name="Questioning", choice="fortune", rng=FixedDice(3, 2)
     )
     assert books(crew)["heat"] == 6
+
+
+def test_cooperation_with_a_plus_3_faction_is_a_favour_without_one_nothing(
+    table, crew, faction, gm
+):
+    """003 Cooperation: "A +3 status faction asks you for a favor ... If you don't have a
+    +3 faction status, you avoid entanglements right now"."""
+    _entangle(table, crew, faction, gm, 2, 1, (6,))
+    with pytest.raises(RuleError, match="ways out of Cooperation"):
+        phases.resolve_entanglement(
+            table=table, roller=gm, name="Cooperation", choice="forfeit", faction=faction
+        )
+    Faction.objects.filter(pk=faction.pk).update(status=3)
+    Crew.objects.filter(pk=crew.pk).update(rep=5)
+    phases.resolve_entanglement(
+        table=table, roller=gm, name="Cooperation", choice="forfeit", faction=faction
+    )
+    assert books(crew)["rep"] == 3  # 1 rep per tier of the friendly faction (tier 2)
+
+
+def test_reprisals_cost_1_rep_and_1_coin_per_tier_of_the_enemy(table, crew, faction, gm):
+    """003 Reprisals: "Pay them (1 rep and 1 coin) per Tier of the enemy"."""
+    _entangle(table, crew, faction, gm, 4, 1, (4,))
+    Crew.objects.filter(pk=crew.pk).update(rep=5, coin=4)
+    phases.resolve_entanglement(
+        table=table, roller=gm, name="Reprisals", choice="pay", faction=faction
+    )
+    assert (books(crew)["rep"], books(crew)["coin"]) == (3, 2)
+
+
+def test_questioning_dice_vary_with_the_person_questioned(client, table, crew, faction, gm):
+    """003 Questioning: "Roll 2d for a normal person ... 3d or 4d ... 1d or 0d"."""
+    _entangle(table, crew, faction, gm, 4, 1, (2,))
+    client.force_login(gm)
+    url = reverse("entanglement_resolve", args=[table.pk])
+    data = {"name": "Questioning", "choice": "fortune", "dice": "5"}
+    assert client.post(url, data, headers=HX).status_code == 422
+    assert client.post(url, {**data, "dice": "4"}, headers=HX).status_code == 200
+    assert Roll.objects.filter(table=table, kind="fortune").get().pool == 4
+
+
+def test_interrogation_talking_is_level_2_harm_to_the_pc_and_3_heat(table, crew, faction, gm, pc):
+    """003 Interrogation: "they beat you up (level 2 harm) and you tell them what they want
+    to know (+3 heat)"."""
+    _entangle(table, crew, faction, gm, 6, 1, (2,))
+    with pytest.raises(RuleError, match="Choose the PC"):
+        phases.resolve_entanglement(table=table, roller=gm, name="Interrogation", choice="talk")
+    phases.resolve_entanglement(
+        table=table, roller=gm, name="Interrogation", choice="talk", character=pc
+    )
+    assert fresh(pc).harm["2"] == ["Interrogation"]
+    assert books(crew)["heat"] == 0 and books(crew)["wanted"] == 2  # 6 + 3 rolls over
 
 
 def test_incarceration_from_the_crew_sheet(client, table, crew, gm, player):
