@@ -260,6 +260,15 @@ def add_coin(*, character: Character, amount: int) -> Character:
         return _write(character, coin=rules.add_coin(character.coin, amount))
 
 
+def receive_coin(*, character: Character, amount: int) -> Character:
+    """Coin handed over by the crew: into the purse, and what it cannot hold into the stash."""
+    with transaction.atomic():
+        character = _locked(character)
+        _require_active(character)
+        coin, stash = rules.receive_coin(character.coin, character.stash, amount)
+        return _write(character, coin=coin, stash=stash)
+
+
 def stash_coin(*, character: Character, amount: int) -> Character:
     with transaction.atomic():
         character = _locked(character)

@@ -55,7 +55,7 @@ def _push_factions(table_id: int, *, players_see: bool) -> None:
 
 
 def create_crew(*, table: Table, crew_type: str, name: str, custom_type: str = "") -> Crew:
-    """A new crew at tier 0, strong hold, with its type's defaults: the first special
+    """A new crew at tier 0, strong hold, 2 coin, with its type's defaults: the first special
     ability, the starting upgrades (first option each), cohorts and claim map, and the
     two free upgrade boxes of crew creation."""
     data = crew_type_data(crew_type)
@@ -69,6 +69,7 @@ def create_crew(*, table: Table, crew_type: str, name: str, custom_type: str = "
             crew_type=crew_type,
             custom_type=custom_type if data is None else "",
             name=name,
+            coin=rules.START_COIN,
             abilities=[data["abilities"][0]["key"]] if data else [],
             upgrades={u["options"][0]: u["boxes"] for u in data["starting_upgrades"]}
             if data
@@ -218,6 +219,18 @@ def add_coin(*, crew: Crew, amount: int, allow_excess: bool = False) -> rules.Co
         return result, ["coin"]
 
     return _change_books(crew, change, "books")
+
+
+def share_coin(*, crew: Crew, character: Character, amount: int) -> Character:
+    """Coin from the crew's books to one scoundrel (the way to deal with coin beyond the
+    vault, or to pay for a PC's extra downtime)."""
+    if character.table_id != crew.table_id:
+        raise RuleError("Share coin only with the crew's own scoundrels.")
+    if amount < 1:
+        raise RuleError("Share at least 1 coin.")
+    with transaction.atomic():
+        add_coin(crew=crew, amount=-amount)
+        return character_actions.receive_coin(character=character, amount=amount)
 
 
 def mark_xp(*, crew: Crew, amount: int) -> rules.XpChange:

@@ -127,7 +127,7 @@ class Crew(models.Model):
 
     @property
     def coin_excess(self) -> int:
-        return max(0, self.coin - self.coin_limit)
+        return rules.coin_excess(self.coin, self.coin_limit)
 
     @property
     def has_mastery(self) -> bool:

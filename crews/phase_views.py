@@ -20,6 +20,7 @@ from sessions import queries as table_queries
 from sessions.access import access_table, require_gm
 from sessions.models import Clock
 
+from . import actions as crew_actions
 from . import downtime, phases, queries
 from .downtime import allowance
 from .models import Claim, DowntimeActivity, Faction, Flashback
@@ -233,6 +234,27 @@ def phase_payoff(request: HttpRequest, table_id: int) -> HttpResponse:
             extra=_int(request, "extra", 0),
             quiet=_flag(request, "quiet"),
             tithe=_flag(request, "tithe"),
+            shares={
+                c: _int(request, f"share_{c.pk}", 0)
+                for c in Character.objects.filter(table=table, state=Character.State.ACTIVE)
+            },
+        )
+
+    return _run(request, table_id, change)
+
+
+@login_required
+@require_POST
+def crew_share_coin(request: HttpRequest, table_id: int) -> HttpResponse:
+    """The GM hands coin from the crew's books to one PC (excess past the vault, or coin
+    for a PC's extra downtime)."""
+
+    def change(table, membership):
+        character = _character(table, request)
+        if character is None:
+            raise RuleError("Choose the PC who takes the coin.")
+        crew_actions.share_coin(
+            crew=phases.table_crew(table.pk), character=character, amount=_int(request, "amount")
         )
 
     return _run(request, table_id, change)

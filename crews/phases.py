@@ -114,7 +114,8 @@ def start_score(
     with transaction.atomic():
         phase = locked_phase(table.pk)
         expect_step(phase, Step.FREE_PLAY)
-        table_crew(table.pk)
+        crew = table_crew(table.pk)
+        crew_rules.check_vault(crew.coin, crew.coin_limit)
         score = Score.objects.create(
             table=table,
             target_faction=target_faction,
@@ -204,10 +205,15 @@ def end_score(*, table: Table, gave_up: bool = False) -> Score:
 # --- Downtime: payoff, heat, entanglements ---------------------------------------------
 
 
-def payoff(*, table: Table, size: str, extra: int = 0, quiet: bool = False, tithe: bool = False):
+def payoff(
+    *, table: Table, size: str, extra: int = 0, quiet: bool = False, tithe: bool = False,
+    shares: dict[Character, int] | None = None,
+):  # fmt: skip
     """Rep by the target's tier against the crew's (none when quiet or the track is full),
-    coin by the job's size less any tithe; coin past the vault is kept and flagged."""
+    coin by the job's size less any tithe, shared out among the PCs as the table decides
+    (`shares`); the crew keeps the rest, and coin past its vault is kept and flagged."""
     coin = rules.job_coin(size, extra)
+    shares = {c: n for c, n in (shares or {}).items() if n}
     with transaction.atomic():
         phase = locked_phase(table.pk)
         score = expect_step(phase, Step.PAYOFF)
@@ -216,8 +222,14 @@ def payoff(*, table: Table, size: str, extra: int = 0, quiet: bool = False, tith
         if rep:
             crew_actions.add_rep(crew=crew, amount=rep)
         score.tithe = crew_rules.tithe(crew.tier) if tithe else 0
-        if coin - score.tithe:
-            crew_actions.add_coin(crew=crew, amount=coin - score.tithe, allow_excess=True)
+        net = coin - score.tithe  # a tithe bigger than the take comes out of the crew's coin
+        kept = crew_rules.share_payoff(net, shares.values()) if shares else net
+        for character, share in shares.items():
+            if character.table_id != table.pk:
+                raise RuleError("Share the payoff only among the crew's scoundrels.")
+            character_actions.receive_coin(character=character, amount=share)
+        if kept:
+            crew_actions.add_coin(crew=crew, amount=kept, allow_excess=True)
         score.rep, score.coin = rep, coin
         score.save(update_fields=["rep", "coin", "tithe"])
         move_to(phase, Step.HEAT)

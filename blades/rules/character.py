@@ -441,6 +441,24 @@ def stash_coin(coin: int, stash: int, amount: int) -> tuple[int, int]:
     return add_coin(coin, -amount), stash + amount
 
 
+def receive_coin(coin: int, stash: int, amount: int) -> tuple[int, int]:
+    """Coin handed to a scoundrel (a share of the payoff or of the crew's excess).
+
+    "More than 4 coin is an impractical amount to keep lying around. You must spend the
+    excess or put it in your stash" (001 §Coin and Stash): what the purse cannot hold
+    goes into the stash, which must have room for it.
+    """
+    check_range(coin, 0, COIN_MAX, "Coin")
+    check_range(stash, 0, STASH_MAX, "Stash")
+    if amount < 0:
+        raise RuleError("Coin received cannot be negative.")
+    carried = min(COIN_MAX, coin + amount)
+    stashed = amount - (carried - coin)
+    if stash + stashed > STASH_MAX:
+        raise RuleError(f"The stash holds at most {STASH_MAX} coin; spend some first.")
+    return carried, stash + stashed
+
+
 def withdraw_stash(coin: int, stash: int, coin_wanted: int) -> tuple[int, int]:
     """Selling off investments: every 2 stash gives 1 coin."""
     check_range(stash, 0, STASH_MAX, "Stash")

@@ -1,5 +1,6 @@
 """Crew sheet arithmetic: rep and turf, development, heat, coin, crew xp and factions."""
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from blades.rules.character import RuleError, XpChange, check_range, mark_track_xp
@@ -151,6 +152,7 @@ def incarcerate(heat: int, wanted: int) -> tuple[int, int]:
 
 JOB_COIN: dict[str, int] = {"minor": 2, "small": 4, "standard": 6, "big": 8, "major": 10}
 VAULT_LIMITS = (4, 8, 16)  # by vault upgrade boxes marked
+START_COIN = 2  # "Start: Tier 0, strong hold, 0 rep, 2 coin" (SRD_FACTS §6.2)
 
 
 def tithe(tier: int) -> int:
@@ -167,6 +169,32 @@ class CoinChange:
     excess: int
 
 
+def coin_excess(coin: int, limit: int) -> int:
+    return max(0, coin - limit)
+
+
+def check_vault(coin: int, limit: int) -> None:
+    """ "Any coin beyond their limit must be spent as soon as possible (typically before
+    the next score) or distributed among the crew members" (001 §Coin and Stash)."""
+    excess = coin_excess(coin, limit)
+    if excess:
+        raise RuleError(
+            f"The crew holds {excess} coin more than its lair keeps ({limit}): spend it or "
+            "share it out among the crew before the next score."
+        )
+
+
+def share_payoff(coin: int, shares: Iterable[int]) -> int:
+    """What the crew keeps of a payoff after the shares the PCs take ("Record the coin on
+    the crew sheet, or divvy it up among the crew members as you see fit", 003)."""
+    shares = list(shares)
+    if any(share < 0 for share in shares):
+        raise RuleError("A share of the payoff cannot be negative.")
+    if sum(shares) > coin:
+        raise RuleError(f"The shares come to {sum(shares)} coin; the payoff is {coin}.")
+    return coin - sum(shares)
+
+
 def add_crew_coin(coin: int, amount: int, limit: int) -> CoinChange:
     """Coin beyond the lair's limit is kept but flagged as excess: it must be spent or
     shared out before the next score, and the table decides how."""
@@ -175,7 +203,7 @@ def add_crew_coin(coin: int, amount: int, limit: int) -> CoinChange:
     total = coin + amount
     if total < 0:
         raise RuleError(f"The crew has only {coin} coin.")
-    return CoinChange(coin=total, excess=max(0, total - limit))
+    return CoinChange(coin=total, excess=coin_excess(total, limit))
 
 
 # --- Crew advancement ----------------------------------------------------------------

@@ -8,7 +8,7 @@ from tests.factories import CrewFactory, FactionFactory
 
 
 def test_create_crew_takes_the_types_defaults(crew):
-    assert (crew.tier, crew.hold, crew.rep, crew.coin, crew.boxes_free) == (0, "strong", 0, 0, 2)
+    assert (crew.tier, crew.hold, crew.rep, crew.coin, crew.boxes_free) == (0, "strong", 0, 2, 2)
     assert crew.abilities == ["everyone_steals"]
     assert crew.upgrades == {"hidden": 1, "prowess": 1}
     assert crew.claims.count() == 15
@@ -57,7 +57,7 @@ def test_heat_rolls_over_into_wanted(crew):
 
 
 def test_coin_by_hand_stops_at_the_vault(crew):
-    actions.add_coin(crew=crew, amount=4)
+    actions.add_coin(crew=crew, amount=2)  # on top of the starting 2
     with pytest.raises(RuleError):
         actions.add_coin(crew=crew, amount=1)
     crew.refresh_from_db()
@@ -67,7 +67,7 @@ def test_coin_by_hand_stops_at_the_vault(crew):
 def test_payoff_may_leave_excess(crew):
     change = actions.add_coin(crew=crew, amount=6, allow_excess=True)
     crew.refresh_from_db()
-    assert (crew.coin, change.excess, crew.coin_excess) == (6, 2, 2)
+    assert (crew.coin, change.excess, crew.coin_excess) == (8, 4, 4)
 
 
 def test_vault_raises_the_limit(crew):
@@ -87,7 +87,7 @@ def test_turf_shortens_the_rep_track_and_stays_when_rep_resets(crew):
     assert crew.rep == 10
     actions.mark_upgrade(crew=crew, key="vault", by=1)
     actions.mark_upgrade(crew=crew, key="vault", by=1)
-    actions.add_coin(crew=crew, amount=8)
+    actions.add_coin(crew=crew, amount=6)  # 8 with the starting 2
     result = actions.develop(crew=crew)
     crew = Crew.objects.get(pk=crew.pk)
     assert (result.kind, crew.tier, crew.hold, crew.rep, crew.coin, crew.turf) == (

@@ -23,7 +23,7 @@ def test_players_do_not_keep_the_books_by_default(client, crew, player, name):
     client.force_login(player)
     assert client.post(url(name, crew), {"amount": "1"}).status_code == 403
     crew.refresh_from_db()
-    assert (crew.heat, crew.coin, crew.rep, crew.xp) == (0, 0, 0, 0)
+    assert (crew.heat, crew.coin, crew.rep, crew.xp) == (0, 2, 0, 0)
 
 
 def test_players_keep_the_books_when_the_gm_allows(client, crew, gm, player):
@@ -34,7 +34,7 @@ def test_players_keep_the_books_when_the_gm_allows(client, crew, gm, player):
     )
     client.force_login(player)
     assert client.post(url("crew_coin", crew), {"amount": "1"}).status_code == 302
-    assert Crew.objects.get(pk=crew.pk).coin == 1
+    assert Crew.objects.get(pk=crew.pk).coin == 3
 
 
 def test_players_edit_the_sheet_unless_the_gm_says_no(client, crew, gm, player):

@@ -174,12 +174,13 @@ def test_payoff_rep_by_tiers_coin_by_size_less_tithe_and_excess_flagged(
     assert client.post(url, {"size": "big", "tithe": "1"}).status_code == 403
     client.force_login(gm)
     client.post(url, {"size": "big", "tithe": "1"})
-    # Tier 0 crew against a tier-2 faction: 2 + 2 rep. Big job 8 coin, tithe 0 + 1.
-    assert books(crew) | {} == {"rep": 4, "heat": 0, "wanted": 0, "coin": 7, "xp": 0}
-    assert Crew.objects.get(pk=crew.pk).coin_excess == 3  # the lair holds 4
+    # Tier 0 crew against a tier-2 faction: 2 + 2 rep. Big job 8 coin, tithe 0 + 1, on top
+    # of the starting 2.
+    assert books(crew) | {} == {"rep": 4, "heat": 0, "wanted": 0, "coin": 9, "xp": 0}
+    assert Crew.objects.get(pk=crew.pk).coin_excess == 5  # the lair holds 4
     assert step(table) == "heat"
     assert client.post(url, {"size": "big"}, headers=HX).status_code == 422  # once only
-    assert books(crew)["coin"] == 7
+    assert books(crew)["coin"] == 9
 
 
 def test_a_quiet_score_earns_no_rep_and_a_full_track_none_either(table, crew, faction, gm):
@@ -577,3 +578,63 @@ def test_trauma_satisfies_the_vice_for_the_next_downtime(in_downtime, table, pc,
     downtime.end_downtime(table=table)
     after = fresh(pc)
     assert (after.stress, after.vice_satisfied) == (0, False)
+
+
+# --- Coin: the start, the payoff's shares, the vault (issue 14 items 5, 17, 22) ----------
+
+
+def test_a_new_crew_starts_with_2_coin(crew):
+    """SRD_FACTS §6.2: "Start: Tier 0, strong hold, 0 rep, 2 coin"."""
+    assert books(crew)["coin"] == 2
+
+
+def test_payoff_is_divvied_up_among_the_pcs_and_the_crew_keeps_the_rest(
+    client, table, crew, faction, pc, other_pc, gm
+):
+    """003 Payoff: "Record the coin on the crew sheet, or divvy it up among the crew members
+    as you see fit"; a purse holds 4 and more goes to the stash (001 §Coin and Stash)."""
+    to_step(table, crew, faction, "payoff", gm)
+    Character.objects.filter(pk=pc.pk).update(coin=2)
+    client.force_login(gm)
+    url = reverse("phase_payoff", args=[table.pk])
+    page = client.get(reverse("phase_detail", args=[table.pk])).content.decode()
+    assert f'<label for="share-{pc.pk}">Cross\'s share</label>' in page
+    data = {"size": "standard", f"share_{pc.pk}": "3", f"share_{other_pc.pk}": "2"}
+    assert client.post(url, data, headers=HX).status_code == 200
+    assert (fresh(pc).coin, fresh(pc).stash) == (4, 1)
+    assert fresh(other_pc).coin == 2
+    assert books(crew)["coin"] == 2 + 1  # started with 2, kept 1 of the 6
+
+
+def test_payoff_shares_beyond_the_take_are_refused(client, table, crew, faction, pc, gm):
+    to_step(table, crew, faction, "payoff", gm)
+    client.force_login(gm)
+    url = reverse("phase_payoff", args=[table.pk])
+    response = client.post(url, {"size": "minor", f"share_{pc.pk}": "3"}, headers=HX)
+    assert response.status_code == 422 and "the payoff is 2" in response.content.decode()
+    assert step(table) == "payoff" and fresh(pc).coin == 0
+
+
+def test_coin_past_the_vault_blocks_the_next_score_until_shared(
+    client, table, crew, faction, pc, gm
+):
+    """001 §Coin and Stash: "Any coin beyond their limit must be spent as soon as possible
+    (typically before the next score) or distributed among the crew members"."""
+    Crew.objects.filter(pk=crew.pk).update(coin=6)
+    with pytest.raises(RuleError, match="2 coin more than its lair keeps"):
+        phases.start_score(table=table, plan="stealth", detail="Roof", target_faction=faction)
+    client.force_login(gm)
+    page = client.get(reverse("phase_detail", args=[table.pk])).content.decode()
+    assert "2 over: spend or share it before the next score" in page
+    url = reverse("crew_share_coin", args=[table.pk])
+    assert client.post(url, {"character": pc.pk, "amount": "2"}, headers=HX).status_code == 200
+    assert books(crew)["coin"] == 4 and fresh(pc).coin == 2
+    phases.start_score(table=table, plan="stealth", detail="Roof", target_faction=faction)
+    assert step(table) == "score"
+
+
+def test_only_the_gm_shares_the_crews_coin(client, table, crew, pc, player):
+    client.force_login(player)
+    url = reverse("crew_share_coin", args=[table.pk])
+    assert client.post(url, {"character": pc.pk, "amount": "1"}).status_code == 403
+    assert books(crew)["coin"] == 2
