@@ -150,15 +150,24 @@ def _stored(harm: rules.Harm) -> dict[str, list[str]]:
 # --- Armor and load -------------------------------------------------------------------
 
 
-def _carries_heavy(character: Character) -> bool:
-    return CharacterItem.objects.filter(character=character, armor="heavy", checked=True).exists()
+def _armor_carried(character: Character) -> set[str]:
+    """The kinds of armor checked on the current load ("armor", "heavy")."""
+    return set(
+        CharacterItem.objects.filter(character=character, checked=True)
+        .exclude(armor="")
+        .values_list("armor", flat=True)
+    )
 
 
 def use_armor(*, character: Character, box: str) -> Character:
     with transaction.atomic():
         character = _locked(character)
         used = {b for b in rules.ARMOR_BOXES if getattr(character, f"{b}_used")}
-        rules.use_armor(used, box, _carries_heavy(character), _has(character, "special_armor"))
+        carried = _armor_carried(character) if character.load else set()
+        rules.use_armor(
+            used, box, armor="armor" in carried, heavy="heavy" in carried,
+            special=_has(character, "special_armor"),
+        )  # fmt: skip
         return _write(character, **{f"{box}_used": True})
 
 

@@ -62,7 +62,7 @@ class SheetView:
     mule: bool
     special_armor: bool
     heavy_carried: bool
-    armor_boxes: tuple[str, ...]
+    armor_boxes: list[tuple[str, str, bool]]  # box, label, used
     load: rules.LoadState | None
     load_total: int
     lifestyle: int
@@ -101,7 +101,9 @@ def sheet_view(character: Character, *, mastery: bool) -> SheetView:
     items = list(character.items.all())
     mule = any(a.mule for a in taken)
     special = any(a.special_armor for a in taken)
-    heavy = any(i.checked and i.armor == "heavy" for i in items)
+    # Items stay checked only on a chosen load: armor counts only when it is carried.
+    carried = {i.armor for i in items if i.checked and i.armor} if character.load else set()
+    heavy = "heavy" in carried
     total = rules.load_total(i.load for i in items if i.checked)
     load = rules.check_load(character.load, mule, total) if character.load else None
     attributes = [
@@ -123,7 +125,10 @@ def sheet_view(character: Character, *, mastery: bool) -> SheetView:
         mule=mule,
         special_armor=special,
         heavy_carried=heavy,
-        armor_boxes=rules.armor_boxes(heavy, special),
+        armor_boxes=[
+            (box, rules.ARMOR_LABELS[box], getattr(character, f"{box}_used"))
+            for box in rules.armor_boxes(armor="armor" in carried, heavy=heavy, special=special)
+        ],
         load=load,
         load_total=total,
         lifestyle=rules.lifestyle(character.stash),

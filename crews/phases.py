@@ -189,7 +189,10 @@ def pay_flashback(*, flashback: Flashback) -> Flashback:
 
 
 def end_score(*, table: Table, gave_up: bool = False) -> Score:
-    """On to payoff; a crew that gives up goes straight to heat with nothing earned."""
+    """On to payoff; a crew that gives up goes straight to heat with nothing earned.
+
+    Downtime begins here, and with it special armor comes back by itself ("Your special
+    armor is restored at the beginning of downtime", 000)."""
     with transaction.atomic():
         phase = locked_phase(table.pk)
         score = expect_step(phase, Step.SCORE)
@@ -198,6 +201,10 @@ def end_score(*, table: Table, gave_up: bool = False) -> Score:
         if gave_up:
             score.rep = score.coin = 0
             score.save(update_fields=["rep", "coin"])
+        for character in Character.objects.filter(
+            table=table, state=Character.State.ACTIVE, special_used=True
+        ):
+            character_actions.restore_armor(character=character, downtime=True)
         move_to(phase, Step.HEAT if gave_up else Step.PAYOFF)
     return score
 

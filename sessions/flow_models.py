@@ -168,6 +168,16 @@ class Consequence(models.Model):
     def __str__(self) -> str:
         return f"{self.get_kind_display()}: {self.description}"
 
+    @property
+    def heavy_armor_reduces_again(self) -> bool:
+        """Harm that armor has already reduced: heavy armor's second box reduces it again."""
+        return (
+            self.kind == "harm"
+            and self.resisted == self.Resisted.ARMOR
+            and self.result == self.Result.REDUCED
+            and bool(self.harm_landed)
+        )
+
 
 class RollEvent(models.Model):
     """One step of a roll, in order. `changes` is a list of

@@ -36,6 +36,7 @@ class ConsequenceView:
     can_resist: bool
     can_protect: bool
     can_judge: bool
+    can_heavy: bool = False
 
 
 @dataclass
@@ -145,6 +146,10 @@ def roll_view(roll: ActionRoll, membership: Membership, mine: Character | None) 
                 and rolled
                 and bool(consequence.resisted)
                 and not consequence.result,
+                can_heavy=rolled
+                and consequence.heavy_armor_reduces_again
+                and flow_access.suffers(membership, consequence)
+                and not consequence.character.heavy_used,
             )
         )
     return view

@@ -320,12 +320,20 @@ def harm_dice_penalty(harm: Mapping[int, Sequence[str]]) -> int:
 # --- Armor ----------------------------------------------------------------------------
 
 ARMOR_BOXES: tuple[str, ...] = ("armor", "heavy", "special")
+ARMOR_LABELS: dict[str, str] = {
+    "armor": "Armor",
+    "heavy": "Heavy armor",
+    "special": "Special armor",
+}
 
 
-def armor_boxes(heavy: bool, special: bool) -> tuple[str, ...]:
-    """The boxes a character may mark: heavy armor adds a second box, and special
-    armor is available only through an ability that grants it."""
-    boxes = ["armor"]
+def armor_boxes(*, armor: bool, heavy: bool, special: bool) -> tuple[str, ...]:
+    """The boxes a character may mark: armor only when armor is carried on this score
+    (an item checked on the chosen load), a second box for heavy armor, and special
+    armor only through an ability that grants it (it needs no load)."""
+    boxes = []
+    if armor or heavy:
+        boxes.append("armor")
     if heavy:
         boxes.append("heavy")
     if special:
@@ -334,11 +342,13 @@ def armor_boxes(heavy: bool, special: bool) -> tuple[str, ...]:
 
 
 def use_armor(
-    used: set[str] | frozenset[str], box: str, has_heavy: bool, has_special: bool
+    used: set[str] | frozenset[str], box: str, *, armor: bool, heavy: bool, special: bool
 ) -> frozenset[str]:
     if box not in ARMOR_BOXES:
         raise RuleError(f"“{box}” is not an armor box.")
-    if box not in armor_boxes(has_heavy, has_special):
+    if box not in armor_boxes(armor=armor, heavy=heavy, special=special):
+        if box == "armor":
+            raise RuleError("No armor is carried: check armor on this score's load first.")
         if box == "heavy":
             raise RuleError("Only heavy armor gives a second armor box.")
         raise RuleError("Special armor needs an ability that grants it.")

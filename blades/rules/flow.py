@@ -97,9 +97,12 @@ def assist_stress(bonuses: Bonuses) -> int:
     return ASSIST_STRESS if bonuses.assist else 0
 
 
-def resisted_harm_level(level: int, avoided: bool) -> int:
-    """The harm left after resisting: one level less, or none (0) if avoided."""
-    return 0 if avoided else max(0, level - 1)
+def resisted_harm_level(level: int, avoided: bool, reductions: int = 1) -> int:
+    """The harm left after resisting: one level less, or none (0) if avoided.
+
+    Heavy armor reduces it once more: "If Silas was wearing heavy armor, he could mark a
+    second armor box and reduce the harm again" (001 §Armor), so `reductions` is 2."""
+    return 0 if avoided else max(0, level - reductions)
 
 
 def remove_harm(harm: Mapping[int, Sequence[str]], level: int, description: str) -> Harm:

@@ -1,6 +1,7 @@
 """The sheet's actions do what the rule texts say (issue 14), on the real database."""
 
 import pytest
+from django.urls import reverse
 
 from characters import actions
 from characters.models import Character
@@ -20,3 +21,27 @@ def test_marking_the_last_stress_box_is_trauma_and_zero_stress():
     actions.mark_stress(character=character, amount=2)
     after = fresh(character)
     assert (after.stress, after.trauma_pending) == (0, 1)
+
+
+def test_armor_needs_a_chosen_load_with_armor_checked_and_the_button_names_the_box(
+    client, table, player
+):
+    """Armor is an item (001 §Armor, SRD_FACTS §4.2): without a load chosen and armor
+    checked there is nothing to mark; the button reads "Mark armor", not "Use armor armor"."""
+    from blades.rules.character import RuleError
+    from tests.factories import CharacterItemFactory
+
+    character = CharacterFactory(table=table, owner=player)
+    armor = CharacterItemFactory(character=character, name="Armor", load=2, armor="armor")
+    sheet = reverse("character_sheet", args=[table.pk, character.pk])
+    client.force_login(player)
+    page = client.get(sheet).content.decode()
+    assert "Use armor armor" not in page and "Mark armor</button>" not in page
+    assert "No armor: check armor on this score" in page
+    with pytest.raises(RuleError, match="No armor is carried"):
+        actions.use_armor(character=character, box="armor")
+    actions.set_load(character=character, level="normal")
+    actions.check_item(character=character, item_id=armor.pk, checked=True)
+    assert "Mark armor</button>" in client.get(sheet).content.decode()
+    actions.use_armor(character=character, box="armor")
+    assert fresh(character).armor_used

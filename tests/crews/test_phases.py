@@ -638,3 +638,13 @@ def test_only_the_gm_shares_the_crews_coin(client, table, crew, pc, player):
     url = reverse("crew_share_coin", args=[table.pk])
     assert client.post(url, {"character": pc.pk, "amount": "1"}).status_code == 403
     assert books(crew)["coin"] == 2
+
+
+def test_special_armor_comes_back_by_itself_at_the_start_of_downtime(table, crew, faction, pc, gm):
+    """000 §Special Armor: "Your special armor is restored at the beginning of downtime"."""
+    to_step(table, crew, faction, "score", gm)
+    phases.roll_engagement(table=table, roller=gm, marks={}, rng=FixedDice(4))
+    Character.objects.filter(pk=pc.pk).update(special_used=True, armor_used=True)
+    phases.end_score(table=table)
+    after = fresh(pc)
+    assert (after.special_used, after.armor_used) == (False, True)

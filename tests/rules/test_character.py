@@ -625,16 +625,20 @@ def test_harm_penalties(rows, penalties, dice):
 
 
 @pytest.mark.parametrize(
-    ("heavy", "special", "boxes"),
+    ("armor", "heavy", "special", "boxes"),
     [
-        (False, False, ("armor",)),
-        (True, False, ("armor", "heavy")),
-        (False, True, ("armor", "special")),
-        (True, True, ("armor", "heavy", "special")),
+        (False, False, False, ()),  # nothing carried, no ability: no armor at all
+        (True, False, False, ("armor",)),
+        (True, True, False, ("armor", "heavy")),
+        (False, False, True, ("special",)),
+        (True, False, True, ("armor", "special")),
+        (True, True, True, ("armor", "heavy", "special")),
     ],
 )
-def test_armor_boxes(heavy, special, boxes):
-    assert armor_boxes(heavy, special) == boxes
+def test_armor_boxes_only_for_armor_carried_or_an_ability(armor, heavy, special, boxes):
+    """001 §Armor: armor is an item carried on the score; "If you don't have any special
+    abilities that use special armor, then you can't use that armor box at all" (000)."""
+    assert armor_boxes(armor=armor, heavy=heavy, special=special) == boxes
 
 
 @pytest.mark.parametrize(
@@ -647,25 +651,26 @@ def test_armor_boxes(heavy, special, boxes):
     ],
 )
 def test_use_armor(used, box, heavy, special, after):
-    result = use_armor(used, box, heavy, special)
+    result = use_armor(used, box, armor=True, heavy=heavy, special=special)
     assert result == frozenset(after)
     assert isinstance(result, frozenset)
 
 
 @pytest.mark.parametrize(
-    ("used", "box", "heavy", "special", "message"),
+    ("used", "box", "armor", "heavy", "special", "message"),
     [
-        (set(), "shield", True, True, "not an armor box"),
-        ({"armor"}, "heavy", False, False, "Only heavy armor"),
-        (set(), "special", True, False, "needs an ability"),
-        ({"armor"}, "armor", False, False, "already marked"),
-        ({"armor", "heavy"}, "heavy", True, False, "already marked"),
-        (set(), "heavy", True, False, "armor box before the heavy"),
+        (set(), "shield", True, True, True, "not an armor box"),
+        (set(), "armor", False, False, True, "No armor is carried"),
+        ({"armor"}, "heavy", True, False, False, "Only heavy armor"),
+        (set(), "special", True, True, False, "needs an ability"),
+        ({"armor"}, "armor", True, False, False, "already marked"),
+        ({"armor", "heavy"}, "heavy", True, True, False, "already marked"),
+        (set(), "heavy", True, True, False, "armor box before the heavy"),
     ],
 )
-def test_use_armor_errors(used, box, heavy, special, message):
+def test_use_armor_errors(used, box, armor, heavy, special, message):
     with pytest.raises(RuleError, match=message):
-        use_armor(used, box, heavy, special)
+        use_armor(used, box, armor=armor, heavy=heavy, special=special)
 
 
 @pytest.mark.parametrize(

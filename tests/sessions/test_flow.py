@@ -6,9 +6,15 @@ from django.http import Http404
 
 from blades.rules.rolls import Effect, Position
 from characters.models import Character
-from sessions import flow, flow_group, flow_outcome, flow_undo
+from sessions import flow, flow_group, flow_outcome, flow_queries, flow_undo
 from sessions.flow_models import ActionRoll, Consequence
-from tests.factories import CharacterFactory, ClockFactory, MembershipFactory, TableFactory
+from tests.factories import (
+    CharacterFactory,
+    CharacterItemFactory,
+    ClockFactory,
+    MembershipFactory,
+    TableFactory,
+)
 from tests.sessions.conftest import Dice, fresh, member, start
 
 
@@ -135,8 +141,18 @@ def test_harm_consequence_resisted_and_reduced(ada_m, gm_m, ada):
     assert ada.harm.get("2", []) == [] and ada.harm["1"] == ["Stabbed"]
 
 
+def carry_armor(character, *, heavy: bool = False) -> None:
+    Character.objects.filter(pk=character.pk).update(load="normal")
+    CharacterItemFactory(character=character, name="Armor", load=2, armor="armor", checked=True)
+    if heavy:
+        CharacterItemFactory(
+            character=character, name="+Heavy", load=3, armor="heavy", checked=True
+        )
+
+
 def test_resistance_critical_clears_stress_and_armor_instead(ada_m, gm_m, ada):
     Character.objects.filter(pk=ada.pk).update(stress=3)
+    carry_armor(ada)
     roll = flow.roll_dice(by=ada_m, roll=start(ada_m, ada), rng=Dice(1, 1))
     first = flow_outcome.add_consequence(
         by=gm_m, roll=roll, kind="harm", level=1, description="Bruised", attribute="prowess"
@@ -330,3 +346,32 @@ def test_concurrent_double_clicks_roll_once_and_charge_once():
     assert roll.step == "consequences"
     assert fresh(ada).stress == 2
     assert roll.events.filter(text__startswith="Rolls ").count() == 1
+
+
+def test_heavy_armor_marks_a_second_box_and_reduces_the_harm_again(ada_m, gm_m, ada):
+    """001 §Armor: "He marks the armor box and the harm becomes level 1 ... If Silas was
+    wearing heavy armor, he could mark a second armor box and reduce the harm again, to
+    zero"."""
+    carry_armor(ada, heavy=True)
+    roll = flow.roll_dice(by=ada_m, roll=start(ada_m, ada), rng=Dice(1, 1))
+    cut = flow_outcome.add_consequence(
+        by=gm_m, roll=roll, kind="harm", level=2, description="Cut to the Ribs"
+    )
+    flow_outcome.use_armor(by=ada_m, consequence=cut)
+    flow_outcome.judge_resistance(by=gm_m, consequence=cut, avoided=False)
+    assert fresh(ada).harm["1"] == ["Cut to the Ribs"]
+    view = flow_queries.panel_context(ada.table, ada_m)["open_rolls"][0]
+    assert view.consequences[0].can_heavy
+    flow_outcome.use_armor(by=ada_m, consequence=cut, box="heavy")
+    ada = fresh(ada)
+    assert ada.harm["1"] == [] and ada.harm.get("2", []) == []
+    assert ada.armor_used and ada.heavy_used
+    assert Consequence.objects.get(pk=cut.pk).result == "avoided"
+
+
+def test_armor_needs_armor_carried_on_the_score(ada_m, gm_m, ada):
+    """Armor is an item: with none checked on the load, there is no armor box to mark."""
+    roll = flow.roll_dice(by=ada_m, roll=start(ada_m, ada), rng=Dice(1, 1))
+    cut = flow_outcome.add_consequence(by=gm_m, roll=roll, kind="harm", level=2, description="Cut")
+    with pytest.raises(flow.FlowError, match="No armor is carried"):
+        flow_outcome.use_armor(by=ada_m, consequence=cut)
