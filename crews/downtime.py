@@ -335,16 +335,20 @@ def _triggers(given: dict[str, int], known: dict[str, str]) -> int:
     return character_rules.end_of_session_xp(given)
 
 
-def review_character_xp(*, character: Character, triggers: dict[str, int], track: str) -> int:
-    """Each trigger 0, 1 or 2 xp, all onto the track the player picks; once per session."""
+def review_character_xp(
+    *, character: Character, triggers: dict[str, int], tracks: dict[str, int]
+) -> int:
+    """Each trigger 0, 1 or 2 xp, spread over the tracks the player picks (`tracks`: xp
+    per track, adding up to the triggers' xp); once per session."""
     amount = _triggers(triggers, rules.CHARACTER_TRIGGERS)
+    placed = character_rules.split_session_xp(amount, tracks)
     with transaction.atomic():
         phase = locked_phase(character.table_id)
         expect_step(phase, Step.XP_REVIEW)
         if character.pk in phase.xp_done:
             raise RuleError(f"{character.name}'s xp is already marked this session.")
-        if amount:
-            character_actions.mark_xp(character=character, track=track, amount=amount)
+        for track, xp in placed.items():
+            character_actions.mark_xp(character=character, track=track, amount=xp)
         phase.xp_done = [*phase.xp_done, character.pk]
         phase.save(update_fields=["xp_done"])
         push_phase(phase)

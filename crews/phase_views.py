@@ -82,6 +82,7 @@ def phase_context(table, membership, **extra) -> dict:
         "overindulgences": list(OVERINDULGENCES.items()),
         "actions": character_rules.ACTIONS,
         "character_triggers": list(score_rules.CHARACTER_TRIGGERS.items()),
+        "xp_tracks": character_rules.XP_TRACKS,
         "crew_triggers": list(score_rules.CREW_TRIGGERS.items()),
         **extra,
     }
@@ -434,7 +435,7 @@ def xp_character(request: HttpRequest, table_id: int, character_id: int) -> Http
         downtime.review_character_xp(
             character=_own(table, membership, character_id),
             triggers=_marks(request, score_rules.CHARACTER_TRIGGERS),
-            track=request.POST.get("track", ""),
+            tracks={t: _int(request, f"on_{t}", 0) for t in character_rules.XP_TRACKS},
         )
 
     return _run(request, table_id, change, gm=False)

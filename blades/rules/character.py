@@ -539,6 +539,24 @@ def end_of_session_xp(triggers: Mapping[str, int]) -> int:
     return sum(triggers.values())
 
 
+XP_TRACKS: tuple[str, ...] = ("playbook", *ATTRIBUTES)
+
+
+def split_session_xp(xp: int, tracks: Mapping[str, int]) -> dict[str, int]:
+    """Where the session's xp goes: "You may mark end-of-session xp on any xp tracks you
+    want (any attribute or your playbook xp track)" (001 §PC Advancement). Every point is
+    placed, none twice; tracks given 0 are left out."""
+    unknown = set(tracks) - set(XP_TRACKS)
+    if unknown:
+        raise RuleError(f"“{sorted(unknown)[0]}” is not an xp track.")
+    if any(amount < 0 for amount in tracks.values()):
+        raise RuleError("Xp marked on a track cannot be negative.")
+    placed = sum(tracks.values())
+    if placed != xp:
+        raise RuleError(f"The triggers give {xp} xp; the tracks take {placed}. Place it all.")
+    return {track: amount for track, amount in tracks.items() if amount}
+
+
 # --- Warnings when rolling --------------------------------------------------------------
 
 ENCUMBERED_WARNING = "Encumbered: carrying more than a heavy load, you can barely move."

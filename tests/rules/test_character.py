@@ -53,6 +53,7 @@ from blades.rules.character import (
     restore_armor,
     retirement_fate,
     set_action_rating,
+    split_session_xp,
     stash_coin,
     tick_healing,
     track_length,
@@ -991,3 +992,36 @@ def test_harm_rows_reads_stored_json_keys_and_fills_missing_rows():
     from blades.rules.character import harm_rows
 
     assert harm_rows({"2": ["Cut"]}) == {1: (), 2: ("Cut",), 3: (), 4: ()}
+
+
+@pytest.mark.parametrize(
+    ("xp", "tracks", "placed"),
+    [
+        (0, {}, {}),
+        (4, {"insight": 4}, {"insight": 4}),
+        (
+            4,
+            {"playbook": 1, "insight": 2, "prowess": 1, "resolve": 0},
+            {"playbook": 1, "insight": 2, "prowess": 1},
+        ),
+        (6, {"playbook": 3, "resolve": 3}, {"playbook": 3, "resolve": 3}),
+    ],
+)
+def test_split_session_xp_on_any_xp_tracks_you_want(xp, tracks, placed):
+    """001 §PC Advancement: "You may mark end-of-session xp on any xp tracks you want (any
+    attribute or your playbook xp track)"."""
+    assert split_session_xp(xp, tracks) == placed
+
+
+@pytest.mark.parametrize(
+    ("xp", "tracks", "message"),
+    [
+        (3, {"insight": 2}, "Place it all"),
+        (2, {"insight": 3}, "Place it all"),
+        (2, {"hunt": 2}, "not an xp track"),
+        (2, {"insight": 3, "prowess": -1}, "negative"),
+    ],
+)
+def test_split_session_xp_errors(xp, tracks, message):
+    with pytest.raises(RuleError, match=message):
+        split_session_xp(xp, tracks)
