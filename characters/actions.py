@@ -136,10 +136,19 @@ def clear_harm(*, character: Character, level: int, index: int) -> Character:
         return _write(character, harm=_stored(rules.clear_harm(character.harm, level, index)))
 
 
+def vigorous(character: Character) -> bool:
+    return CharacterAbility.objects.filter(character=character, ability__key="vigorous").exists()
+
+
 def tick_healing(*, character: Character, ticks: int) -> Character:
+    """Vigorous heals on a 3-segment clock, everyone else on 4."""
     with transaction.atomic():
         character = _locked(character)
-        healing, harm = rules.tick_healing(character.healing, ticks, character.harm)
+        segments = rules.healing_segments(vigorous(character))
+        # Ticks marked before Vigorous was taken may not fit the shorter clock.
+        healing, harm = rules.tick_healing(
+            min(character.healing, segments - 1), ticks, character.harm, segments
+        )
         return _write(character, healing=healing, harm=_stored(harm))
 
 

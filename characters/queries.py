@@ -63,6 +63,7 @@ class SheetView:
     special_armor: bool
     heavy_carried: bool
     armor_boxes: list[tuple[str, str, bool]]  # box, label, used
+    healing_segments: int
     load: rules.LoadState | None
     load_total: int
     lifestyle: int
@@ -125,6 +126,7 @@ def sheet_view(character: Character, *, mastery: bool) -> SheetView:
         mule=mule,
         special_armor=special,
         heavy_carried=heavy,
+        healing_segments=rules.healing_segments(any(a.key == "vigorous" for a in taken)),
         armor_boxes=[
             (box, rules.ARMOR_LABELS[box], getattr(character, f"{box}_used"))
             for box in rules.armor_boxes(armor="armor" in carried, heavy=heavy, special=special)

@@ -148,6 +148,7 @@ def recover(
                 character=character, amount=rules.UNTREATED_STRESS
             )
             pool, who = 0, "nobody"
+        pool = character_rules.healing_dice(pool, character_actions.vigorous(character))
         result, roll = _roll(
             character, roller, pool + helped, rng, f"Recover: {character.name}, treated by {who}"
         )

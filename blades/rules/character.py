@@ -202,6 +202,17 @@ def indulge_vice(stress: int, cleared: int) -> ViceResult:
 HARM_SLOTS: dict[int, int] = {1: 2, 2: 2, 3: 1, 4: 1}
 HARM_PENALTIES: dict[int, str] = {1: "Reduced effect", 2: "−1d", 3: "Need help", 4: "Fatal"}
 HEALING_SEGMENTS = 4
+VIGOROUS_SEGMENTS = 3  # Vigorous: "your healing clock becomes a 3-clock" (SRD_FACTS §2)
+
+
+def healing_segments(vigorous: bool) -> int:
+    return VIGOROUS_SEGMENTS if vigorous else HEALING_SEGMENTS
+
+
+def healing_dice(pool: int, vigorous: bool) -> int:
+    """Vigorous: "+1d to healing treatment rolls" for the character being treated."""
+    return pool + int(vigorous)
+
 
 Harm = dict[int, tuple[str, ...]]
 

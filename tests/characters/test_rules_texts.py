@@ -45,3 +45,20 @@ def test_armor_needs_a_chosen_load_with_armor_checked_and_the_button_names_the_b
     assert "Mark armor</button>" in client.get(sheet).content.decode()
     actions.use_armor(character=character, box="armor")
     assert fresh(character).armor_used
+
+
+def test_vigorous_heals_on_a_3_segment_clock(client, table, player):
+    """Vigorous: "your healing clock becomes a 3-clock" (SRD_FACTS §2, 000 Vigorous)."""
+    from characters.models import SpecialAbility
+    from tests.factories import CharacterAbilityFactory
+
+    character = CharacterFactory(table=table, owner=player)
+    actions.add_harm(character=character, level=2, description="Cut")
+    ability = SpecialAbility.objects.get(key="vigorous", playbook__key="cutter")
+    CharacterAbilityFactory(character=character, ability=ability)
+    client.force_login(player)
+    sheet = reverse("character_sheet", args=[table.pk, character.pk])
+    assert "Healing clock: 0/3" in client.get(sheet).content.decode()
+    actions.tick_healing(character=character, ticks=3)
+    after = fresh(character)
+    assert (after.healing, after.harm["1"], after.harm["2"]) == (0, ["Cut"], [])

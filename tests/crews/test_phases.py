@@ -664,3 +664,16 @@ def test_special_armor_comes_back_by_itself_at_the_start_of_downtime(table, crew
     phases.end_score(table=table)
     after = fresh(pc)
     assert (after.special_used, after.armor_used) == (False, True)
+
+
+def test_vigorous_takes_1d_more_on_healing_treatment_rolls(in_downtime, pc, player):
+    """Vigorous: "+1d to healing treatment rolls" (000, SRD_FACTS §2)."""
+    from characters.models import SpecialAbility
+    from tests.factories import CharacterAbilityFactory
+
+    ability = SpecialAbility.objects.get(key="vigorous", playbook__key="cutter")
+    CharacterAbilityFactory(character=pc, ability=ability)
+    activity = downtime.recover(
+        character=pc, roller=player, healer="npc", quality=2, rng=FixedDice(1, 1, 1)
+    )
+    assert activity.roll.pool == 3
