@@ -80,7 +80,7 @@ def _has(character: Character, flag: str) -> bool:
 
 
 def _stress_fields(character: Character, amount: int) -> dict:
-    change = rules.mark_stress(character.stress, amount)
+    change = rules.mark_stress(character.stress, amount, character.stress_max)
     fields: dict = {"stress": change.stress}
     if change.trauma_triggered:
         fields["trauma_pending"] = character.trauma_pending + 1
@@ -101,9 +101,10 @@ def mark_stress(*, character: Character, amount: int) -> Character:
 
 def set_stress(*, character: Character, stress: int) -> Character:
     """Correct the track to a value; this never causes trauma."""
-    rules.check_range(stress, 0, rules.STRESS_MAX, "Stress")
     with transaction.atomic():
-        return _write(_locked(character), stress=stress)
+        character = _locked(character)
+        rules.check_range(stress, 0, character.stress_max, "Stress")
+        return _write(character, stress=stress)
 
 
 def clear_vice_satisfied(*, character: Character) -> Character:
@@ -117,7 +118,7 @@ def choose_trauma(*, character: Character, condition: str) -> Character:
         character = _locked(character)
         if not character.trauma_pending:
             raise RuleError("There is no trauma to choose right now.")
-        traumas = rules.add_trauma(character.traumas, condition)
+        traumas = rules.add_trauma(character.traumas, condition, character.trauma_max)
         return _write(character, traumas=list(traumas), trauma_pending=character.trauma_pending - 1)
 
 

@@ -24,6 +24,10 @@ class PartyView:
     harm: list[tuple[int, list[str], str]]
     penalties: list[str]
 
+    @property
+    def stress_boxes(self) -> list[bool]:
+        return [n < self.stress for n in range(self.stress_max)]
+
 
 def _harm_rows(character: Character) -> list[tuple[int, list[str], str]]:
     # Worst first, as on the printed sheet.
@@ -37,10 +41,10 @@ def _harm_rows(character: Character) -> list[tuple[int, list[str], str]]:
 def party_view(character: Character) -> PartyView:
     return PartyView(
         stress=character.stress,
-        stress_max=rules.STRESS_MAX,
+        stress_max=character.stress_max,
         traumas=list(character.traumas),
         trauma_pending=character.trauma_pending,
-        must_retire=rules.must_retire(character.traumas),
+        must_retire=rules.must_retire(character.traumas, character.trauma_max),
         harm=_harm_rows(character),
         penalties=rules.harm_penalties(character.harm),
     )
@@ -48,7 +52,7 @@ def party_view(character: Character) -> PartyView:
 
 def party(table_id: int):
     return Character.objects.filter(table_id=table_id, state="active").select_related(
-        "owner", "playbook"
+        "owner", "playbook", "table__crew"
     )
 
 

@@ -70,7 +70,7 @@ def _reverse_character(character: Character, fields: dict[str, list]) -> tuple[d
     for field, changes in fields.items():
         current = getattr(character, field)
         if field == "stress":
-            back = rules.reverse_count(current, _delta(changes), 0, char_rules.STRESS_MAX)
+            back = rules.reverse_count(current, _delta(changes), 0, character.stress_max)
             new[field] = back.value
             if back.clamped:
                 notes.append(f"{name}'s stress stops at {back.value}")

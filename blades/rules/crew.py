@@ -3,7 +3,14 @@
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from blades.rules.character import RuleError, XpChange, check_range, mark_track_xp
+from blades.rules.character import (
+    STRESS_MAX,
+    TRAUMA_MAX,
+    RuleError,
+    XpChange,
+    check_range,
+    mark_track_xp,
+)
 from blades.rules.undo import ladder_steps, reverse_ladder
 
 TIER_MAX = 4  # the crew sheet shows 0..IV
@@ -334,6 +341,26 @@ def training_xp(track: str, upgrades: dict[str, int]) -> int:
     if track not in TRAINING_UPGRADES:
         raise RuleError(f"“{track}” is not a track to train; choose an attribute or playbook.")
     return 2 if upgrades.get(TRAINING_UPGRADES[track], 0) >= 1 else 1
+
+
+# Crew upgrades that give every PC one more box once all three of their boxes are marked
+# (SRD_FACTS §6.3: Composed/Steady "+1 stress box", Hardened/Ordained "+1 trauma box").
+STRESS_BOX_UPGRADES = ("composed", "steady")
+TRAUMA_BOX_UPGRADES = ("hardened", "ordained")
+BOX_UPGRADE_FULL = 3
+STRESS_BOXES_MOST = STRESS_MAX + 1
+
+
+def _upgrade_full(upgrades: dict[str, int], keys: tuple[str, ...]) -> bool:
+    return any(upgrades.get(key, 0) >= BOX_UPGRADE_FULL for key in keys)
+
+
+def stress_boxes(upgrades: dict[str, int]) -> int:
+    return STRESS_MAX + _upgrade_full(upgrades, STRESS_BOX_UPGRADES)
+
+
+def trauma_boxes(upgrades: dict[str, int]) -> int:
+    return TRAUMA_MAX + _upgrade_full(upgrades, TRAUMA_BOX_UPGRADES)
 
 
 def vault_coin_limit(upgrades: dict[str, int]) -> int:

@@ -223,3 +223,24 @@ def test_custom_claim_counts_as_turf(table):
 def test_map_claims_cannot_be_removed(crew):
     with pytest.raises(RuleError):
         actions.remove_claim(claim=crew.claims.first())
+
+
+def test_steady_gives_a_tenth_stress_box_and_hardened_a_fifth_trauma(table, player):
+    """SRD_FACTS §6.3: Steady "+1 stress box", Hardened "+1 trauma box": the database no
+    longer holds stress at 9, and the fifth trauma is the one that retires."""
+    from characters import actions as character_actions
+    from characters.models import Character
+    from tests.factories import CharacterFactory
+
+    crew = actions.create_crew(table=table, crew_type="shadows", name="Tenth Box")
+    pc = CharacterFactory(table=table, owner=player, stress=8)
+    Crew.objects.filter(pk=crew.pk).update(upgrades={"steady": 3, "hardened": 3})
+    character_actions.mark_stress(character=pc, amount=1)
+    pc = Character.objects.get(pk=pc.pk)
+    assert (pc.stress, pc.trauma_pending, pc.stress_max) == (9, 0, 10)
+    character_actions.mark_stress(character=pc, amount=1)
+    pc = Character.objects.get(pk=pc.pk)
+    assert (pc.stress, pc.trauma_pending) == (0, 1)
+    Character.objects.filter(pk=pc.pk).update(traumas=["cold", "soft", "vicious", "haunted"])
+    character_actions.choose_trauma(character=pc, condition="reckless")
+    assert len(Character.objects.get(pk=pc.pk).traumas) == 5

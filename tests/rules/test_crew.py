@@ -454,3 +454,22 @@ def test_downtime_activities(at_war, war_dogs, count):
 
 def test_downtime_activities_default():
     assert downtime_activities(True) == 1
+
+
+@pytest.mark.parametrize(
+    ("upgrades", "stress", "trauma"),
+    [
+        ({}, 9, 4),
+        ({"steady": 2}, 9, 4),  # all three boxes are needed
+        ({"steady": 3}, 10, 4),
+        ({"composed": 3}, 10, 4),
+        ({"hardened": 3}, 9, 5),
+        ({"ordained": 3, "composed": 3}, 10, 5),
+    ],
+)
+def test_crew_upgrades_that_give_an_extra_stress_or_trauma_box(upgrades, stress, trauma):
+    """SRD_FACTS §6.3: Composed / Steady "+1 stress box", Hardened / Ordained "+1 trauma
+    box" (three upgrade boxes each)."""
+    from blades.rules.crew import stress_boxes, trauma_boxes
+
+    assert (stress_boxes(upgrades), trauma_boxes(upgrades)) == (stress, trauma)
