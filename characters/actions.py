@@ -107,6 +107,14 @@ def set_stress(*, character: Character, stress: int) -> Character:
         return _write(character, stress=stress)
 
 
+def suffer_trauma(*, character: Character) -> Character:
+    """Trauma that comes without stress (a bad time in prison): the player chooses the
+    condition, and it satisfies the vice like any trauma."""
+    with transaction.atomic():
+        character = _locked(character)
+        return _write(character, trauma_pending=character.trauma_pending + 1, vice_satisfied=True)
+
+
 def clear_vice_satisfied(*, character: Character) -> Character:
     """A downtime has used up the vice that trauma satisfied."""
     with transaction.atomic():

@@ -152,6 +152,11 @@ def _change_books(crew: Crew, change, *parts: str):
     raise RuleError("The crew's books are changing very fast; try again.")
 
 
+def holds_prison_claim(crew: Crew, name: str) -> bool:
+    """Prison claims work by their name on the crew's map (003 Prison claims)."""
+    return crew.claims.filter(held=True, name__iexact=name).exists()
+
+
 def _held_turf(crew: Crew) -> int:
     return rules.turf_count(crew.claims.filter(held=True, turf=True).count())
 
@@ -170,8 +175,9 @@ def develop(*, crew: Crew) -> rules.Development:
 
     def change(current: Crew):
         result = rules.develop(
-            current.tier, current.hold, current.rep, _held_turf(current), current.coin
-        )
+            current.tier, current.hold, current.rep, _held_turf(current), current.coin,
+            hardcase=holds_prison_claim(current, "Hardcase"),
+        )  # fmt: skip
         current.tier, current.hold, current.rep, current.coin = (
             result.tier,
             result.hold,

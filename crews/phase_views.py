@@ -314,6 +314,7 @@ def crew_incarcerate(request: HttpRequest, table_id: int) -> HttpResponse:
             roller=request.user,
             prisoner=request.POST.get("prisoner", "").strip()[:80],
             faction=_faction(table, request),
+            character=_character(table, request),
         )
 
     return _run(request, table_id, change)

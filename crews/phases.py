@@ -14,6 +14,7 @@ from django.template.loader import render_to_string
 
 from blades.rules import crew as crew_rules
 from blades.rules import dice
+from blades.rules import rolls as rolls_rules
 from blades.rules import score as rules
 from blades.rules.character import RuleError
 from blades.rules.rolls import (
@@ -354,7 +355,9 @@ def _apply_cost(
     if cost.hold and crew_actions.lose_hold(crew=crew).lair_threatened:
         notes.append("the lair is under threat")
     if cost.incarcerate:
-        roll = incarcerate(crew=crew, roller=roller, prisoner=prisoner, rng=rng)
+        roll = incarcerate(
+            crew=crew, roller=roller, prisoner=prisoner, character=character, rng=rng
+        )
         notes.append(roll.summary)
     if cost.fortune:
         result = dice.roll(dice_pool, rng)
@@ -367,14 +370,26 @@ def _apply_cost(
 
 
 def incarcerate(*, crew: Crew, roller, prisoner: str, faction: Faction | None = None,
-                rng=SYSTEM_RNG) -> Roll:  # fmt: skip
+                character: Character | None = None, rng=SYSTEM_RNG) -> Roll:  # fmt: skip
     """Someone serves time for the crew: wanted −1, heat cleared, and a tier roll for how
-    the time inside went (rep, a prison claim, status with a faction helped, or trauma)."""
+    the time inside went (rep, a prison claim, status with a faction helped, or trauma,
+    which a PC prisoner (`character`) suffers). The prison claims held change the roll:
+    Guard Payoff +1d, Cell Block Control no trauma, Parole Influence a shorter sentence."""
     with transaction.atomic():
+        sentence = rolls_rules.sentence(
+            Crew.objects.get(pk=crew.pk).wanted,
+            parole_influence=crew_actions.holds_prison_claim(crew, "Parole Influence"),
+        )
         crew_actions.send_to_prison(crew=crew)
         crew = Crew.objects.get(pk=crew.pk)
-        result = dice.roll(crew.shown_tier, rng)
-        outcome = incarceration_result(result.outcome)
+        pool = rolls_rules.incarceration_pool(
+            crew.shown_tier, guard_payoff=crew_actions.holds_prison_claim(crew, "Guard Payoff")
+        )
+        result = dice.roll(pool, rng)
+        outcome = incarceration_result(
+            result.outcome,
+            cell_block_control=crew_actions.holds_prison_claim(crew, "Cell Block Control"),
+        )
         if outcome.rep:
             crew_actions.add_rep(crew=crew, amount=outcome.rep)
         for _ in range(outcome.prison_claims):
@@ -383,7 +398,11 @@ def incarcerate(*, crew: Crew, roller, prisoner: str, faction: Faction | None = 
             )
         if outcome.status and faction is not None:
             crew_actions.shift_status(faction=faction, delta=outcome.status)
-        note = f"{prisoner or 'Someone'} serves time"
+        if character is not None:
+            prisoner = character.name
+            if outcome.trauma:
+                character_actions.suffer_trauma(character=character)
+        note = f"{prisoner or 'Someone'} serves time: {sentence.lower()}"
         return store_roll(
             crew.table_id, roller, RollKind.INCARCERATION, result,
             summarize(RollKind.INCARCERATION, result), note,

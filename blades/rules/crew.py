@@ -59,9 +59,13 @@ def score_rep(crew_tier: int, target_tier: int, quiet: bool = False) -> int:
     return max(0, 2 + target_tier - crew_tier)
 
 
-def tier_up_cost(tier: int) -> int:
-    """Rising a tier costs the new tier times 8 coin."""
-    return (check_range(tier, 0, TIER_MAX - 1, "Tier") + 1) * 8
+HARDCASE_DISCOUNT = 2
+
+
+def tier_up_cost(tier: int, hardcase: bool = False) -> int:
+    """Rising a tier costs the new tier times 8 coin; with the Hardcase prison claim "it
+    costs 2 fewer coins than it normally would" (003 Prison claims)."""
+    return (check_range(tier, 0, TIER_MAX - 1, "Tier") + 1) * 8 - HARDCASE_DISCOUNT * hardcase
 
 
 @dataclass(frozen=True)
@@ -73,7 +77,9 @@ class Development:
     kind: str  # "strong_hold" or "tier_up"
 
 
-def develop(tier: int, hold: str, rep: int, turf: int, coin: int) -> Development:
+def develop(
+    tier: int, hold: str, rep: int, turf: int, coin: int, hardcase: bool = False
+) -> Development:
     """Spend a full rep track: weak hold turns strong, or strong hold pays to rise a tier.
 
     Turf stays marked; only rep resets.
@@ -89,7 +95,7 @@ def develop(tier: int, hold: str, rep: int, turf: int, coin: int) -> Development
         return Development(tier=tier, hold="strong", rep=0, coin=coin, kind="strong_hold")
     if tier >= TIER_MAX:
         raise RuleError(f"The crew is already at the highest tier ({TIER_MAX}).")
-    cost = tier_up_cost(tier)
+    cost = tier_up_cost(tier, hardcase)
     if coin < cost:
         raise RuleError(f"Rising to tier {tier + 1} costs {cost} coin; the crew has {coin}.")
     return Development(tier=tier + 1, hold="weak", rep=0, coin=coin - cost, kind="tier_up")

@@ -425,8 +425,29 @@ _INCARCERATION_RESULTS = {
 }
 
 
-def incarceration_result(outcome: Outcome) -> IncarcerationResult:
-    return _INCARCERATION_RESULTS[outcome]
+def incarceration_result(
+    outcome: Outcome, *, cell_block_control: bool = False
+) -> IncarcerationResult:
+    """Cell Block Control: "You never take trauma from incarceration" (003 Prison claims)."""
+    result = _INCARCERATION_RESULTS[outcome]
+    if cell_block_control and result.trauma:
+        return IncarcerationResult(0, 0, 0, 0, "Nothing happens: the crew runs the cell block")
+    return result
+
+
+def incarceration_pool(tier: int, *, guard_payoff: bool = False) -> int:
+    """The crew's tier; Guard Payoff: "Take +1d to your Tier roll when a member of your crew
+    is incarcerated" (003 Prison claims)."""
+    if tier < 0:
+        raise ValueError("tier cannot be negative")
+    return tier + int(guard_payoff)
+
+
+def sentence(wanted: int, *, parole_influence: bool = False) -> str:
+    """Parole Influence: "a shorter prison stay—as if your wanted level was 1 lower" (003)."""
+    if not 0 <= wanted <= MAX_WANTED:
+        raise ValueError(f"wanted level must be 0-{MAX_WANTED}")
+    return SENTENCES[max(0, wanted - int(parole_influence))]
 
 
 # --- Roll log --------------------------------------------------------------

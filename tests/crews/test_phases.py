@@ -6,6 +6,7 @@ from django.urls import reverse
 from blades.rules.character import RuleError
 from characters import actions as character_actions
 from characters.models import Character
+from crews import actions as crew_actions
 from crews import downtime, phases
 from crews.models import Crew, DowntimeActivity, Faction, Phase
 from sessions.models import Clock, Roll
@@ -677,3 +678,23 @@ def test_vigorous_takes_1d_more_on_healing_treatment_rolls(in_downtime, pc, play
         character=pc, roller=player, healer="npc", quality=2, rng=FixedDice(1, 1, 1)
     )
     assert activity.roll.pool == 3
+
+
+def test_incarceration_1_3_gives_the_pc_prisoner_a_trauma(table, crew, gm, pc):
+    """003 incarceration roll (RULES.md): "1-3: the prisoner takes 1 trauma"."""
+    Crew.objects.filter(pk=crew.pk).update(wanted=2, tier=1)
+    phases.incarcerate(crew=crew, roller=gm, prisoner="", character=pc, rng=FixedDice(2))
+    assert fresh(pc).trauma_pending == 1
+    roll = Roll.objects.get(table=table, kind="incarceration")
+    assert roll.note == "Cross serves time: several months"
+
+
+def test_prison_claims_guard_payoff_and_cell_block_control_change_the_roll(table, crew, gm, pc):
+    """003 Prison claims: Guard payoff "+1d to your Tier roll"; Cell block control "You
+    never take trauma from incarceration"."""
+    for name in ("Guard Payoff", "Cell Block Control"):
+        crew_actions.add_claim(crew=crew, name=name, effect="", turf=False)
+    crew.claims.filter(name__in=["Guard Payoff", "Cell Block Control"]).update(held=True)
+    phases.incarcerate(crew=crew, roller=gm, prisoner="", character=pc, rng=FixedDice(1))
+    assert Roll.objects.get(table=table, kind="incarceration").pool == 1  # tier 0 + 1d
+    assert fresh(pc).trauma_pending == 0

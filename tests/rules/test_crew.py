@@ -473,3 +473,10 @@ def test_crew_upgrades_that_give_an_extra_stress_or_trauma_box(upgrades, stress,
     from blades.rules.crew import stress_boxes, trauma_boxes
 
     assert (stress_boxes(upgrades), trauma_boxes(upgrades)) == (stress, trauma)
+
+
+@pytest.mark.parametrize(("tier", "hardcase", "cost"), [(0, False, 8), (0, True, 6), (2, True, 22)])
+def test_hardcase_makes_advancing_a_tier_cost_2_coin_less(tier, hardcase, cost):
+    """003 Hardcase: "When your crew advances Tier, it costs 2 fewer coins than it normally
+    would"."""
+    assert tier_up_cost(tier, hardcase) == cost

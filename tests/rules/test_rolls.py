@@ -660,3 +660,36 @@ def test_every_roll_kind_summarizes():
     for kind in RollKind:
         for outcome_roll in ROLL_OF.values():
             assert summarize(kind, outcome_roll)
+
+
+# --- Incarceration and the prison claims (003) ---------------------------------------
+
+
+def test_cell_block_control_means_no_trauma_from_incarceration():
+    """003 Cell block control: "You never take trauma from incarceration"."""
+    from blades.rules.rolls import incarceration_result
+
+    assert incarceration_result(Outcome.BAD).trauma == 1
+    assert incarceration_result(Outcome.BAD, cell_block_control=True).trauma == 0
+    assert incarceration_result(Outcome.SUCCESS, cell_block_control=True).prison_claims == 1
+
+
+@pytest.mark.parametrize(("tier", "guard", "pool"), [(0, False, 0), (0, True, 1), (2, True, 3)])
+def test_guard_payoff_adds_1d_to_the_incarceration_roll(tier, guard, pool):
+    """003 Guard payoff: "Take +1d to your Tier roll when a member of your crew is
+    incarcerated"."""
+    from blades.rules.rolls import incarceration_pool
+
+    assert incarceration_pool(tier, guard_payoff=guard) == pool
+
+
+@pytest.mark.parametrize(
+    ("wanted", "parole", "text"),
+    [(3, False, "A year or two"), (3, True, "Several months"), (0, True, "A few weeks")],
+)
+def test_parole_influence_serves_as_if_wanted_were_1_lower(wanted, parole, text):
+    """003 Parole influence: "as if your wanted level was 1 lower. So, if your wanted level
+    was 3 when you went in, you'd spend only several months behind bars"."""
+    from blades.rules.rolls import sentence
+
+    assert sentence(wanted, parole_influence=parole).startswith(text)
