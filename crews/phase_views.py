@@ -200,6 +200,7 @@ def score_flashback(request: HttpRequest, table_id: int) -> HttpResponse:
             character=character,
             stress=_int(request, "stress"),
             note=request.POST.get("note", "").strip()[:200],
+            downtime=_flag(request, "downtime"),
         )
 
     return _run(request, table_id, change)
@@ -211,7 +212,7 @@ def flashback_pay(request: HttpRequest, table_id: int, flashback_id: int) -> Htt
     def change(table, membership):
         flashback = get_object_or_404(Flashback, pk=flashback_id, score__table=table)
         _own(table, membership, flashback.character_id)
-        phases.pay_flashback(flashback=flashback)
+        phases.pay_flashback(flashback=flashback, pay_with=request.POST.get("pay_with", ""))
 
     return _run(request, table_id, change, gm=False)
 

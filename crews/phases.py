@@ -160,29 +160,40 @@ def roll_engagement(*, table: Table, roller, marks: dict[str, str], rng=SYSTEM_R
     return score
 
 
-def call_flashback(*, table: Table, character: Character, stress: int, note: str) -> Flashback:
-    """The GM prices a flashback: 0, 1, or 2+ stress."""
-    rules.flashback_stress(stress)
+def call_flashback(
+    *, table: Table, character: Character, stress: int, note: str, downtime: bool = False
+) -> Flashback:
+    """The GM prices a flashback: 0, 1, or 2+ stress; a flashback to a downtime activity
+    costs 1 coin or 1 rep instead (`downtime`)."""
+    stress = 0 if downtime else rules.flashback_stress(stress)
     with transaction.atomic():
         phase = locked_phase(table.pk)
         score = expect_step(phase, Step.SCORE)
         if character.table_id != table.pk or not character.active:
             raise RuleError("Choose an active character at this table.")
         flashback = Flashback.objects.create(
-            score=score, character=character, stress=stress, note=note
+            score=score, character=character, stress=stress, note=note, downtime=downtime
         )
         push_phase(phase)
     return flashback
 
 
-def pay_flashback(*, flashback: Flashback) -> Flashback:
+def pay_flashback(*, flashback: Flashback, pay_with: str = "") -> Flashback:
+    """Stress, or for a downtime activity 1 coin (the PC's) or 1 rep (the crew's)."""
     with transaction.atomic():
         phase = locked_phase(flashback.character.table_id)
         flashback = Flashback.objects.select_related("character").get(pk=flashback.pk)
         if flashback.paid:
             raise RuleError("That flashback is already paid for.")
-        if flashback.stress:
-            character_actions.mark_stress(character=flashback.character, amount=flashback.stress)
+        cost = rules.flashback_cost(
+            flashback.stress, downtime=flashback.downtime, pay_with=pay_with
+        )
+        if cost.stress:
+            character_actions.mark_stress(character=flashback.character, amount=cost.stress)
+        if cost.coin:
+            character_actions.add_coin(character=flashback.character, amount=-cost.coin)
+        if cost.rep:
+            crew_actions.add_rep(crew=table_crew(flashback.character.table_id), amount=-cost.rep)
         flashback.paid = True
         flashback.save(update_fields=["paid"])
         push_phase(phase)

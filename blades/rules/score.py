@@ -71,6 +71,23 @@ def flashback_stress(stress: int) -> int:
     return check_range(stress, 0, FLASHBACK_STRESS_MAX, "Flashback stress")
 
 
+@dataclass(frozen=True)
+class FlashbackCost:
+    stress: int = 0
+    coin: int = 0
+    rep: int = 0
+
+
+def flashback_cost(stress: int, *, downtime: bool, pay_with: str = "") -> FlashbackCost:
+    """What paying a flashback costs: its stress, or for a downtime activity "pay 1 coin
+    or 1 rep for it, instead of stress" (000 §Flashbacks), the player's choice."""
+    if not downtime:
+        return FlashbackCost(stress=flashback_stress(stress))
+    if pay_with not in ("coin", "rep"):
+        raise RuleError("A flashback to a downtime activity costs 1 coin or 1 rep: choose which.")
+    return FlashbackCost(coin=1) if pay_with == "coin" else FlashbackCost(rep=1)
+
+
 def job_coin(size: str, extra: int = 0) -> int:
     """Coin by size of job; a major job is 10 or more, so only it takes `extra`."""
     if size not in JOB_COIN:

@@ -8,7 +8,7 @@ from characters import actions as character_actions
 from characters.models import Character
 from crews import actions as crew_actions
 from crews import downtime, phases
-from crews.models import Crew, DowntimeActivity, Faction, Phase
+from crews.models import Crew, DowntimeActivity, Faction, Flashback, Phase
 from sessions.models import Clock, Roll
 from tests.factories import CharacterFactory, FactionFactory
 
@@ -698,3 +698,28 @@ def test_prison_claims_guard_payoff_and_cell_block_control_change_the_roll(table
     phases.incarcerate(crew=crew, roller=gm, prisoner="", character=pc, rng=FixedDice(1))
     assert Roll.objects.get(table=table, kind="incarceration").pool == 1  # tier 0 + 1d
     assert fresh(pc).trauma_pending == 0
+
+
+def test_a_flashback_to_a_downtime_activity_costs_1_coin_or_1_rep_instead_of_stress(
+    client, table, crew, faction, pc, gm, player
+):
+    """000 §Flashbacks: "If a flashback involves a downtime activity, pay 1 coin or 1 rep
+    for it, instead of stress"."""
+    to_step(table, crew, faction, "score", gm)
+    Character.objects.filter(pk=pc.pk).update(coin=2)
+    Crew.objects.filter(pk=crew.pk).update(rep=3)
+    client.force_login(gm)
+    data = {"character": pc.pk, "stress": "2", "note": "Acquired a boat", "downtime": "1"}
+    client.post(reverse("score_flashback", args=[table.pk]), data, headers=HX)
+    second = phases.call_flashback(
+        table=table, character=pc, stress=0, note="Hired a boat", downtime=True
+    )
+    client.force_login(player)
+    page = client.get(reverse("phase_detail", args=[table.pk])).content.decode()
+    assert "Pay 1 coin for the flashback" in page and "Pay 2 stress" not in page
+    flashbacks = list(Flashback.objects.filter(score__table=table))
+    pay = reverse("flashback_pay", args=[table.pk, flashbacks[0].pk])
+    assert client.post(pay, headers=HX).status_code == 422  # coin or rep: say which
+    assert client.post(pay, {"pay_with": "coin"}, headers=HX).status_code == 200
+    phases.pay_flashback(flashback=second, pay_with="rep")
+    assert (fresh(pc).stress, fresh(pc).coin, books(crew)["rep"]) == (0, 1, 2)

@@ -4,10 +4,12 @@ from blades.rules.character import RuleError
 from blades.rules.dice import Outcome
 from blades.rules.score import (
     Cost,
+    FlashbackCost,
     HoldLoss,
     engagement_counts,
     entanglement_choices,
     extra_activity_payment,
+    flashback_cost,
     flashback_stress,
     fortune_heat,
     job_coin,
@@ -188,3 +190,23 @@ def test_extra_activity_is_paid_in_coin_or_rep():
     assert extra_activity_payment("rep") == "rep"
     with pytest.raises(RuleError):
         extra_activity_payment("stress")
+
+
+@pytest.mark.parametrize(
+    ("stress", "downtime", "pay_with", "cost"),
+    [
+        (2, False, "", FlashbackCost(stress=2)),
+        (0, False, "coin", FlashbackCost()),
+        (2, True, "coin", FlashbackCost(coin=1)),
+        (2, True, "rep", FlashbackCost(rep=1)),
+    ],
+)
+def test_flashback_to_a_downtime_activity_costs_1_coin_or_1_rep(stress, downtime, pay_with, cost):
+    """000 §Flashbacks: "If a flashback involves a downtime activity, pay 1 coin or 1 rep
+    for it, instead of stress"."""
+    assert flashback_cost(stress, downtime=downtime, pay_with=pay_with) == cost
+
+
+def test_flashback_to_downtime_needs_coin_or_rep_chosen():
+    with pytest.raises(RuleError, match="1 coin or 1 rep"):
+        flashback_cost(1, downtime=True)
