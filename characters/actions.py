@@ -16,7 +16,15 @@ from blades import content
 from blades.rules import character as rules
 from blades.rules import dice
 from blades.rules.character import RuleError
-from blades.rules.rolls import Effect, Position, RollKind, action_pool, desperate_xp, summarize
+from blades.rules.rolls import (
+    Effect,
+    Position,
+    RollKind,
+    action_pool,
+    desperate_xp,
+    raise_effect,
+    summarize,
+)
 from blades.rules.rolls import indulge_vice as read_vice_roll
 from blades.rules.rolls import resistance_stress as read_resistance
 from sessions.actions import SYSTEM_RNG, record_roll
@@ -382,7 +390,9 @@ def roll_action(
     bargain: bool = False,
     rng=SYSTEM_RNG,
 ) -> Roll:
-    """Roll an action: its rating plus bonus dice, less 1d for moderate harm.
+    """Roll an action: its rating plus bonus dice, with harm's penalties (001 §Harm): less
+    1d for moderate harm, one level less effect for lesser harm, and severe harm lets the
+    character act only with help (an assist) or a push.
 
     Pushing costs its 2 stress before the dice (overflow is trauma); a desperate roll
     marks xp in the action's attribute.
@@ -390,6 +400,8 @@ def roll_action(
     with transaction.atomic():
         character = _locked(character)
         _require_active(character)
+        rules.check_can_act(character.harm, helped=assist, pushed=push)
+        effect = raise_effect(effect, rules.harm_penalty(character.harm).effect)
         pool = action_pool(
             getattr(character, action),
             assist=assist,

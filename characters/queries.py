@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from django.db.models import Prefetch
 
 from blades.rules import character as rules
+from blades.rules.rolls import action_pool
 
 from .models import Character, CharacterAbility, SpecialAbility
 
@@ -59,7 +60,7 @@ def party(table_id: int):
 @dataclass
 class SheetView:
     party: PartyView
-    attributes: list[tuple[str, int, int, int, list[tuple[str, int]]]]
+    attributes: list[tuple[str, int, int, int, list[tuple[str, int, int]]]]
     action_cap: int
     abilities: list[SpecialAbility]
     ability_choices: list[SpecialAbility]
@@ -111,13 +112,18 @@ def sheet_view(character: Character, *, mastery: bool) -> SheetView:
     heavy = "heavy" in carried
     total = rules.load_total(i.load for i in items if i.checked)
     load = rules.check_load(character.load, mule, total) if character.load else None
+    harm_dice = rules.harm_dice_penalty(character.harm)
     attributes = [
         (
             attribute,
             rules.attribute_rating(ratings, attribute),
             getattr(character, f"{attribute}_xp"),
             getattr(character, f"{attribute}_advances"),
-            [(action, ratings[action]) for action in actions],
+            # The dice each action's button shows, from the same sum the roll uses.
+            [
+                (action, ratings[action], action_pool(ratings[action], extra_dice=harm_dice))
+                for action in actions
+            ],
         )
         for attribute, actions in rules.ATTRIBUTES.items()
     ]

@@ -12,7 +12,15 @@ from blades.rules import dice
 from blades.rules import score as rules
 from blades.rules.character import RuleError
 from blades.rules.dice import Outcome
-from blades.rules.rolls import OVERINDULGENCES, RollKind, downtime_ticks, raise_outcome, tier_result
+from blades.rules.rolls import (
+    OVERINDULGENCES,
+    PUSH_STRESS,
+    RollKind,
+    action_pool,
+    downtime_ticks,
+    raise_outcome,
+    tier_result,
+)
 from characters import actions as character_actions
 from characters.models import Character
 from sessions import actions as table_actions
@@ -64,16 +72,34 @@ def _rating(character: Character, action: str) -> int:
     return getattr(character, action)
 
 
+def _push(character: Character, push: bool) -> int:
+    """Pushing yourself on a downtime roll: +1d for 2 stress ("This may be used for an
+    action roll or downtime roll or any other kind of roll", 001 §Pushing Yourself)."""
+    if push:
+        character_actions.mark_stress(character=character, amount=PUSH_STRESS)
+    return int(push)
+
+
+def _action_dice(character: Character, action: str, helped: bool, push: bool) -> int:
+    """A downtime action roll: the rating, a friend's help, a push, and harm's penalties
+    as on any action roll (severe harm acts only with help or a push)."""
+    rating = _rating(character, action)
+    character_rules.check_can_act(character.harm, helped=helped, pushed=push)
+    harm_dice = character_rules.harm_dice_penalty(character.harm)
+    return action_pool(rating, extra_dice=int(helped) + _push(character, push) + harm_dice)
+
+
 def acquire_asset(
     *, character: Character, roller, description: str, helped: bool = False,
-    restricted: bool = False, pay_with: str = "", rng=SYSTEM_RNG,
+    restricted: bool = False, pay_with: str = "", push: bool = False, rng=SYSTEM_RNG,
 ) -> DowntimeActivity:  # fmt: skip
     """Roll the crew's tier; the result is the asset's quality. Restricted: +2 heat."""
     with transaction.atomic():
         phase, crew, fields = _begin(character, Kind.ACQUIRE_ASSET, pay_with)
         tier = crew.shown_tier
         result, roll = _roll(
-            character, roller, tier + helped, rng, f"Acquire asset: {description}",
+            character, roller, tier + helped + _push(character, push), rng,
+            f"Acquire asset: {description}",
             lambda r: f"Quality {tier_result(tier, r.outcome)}",
         )  # fmt: skip
         quality = tier_result(tier, result.outcome)
@@ -91,7 +117,7 @@ def acquire_asset(
 def long_term_project(
     *, character: Character, roller, action: str, clock: Clock | None = None,
     name: str = "", segments: int = PROJECT_SEGMENTS, helped: bool = False,
-    pay_with: str = "", rng=SYSTEM_RNG,
+    pay_with: str = "", push: bool = False, rng=SYSTEM_RNG,
 ) -> DowntimeActivity:  # fmt: skip
     """An action roll ticks a project clock (a new one when none is chosen)."""
     with transaction.atomic():
@@ -106,8 +132,9 @@ def long_term_project(
         elif clock.table_id != character.table_id or clock.kind != Clock.Kind.PROJECT:
             raise RuleError("Choose one of the table's project clocks.")
         result, roll = _roll(
-            character, roller, _rating(character, action) + helped, rng, f"Project: {clock.name}"
-        )
+            character, roller, _action_dice(character, action, helped, push), rng,
+            f"Project: {clock.name}",
+        )  # fmt: skip
         ticks = downtime_ticks(result.outcome)
         table_actions.tick_clock(clock=clock, by=ticks)
         activity = DowntimeActivity.objects.create(
@@ -164,12 +191,12 @@ def recover(
 
 def reduce_heat(
     *, character: Character, roller, action: str, helped: bool = False, pay_with: str = "",
-    rng=SYSTEM_RNG,
+    push: bool = False, rng=SYSTEM_RNG,
 ) -> DowntimeActivity:  # fmt: skip
     with transaction.atomic():
         phase, crew, fields = _begin(character, Kind.REDUCE_HEAT, pay_with)
         result, roll = _roll(
-            character, roller, _rating(character, action) + helped, rng, "Reduce heat",
+            character, roller, _action_dice(character, action, helped, push), rng, "Reduce heat",
             lambda r: f"Heat −{downtime_ticks(r.outcome)}",
         )  # fmt: skip
         removed = downtime_ticks(result.outcome)

@@ -330,12 +330,12 @@ def downtime_activity(request: HttpRequest, table_id: int, character_id: int) ->
         character = _own(table, membership, character_id)
         post = request.POST
         common = {"character": character, "pay_with": post.get("pay_with", "")}
-        helped = _flag(request, "helped")
+        helped, push = _flag(request, "helped"), _flag(request, "push")
         match post.get("kind"):
             case "acquire_asset":
                 downtime.acquire_asset(
                     **common, roller=request.user, description=post.get("detail", "")[:200],
-                    helped=helped, restricted=_flag(request, "restricted"),
+                    helped=helped, restricted=_flag(request, "restricted"), push=push,
                 )  # fmt: skip
             case "project":
                 clock_id = post.get("clock")
@@ -344,6 +344,7 @@ def downtime_activity(request: HttpRequest, table_id: int, character_id: int) ->
                     **common, roller=request.user, action=post.get("action", ""), clock=clock,
                     name=post.get("clock_name", "").strip()[:80],
                     segments=_int(request, "segments", downtime.PROJECT_SEGMENTS), helped=helped,
+                    push=push,
                 )  # fmt: skip
             case "recover":
                 healer_id = post.get("healer_character")
@@ -355,8 +356,9 @@ def downtime_activity(request: HttpRequest, table_id: int, character_id: int) ->
                 )  # fmt: skip
             case "reduce_heat":
                 downtime.reduce_heat(
-                    **common, roller=request.user, action=post.get("action", ""), helped=helped
-                )
+                    **common, roller=request.user, action=post.get("action", ""),
+                    helped=helped, push=push,
+                )  # fmt: skip
             case "train":
                 downtime.train(**common, track=post.get("track", ""))
             case "indulge_vice":

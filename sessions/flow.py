@@ -200,6 +200,12 @@ def group_assists(roll: ActionRoll) -> dict[int, int]:
     }
 
 
+def effect_of(roll: ActionRoll, character: Character, bonuses: rules.Bonuses) -> Effect:
+    """The effect the roll has, lesser harm's reduced effect included."""
+    harm_effect = char_rules.harm_penalty(character.harm).effect
+    return rules.flow_effect(roll.as_effect, bonuses, harm_effect)
+
+
 def pool_of(roll: ActionRoll, character: Character) -> int:
     rating = getattr(character, roll.action)
     penalty = char_rules.harm_dice_penalty(character.harm)
@@ -465,8 +471,16 @@ def roll_dice(*, by: Membership, roll: ActionRoll, rng=actions.SYSTEM_RNG) -> Ac
             raise FlowError("The GM sets the flashback's stress cost first.")
         character = Character.objects.get(pk=roll.character_id)
         bonuses = bonuses_of(roll)
+        try:
+            char_rules.check_can_act(
+                character.harm,
+                helped=bonuses.assist,
+                pushed=bonuses.push_dice or bonuses.push_effect,
+            )
+        except char_rules.RuleError as error:
+            raise FlowError(str(error)) from error
         roll.position = rules.flow_position(roll.as_position, bonuses)
-        roll.effect = rules.flow_effect(roll.as_effect, bonuses)
+        roll.effect = effect_of(roll, character, bonuses)
         result = dice.roll(pool_of(roll, character), rng)
         changes = Changes()
         stress = rules.roller_stress(bonuses, roll.flashback_cost or 0)

@@ -106,7 +106,7 @@ def roll_view(roll: ActionRoll, membership: Membership, mine: Character | None) 
             bonuses = flow.bonuses_of(roll)
             view.pool = flow.pool_of(roll, character)
             view.position = rules.flow_position(roll.as_position, bonuses)
-            view.effect = rules.flow_effect(roll.as_effect, bonuses)
+            view.effect = flow.effect_of(roll, character, bonuses)
             view.can_assist = teammate and roll.assister_id is None
             view.can_offer = not roll.bargain_accepted
             view.can_roll = view.is_roller

@@ -324,8 +324,42 @@ def harm_penalties(harm: Mapping[int, Sequence[str]]) -> list[str]:
     return [HARM_PENALTIES[level] for level in HARM_SLOTS if rows[level]]
 
 
+@dataclass(frozen=True)
+class HarmPenalty:
+    """What harm does to every action roll the character makes (001 §Harm): lesser harm
+    reduces effect, moderate harm costs a die, severe harm incapacitates."""
+
+    dice: int  # -1 with level 2 harm
+    effect: int  # -1 (a level of effect) with level 1 harm
+    incapacitated: bool  # level 3 harm: needs help or a push to act at all
+    dead: bool  # level 4 harm: fatal
+
+
+def harm_penalty(harm: Mapping[int, Sequence[str]]) -> HarmPenalty:
+    rows = _rows(harm)
+    return HarmPenalty(
+        dice=-1 if rows[2] else 0,
+        effect=-1 if rows[1] else 0,
+        incapacitated=bool(rows[3]),
+        dead=bool(rows[4]),
+    )
+
+
 def harm_dice_penalty(harm: Mapping[int, Sequence[str]]) -> int:
-    return -1 if _rows(harm)[2] else 0
+    return harm_penalty(harm).dice
+
+
+def check_can_act(harm: Mapping[int, Sequence[str]], *, helped: bool, pushed: bool) -> None:
+    """Severe harm: "your character is incapacitated and can't do anything unless you have
+    help from someone else or push yourself to perform the action" (001 §Harm)."""
+    penalty = harm_penalty(harm)
+    if penalty.dead:
+        raise RuleError("This character has suffered fatal harm and cannot act.")
+    if penalty.incapacitated and not (helped or pushed):
+        raise RuleError(
+            "Severe harm: incapacitated. Act only with help from someone else, or push "
+            "yourself (2 stress) to act."
+        )
 
 
 # --- Armor ----------------------------------------------------------------------------

@@ -77,8 +77,12 @@ def flow_pool(rating: int, harm_penalty: int, bonuses: Bonuses) -> int:
     )
 
 
-def flow_effect(effect: Effect, bonuses: Bonuses) -> Effect:
-    levels = int(bonuses.push_effect) + bonuses.ability_effect + int(bonuses.setup_effect)
+def flow_effect(effect: Effect, bonuses: Bonuses, harm_effect: int = 0) -> Effect:
+    """The GM's effect, with pushes, abilities and a set up, and lesser harm's reduced
+    effect (`harm_effect`, -1 or 0, from character.harm_penalty)."""
+    levels = (
+        int(bonuses.push_effect) + bonuses.ability_effect + int(bonuses.setup_effect) + harm_effect
+    )
     return raise_effect(effect, levels)
 
 

@@ -173,16 +173,17 @@ def action_pool(
     bargain: bool = False,
     extra_dice: int = 0,
 ) -> int:
-    """Dice for an action roll.
+    """Dice for an action roll: the one sum behind both the roll and the number its button
+    shows.
 
     ``extra_dice`` covers abilities that add dice and harm that takes one away,
-    so it may be negative; a total of zero or less is a zero pool.
+    so it may be negative; a total of zero or less is a zero pool (2d, keep the lowest).
     """
     if rating < 0:
         raise RuleError("an action rating cannot be negative")
     if push and bargain:
         raise RuleError("the second bonus die comes from pushing or a devil's bargain, not both")
-    return rating + int(assist) + int(push or bargain) + extra_dice
+    return max(0, rating + int(assist) + int(push or bargain) + extra_dice)
 
 
 def push_stress(push_dice: bool, push_effect: bool) -> int:

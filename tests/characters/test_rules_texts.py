@@ -62,3 +62,39 @@ def test_vigorous_heals_on_a_3_segment_clock(client, table, player):
     actions.tick_healing(character=character, ticks=3)
     after = fresh(character)
     assert (after.healing, after.harm["1"], after.harm["2"]) == (0, ["Cut"], [])
+
+
+def test_harm_penalties_apply_once_to_the_sheet_roll_and_its_button(client, table, player):
+    """Issue 13: level 1 reduced effect, level 2 −1d, and the button shows the dice the roll
+    really uses ("Roll Survey (1d)" rolled 0d)."""
+    from blades.rules.rolls import Effect
+    from sessions.models import Roll
+    from tests.sessions.conftest import Dice
+
+    character = CharacterFactory(table=table, owner=player, survey=1)
+    Character.objects.filter(pk=character.pk).update(harm={"1": ["Tired"], "2": ["Cut"]})
+    client.force_login(player)
+    page = client.get(reverse("character_sheet", args=[table.pk, character.pk])).content
+    assert "Roll Survey (0d)" in page.decode()
+    actions.roll_action(
+        character=character, roller=player, action="survey", effect=Effect.STANDARD,
+        rng=Dice(5, 3),
+    )  # fmt: skip
+    roll = Roll.objects.get()
+    assert roll.pool == 0 and "Limited" in roll.note
+
+
+def test_severe_harm_needs_help_or_a_push_to_roll(table, player):
+    """001 §Harm: severe harm "can't do anything unless you have help from someone else or
+    push yourself to perform the action"."""
+    from blades.rules.character import RuleError
+    from tests.sessions.conftest import Dice
+
+    character = CharacterFactory(table=table, owner=player, survey=2)
+    Character.objects.filter(pk=character.pk).update(harm={"3": ["Punctured lung"]})
+    with pytest.raises(RuleError, match="incapacitated"):
+        actions.roll_action(character=character, roller=player, action="survey", rng=Dice(6, 6))
+    actions.roll_action(
+        character=character, roller=player, action="survey", push=True, rng=Dice(6, 6, 6)
+    )
+    assert fresh(character).stress == 2

@@ -723,3 +723,20 @@ def test_a_flashback_to_a_downtime_activity_costs_1_coin_or_1_rep_instead_of_str
     assert client.post(pay, {"pay_with": "coin"}, headers=HX).status_code == 200
     phases.pay_flashback(flashback=second, pay_with="rep")
     assert (fresh(pc).stress, fresh(pc).coin, books(crew)["rep"]) == (0, 1, 2)
+
+
+def test_pushing_yourself_on_a_downtime_roll_and_harm_on_downtime_action_rolls(
+    client, in_downtime, table, crew, pc, player
+):
+    """001 §Pushing Yourself: "+1d to your roll. (This may be used for an action roll or
+    downtime roll ...)"; 001 §Harm: moderate harm −1d, severe harm needs help or a push."""
+    Crew.objects.filter(pk=crew.pk).update(heat=6)
+    Character.objects.filter(pk=pc.pk).update(skirmish=2, harm={"2": ["Cut"], "3": ["Lung"]})
+    client.force_login(player)
+    url = reverse("downtime_activity", args=[table.pk, pc.pk])
+    data = {"kind": "reduce_heat", "action": "skirmish"}
+    response = client.post(url, data, headers=HX)
+    assert response.status_code == 422 and "incapacitated" in response.content.decode()
+    assert client.post(url, {**data, "push": "1"}, headers=HX).status_code == 200
+    assert Roll.objects.get(table=table, kind="downtime").pool == 2  # 2, +1 push, −1 harm
+    assert fresh(pc).stress == 2

@@ -17,6 +17,7 @@ from blades.rules.character import (
     STRESS_MAX,
     TRAUMA_CONDITIONS,
     TRAUMA_MAX,
+    HarmPenalty,
     HarmResult,
     LoadState,
     RuleError,
@@ -33,6 +34,7 @@ from blades.rules.character import (
     attribute_rating,
     attribute_ratings,
     can_carry,
+    check_can_act,
     check_load,
     clear_harm,
     custom_playbook_dots,
@@ -40,6 +42,7 @@ from blades.rules.character import (
     end_of_session_xp,
     harm_dice_penalty,
     harm_penalties,
+    harm_penalty,
     heal_one_level,
     ignored_vice_stress,
     indulge_vice,
@@ -1025,3 +1028,35 @@ def test_split_session_xp_on_any_xp_tracks_you_want(xp, tracks, placed):
 def test_split_session_xp_errors(xp, tracks, message):
     with pytest.raises(RuleError, match=message):
         split_session_xp(xp, tracks)
+
+
+@pytest.mark.parametrize(
+    ("harm", "penalty"),
+    [
+        ({}, HarmPenalty(dice=0, effect=0, incapacitated=False, dead=False)),
+        ({1: ["Battered"]}, HarmPenalty(dice=0, effect=-1, incapacitated=False, dead=False)),
+        ({"2": ["Cut"]}, HarmPenalty(dice=-1, effect=0, incapacitated=False, dead=False)),
+        ({1: ["A"], 2: ["B"], 3: ["C"]}, HarmPenalty(-1, -1, True, False)),
+        ({4: ["Dead"]}, HarmPenalty(0, 0, False, True)),
+    ],
+)
+def test_harm_penalty_lesser_reduced_effect_moderate_minus_1d_severe_incapacitated(harm, penalty):
+    """001 §Harm: lesser harm "reduced effect", moderate "−1d", severe "incapacitated and
+    can't do anything unless you have help from someone else or push yourself"."""
+    assert harm_penalty(harm) == penalty
+
+
+@pytest.mark.parametrize(
+    ("helped", "pushed", "acts"), [(False, False, False), (True, False, True), (False, True, True)]
+)
+def test_severe_harm_acts_only_with_help_or_a_push(helped, pushed, acts):
+    """001 §Harm: "can't do anything unless you have help from someone else or push
+    yourself to perform the action"."""
+    if acts:
+        check_can_act({3: ["Punctured lung"]}, helped=helped, pushed=pushed)
+    else:
+        with pytest.raises(RuleError, match="incapacitated"):
+            check_can_act({3: ["Punctured lung"]}, helped=helped, pushed=pushed)
+    check_can_act({2: ["Cut"]}, helped=False, pushed=False)
+    with pytest.raises(RuleError, match="fatal"):
+        check_can_act({4: ["Dead"]}, helped=True, pushed=True)

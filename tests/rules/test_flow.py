@@ -56,7 +56,7 @@ def test_pool_adds_assist_push_and_ability_and_takes_harm_away():
 
 
 def test_a_zero_rating_with_harm_is_a_zero_pool():
-    assert flow_pool(0, -1, Bonuses()) == -1
+    assert flow_pool(0, -1, Bonuses()) == 0  # 2d, keep the lowest
 
 
 def test_push_for_a_die_and_a_bargain_exclude_each_other():

@@ -273,7 +273,7 @@ def test_consequence_kinds():
         ({"rating": 3, "assist": True, "bargain": True}, 5),
         ({"rating": 1, "assist": True, "bargain": True, "extra_dice": 1}, 4),
         ({"rating": 1, "extra_dice": -1}, 0),
-        ({"rating": 0, "extra_dice": -1}, -1),
+        ({"rating": 0, "extra_dice": -1}, 0),  # a zero pool: 2d, keep the lowest
     ],
 )
 def test_action_pool(kwargs, pool):

@@ -113,7 +113,7 @@ def test_ability_bonus_and_zero_dice(ada_m, gm_m, ada, table):
     roll = flow.start_roll(by=ada_m, character=fresh(ada), goal="pick it", action="hunt")
     roll = flow.roll_dice(by=ada_m, roll=roll, rng=Dice(6, 2))
     # Hunt 0, -1d for level 2 harm: two dice, the lowest counts.
-    assert roll.pool == -1 and roll.outcome == "bad"
+    assert roll.pool == 0 and roll.outcome == "bad"
     roll = start(ada_m, ada)
     flow.add_ability_bonus(by=ada_m, roll=roll, bonus="effect", reason="Ghost")
     roll = flow.roll_dice(by=ada_m, roll=roll, rng=Dice(6))
@@ -375,3 +375,25 @@ def test_armor_needs_armor_carried_on_the_score(ada_m, gm_m, ada):
     cut = flow_outcome.add_consequence(by=gm_m, roll=roll, kind="harm", level=2, description="Cut")
     with pytest.raises(flow.FlowError, match="No armor is carried"):
         flow_outcome.use_armor(by=ada_m, consequence=cut)
+
+
+def test_lesser_harm_reduces_the_shared_rolls_effect_shown_and_rolled(ada_m, gm_m, ada):
+    """Issue 13: "Standard + push for effect reads Great" with level 1 harm; 001 §Harm:
+    lesser harm is reduced effect."""
+    Character.objects.filter(pk=ada.pk).update(harm={"1": ["Tired"]})
+    roll = start(ada_m, ada)
+    flow.set_push(by=ada_m, roll=roll, dice_=False, effect=True)
+    view = flow_queries.panel_context(ada.table, ada_m)["open_rolls"][0]
+    assert view.effect == Effect.STANDARD
+    roll = flow.roll_dice(by=ada_m, roll=roll, rng=Dice(6, 6))
+    assert roll.effect == Effect.STANDARD
+
+
+def test_severe_harm_needs_an_assist_or_a_push_in_the_shared_roll(ada_m, bo_m, ada):
+    """001 §Harm: incapacitated "unless you have help from someone else or push yourself"."""
+    Character.objects.filter(pk=ada.pk).update(harm={"3": ["Punctured lung"]})
+    roll = start(ada_m, ada)
+    with pytest.raises(flow.FlowError, match="incapacitated"):
+        flow.roll_dice(by=ada_m, roll=roll, rng=Dice(6, 6))
+    flow.assist(by=bo_m, roll=roll)
+    assert flow.roll_dice(by=ada_m, roll=roll, rng=Dice(6, 6, 6)).outcome
