@@ -184,19 +184,6 @@ def ignored_vice_stress(traumas_count: int, *, indulged: bool, satisfied_by_trau
     return 0 if indulged or satisfied_by_trauma else traumas_count
 
 
-@dataclass(frozen=True)
-class ViceResult:
-    stress: int
-    overindulged: bool
-
-
-def indulge_vice(stress: int, cleared: int) -> ViceResult:
-    """Clear stress equal to the vice roll; clearing more than was marked is overindulging."""
-    if stress < 0 or cleared < 0:
-        raise RuleError("Stress and stress cleared cannot be negative.")
-    return ViceResult(stress=max(0, stress - cleared), overindulged=cleared > stress)
-
-
 # --- Harm and healing -----------------------------------------------------------------
 
 HARM_SLOTS: dict[int, int] = {1: 2, 2: 2, 3: 1, 4: 1}
@@ -414,8 +401,6 @@ def restore_armor(used: set[str] | frozenset[str], *, downtime: bool) -> frozens
 
 LOAD_LEVELS: dict[str, int] = {"light": 3, "normal": 5, "heavy": 6}
 MULE_LOAD_LEVELS: dict[str, int] = {"light": 5, "normal": 7, "heavy": 8}
-ARMOR_LOAD = 2
-HEAVY_ARMOR_LOAD = 3  # on top of the armor itself
 
 
 @dataclass(frozen=True)

@@ -298,8 +298,6 @@ def gang_scale(tier: int) -> str:
 
 # --- Downtime ------------------------------------------------------------------------
 
-EXTRA_ACTIVITY_COST = 1  # paid as 1 coin or 1 rep, the player's choice
-
 
 def downtime_activities(at_war: bool, war_dogs: bool = False) -> int:
     """Two activities per PC, one while at war (the Bravos' War Dogs keeps two)."""

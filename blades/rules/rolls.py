@@ -7,7 +7,7 @@ options a result opens up.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import IntEnum, StrEnum
 
@@ -202,13 +202,6 @@ def resistance_stress(roll: Roll) -> int:
 
 # --- Fortune, engagement, gather information -------------------------------
 
-FORTUNE_LABELS = {
-    "great": "Great / extreme effect",
-    "standard": "Standard / full effect",
-    "limited": "Limited / partial effect",
-    "poor": "Poor / little effect",
-}
-
 _FORTUNE_RESULTS = {
     Outcome.CRITICAL: "great",
     Outcome.SUCCESS: "standard",
@@ -315,13 +308,6 @@ class ViceResult:
     cleared: int
     relief: int
     overindulged: bool
-
-
-def vice_pool(attribute_ratings: Iterable[int]) -> int:
-    ratings = list(attribute_ratings)
-    if not ratings:
-        raise ValueError("need at least one attribute rating")
-    return min(ratings)
 
 
 def indulge_vice(roll: Roll, stress_marked: int) -> ViceResult:

@@ -258,8 +258,6 @@ def entanglement_choices(
     raise RuleError(f"“{name}” is not an entanglement.")
 
 
-NEEDS_FACTION = ("Cooperation", "Reprisals", "Rivals", "Show of Force")
-
 QUESTIONING_DICE = 2  # "Roll 2d for a normal person"
 QUESTIONING_DICE_MAX = 4  # "an experienced underworld type or some kind of tough ... 3d or 4d"
 
@@ -298,12 +296,6 @@ RAISABLE = ("acquire_asset", "project", "recover", "reduce_heat")
 SELF_HEAL_STRESS = 2  # a Physicker treating their own wounds
 UNTREATED_STRESS = 1  # no healer: tough it out, 0d
 RESTRICTED_HEAT = 2
-
-
-def activity_label(kind: str) -> str:
-    if kind not in ACTIVITIES:
-        raise RuleError(f"“{kind}” is not a downtime activity.")
-    return ACTIVITIES[kind]
 
 
 def extra_activity_payment(pay_with: str) -> str:

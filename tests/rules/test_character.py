@@ -22,7 +22,6 @@ from blades.rules.character import (
     LoadState,
     RuleError,
     StressChange,
-    ViceResult,
     XpChange,
     action_cap,
     add_coin,
@@ -45,7 +44,6 @@ from blades.rules.character import (
     harm_penalty,
     heal_one_level,
     ignored_vice_stress,
-    indulge_vice,
     lifestyle,
     load_limit,
     load_total,
@@ -401,24 +399,6 @@ def test_must_retire(traumas, retire):
 
 def test_must_retire_with_an_extra_box():
     assert must_retire(("cold", "soft", "vicious", "haunted"), trauma_max=5) is False
-
-
-@pytest.mark.parametrize(
-    ("stress", "cleared", "expected"),
-    [
-        (5, 3, ViceResult(2, False)),
-        (4, 4, ViceResult(0, False)),
-        (3, 5, ViceResult(0, True)),
-        (0, 1, ViceResult(0, True)),
-    ],
-)
-def test_indulge_vice(stress, cleared, expected):
-    assert indulge_vice(stress, cleared) == expected
-
-
-def test_indulge_vice_rejects_negative():
-    with pytest.raises(RuleError, match="negative"):
-        indulge_vice(3, -1)
 
 
 # --- Harm -----------------------------------------------------------------------------

@@ -4,7 +4,6 @@ from blades.rules.character import RuleError, XpChange
 from blades.rules.crew import (
     CREW_XP_DEFAULT,
     EXPOSURE,
-    EXTRA_ACTIVITY_COST,
     FACTION_TIER_MAX,
     GANG_SCALE,
     HEAT_MAX,
@@ -45,7 +44,6 @@ from blades.rules.crew import (
 def test_constants():
     assert (TIER_MAX, FACTION_TIER_MAX, TURF_MAX, HEAT_MAX, WANTED_MAX) == (4, 5, 6, 9, 4)
     assert CREW_XP_DEFAULT == 8
-    assert EXTRA_ACTIVITY_COST == 1
 
 
 # --- Rep, turf and development -------------------------------------------------------
