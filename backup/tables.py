@@ -49,9 +49,9 @@ PARTS: list[tuple[str, Callable[[int], dict]]] = [
     ("crews.Flashback", lambda t: {"score__table_id": t}),
     ("crews.DowntimeActivity", lambda t: {"score__table_id": t}),
     ("crews.Phase", lambda t: {"table_id": t}),
-    ("table_sessions.ActionRoll", lambda t: {"table_id": t}),
-    ("table_sessions.Consequence", lambda t: {"roll__table_id": t}),
-    ("table_sessions.RollEvent", lambda t: {"roll__table_id": t}),
+    ("rolls.ActionRoll", lambda t: {"table_id": t}),
+    ("rolls.Consequence", lambda t: {"roll__table_id": t}),
+    ("rolls.RollEvent", lambda t: {"roll__table_id": t}),
 ]
 
 # Models that belong to a table but stay out of an export, and why. A model reaching
@@ -60,6 +60,12 @@ NOT_EXPORTED: dict[str, str] = {
     "table_sessions.Presence": "an open websocket of a running server, gone on restore",
     "crews.Screen": "a live hand-out link: a leaked export must not open the table's shared "
     "screen, so the GM hands out a new link after a restore",
+}
+
+# Models that moved to another app after exports were written: the label an older file
+# names them by (lower case, as exports write labels) → the label they have now.
+MOVED: dict[str, str] = {
+    f"table_sessions.{name}": f"rolls.{name}" for name in ("actionroll", "consequence", "rollevent")
 }
 
 
@@ -154,7 +160,8 @@ def import_table(document: dict) -> int:
                 user.save()
         touched = set()
         for item in document["objects"]:
-            model = apps.get_model(item["model"])
+            label = MOVED.get(item["model"].lower(), item["model"])
+            model = apps.get_model(label)
             fields = dict(item["fields"])
             for field in _content_fields(model, lookups):
                 value = fields[field.name]
@@ -163,7 +170,9 @@ def import_table(document: dict) -> int:
                     if key not in lookups[field.related_model]:
                         raise ImportRefused(f"This database has no {field.name} “{'/'.join(key)}”.")
                     fields[field.name] = lookups[field.related_model][key]
-            for obj in serializers.deserialize("python", [{**item, "fields": fields}]):
+            for obj in serializers.deserialize(
+                "python", [{**item, "model": label, "fields": fields}]
+            ):
                 obj.save()
             touched.add(model)
         # Rows came with their ids; PostgreSQL's sequences must move past them.

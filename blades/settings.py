@@ -45,6 +45,7 @@ INSTALLED_APPS = [
     "sessions.apps.TableSessionsConfig",
     "characters",
     "crews",
+    "rolls",
     "accounts",
     "backup",
 ]

@@ -4,5 +4,6 @@ urlpatterns = [
     path("", include("sessions.urls")),
     path("", include("characters.urls")),
     path("", include("crews.urls")),
+    path("", include("rolls.urls")),
     path("", include("backup.urls")),
 ]

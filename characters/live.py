@@ -13,12 +13,21 @@ from sessions import live
 
 from . import queries
 from .models import Character
+from .templatetags.party import table_party
 
 
 def party_member_html(character: Character, *, created: bool = False) -> str:
     return render_to_string(
         "characters/party.html#party-push",
         {"character": character, "sheet": queries.party_view(character), "created": created},
+    )
+
+
+def party_snapshot(table_id: int, is_gm: bool) -> str:
+    """The Party section, and a signal for each open sheet, for a page catching up."""
+    context = {"party": table_party(table_id), "oob": True}
+    return render_to_string("characters/party.html#party-list", context) + render_to_string(
+        "characters/party.html#sheet-signals", context
     )
 
 

@@ -21,6 +21,7 @@ from characters.models import Character
 from sessions import live
 from sessions.models import Clock, Table
 
+from . import live as crew_live
 from .models import (
     CUSTOM,
     Claim,
@@ -44,11 +45,11 @@ def _locked(crew: Crew) -> Crew:
 
 def _push(crew_or_table_id: Crew | int, *parts: str) -> None:
     table_id = crew_or_table_id if isinstance(crew_or_table_id, int) else crew_or_table_id.table_id
-    live.push_crew(table_id, parts=parts or ALL_PARTS)
+    crew_live.push_crew(table_id, parts=parts or ALL_PARTS)
 
 
 def _push_factions(table_id: int, *, players_see: bool) -> None:
-    live.push_factions(table_id, players=players_see)
+    crew_live.push_factions(table_id, players=players_see)
 
 
 # --- The crew and its sheet ------------------------------------------------------------

@@ -12,11 +12,9 @@ from django.template.loader import render_to_string
 
 from blades import outbox
 
-from . import queries
+from . import panels, queries
 
 PAGE = "sessions/table.html"
-CREW_PAGE = "crews/crew.html"
-FACTIONS_PAGE = "crews/factions.html"
 
 
 def players_group(table_id: int) -> str:
@@ -42,8 +40,9 @@ def fragment(partial: str, **context) -> str:
 UNREACHABLE = "channel layer unreachable; the snapshot will catch pages up"
 
 
-def _send(*fragments: tuple[str, str]) -> None:
-    """Send (group, html) pairs in order; an empty html sends nothing to that group."""
+def send_now(*fragments: tuple[str, str]) -> None:
+    """Send (group, html) pairs in order; an empty html sends nothing to that group.
+    For a caller already past the commit: `push` waits for it."""
 
     async def send_all() -> None:
         layer = get_channel_layer()
@@ -57,7 +56,7 @@ def _send(*fragments: tuple[str, str]) -> None:
 def push(table_id: int, *, gm_html: str, players_html: str) -> None:
     """Send after commit; an empty string sends nothing to that audience."""
     transaction.on_commit(
-        lambda: _send((gm_group(table_id), gm_html), (players_group(table_id), players_html))
+        lambda: send_now((gm_group(table_id), gm_html), (players_group(table_id), players_html))
     )
 
 
@@ -86,7 +85,7 @@ def push_roll(roll) -> None:
 
     def send() -> None:
         html = fragment("roll-push", roll=roll)
-        _send(
+        send_now(
             (gm_group(roll.table_id), html),
             (players_group(roll.table_id), "" if roll.secret else html),
         )
@@ -116,7 +115,8 @@ def kick(channel_names: list[str]) -> None:
 
 
 def snapshot(table_id: int, is_gm: bool) -> str:
-    """Everything a reconnecting page may have missed, swapped in whole."""
+    """Everything a reconnecting page may have missed, swapped in whole: the clocks and
+    the roll log, and what the apps above add (sessions/panels.py)."""
     return fragment(
         "snapshot",
         clocks=queries.visible_clocks(table_id, is_gm),
@@ -124,73 +124,7 @@ def snapshot(table_id: int, is_gm: bool) -> str:
         table_id=table_id,
         is_gm=is_gm,
         oob=True,
-    ) + crew_snapshot(table_id, is_gm)
-
-
-# --- The crew and the factions --------------------------------------------------------
-
-
-def push_crew(table_id: int, *, parts) -> None:
-    """Push the named sections of the crew sheet (and the crew summary other pages show).
-
-    Rendered after commit, from the committed books: the write lock is not held while
-    templates render, and concurrent changes each push the state they left behind.
-    Players all share the crew's permission flags, so one render serves every player.
-    """
-
-    def send() -> None:
-        from crews import queries as crew_queries
-
-        crew = crew_queries.crew_sheet(table_id)
-        if crew is None:
-            return
-        for is_gm in (True, False):
-            context = {**crew_queries.sheet_context(crew, is_gm=is_gm), "parts": parts}
-            html = render_to_string(f"{CREW_PAGE}#crew-push", context)
-            _send((gm_group(table_id) if is_gm else players_group(table_id), html))
-
-    transaction.on_commit(send)
-
-
-def push_factions(table_id: int, *, players: bool = True) -> None:
-    """The whole ladder, per audience, rendered after commit: a tier change reorders it,
-    and a hidden faction is simply absent from the players' render. `players=False` when
-    only a hidden faction changed: even an unchanged ladder arriving then would tell the
-    players that the GM just did something with a faction they cannot see."""
-
-    def send() -> None:
-        for is_gm in (True, False) if players else (True,):
-            html = _faction_ladder(table_id, is_gm)
-            _send((gm_group(table_id) if is_gm else players_group(table_id), html))
-
-    transaction.on_commit(send)
-
-
-def _faction_ladder(table_id: int, is_gm: bool) -> str:
-    from crews import queries as crew_queries
-
-    context = {
-        "factions": crew_queries.visible_factions(table_id, is_gm),
-        "is_gm": is_gm,
-        "table_id": table_id,
-        "oob": True,
-    }
-    return render_to_string(f"{FACTIONS_PAGE}#faction-ladder", context)
-
-
-def crew_snapshot(table_id: int, is_gm: bool) -> str:
-    """The crew's books and the faction ladder, for a page catching up after a reconnect."""
-    from crews import queries as crew_queries
-
-    html = _faction_ladder(table_id, is_gm)
-    crew = crew_queries.crew_sheet(table_id)
-    if crew is not None:
-        context = {
-            **crew_queries.sheet_context(crew, is_gm=is_gm),
-            "parts": ("books", "claims", "cohorts"),
-        }
-        html += render_to_string(f"{CREW_PAGE}#crew-push", context)
-    return html
+    ) + panels.snapshot(table_id, is_gm)
 
 
 def presence(table_id: int, since) -> str:
@@ -200,13 +134,3 @@ def presence(table_id: int, since) -> str:
 def push_to_table(table_id: int, html: str) -> None:
     """A fragment with nothing hidden in it, for the GM and the players alike."""
     push(table_id, gm_html=html, players_html=html)
-
-
-def push_flow(roll) -> None:
-    """The shared roll shows each person their own buttons (only the roller rolls, only
-    the GM sets position), so the push is a signal: every open page fetches its own
-    rendering of the flow panel over HTTP. A secret roll signals only the GM."""
-    html = render_to_string(
-        "sessions/flow.html#flow-signal", {"table_id": roll.table_id, "oob": True}
-    )
-    push(roll.table_id, gm_html=html, players_html="" if roll.secret else html)

@@ -159,7 +159,3 @@ class Presence(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user} at {self.table}"
-
-
-# The shared roll lives in its own module; imported here so Django registers it.
-from .flow_models import ActionRoll, Consequence, RollEvent  # noqa: E402, F401

@@ -4,7 +4,7 @@ from django.urls import path
 from accounts.views import LoginView
 from blades.hashing import hashes_passwords
 
-from . import flow_views, views
+from . import views
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -37,19 +37,5 @@ urlpatterns = [
         "tables/<int:table_id>/clocks/<int:clock_id>/delete/",
         views.clock_delete,
         name="clock_delete",
-    ),
-    path("tables/<int:table_id>/flow/", flow_views.flow_panel, name="flow_panel"),
-    path("tables/<int:table_id>/flow/start/", flow_views.flow_start, name="flow_start"),
-    path("tables/<int:table_id>/flow/fortune/", flow_views.flow_fortune, name="flow_fortune"),
-    path("tables/<int:table_id>/flow/undo/", flow_views.flow_undo, name="flow_undo"),
-    path(
-        "tables/<int:table_id>/flow/<int:roll_id>/<slug:step>/",
-        flow_views.flow_step,
-        name="flow_step",
-    ),
-    path(
-        "tables/<int:table_id>/flow/<int:roll_id>/consequences/<int:consequence_id>/<slug:step>/",
-        flow_views.flow_consequence_step,
-        name="flow_consequence_step",
     ),
 ]

@@ -8,10 +8,8 @@ from django.views.decorators.http import require_POST
 
 from blades.rules.rolls import RollKind
 
-from . import actions, queries
+from . import actions, panels, queries
 from .access import access_table, require_gm
-from .flow_queries import panel_context
-from .flow_views import start_forms
 from .forms import ClockForm, RollForm, SignupForm, TableForm
 from .models import Clock, Membership, Table
 
@@ -73,8 +71,8 @@ def _table_context(request, table: Table, membership: Membership, **forms) -> di
 def table_detail(request: HttpRequest, table_id: int) -> HttpResponse:
     table, membership = access_table(request.user, table_id)
     context = _table_context(request, table, membership)
-    # The shared roll: its panel and the form that starts one (flow_views owns both).
-    context.update(panel_context(table, membership), **start_forms(membership))
+    # The apps above add their panels (the action roll's card), see sessions/panels.py.
+    context.update(panels.page_context(table, membership))
     return render(request, PAGE, context)
 
 

@@ -8,7 +8,7 @@ register = template.Library()
 @register.simple_tag
 def table_party(table_id: int) -> list:
     """The table's active characters with their at-a-glance figures, for the Party section
-    of the table page and of the socket's catch-up snapshot (both belong to sessions)."""
+    of the table page and of the socket's catch-up snapshot (characters/live.py)."""
     return [(character, party_view(character)) for character in party(table_id)]
 
 

@@ -6,12 +6,12 @@ from django.core.management import call_command
 from django.urls import reverse
 from django.utils import timezone
 
-from backup.tables import PARTS, dumps, export_table
+from backup.tables import PARTS, dumps, export_table, import_table
 from characters import actions as character_actions
 from characters.models import Character, Contact, Draft, GmNote
 from crews import actions as crew_actions
 from crews.models import DowntimeActivity, Flashback, Phase, Score
-from sessions.flow_models import ActionRoll, Consequence, RollEvent
+from rolls.models import ActionRoll, Consequence, RollEvent
 from sessions.models import Table
 from tests.factories import (
     CharacterAbilityFactory,
@@ -199,6 +199,23 @@ def test_export_flush_import_export_loses_nothing(tmp_path):
     assert not any(user.has_usable_password() for user in restored)
     # New rows after an import get fresh ids (PostgreSQL's sequences moved on).
     assert TableFactory().pk != table.pk
+
+
+def test_an_export_written_before_the_action_roll_moved_still_imports(db):
+    table = full_table()
+    document = comparable(export_table(table.pk))
+    # Until the action roll had its own app, exports named its models under sessions.
+    older = json.loads(json.dumps(document).replace('"rolls.', '"table_sessions.'))
+    assert {"table_sessions.actionroll", "table_sessions.consequence"} <= {
+        item["model"] for item in older["objects"]
+    }
+    Table.objects.all().delete()
+    get_user_model().objects.all().delete()
+    assert not ActionRoll.objects.exists()
+
+    import_table(older)
+    assert comparable(export_table(table.pk)) == document
+    assert RollEvent.objects.filter(roll__table=table).count() == 2
 
 
 def test_import_refuses_a_table_that_exists(db, tmp_path):

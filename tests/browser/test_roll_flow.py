@@ -14,8 +14,8 @@ from blades.rules.dice import Roll
 from blades.rules.rolls import resistance_stress
 from characters.content import load_standard_content
 from characters.models import Character
+from rolls.models import ActionRoll, Consequence
 from sessions import actions
-from sessions.flow_models import ActionRoll, Consequence
 from sessions.models import Membership
 from tests.browser.conftest import PHONE, assert_accessible, assert_fits_phone, wait_for_socket
 from tests.factories import CharacterFactory

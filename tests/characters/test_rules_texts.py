@@ -69,7 +69,7 @@ def test_harm_penalties_apply_once_to_the_sheet_roll_and_its_button(client, tabl
     really uses ("Roll Survey (1d)" rolled 0d)."""
     from blades.rules.rolls import Effect
     from sessions.models import Roll
-    from tests.sessions.conftest import Dice
+    from tests.rolls.conftest import Dice
 
     character = CharacterFactory(table=table, owner=player, survey=1)
     Character.objects.filter(pk=character.pk).update(harm={"1": ["Tired"], "2": ["Cut"]})
@@ -88,7 +88,7 @@ def test_severe_harm_needs_help_or_a_push_to_roll(table, player):
     """001 §Harm: severe harm "can't do anything unless you have help from someone else or
     push yourself to perform the action"."""
     from blades.rules.character import RuleError
-    from tests.sessions.conftest import Dice
+    from tests.rolls.conftest import Dice
 
     character = CharacterFactory(table=table, owner=player, survey=2)
     Character.objects.filter(pk=character.pk).update(harm={"3": ["Punctured lung"]})

@@ -1,7 +1,7 @@
 """Steps 5 and 6 of the shared roll, and what the GM does around it: consequences,
 the target clock, resisting, protecting, closing the roll, fortune rolls.
 
-Same contract as flow.py: one transaction per step, a RollEvent with every change.
+Same contract as actions.py: one transaction per step, a RollEvent with every change.
 """
 
 from django.db import transaction
@@ -24,9 +24,11 @@ from characters import actions as sheet
 from characters.models import Character
 from crews import actions as crew_actions
 from crews.models import Crew
+from sessions import actions
+from sessions.models import Clock, Membership, Table
 
-from . import actions
-from .flow import (
+from .access import require_gm_at, require_gm_of, require_sufferer, require_teammate
+from .actions import (
     Changes,
     FlowError,
     Step,
@@ -36,9 +38,7 @@ from .flow import (
     require_step,
     stored_harm,
 )
-from .flow_access import require_gm_at, require_gm_of, require_sufferer, require_teammate
-from .flow_models import ActionRoll, Consequence
-from .models import Clock, Membership, Table
+from .models import ActionRoll, Consequence
 
 # --- 5. Consequences and the target clock ---------------------------------------------
 

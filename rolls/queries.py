@@ -21,10 +21,13 @@ from blades.rules.rolls import (
 )
 from characters.models import Character, CharacterAbility, CharacterItem
 from crews.models import Crew
+from sessions import queries
+from sessions.models import Membership, Table
 
-from . import flow, flow_access, flow_undo, queries
-from .flow_models import ActionRoll, Consequence, RollEvent
-from .models import Membership, Table
+from . import access as flow_access
+from . import actions as flow
+from . import undo as flow_undo
+from .models import ActionRoll, Consequence, RollEvent
 
 FINISHED_SHOWN = 10
 Step = ActionRoll.Step

@@ -6,12 +6,15 @@ import pytest
 
 from characters import actions as sheet
 from characters.models import Character
-from sessions import actions, flow, flow_outcome, flow_undo
-from sessions.flow_models import ActionRoll
+from rolls import actions as flow
+from rolls import outcome as flow_outcome
+from rolls import undo as flow_undo
+from rolls.models import ActionRoll
+from sessions import actions
 from sessions.models import Membership
 from tests.concurrency import at_once
 from tests.factories import CharacterFactory, ClockFactory, MembershipFactory
-from tests.sessions.conftest import Dice, fresh, start
+from tests.rolls.conftest import Dice, fresh, start
 
 
 def pushed_roll(ada_m, gm_m, ada) -> ActionRoll:

@@ -6,10 +6,12 @@ from django.core.exceptions import PermissionDenied
 from django.urls import reverse
 
 from crews.models import Crew
-from sessions import flow, flow_outcome, flow_undo
-from sessions.flow_models import Consequence
+from rolls import actions as flow
+from rolls import outcome as flow_outcome
+from rolls import undo as flow_undo
+from rolls.models import Consequence
 from tests.factories import CharacterFactory, ClockFactory, CrewFactory, MembershipFactory
-from tests.sessions.conftest import Dice, start
+from tests.rolls.conftest import Dice, start
 from tests.sessions.test_consumers import connect, drain_greeting
 
 

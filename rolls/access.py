@@ -1,6 +1,6 @@
 """Who may do what to a shared roll: one helper per question.
 
-The actions in flow.py call these, so a permission holds whichever view (or test)
+The actions in actions.py call these, so a permission holds whichever view (or test)
 calls the action. A roll at another table is a 404, like everything of a table.
 """
 
@@ -8,10 +8,10 @@ from django.core.exceptions import PermissionDenied
 from django.http import Http404
 
 from characters.models import Character
+from sessions.access import access_table
+from sessions.models import Membership
 
-from .access import access_table
-from .flow_models import ActionRoll, Consequence
-from .models import Membership
+from .models import ActionRoll, Consequence
 
 
 def access_roll(user, table_id: int, roll_id: int) -> tuple[Membership, ActionRoll]:

@@ -24,17 +24,18 @@ from characters import actions as sheet
 from characters.live import push_character
 from characters.models import Character
 from crews.models import Crew
+from sessions import actions
+from sessions.models import Clock, Membership
 
-from . import actions, live
-from .flow_access import (
+from . import live
+from .access import (
     require_cancel,
     require_gm_of,
     require_member,
     require_roller,
     require_teammate,
 )
-from .flow_models import ActionRoll, RollEvent
-from .models import Clock, Membership
+from .models import ActionRoll, RollEvent
 
 Step = ActionRoll.Step
 # What a roll may change on a sheet, and so what undo puts back.

@@ -21,11 +21,11 @@ from characters import actions as sheet
 from characters.models import Character
 from crews import actions as crew_actions
 from crews.models import Crew
+from sessions.models import Clock, Membership, Table
 
-from .flow import Changes, FlowError, Step, locked_roll, record, require_step, stored_harm
-from .flow_access import require_gm_at
-from .flow_models import ActionRoll
-from .models import Clock, Membership, Table
+from .access import require_gm_at
+from .actions import Changes, FlowError, Step, locked_roll, record, require_step, stored_harm
+from .models import ActionRoll
 
 # xp field → (advances field, track length): an xp track rolls over into advances.
 XP_LADDERS = {

@@ -4,7 +4,7 @@ and the helpers the flow tests share (loaded dice, fresh reads, starting a roll)
 import pytest
 
 from characters.models import Character
-from sessions import flow
+from rolls import actions as flow
 from sessions.models import Membership
 from tests.factories import CharacterFactory
 

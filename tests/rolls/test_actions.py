@@ -6,8 +6,12 @@ from django.http import Http404
 
 from blades.rules.rolls import Effect, Position
 from characters.models import Character
-from sessions import flow, flow_group, flow_outcome, flow_queries, flow_undo
-from sessions.flow_models import ActionRoll, Consequence
+from rolls import actions as flow
+from rolls import group as flow_group
+from rolls import outcome as flow_outcome
+from rolls import queries as flow_queries
+from rolls import undo as flow_undo
+from rolls.models import ActionRoll, Consequence
 from tests.factories import (
     CharacterFactory,
     CharacterItemFactory,
@@ -15,7 +19,7 @@ from tests.factories import (
     MembershipFactory,
     TableFactory,
 )
-from tests.sessions.conftest import Dice, fresh, member, start
+from tests.rolls.conftest import Dice, fresh, member, start
 
 
 def test_full_roll_desperate_with_assist_and_push(ada_m, bo_m, gm_m, ada, bo):

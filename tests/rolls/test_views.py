@@ -4,8 +4,8 @@ import pytest
 from channels.db import database_sync_to_async
 from django.urls import reverse
 
-from sessions import flow_outcome
-from sessions.flow_models import ActionRoll
+from rolls import outcome as flow_outcome
+from rolls.models import ActionRoll
 from sessions.models import Membership
 from tests.factories import CharacterFactory, MembershipFactory, TableFactory
 from tests.sessions.test_consumers import connect, drain_greeting

@@ -5,7 +5,7 @@ Each participant may push for +1d (2 stress) or take a devil's bargain, and one
 character not taking part may assist them (+1d, 1 stress); that stress is paid at
 their roll. The best single result counts for everyone, the leader takes 1 stress per
 participant whose best die was 1-3, and each desperate roller marks xp. Same contract
-as flow.py: one transaction per step, a RollEvent with every change.
+as actions.py: one transaction per step, a RollEvent with every change.
 """
 
 from django.db import transaction
@@ -15,9 +15,11 @@ from blades.rules import dice
 from blades.rules import flow as rules
 from blades.rules.rolls import group_action
 from characters.models import Character
+from sessions import actions
+from sessions.models import Membership
 
-from . import actions
-from .flow import (
+from .access import require_participant, require_teammate
+from .actions import (
     Changes,
     FlowError,
     Step,
@@ -29,9 +31,7 @@ from .flow import (
     record,
     require_step,
 )
-from .flow_access import require_participant, require_teammate
-from .flow_models import ActionRoll
-from .models import Membership
+from .models import ActionRoll
 
 
 def join_group(*, by: Membership, roll: ActionRoll) -> ActionRoll:

@@ -16,16 +16,18 @@ from blades.rules import flow as flow_rules
 from blades.rules.dice import MAX_POOL
 from blades.rules.rolls import Effect, Position
 from characters.models import Character
+from sessions.access import access_table
+from sessions.models import Clock
 
-from . import flow, flow_group, flow_outcome
-from .access import access_table
-from .flow_access import access_consequence, access_roll, own_character
-from .flow_models import ActionRoll
-from .flow_queries import panel_context
-from .flow_undo import undo_last
-from .models import Clock
+from . import actions as flow
+from . import group as flow_group
+from . import outcome as flow_outcome
+from .access import access_consequence, access_roll, own_character
+from .models import ActionRoll
+from .queries import panel_context
+from .undo import undo_last
 
-TEMPLATE = "sessions/flow.html"
+TEMPLATE = "rolls/flow.html"
 
 
 class StartRollForm(forms.Form):
@@ -80,6 +82,11 @@ def start_forms(membership, **bound) -> dict:
         or StartRollForm(prefix="start", teammates=_teammates(membership)),
         "mine": own_character(membership),
     }
+
+
+def table_page_context(table, membership) -> dict:
+    """The table page's action roll card: the panel and the form that starts a roll."""
+    return {**panel_context(table, membership), **start_forms(membership)}
 
 
 def _panel(request, table, membership, *, error: str = "", error_roll: int | None = None):

@@ -5,10 +5,11 @@ import pytest
 from django.core.exceptions import PermissionDenied
 from django.urls import reverse
 
-from sessions import flow, flow_group
-from sessions.flow_models import ActionRoll
+from rolls import actions as flow
+from rolls import group as flow_group
+from rolls.models import ActionRoll
 from tests.factories import CharacterFactory, MembershipFactory
-from tests.sessions.conftest import Dice, fresh, start
+from tests.rolls.conftest import Dice, fresh, start
 
 
 @pytest.fixture
