@@ -150,6 +150,7 @@ def roll_engagement(*, table: Table, roller, marks: dict[str, str], rng=SYSTEM_R
             raise RuleError("The engagement roll is made once per score.")
         result = dice.roll(engagement_pool(advantages, disadvantages), rng)
         score.position, score.past_first_obstacle = engagement_position(result.outcome)
+        Table.objects.filter(pk=table.pk).update(opening_position=score.position)
         score.advantages, score.disadvantages = advantages, disadvantages
         score.engagement_roll = store_roll(
             table.pk, roller, RollKind.ENGAGEMENT, result,
@@ -213,6 +214,8 @@ def end_score(*, table: Table, gave_up: bool = False) -> Score:
         if gave_up:
             score.rep = score.coin = 0
             score.save(update_fields=["rep", "coin"])
+        # A score that ends without an action roll leaves no position for the next one.
+        Table.objects.filter(pk=table.pk).update(opening_position="")
         for character in Character.objects.filter(
             table=table, state=Character.State.ACTIVE, special_used=True
         ):

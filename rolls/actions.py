@@ -25,7 +25,7 @@ from characters.live import push_character
 from characters.models import Character
 from crews.models import Crew
 from sessions import actions
-from sessions.models import Clock, Membership
+from sessions.models import Clock, Membership, Table
 
 from . import live
 from .access import (
@@ -270,9 +270,14 @@ def start_roll(
             stale.save(update_fields=["step"])
             record(stale, by, "Replaced by a new roll.")
         kind = ActionRoll.Kind.GROUP if group else ActionRoll.Kind.ACTION
+        # The score's first action roll starts at the engagement roll's position.
+        opening = Table.objects.select_for_update().values_list("opening_position", flat=True)
+        position = opening.get(pk=character.table_id) or Position.RISKY
+        Table.objects.filter(pk=character.table_id).update(opening_position="")
         roll = ActionRoll.objects.create(
             table_id=character.table_id,
             kind=kind,
+            position=position,
             started_by_id=by.user_id,
             character=character,
             goal=goal.strip()[:200],

@@ -740,3 +740,21 @@ def test_pushing_yourself_on_a_downtime_roll_and_harm_on_downtime_action_rolls(
     assert client.post(url, {**data, "push": "1"}, headers=HX).status_code == 200
     assert Roll.objects.get(table=table, kind="downtime").pool == 2  # 2, +1 push, −1 harm
     assert fresh(pc).stress == 2
+
+
+def test_the_engagement_rolls_position_carries_into_the_first_action_roll(
+    table, crew, faction, pc, gm, player
+):
+    """000 §Engagement roll: the result "sets the starting position of the score"
+    (1-3 desperate); the score's first action roll starts there, the next at risky."""
+    from rolls import actions as roll_actions
+    from sessions.models import Membership
+
+    to_step(table, crew, faction, "score", gm)
+    phases.roll_engagement(table=table, roller=gm, marks={}, rng=FixedDice(2))
+    by = Membership.objects.get(table=table, user=player)
+    first = roll_actions.start_roll(by=by, character=pc, goal="in", action="prowl")
+    assert first.position == "desperate"
+    roll_actions.cancel(by=by, roll=first)
+    second = roll_actions.start_roll(by=by, character=pc, goal="on", action="prowl")
+    assert second.position == "risky"
