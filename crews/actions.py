@@ -359,9 +359,21 @@ def mark_upgrade(*, crew: Crew, key: str, by: int) -> rules.UpgradeChange:
 # --- Claims ----------------------------------------------------------------------------
 
 
-def set_claim(*, claim: Claim, held: bool) -> Claim:
-    """Seize or lose a claim. Held turf shortens the rep track (rules.rep_track)."""
+def set_claim(*, claim: Claim, held: bool, override: bool = False) -> Claim:
+    """Seize or lose a claim. Held turf shortens the rep track (rules.rep_track).
+
+    A claim on the map is seized next to one the crew holds (a path joins them; the lair
+    is held from the start); the GM may `override` that, as the fiction can allow."""
     with transaction.atomic():
+        if held and not claim.held and claim.row is not None and not override:
+            data = crew_type_data(claim.crew.crew_type)
+            cells = claim.crew.claims.filter(held=True, row__isnull=False).values_list("row", "col")
+            paths = data["paths"] if data else []
+            if data and not rules.claim_reachable((claim.row, claim.col), cells, paths):
+                raise RuleError(
+                    f"{claim.name} is not next to a claim the crew holds or its lair; "
+                    "the GM may seize it anyway."
+                )
         if held and claim.turf:
             crew = _locked(claim.crew)
             if crew.claims.filter(held=True, turf=True).count() >= rules.TURF_MAX:

@@ -307,6 +307,21 @@ def downtime_activities(at_war: bool, war_dogs: bool = False) -> int:
 # --- The crew's books on the sheet -----------------------------------------------------
 
 
+Cell = tuple[int, int]
+
+
+def claim_reachable(target: Cell, held: Iterable[Cell], paths: Iterable[tuple[Cell, Cell]]) -> bool:
+    """A claim can be seized when a path on the crew's map joins it to a claim the crew
+    holds (the lair counts: it is held from the start)."""
+    held = {tuple(cell) for cell in held}
+    target = tuple(target)
+    for a, b in paths:
+        a, b = tuple(a), tuple(b)
+        if (a == target and b in held) or (b == target and a in held):
+            return True
+    return False
+
+
 def turf_count(held_turf_claims: int) -> int:
     """Turf held on the claim map, as marked on the rep track (at most 6 fit there)."""
     if held_turf_claims < 0:

@@ -79,7 +79,7 @@ def test_vault_raises_the_limit(crew):
 def test_turf_shortens_the_rep_track_and_stays_when_rep_resets(crew):
     turf = crew.claims.filter(turf=True).order_by("pk")
     for claim in turf[:2]:
-        actions.set_claim(claim=claim, held=True)
+        actions.set_claim(claim=claim, held=True, override=True)
     crew = Crew.objects.get(pk=crew.pk)
     assert (crew.turf, crew.rep_track) == (2, 10)
     actions.add_rep(crew=crew, amount=12)
@@ -214,7 +214,7 @@ def test_war_with_a_hidden_faction_has_no_effect_yet(crew, table):
 def test_custom_claim_counts_as_turf(table):
     crew = CrewFactory(table=table, crew_type="custom")
     claim = actions.add_claim(crew=crew, name="Docks", effect="", turf=True)
-    actions.set_claim(claim=claim, held=True)
+    actions.set_claim(claim=claim, held=True, override=True)
     assert Crew.objects.get(pk=crew.pk).rep_track == 11
     actions.remove_claim(claim=claim)
     assert not Claim.objects.exists()
