@@ -324,14 +324,17 @@ def set_terms(
     return roll
 
 
-def ask_trade(*, by: Membership, roll: ActionRoll) -> ActionRoll:
+def ask_trade(*, by: Membership, roll: ActionRoll, direction: str = "effect") -> ActionRoll:
+    """Ask the GM to trade position for effect ("effect") or effect for position."""
     require_roller(by, roll)
+    if direction not in rules.TRADES:
+        raise FlowError("Trade position for effect, or effect for position.")
     with transaction.atomic():
         roll = locked_roll(roll)
         require_step(roll, Step.SETUP)
-        roll.trade_asked = True
-        roll.save(update_fields=["trade_asked"])
-        record(roll, by, "Asks to trade position for effect")
+        roll.trade_asked, roll.trade_for = True, direction
+        roll.save(update_fields=["trade_asked", "trade_for"])
+        record(roll, by, f"Asks to trade {rules.TRADES[direction]}")
     return roll
 
 
@@ -346,7 +349,7 @@ def answer_trade(*, by: Membership, roll: ActionRoll, accept: bool) -> ActionRol
         text = "GM refuses the trade"
         if accept:
             try:
-                position, effect = rules.trade_position_for_effect(roll.as_position, roll.as_effect)
+                position, effect = rules.trade(roll.as_position, roll.as_effect, roll.trade_for)
             except char_rules.RuleError as error:
                 raise FlowError(str(error)) from error
             roll.position, roll.effect = position, effect

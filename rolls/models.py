@@ -47,6 +47,8 @@ class ActionRoll(models.Model):
         choices=[(e.value, e.label) for e in Effect], default=Effect.STANDARD
     )
     trade_asked = models.BooleanField(default=False)
+    # What the asked trade buys: "effect" (a worse position) or "position" (less effect).
+    trade_for = models.CharField(max_length=10, blank=True, default="effect")
     gather_information = models.BooleanField(default=False)
     flashback = models.BooleanField(default=False)
     flashback_cost = models.PositiveSmallIntegerField(null=True, blank=True)

@@ -20,6 +20,7 @@ from blades.rules.rolls import (
     action_pool,
     push_stress,
     raise_effect,
+    reduce_effect,
 )
 
 # Best to worst, so "worse" is one step right.
@@ -35,6 +36,28 @@ def worsen_position(position: Position) -> Position:
 
 def improve_position(position: Position) -> Position:
     return POSITION_LADDER[max(POSITION_LADDER.index(position) - 1, 0)]
+
+
+TRADES = {"effect": "position for effect", "position": "effect for position"}
+
+
+def trade(position: Position, effect: Effect, direction: str) -> tuple[Position, Effect]:
+    """ "You might trade position for effect, or vice versa" (000 §Effect): "effect" takes
+    a worse position for more effect, "position" takes less effect for a better position."""
+    if direction == "effect":
+        return trade_position_for_effect(position, effect)
+    if direction == "position":
+        return trade_effect_for_position(position, effect)
+    raise RuleError("Trade position for effect, or effect for position.")
+
+
+def trade_effect_for_position(position: Position, effect: Effect) -> tuple[Position, Effect]:
+    """The player takes one level less effect for a better position."""
+    if position is Position.CONTROLLED:
+        raise RuleError("The position is already controlled: there is nothing to gain.")
+    if effect is Effect.ZERO:
+        raise RuleError("The effect is already zero: there is nothing left to trade.")
+    return improve_position(position), reduce_effect(effect)
 
 
 def trade_position_for_effect(position: Position, effect: Effect) -> tuple[Position, Effect]:

@@ -401,3 +401,15 @@ def test_severe_harm_needs_an_assist_or_a_push_in_the_shared_roll(ada_m, bo_m, a
         flow.roll_dice(by=ada_m, roll=roll, rng=Dice(6, 6))
     flow.assist(by=bo_m, roll=roll)
     assert flow.roll_dice(by=ada_m, roll=roll, rng=Dice(6, 6, 6)).outcome
+
+
+def test_trade_effect_for_position_the_other_way(client, table, ada_m, gm_m, ada, player):
+    """000 §Effect: "trade position for effect, or vice versa"."""
+    from django.urls import reverse
+
+    roll = start(ada_m, ada)
+    client.force_login(player)
+    url = reverse("flow_step", args=[table.pk, roll.pk, "ask-trade"])
+    client.post(url, {"for": "position"}, headers={"HX-Request": "true"})
+    roll = flow.answer_trade(by=gm_m, roll=ActionRoll.objects.get(pk=roll.pk), accept=True)
+    assert (roll.position, roll.effect) == (Position.CONTROLLED, Effect.LIMITED)
