@@ -482,7 +482,7 @@ def test_hardcase_makes_advancing_a_tier_cost_2_coin_less(tier, hardcase, cost):
 
 @pytest.mark.parametrize(
     ("target", "held", "reachable"),
-    [((0, 1), [(0, 0)], True), ((0, 1), [(1, 1)], False), ((1, 1), [(0, 1), (9, 9)], True)],
+    [((0, 1), [(0, 0)], True), ((0, 0), [(1, 1)], False), ((1, 1), [(0, 1), (9, 9)], True)],
 )
 def test_claim_reachable_along_a_path_from_a_held_claim(target, held, reachable):
     """Issue 14 item 19: a claim is seized next to one the crew holds or its lair."""

@@ -7,8 +7,9 @@ from blades.rules.character import RuleError
 from characters import actions as character_actions
 from characters.models import Character
 from crews import actions as crew_actions
-from crews import downtime, phases
-from crews.models import Crew, DowntimeActivity, Faction, Flashback, Phase
+from crews.models import Crew, Faction
+from play import downtime, phases
+from play.models import DowntimeActivity, Flashback, Phase
 from sessions.models import Clock, Roll
 from tests.factories import CharacterFactory, FactionFactory
 

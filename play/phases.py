@@ -28,12 +28,13 @@ from blades.rules.rolls import (
 )
 from characters import actions as character_actions
 from characters.models import Character
+from crews import actions as crew_actions
+from crews.models import Claim, Crew, Faction
 from sessions import live
 from sessions.actions import SYSTEM_RNG, record_roll
 from sessions.models import Roll, Table
 
-from . import actions as crew_actions
-from .models import Claim, Crew, DowntimeActivity, Faction, Flashback, Phase, Score
+from .models import DowntimeActivity, Flashback, Phase, Score
 
 Step = Phase.Step
 Kind = DowntimeActivity.Kind
@@ -72,7 +73,7 @@ def move_to(phase: Phase, step: str) -> None:
 def push_phase(phase: Phase) -> None:
     """The phase line everyone sees, and a signal that makes each open phase page fetch
     its own view again (each member's controls differ)."""
-    html = render_to_string("crews/phase.html#phase-push", {"phase": phase, "oob": True})
+    html = render_to_string("play/phase.html#phase-push", {"phase": phase, "oob": True})
     live.push_to_table(phase.table_id, html)
 
 
