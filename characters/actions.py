@@ -43,6 +43,7 @@ from .models import (
     PlaybookFriend,
     SpecialAbility,
 )
+from .queries import VETERAN, veteran_choices
 
 XP_FIELDS = {"playbook": "playbook_xp", **{attr: f"{attr}_xp" for attr in rules.ATTRIBUTES}}
 ADVANCE_FIELDS = {track: field.replace("_xp", "_advances") for track, field in XP_FIELDS.items()}
@@ -260,14 +261,21 @@ def mark_xp(*, character: Character, track: str, amount: int) -> Character:
 
 
 def take_ability_advance(*, character: Character, ability_id: int) -> Character:
-    """A full playbook track buys a special ability from the playbook's list."""
+    """A full playbook track buys a special ability from the playbook's list; the list's
+    Veteran buys one from another playbook instead ("take an ability from another
+    source", SRD_FACTS §5)."""
     with transaction.atomic():
         character = _locked(character)
         if not character.playbook_advances:
             raise RuleError("Fill the playbook xp track to earn a new special ability.")
-        ability = character.playbook.abilities.filter(pk=ability_id).first()
+        ability = character.playbook.abilities.filter(pk=ability_id).exclude(key=VETERAN).first()
         if ability is None:
-            raise RuleError("Choose one of your playbook's special abilities.")
+            ability = veteran_choices(character).filter(pk=ability_id).first()
+        if ability is None:
+            raise RuleError(
+                "Choose one of your playbook's special abilities (or, as a Veteran, one of "
+                "another playbook's)."
+            )
         if CharacterAbility.objects.filter(character=character, ability=ability).exists():
             raise RuleError(f"You already have {ability.name}.")
         CharacterAbility.objects.create(character=character, ability=ability)

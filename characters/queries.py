@@ -7,7 +7,7 @@ them is computed here in Python.
 
 from dataclasses import dataclass, field
 
-from django.db.models import Prefetch
+from django.db.models import Prefetch, Q
 
 from blades.rules import character as rules
 from blades.rules.rolls import action_pool
@@ -64,6 +64,7 @@ class SheetView:
     action_cap: int
     abilities: list[SpecialAbility]
     ability_choices: list[SpecialAbility]
+    veteran_choices: list[SpecialAbility]
     mule: bool
     special_armor: bool
     heavy_carried: bool
@@ -132,7 +133,13 @@ def sheet_view(character: Character, *, mastery: bool) -> SheetView:
         attributes=attributes,
         action_cap=rules.action_cap(mastery),
         abilities=taken,
-        ability_choices=[a for a in character.playbook.abilities.all() if a.pk not in taken_ids],
+        ability_choices=[
+            a
+            for a in character.playbook.abilities.all()
+            if a.pk not in taken_ids and a.key != VETERAN
+        ],
+        # Asked for only when an advance waits, so the sheet's query count stays flat.
+        veteran_choices=list(veteran_choices(character)) if character.playbook_advances else [],
         mule=mule,
         special_armor=special,
         heavy_carried=heavy,
@@ -151,4 +158,24 @@ def sheet_view(character: Character, *, mastery: bool) -> SheetView:
         vice_dice=rules.vice_dice(ratings),
         trauma_choices=[c for c in rules.TRAUMA_CONDITIONS if c not in character.traumas],
         slots=dict(rules.HARM_SLOTS),
+    )
+
+
+VETERAN = "veteran"
+
+
+def veteran_choices(character: Character):
+    """Other playbooks' abilities (standard ones, or this table's own), when the
+    character's playbook lists Veteran; none otherwise."""
+    if not character.playbook.abilities.filter(key=VETERAN).exists():
+        return SpecialAbility.objects.none()
+    return (
+        SpecialAbility.objects.filter(
+            Q(playbook__table=None) | Q(playbook__table_id=character.table_id)
+        )
+        .exclude(playbook=character.playbook)
+        .exclude(key=VETERAN)
+        .exclude(pk__in=CharacterAbility.objects.filter(character=character).values("ability"))
+        .select_related("playbook")
+        .order_by("playbook__name", "order")
     )

@@ -98,3 +98,23 @@ def test_severe_harm_needs_help_or_a_push_to_roll(table, player):
         character=character, roller=player, action="survey", push=True, rng=Dice(6, 6, 6)
     )
     assert fresh(character).stress == 2
+
+
+def test_veteran_takes_an_ability_from_another_playbook(client, table, player):
+    """SRD_FACTS §5: "Every core playbook's ability list ends with Veteran (take an ability
+    from another source)"."""
+    from blades.rules.character import RuleError
+    from characters.models import SpecialAbility
+
+    character = CharacterFactory(table=table, owner=player)  # a Cutter
+    Character.objects.filter(pk=character.pk).update(playbook_advances=1)
+    shadow = SpecialAbility.objects.get(key="shadow", playbook__key="lurk")
+    client.force_login(player)
+    page = client.get(reverse("character_sheet", args=[table.pk, character.pk])).content
+    assert 'label="Veteran: an ability from another playbook"' in page.decode()
+    assert "Shadow (Lurk)" in page.decode()
+    veteran = SpecialAbility.objects.get(key="veteran", playbook=character.playbook)
+    with pytest.raises(RuleError):
+        actions.take_ability_advance(character=character, ability_id=veteran.pk)
+    actions.take_ability_advance(character=character, ability_id=shadow.pk)
+    assert list(fresh(character).abilities.values_list("ability__key", flat=True)) == ["shadow"]
