@@ -17,6 +17,7 @@ from blades.rules import character as rules
 from blades.rules import dice
 from blades.rules.character import RuleError
 from blades.rules.rolls import (
+    ASSIST_STRESS,
     Effect,
     Position,
     RollKind,
@@ -394,7 +395,7 @@ def roll_action(
     position: Position = Position.RISKY,
     effect: Effect = Effect.STANDARD,
     push: bool = False,
-    assist: bool = False,
+    assister: Character | None = None,
     bargain: bool = False,
     rng=SYSTEM_RNG,
 ) -> Roll:
@@ -402,12 +403,18 @@ def roll_action(
     1d for moderate harm, one level less effect for lesser harm, and severe harm lets the
     character act only with help (an assist) or a push.
 
-    Pushing costs its 2 stress before the dice (overflow is trauma); a desperate roll
-    marks xp in the action's attribute.
+    Pushing costs its 2 stress before the dice (overflow is trauma); a teammate who
+    assists pays 1 stress for the +1d (001 §Teamwork); a desperate roll marks xp in the
+    action's attribute.
     """
+    assist = assister is not None
     with transaction.atomic():
         character = _locked(character)
         _require_active(character)
+        if assist:
+            if assister.pk == character.pk or assister.table_id != character.table_id:
+                raise RuleError("A teammate at this table assists, not the roller.")
+            mark_stress(character=assister, amount=ASSIST_STRESS)
         rules.check_can_act(character.harm, helped=assist, pushed=push)
         effect = raise_effect(effect, rules.harm_penalty(character.harm).effect)
         pool = action_pool(
@@ -428,7 +435,12 @@ def roll_action(
             )
         if fields:
             _write(character, **fields)
-        extras = [e for e, on in (("assist", assist), ("push", push), ("bargain", bargain)) if on]
+        extras = [
+            f"assisted by {assister.name}" if assist else "",
+            "push" if push else "",
+            "bargain" if bargain else "",
+        ]
+        extras = [e for e in extras if e]
         note = f"{action.capitalize()} · {position.label} / {effect.label}"
         if extras:
             note += " · " + ", ".join(extras)

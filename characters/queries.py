@@ -65,6 +65,7 @@ class SheetView:
     abilities: list[SpecialAbility]
     ability_choices: list[SpecialAbility]
     veteran_choices: list[SpecialAbility]
+    teammates: list[Character]
     mule: bool
     special_armor: bool
     heavy_carried: bool
@@ -140,6 +141,11 @@ def sheet_view(character: Character, *, mastery: bool) -> SheetView:
         ],
         # Asked for only when an advance waits, so the sheet's query count stays flat.
         veteran_choices=list(veteran_choices(character)) if character.playbook_advances else [],
+        teammates=list(
+            Character.objects.filter(table_id=character.table_id, state="active").exclude(
+                pk=character.pk
+            )
+        ),
         mule=mule,
         special_armor=special,
         heavy_carried=heavy,

@@ -342,6 +342,19 @@ def _moves(post, character: Character, membership, request) -> dict[str, tuple[s
     }
 
 
+def _assister(post, character: Character) -> Character | None:
+    if not post.get("assister"):
+        return None
+    mate = Character.objects.filter(
+        pk=post["assister"] if post["assister"].isdigit() else 0,
+        table_id=character.table_id,
+        state=Character.State.ACTIVE,
+    ).first()
+    if mate is None:
+        raise RuleError("Choose a teammate at this table to assist.")
+    return mate
+
+
 def _roll_action(post, character: Character, roller):
     try:
         position = Position(post.get("position", "risky"))
@@ -358,7 +371,7 @@ def _roll_action(post, character: Character, roller):
         position=position,
         effect=effect,
         push=_flag(post, "push"),
-        assist=_flag(post, "assist"),
+        assister=_assister(post, character),
         bargain=_flag(post, "bargain"),
     )
 

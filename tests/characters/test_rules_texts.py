@@ -118,3 +118,20 @@ def test_veteran_takes_an_ability_from_another_playbook(client, table, player):
         actions.take_ability_advance(character=character, ability_id=veteran.pk)
     actions.take_ability_advance(character=character, ability_id=shadow.pk)
     assert list(fresh(character).abilities.values_list("ability__key", flat=True)) == ["shadow"]
+
+
+def test_assist_from_the_sheet_charges_the_helper_1_stress(client, table, player, other_player):
+    """001 §Teamwork / RULES.md: "Assist: 1 stress, +1d to one roll" (the sheet charged
+    nobody)."""
+    from sessions.models import Roll
+
+    roller = CharacterFactory(table=table, owner=player, name="Ada", prowl=1)
+    helper = CharacterFactory(table=table, owner=other_player, name="Bo")
+    client.force_login(player)
+    url = reverse("character_move", args=[table.pk, roller.pk, "roll"])
+    page = client.get(reverse("character_sheet", args=[table.pk, roller.pk])).content.decode()
+    assert f'<option value="{helper.pk}">Bo</option>' in page
+    client.post(url, {"action": "prowl", "position": "risky", "effect": "standard",
+                      "assister": helper.pk})  # fmt: skip
+    assert Roll.objects.get().pool == 2
+    assert fresh(helper).stress == 1 and fresh(roller).stress == 0
