@@ -227,17 +227,26 @@ def involved(roll: ActionRoll) -> list[int]:
 
 
 def _available_setup(character: Character) -> ActionRoll | None:
-    """A teammate's successful set up, not yet drawn on."""
-    return (
-        ActionRoll.objects.filter(
-            setup_for=character,
-            setup_used=False,
-            step=Step.DONE,
-            outcome__in=[Outcome.CRITICAL, Outcome.SUCCESS, Outcome.PARTIAL],
-        )
-        .order_by("finished")
+    """The table's latest set up by a teammate, if it succeeded and this character has not
+    drawn on it yet: it serves "any member of the team who follows through ... multiple
+    follow-up actions ... including someone leading a group action" (004 §Set up), each
+    member once. The teammate it named is only who the setter had in mind."""
+    latest = (
+        ActionRoll.objects.filter(table_id=character.table_id, step=Step.DONE)
+        .exclude(setup_benefit="")
+        .order_by("-finished", "-pk")
         .first()
     )
+    if (
+        latest is None
+        or latest.character_id == character.pk
+        or latest.outcome not in (Outcome.CRITICAL, Outcome.SUCCESS, Outcome.PARTIAL)
+    ):
+        return None
+    drawn = ActionRoll.objects.filter(
+        setup_from=latest, character=character, step__in=[Step.CONSEQUENCES, Step.DONE]
+    )
+    return None if drawn.exists() else latest
 
 
 # --- 1. The player states the goal and the action -------------------------------------
@@ -286,7 +295,7 @@ def start_roll(
             flashback=flashback,
             setup_for=setup_for,
             setup_benefit=setup_benefit if setup_for else "",
-            setup_from=None if group else _available_setup(character),
+            setup_from=_available_setup(character),
             group={str(character.pk): None} if group else {},
         )
         what = "leads a group action" if group else "rolls"

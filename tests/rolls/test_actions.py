@@ -413,3 +413,28 @@ def test_trade_effect_for_position_the_other_way(client, table, ada_m, gm_m, ada
     client.post(url, {"for": "position"}, headers={"HX-Request": "true"})
     roll = flow.answer_trade(by=gm_m, roll=ActionRoll.objects.get(pk=roll.pk), accept=True)
     assert (roll.position, roll.effect) == (Position.CONTROLLED, Effect.LIMITED)
+
+
+def test_a_set_up_serves_any_teammate_and_several_follow_ups_and_a_group_leader(
+    ada_m, bo_m, gm_m, ada, bo, table, outsider
+):
+    """004 §Set up: "any member of the team who follows through ... multiple follow-up
+    actions ... including someone leading a group action"."""
+    setup = start(ada_m, ada, setup_for=bo, setup_benefit="position")
+    setup = flow.roll_dice(by=ada_m, roll=setup, rng=Dice(6, 2))
+    flow_outcome.finish(by=gm_m, roll=setup)
+    cy = CharacterFactory(table=table, owner=MembershipFactory(table=table).user, name="Cy")
+    cy_m = member(table, cy.owner)
+    # Cy was not the one named, and follows through anyway.
+    follow = flow.start_roll(by=cy_m, character=cy, goal="climb", action="prowl")
+    assert follow.setup_from == setup
+    follow = flow.roll_dice(by=cy_m, roll=follow, rng=Dice(4, 4))  # prowl 0: 2d, lowest
+    assert follow.as_position is Position.CONTROLLED
+    # Bo leads a group action on the same set up.
+    group = flow.start_roll(by=bo_m, character=bo, goal="rush", action="prowl", group=True)
+    assert group.setup_from == setup
+    group = flow_group.roll_dice(by=bo_m, roll=group, rng=Dice(5))
+    assert group.as_position is Position.CONTROLLED
+    # Each member draws on it once; the setter never does.
+    assert flow.start_roll(by=cy_m, character=cy, goal="again", action="prowl").setup_from is None
+    assert flow.start_roll(by=ada_m, character=ada, goal="own", action="prowl").setup_from is None
