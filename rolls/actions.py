@@ -503,8 +503,6 @@ def roll_dice(*, by: Membership, roll: ActionRoll, rng=actions.SYSTEM_RNG) -> Ac
         changes = Changes()
         stress = rules.roller_stress(bonuses, roll.flashback_cost or 0)
         notes = pay_at_the_roll(changes, roll, character, stress, bonuses, roll.assister_id)
-        if roll.setup_from_id:
-            ActionRoll.objects.filter(pk=roll.setup_from_id).update(setup_used=True)
         roll.pool, roll.dice, roll.outcome = result.pool, list(result.dice), result.outcome
         roll.step = Step.CONSEQUENCES
         roll.save()

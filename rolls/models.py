@@ -72,7 +72,6 @@ class ActionRoll(models.Model):
         "characters.Character", on_delete=models.SET_NULL, null=True, related_name="+"
     )
     setup_benefit = models.CharField(max_length=10, blank=True)
-    setup_used = models.BooleanField(default=False)
     # ...and this roll draws on a teammate's set up.
     setup_from = models.ForeignKey("self", on_delete=models.SET_NULL, null=True, related_name="+")
 

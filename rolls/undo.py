@@ -139,8 +139,6 @@ def undo_last(*, by: Membership, table: Table, roll_id: int | None = None) -> Ac
             if back.heat_moved(crew) != -steps:
                 notes.append(f"{crew.name}'s heat stops at the end of the track")
             changes += back
-        if roll.setup_from_id:
-            ActionRoll.objects.filter(pk=roll.setup_from_id).update(setup_used=False)
         roll.step = Step.UNDONE
         roll.save(update_fields=["step"])
         text = "GM undoes the roll: its changes are taken back"
