@@ -7,9 +7,10 @@ them is computed here in Python.
 
 from dataclasses import dataclass, field
 
-from django.db.models import Prefetch
+from django.db.models import Prefetch, Q
 
 from blades.rules import character as rules
+from blades.rules.rolls import action_pool
 
 from .models import Character, CharacterAbility, SpecialAbility
 
@@ -24,6 +25,10 @@ class PartyView:
     harm: list[tuple[int, list[str], str]]
     penalties: list[str]
 
+    @property
+    def stress_boxes(self) -> list[bool]:
+        return [n < self.stress for n in range(self.stress_max)]
+
 
 def _harm_rows(character: Character) -> list[tuple[int, list[str], str]]:
     # Worst first, as on the printed sheet.
@@ -37,10 +42,10 @@ def _harm_rows(character: Character) -> list[tuple[int, list[str], str]]:
 def party_view(character: Character) -> PartyView:
     return PartyView(
         stress=character.stress,
-        stress_max=rules.STRESS_MAX,
+        stress_max=character.stress_max,
         traumas=list(character.traumas),
         trauma_pending=character.trauma_pending,
-        must_retire=rules.must_retire(character.traumas),
+        must_retire=rules.must_retire(character.traumas, character.trauma_max),
         harm=_harm_rows(character),
         penalties=rules.harm_penalties(character.harm),
     )
@@ -48,21 +53,24 @@ def party_view(character: Character) -> PartyView:
 
 def party(table_id: int):
     return Character.objects.filter(table_id=table_id, state="active").select_related(
-        "owner", "playbook"
+        "owner", "playbook", "table__crew"
     )
 
 
 @dataclass
 class SheetView:
     party: PartyView
-    attributes: list[tuple[str, int, int, int, list[tuple[str, int]]]]
+    attributes: list[tuple[str, int, int, int, list[tuple[str, int, int]]]]
     action_cap: int
     abilities: list[SpecialAbility]
     ability_choices: list[SpecialAbility]
+    veteran_choices: list[SpecialAbility]
+    teammates: list[Character]
     mule: bool
     special_armor: bool
     heavy_carried: bool
-    armor_boxes: tuple[str, ...]
+    armor_boxes: list[tuple[str, str, bool]]  # box, label, used
+    healing_segments: int
     load: rules.LoadState | None
     load_total: int
     lifestyle: int
@@ -101,16 +109,23 @@ def sheet_view(character: Character, *, mastery: bool) -> SheetView:
     items = list(character.items.all())
     mule = any(a.mule for a in taken)
     special = any(a.special_armor for a in taken)
-    heavy = any(i.checked and i.armor == "heavy" for i in items)
+    # Items stay checked only on a chosen load: armor counts only when it is carried.
+    carried = {i.armor for i in items if i.checked and i.armor} if character.load else set()
+    heavy = "heavy" in carried
     total = rules.load_total(i.load for i in items if i.checked)
     load = rules.check_load(character.load, mule, total) if character.load else None
+    harm_dice = rules.harm_dice_penalty(character.harm)
     attributes = [
         (
             attribute,
             rules.attribute_rating(ratings, attribute),
             getattr(character, f"{attribute}_xp"),
             getattr(character, f"{attribute}_advances"),
-            [(action, ratings[action]) for action in actions],
+            # The dice each action's button shows, from the same sum the roll uses.
+            [
+                (action, ratings[action], action_pool(ratings[action], extra_dice=harm_dice))
+                for action in actions
+            ],
         )
         for attribute, actions in rules.ATTRIBUTES.items()
     ]
@@ -119,11 +134,26 @@ def sheet_view(character: Character, *, mastery: bool) -> SheetView:
         attributes=attributes,
         action_cap=rules.action_cap(mastery),
         abilities=taken,
-        ability_choices=[a for a in character.playbook.abilities.all() if a.pk not in taken_ids],
+        ability_choices=[
+            a
+            for a in character.playbook.abilities.all()
+            if a.pk not in taken_ids and a.key != VETERAN
+        ],
+        # Asked for only when an advance waits, so the sheet's query count stays flat.
+        veteran_choices=list(veteran_choices(character)) if character.playbook_advances else [],
+        teammates=list(
+            Character.objects.filter(table_id=character.table_id, state="active").exclude(
+                pk=character.pk
+            )
+        ),
         mule=mule,
         special_armor=special,
         heavy_carried=heavy,
-        armor_boxes=rules.armor_boxes(heavy, special),
+        healing_segments=rules.healing_segments(any(a.key == "vigorous" for a in taken)),
+        armor_boxes=[
+            (box, rules.ARMOR_LABELS[box], getattr(character, f"{box}_used"))
+            for box in rules.armor_boxes(armor="armor" in carried, heavy=heavy, special=special)
+        ],
         load=load,
         load_total=total,
         lifestyle=rules.lifestyle(character.stash),
@@ -134,4 +164,24 @@ def sheet_view(character: Character, *, mastery: bool) -> SheetView:
         vice_dice=rules.vice_dice(ratings),
         trauma_choices=[c for c in rules.TRAUMA_CONDITIONS if c not in character.traumas],
         slots=dict(rules.HARM_SLOTS),
+    )
+
+
+VETERAN = "veteran"
+
+
+def veteran_choices(character: Character):
+    """Other playbooks' abilities (standard ones, or this table's own), when the
+    character's playbook lists Veteran; none otherwise."""
+    if not character.playbook.abilities.filter(key=VETERAN).exists():
+        return SpecialAbility.objects.none()
+    return (
+        SpecialAbility.objects.filter(
+            Q(playbook__table=None) | Q(playbook__table_id=character.table_id)
+        )
+        .exclude(playbook=character.playbook)
+        .exclude(key=VETERAN)
+        .exclude(pk__in=CharacterAbility.objects.filter(character=character).values("ability"))
+        .select_related("playbook")
+        .order_by("playbook__name", "order")
     )

@@ -388,6 +388,13 @@ def _moves(post, character: Character, membership, request) -> dict[str, tuple[s
     }
 
 
+def _assister(post, character: Character) -> Character | None:
+    teammates = Character.objects.filter(
+        table_id=character.table_id, state=Character.State.ACTIVE
+    ).exclude(pk=character.pk)
+    return inputs.one(teammates, post, "assister", what="The teammate who assists")
+
+
 def _roll_action(post, character: Character, roller):
     try:
         position = Position(post.get("position", "risky"))
@@ -404,7 +411,7 @@ def _roll_action(post, character: Character, roller):
         position=position,
         effect=effect,
         push=inputs.flag(post, "push"),
-        assist=inputs.flag(post, "assist"),
+        assister=_assister(post, character),
         bargain=inputs.flag(post, "bargain"),
     )
 

@@ -22,6 +22,7 @@ from .access import require_participant, require_teammate
 from .actions import (
     Changes,
     Step,
+    bonuses_of,
     group_assists,
     group_bonuses_of,
     locked_roll,
@@ -126,6 +127,10 @@ def roll_dice(*, by: Membership, roll: ActionRoll, rng=actions.SYSTEM_RNG) -> Ac
             best = rolled[outcome.best_index]
             roll.pool, roll.dice, roll.outcome = best.pool, list(best.dice), outcome.outcome
             roll.step = Step.CONSEQUENCES
+            # A set up the leader drew on serves the whole group action (004 §Set up).
+            setup = bonuses_of(roll)
+            roll.position = rules.flow_position(roll.as_position, setup)
+            roll.effect = rules.flow_effect(roll.as_effect, setup)
             if roll.flashback_cost:
                 changes.stress(roll.character, roll.flashback_cost)
             text += f"; the group's best is {outcome.outcome.label}"

@@ -215,15 +215,37 @@ def resist(*, by: Membership, consequence: Consequence, rng=actions.SYSTEM_RNG) 
 
 
 def use_armor(*, by: Membership, consequence: Consequence, box: str = "armor") -> Consequence:
+    """Mark an armor box instead of resisting; the GM then judges what it did. On harm
+    that armor already reduced, the heavy box reduces it one more level at once ("he
+    could mark a second armor box and reduce the harm again", 001 §Armor)."""
     with transaction.atomic():
         consequence = _locked_consequence(consequence)
         require_sufferer(by, consequence)
-        _require_open(consequence)
+        again = box == "heavy" and consequence.heavy_armor_reduces_again
+        if again:
+            require_step(consequence.roll, Step.CONSEQUENCES)
+        else:
+            _require_open(consequence)
         changes = Changes()
         changes.on_character(consequence.character, sheet.use_armor, box=box)
+        label = char_rules.ARMOR_LABELS[box].lower()
+        if again:
+            victim = consequence.character
+            victim.refresh_from_db()
+            harm = rules.remove_harm(victim.harm, consequence.harm_landed, consequence.description)
+            level = rules.resisted_harm_level(consequence.harm_level, False, reductions=2)
+            if level:
+                landed = char_rules.add_harm(harm, level, consequence.description)
+                harm, consequence.harm_landed = landed.harm, landed.level
+            else:
+                consequence.result = Consequence.Result.AVOIDED
+            changes.set_fields(victim, harm=stored_harm(harm))
+            consequence.save(update_fields=["result", "harm_landed"])
+            record(consequence.roll, by, f"{victim.name} marks {label}: reduced again", changes)
+            return consequence
         consequence.resisted = Consequence.Resisted.ARMOR
         consequence.save(update_fields=["resisted"])
-        record(consequence.roll, by, f"{consequence.character.name} marks {box} armor", changes)
+        record(consequence.roll, by, f"{consequence.character.name} marks {label}", changes)
     return consequence
 
 

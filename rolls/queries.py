@@ -39,6 +39,7 @@ class ConsequenceView:
     can_resist: bool
     can_protect: bool
     can_judge: bool
+    can_heavy: bool = False
 
 
 @dataclass
@@ -126,7 +127,7 @@ def roll_view(roll: ActionRoll, membership: Membership, mine: Character | None) 
             bonuses = flow.bonuses_of(roll)
             view.pool = flow.pool_of(roll, character)
             view.position = rules.flow_position(roll.as_position, bonuses)
-            view.effect = rules.flow_effect(roll.as_effect, bonuses)
+            view.effect = flow.effect_of(roll, character, bonuses)
             view.can_assist = teammate and roll.assister_id is None
             view.can_offer = not roll.bargain_accepted
             view.can_roll = view.is_roller
@@ -166,6 +167,10 @@ def roll_view(roll: ActionRoll, membership: Membership, mine: Character | None) 
                 and rolled
                 and bool(consequence.resisted)
                 and not consequence.result,
+                can_heavy=rolled
+                and consequence.heavy_armor_reduces_again
+                and flow_access.suffers(membership, consequence)
+                and not consequence.character.heavy_used,
             )
         )
     return view

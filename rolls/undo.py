@@ -72,7 +72,7 @@ def _reverse_character(character: Character, fields: dict[str, list]) -> tuple[d
     for field, changes in fields.items():
         current = getattr(character, field)
         if field == "stress":
-            back = rules.reverse_count(current, _delta(changes), 0, char_rules.STRESS_MAX)
+            back = rules.reverse_count(current, _delta(changes), 0, character.stress_max)
             new[field] = back.value
             if back.clamped:
                 notes.append(f"{name}'s stress stops at {back.value}")
@@ -141,8 +141,6 @@ def undo_last(*, by: Membership, table: Table, roll_id: int | None = None) -> Ac
             if back.heat_moved(crew) != -steps:
                 notes.append(f"{crew.name}'s heat stops at the end of the track")
             changes += back
-        if roll.setup_from_id:
-            ActionRoll.objects.filter(pk=roll.setup_from_id).update(setup_used=False)
         roll.step = Step.UNDONE
         roll.save(update_fields=["step"])
         text = "GM undoes the roll: its changes are taken back"

@@ -247,7 +247,7 @@ def _roll(membership, roll, post):
 
 ROLL_STEPS = {
     "terms": _terms,
-    "ask-trade": lambda m, r, p: flow.ask_trade(by=m, roll=r),
+    "ask-trade": lambda m, r, p: flow.ask_trade(by=m, roll=r, direction=p.get("for", "effect")),
     "accept-trade": lambda m, r, p: flow.answer_trade(by=m, roll=r, accept=True),
     "refuse-trade": lambda m, r, p: flow.answer_trade(by=m, roll=r, accept=False),
     "assist": lambda m, r, p: flow.assist(by=m, roll=r),

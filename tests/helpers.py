@@ -40,6 +40,41 @@ async def connect(user, table_id: int, origin=ORIGIN):
     return communicator, connected
 
 
+async def make_table():
+    """A table with its GM and one player, made from async tests."""
+    from channels.db import database_sync_to_async
+
+    from tests.factories import MembershipFactory, TableFactory
+
+    def made():
+        table = TableFactory()
+        return table, table.gm, MembershipFactory(table=table).user
+
+    return await database_sync_to_async(made)()
+
+
+async def open_socket(table, client: Client, *headers: tuple[bytes, bytes]):
+    """A table socket with a logged-in test client's session, and the headers given."""
+    from channels.testing import WebsocketCommunicator
+
+    from blades.asgi import application
+
+    cookie = f"sessionid={client.cookies['sessionid'].value}".encode()
+    communicator = WebsocketCommunicator(
+        application, f"/ws/tables/{table.pk}/", headers=[*headers, (b"cookie", cookie)]
+    )
+    connected, _ = await communicator.connect()
+    return communicator, connected
+
+
+async def drain(communicator) -> list[str]:
+    """Every frame until the socket falls quiet."""
+    frames = []
+    while not await communicator.receive_nothing(timeout=0.3):
+        frames.append(await communicator.receive_from())
+    return frames
+
+
 async def drain_greeting(communicator) -> str:
     """On connect the server sends the snapshot, then the presence list."""
     snapshot = await communicator.receive_from()
