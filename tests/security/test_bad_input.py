@@ -53,9 +53,7 @@ def downtime(table, crew, gm):
     phases.payoff(table=table, size="standard")
     phases.take_heat(table=table, exposure="contained")
     phases.roll_entanglement(table=table, roller=gm, rng=FixedDice(6, 6))
-    phases.resolve_entanglement(
-        table=table, roller=gm, name="Cooperation", choice="favour", faction=faction
-    )
+    phases.resolve_entanglement(table=table, roller=gm, name="Cooperation", choice="avoid")
 
 
 def books(table) -> tuple:
