@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from django.db.models import Prefetch
 
 from blades.rules import character as rules
+from blades.rules import rolls as roll_rules
 
 from .models import Character, CharacterAbility, SpecialAbility
 
@@ -55,7 +56,9 @@ def party(table_id: int):
 @dataclass
 class SheetView:
     party: PartyView
-    attributes: list[tuple[str, int, int, int, list[tuple[str, int]]]]
+    # Per attribute: its rating, xp, advances, and each action as (action, dots, dice),
+    # the dice being what an action roll would draw before bonus dice (harm's -1d taken).
+    attributes: list[tuple[str, int, int, int, list[tuple[str, int, int]]]]
     action_cap: int
     abilities: list[SpecialAbility]
     ability_choices: list[SpecialAbility]
@@ -104,13 +107,19 @@ def sheet_view(character: Character, *, mastery: bool) -> SheetView:
     heavy = any(i.checked and i.armor == "heavy" for i in items)
     total = rules.load_total(i.load for i in items if i.checked)
     load = rules.check_load(character.load, mule, total) if character.load else None
+    harm_dice = rules.harm_dice_penalty(character.harm)
+
+    def dice_for(rating: int) -> int:
+        # A pool below zero rolls as a zero pool (two dice, the lower counts).
+        return max(0, roll_rules.action_pool(rating, extra_dice=harm_dice))
+
     attributes = [
         (
             attribute,
             rules.attribute_rating(ratings, attribute),
             getattr(character, f"{attribute}_xp"),
             getattr(character, f"{attribute}_advances"),
-            [(action, ratings[action]) for action in actions],
+            [(action, ratings[action], dice_for(ratings[action])) for action in actions],
         )
         for attribute, actions in rules.ATTRIBUTES.items()
     ]

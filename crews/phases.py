@@ -13,7 +13,6 @@ from django.db import transaction
 from django.template.loader import render_to_string
 
 from blades.rules import crew as crew_rules
-from blades.rules import dice
 from blades.rules import score as rules
 from blades.rules.character import RuleError
 from blades.rules.rolls import (
@@ -72,22 +71,33 @@ def move_to(phase: Phase, step: str) -> None:
 def push_phase(phase: Phase) -> None:
     """The phase line everyone sees, and a signal that makes each open phase page fetch
     its own view again (each member's controls differ)."""
-    html = render_to_string("crews/phase.html#phase-push", {"phase": phase, "oob": True})
-    live.push_to_table(phase.table_id, html)
+    phase_id = phase.pk
+
+    def render() -> str:
+        committed = Phase.objects.filter(pk=phase_id).first()
+        if committed is None:
+            return ""
+        return render_to_string("crews/phase.html#phase-push", {"phase": committed, "oob": True})
+
+    live.push_to_table(phase.table_id, render)
 
 
 def store_roll(
-    table_id: int, roller, kind: RollKind, result: dice.Roll, summary: str, note: str = "",
-    character: Character | None = None,
+    table_id: int, roller, kind: RollKind, pool: int, rng, summary=None, note: str = "",
+    character: Character | None = None, secret: bool = False,
 ) -> Roll:  # fmt: skip
+    """Roll `pool` dice into the table's log (sessions.actions.record_roll); the dice are
+    read from the returned row."""
     return record_roll(
         table_id=table_id,
         roller=roller,
         kind=kind,
-        result=result,
+        pool=pool,
         summary=summary,
         note=note,
         character=character,
+        secret=secret,
+        rng=rng,
     )
 
 
@@ -147,13 +157,13 @@ def roll_engagement(*, table: Table, roller, marks: dict[str, str], rng=SYSTEM_R
         score = expect_step(phase, Step.SCORE)
         if score.engagement_roll_id:
             raise RuleError("The engagement roll is made once per score.")
-        result = dice.roll(engagement_pool(advantages, disadvantages), rng)
+        score.engagement_roll = store_roll(
+            table.pk, roller, RollKind.ENGAGEMENT, engagement_pool(advantages, disadvantages),
+            rng, note=str(score),
+        )  # fmt: skip
+        result = score.engagement_roll.as_dice
         score.position, score.past_first_obstacle = engagement_position(result.outcome)
         score.advantages, score.disadvantages = advantages, disadvantages
-        score.engagement_roll = store_roll(
-            table.pk, roller, RollKind.ENGAGEMENT, result,
-            summarize(RollKind.ENGAGEMENT, result), str(score),
-        )  # fmt: skip
         score.save()
         push_phase(phase)
     return score
@@ -254,13 +264,13 @@ def roll_entanglement(*, table: Table, roller, rng=SYSTEM_RNG) -> Score:
         if score.entanglement_roll_id:
             raise RuleError("The entanglement is already rolled.")
         crew = Crew.objects.get(pk=table_crew(table.pk).pk)
-        result = dice.roll(entanglement_pool(crew.wanted), rng)
-        score.entanglements = list(entanglements(crew.heat, result.outcome))
         score.entanglement_roll = store_roll(
-            table.pk, roller, RollKind.ENTANGLEMENT, result,
-            summarize(RollKind.ENTANGLEMENT, result, heat=crew.heat),
+            table.pk, roller, RollKind.ENTANGLEMENT, entanglement_pool(crew.wanted), rng,
+            lambda result: summarize(RollKind.ENTANGLEMENT, result, heat=crew.heat),
             f"Heat {crew.heat}, wanted {crew.wanted}",
         )  # fmt: skip
+        result = score.entanglement_roll.as_dice
+        score.entanglements = list(entanglements(crew.heat, result.outcome))
         score.save(update_fields=["entanglements", "entanglement_roll"])
         push_phase(phase)
     return score
@@ -321,9 +331,11 @@ def _apply_cost(crew, cost: rules.Cost, name, faction, claim, prisoner, roller, 
         roll = incarcerate(crew=crew, roller=roller, prisoner=prisoner, rng=rng)
         notes.append(roll.summary)
     if cost.fortune:
-        result = dice.roll(QUESTIONING_POOL, rng)
-        heat, text = rules.fortune_heat(name, result.outcome)
-        store_roll(crew.table_id, roller, RollKind.FORTUNE, result, text, name)
+        log = store_roll(
+            crew.table_id, roller, RollKind.FORTUNE, QUESTIONING_POOL, rng,
+            lambda result: rules.fortune_heat(name, result.outcome)[1], name,
+        )  # fmt: skip
+        heat, text = rules.fortune_heat(name, log.as_dice.outcome)
         if heat:
             crew_actions.add_heat(crew=crew, amount=heat)
         notes.append(text)
@@ -337,8 +349,11 @@ def incarcerate(*, crew: Crew, roller, prisoner: str, faction: Faction | None = 
     with transaction.atomic():
         crew_actions.send_to_prison(crew=crew)
         crew = Crew.objects.get(pk=crew.pk)
-        result = dice.roll(crew.shown_tier, rng)
-        outcome = incarceration_result(result.outcome)
+        note = f"{prisoner or 'Someone'} serves time"
+        log = store_roll(
+            crew.table_id, roller, RollKind.INCARCERATION, crew.shown_tier, rng, note=note
+        )
+        outcome = incarceration_result(log.as_dice.outcome)
         if outcome.rep:
             crew_actions.add_rep(crew=crew, amount=outcome.rep)
         for _ in range(outcome.prison_claims):
@@ -347,8 +362,4 @@ def incarcerate(*, crew: Crew, roller, prisoner: str, faction: Faction | None = 
             )
         if outcome.status and faction is not None:
             crew_actions.shift_status(faction=faction, delta=outcome.status)
-        note = f"{prisoner or 'Someone'} serves time"
-        return store_roll(
-            crew.table_id, roller, RollKind.INCARCERATION, result,
-            summarize(RollKind.INCARCERATION, result), note,
-        )  # fmt: skip
+        return log

@@ -12,7 +12,6 @@ from django.db.models import F
 
 from blades.rules import character as char_rules
 from blades.rules import crew as crew_rules
-from blades.rules import dice
 from blades.rules import flow as rules
 from blades.rules.dice import Outcome
 from blades.rules.rolls import (
@@ -27,7 +26,7 @@ from crews.models import Crew
 from sessions import actions
 from sessions.models import Clock, Membership
 
-from . import live
+from . import live, log
 from .access import (
     require_cancel,
     require_gm_of,
@@ -468,14 +467,17 @@ def roll_dice(*, by: Membership, roll: ActionRoll, rng=actions.SYSTEM_RNG) -> Ac
         bonuses = bonuses_of(roll)
         roll.position = rules.flow_position(roll.as_position, bonuses)
         roll.effect = rules.flow_effect(roll.as_effect, bonuses)
-        result = dice.roll(pool_of(roll, character), rng)
+        line = log.roll_action_dice(
+            roll, by=by, character=character, pool=pool_of(roll, character), rng=rng
+        )
+        result = line.as_dice
         changes = Changes()
         stress = rules.roller_stress(bonuses, roll.flashback_cost or 0)
         notes = pay_at_the_roll(changes, roll, character, stress, bonuses, roll.assister_id)
         if roll.setup_from_id:
             ActionRoll.objects.filter(pk=roll.setup_from_id).update(setup_used=True)
         roll.pool, roll.dice, roll.outcome = result.pool, list(result.dice), result.outcome
-        roll.step = Step.CONSEQUENCES
+        roll.step, roll.log = Step.CONSEQUENCES, line
         roll.save()
         text = (
             f"Rolls {result.pool}d at {roll.as_position.label} / {roll.as_effect.label}: "

@@ -13,8 +13,12 @@ def push_flow(roll) -> None:
     """The shared roll shows each person their own buttons (only the roller rolls, only
     the GM sets position), so the push is a signal: every open page fetches its own
     rendering of the flow panel over HTTP. A secret roll signals only the GM."""
-    html = flow_signal(roll.table_id)
-    live.push(roll.table_id, gm_html=html, players_html="" if roll.secret else html)
+    table_id = roll.table_id
+
+    def signal() -> str:
+        return flow_signal(table_id)
+
+    live.push(table_id, gm=signal, players=None if roll.secret else signal)
 
 
 def flow_snapshot(table_id: int, is_gm: bool) -> str:

@@ -137,12 +137,18 @@ async def test_a_secret_fortune_roll_signals_only_the_gm():
         flow_outcome.fortune_roll(by=gm_m, table=table, goal="x", trait=1, secret=secret)
 
     await roll(True)
-    assert 'id="flow-signal"' in await gm_socket.receive_from()
+    # Two frames: the line in the roll log and the signal for the flow panel.
+    gm_frames = [await gm_socket.receive_from(), await gm_socket.receive_from()]
+    assert any('id="flow-signal"' in frame for frame in gm_frames)
+    assert any("afterbegin:#roll-log" in frame for frame in gm_frames)
     # The GM's presence reached the player; after that, nothing.
     while not await player_socket.receive_nothing(timeout=0.3):
-        assert "flow-signal" not in await player_socket.receive_from()
+        frame = await player_socket.receive_from()
+        assert "flow-signal" not in frame and "roll-log" not in frame
     await roll(False)
-    assert 'id="flow-signal"' in await player_socket.receive_from()
+    player_frames = [await player_socket.receive_from(), await player_socket.receive_from()]
+    assert any('id="flow-signal"' in frame for frame in player_frames)
+    assert any("afterbegin:#roll-log" in frame for frame in player_frames)
     await player_socket.disconnect()
     await gm_socket.disconnect()
 
