@@ -66,8 +66,9 @@ class PushInsideTransaction(AssertionError):
     still roll back, and the write lock was held while the template rendered."""
 
 
-def _inside_a_change() -> bool:
-    # A test case's own wrapping block does not count: its callbacks run inside it.
+def in_a_transaction() -> bool:
+    """Whether a transaction of the app's own is open. A test case's wrapping block does
+    not count: the callbacks a test runs on "commit" run inside it."""
     return any(not block._from_testcase for block in connection.atomic_blocks)
 
 
@@ -78,7 +79,7 @@ def push(table_id: int, *, gm: Render | None, players: Render | None) -> None:
     the same callable for both is drawn once. Every app's live.py pushes through here."""
 
     def send() -> None:
-        if _inside_a_change():
+        if in_a_transaction():
             raise PushInsideTransaction("a live fragment must be rendered after the commit")
         gm_html = gm() if gm is not None else ""
         players_html = gm_html if players is gm else (players() if players is not None else "")
