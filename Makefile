@@ -57,6 +57,7 @@ lint: $(BIN)/.installed
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	SECRET_KEY=lint $(BIN)/python manage.py makemigrations --check --dry-run
+	$(BIN)/lint-imports
 
 clean:
 	rm -rf $(VENV) staticfiles .test-db.sqlite3*

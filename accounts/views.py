@@ -1,31 +1,27 @@
+from django.contrib.auth import login
 from django.contrib.auth import views as auth_views
-from django.contrib.auth.forms import AuthenticationForm
-from django.core.exceptions import ValidationError
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils.http import url_has_allowed_host_and_scheme
 
-from . import throttle
-
-
-class ThrottledAuthenticationForm(AuthenticationForm):
-    """Django's login form, refusing to check passwords for a locked username."""
-
-    def clean(self):
-        username = self.data.get("username", "")
-        ip = throttle.client_ip(self.request)
-        minutes = throttle.minutes_locked(username, ip)
-        if minutes:
-            raise ValidationError(
-                "Too many failed sign-ins for this username. "
-                f"Try again in {minutes} minute{'s' if minutes != 1 else ''}.",
-                code="locked",
-            )
-        try:
-            cleaned = super().clean()
-        except ValidationError:
-            throttle.record_failure(username, ip)
-            raise
-        throttle.clear(username, ip)
-        return cleaned
+from .forms import SignupForm, ThrottledAuthenticationForm
 
 
 class LoginView(auth_views.LoginView):
     form_class = ThrottledAuthenticationForm
+
+
+def signup(request: HttpRequest) -> HttpResponse:
+    next_url = request.POST.get("next") or request.GET.get("next") or ""
+    form = SignupForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        user = form.save()
+        login(request, user)
+        return redirect(_safe_next(request, next_url) or "table_list")
+    return render(request, "registration/signup.html", {"form": form, "next": next_url})
+
+
+def _safe_next(request: HttpRequest, url: str) -> str:
+    if url and url_has_allowed_host_and_scheme(url, {request.get_host()}):
+        return url
+    return ""

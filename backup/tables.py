@@ -45,10 +45,10 @@ PARTS: list[tuple[str, Callable[[int], dict]]] = [
     ("crews.Cohort", lambda t: {"crew__table_id": t}),
     ("crews.Faction", lambda t: {"table_id": t}),
     ("crews.FactionClock", lambda t: {"faction__table_id": t}),
-    ("crews.Score", lambda t: {"table_id": t}),
-    ("crews.Flashback", lambda t: {"score__table_id": t}),
-    ("crews.DowntimeActivity", lambda t: {"score__table_id": t}),
-    ("crews.Phase", lambda t: {"table_id": t}),
+    ("play.Score", lambda t: {"table_id": t}),
+    ("play.Flashback", lambda t: {"score__table_id": t}),
+    ("play.DowntimeActivity", lambda t: {"score__table_id": t}),
+    ("play.Phase", lambda t: {"table_id": t}),
     ("rolls.ActionRoll", lambda t: {"table_id": t}),
     ("rolls.Consequence", lambda t: {"roll__table_id": t}),
     ("rolls.RollEvent", lambda t: {"roll__table_id": t}),
@@ -65,7 +65,14 @@ NOT_EXPORTED: dict[str, str] = {
 # Models that moved to another app after exports were written: the label an older file
 # names them by (lower case, as exports write labels) → the label they have now.
 MOVED: dict[str, str] = {
-    f"table_sessions.{name}": f"rolls.{name}" for name in ("actionroll", "consequence", "rollevent")
+    **{
+        f"crews.{name}": f"play.{name}"
+        for name in ("score", "flashback", "downtimeactivity", "phase")
+    },
+    **{
+        f"table_sessions.{name}": f"rolls.{name}"
+        for name in ("actionroll", "consequence", "rollevent")
+    },
 }
 
 

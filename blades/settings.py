@@ -46,6 +46,7 @@ INSTALLED_APPS = [
     "characters",
     "crews",
     "rolls",
+    "play",
     "accounts",
     "backup",
 ]
@@ -100,8 +101,8 @@ DATABASES = {
 }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     DATABASES["default"]["OPTIONS"] = SQLITE_OPTIONS
-    # The server does all its database work in one thread (blades/asgi.py), so its one
-    # connection stays open. Closing the last connection to a WAL database checkpoints
+    # The server does all its database work in one thread (blades/server/handler.py), so
+    # its one connection stays open. Closing the last connection to a WAL database checkpoints
     # the log into the file and deletes it: with a connection per request, every request.
     DATABASES["default"]["CONN_MAX_AGE"] = None
     # A file, not shared-cache memory, so threads in concurrency tests lock properly.
@@ -124,7 +125,7 @@ if REDIS_URL:
 else:
     CHANNEL_LAYERS = {
         "default": {
-            "BACKEND": "blades.channel_layer.InMemoryChannelLayer",
+            "BACKEND": "blades.server.channel_layer.InMemoryChannelLayer",
             "CONFIG": {"capacity": CHANNEL_CAPACITY},
         }
     }

@@ -1,6 +1,5 @@
 """One question per helper: who may see or change a character."""
 
-from django.core.exceptions import PermissionDenied
 from django.http import Http404
 
 from sessions.access import access_table
@@ -38,11 +37,6 @@ def can_edit_character(membership: Membership, character: Character) -> bool:
     if membership.table_id != character.table_id:
         return False
     return membership.is_gm or character.owner_id == membership.user_id
-
-
-def require_edit(membership: Membership, character: Character) -> None:
-    if not can_edit_character(membership, character):
-        raise PermissionDenied("Only the character's player and the GM can change this sheet.")
 
 
 def can_see_gm_notes(membership: Membership) -> bool:

@@ -268,10 +268,3 @@ class Screen(models.Model):
 
     def __str__(self) -> str:
         return f"Screen of {self.table}"
-
-
-# The phase machine's models live in their own module; importing them here registers them.
-from .phase_models import DowntimeActivity, Flashback, Phase, Score  # noqa: E402
-
-__all__ = ["Claim", "Cohort", "Crew", "DowntimeActivity", "Faction", "FactionClock"]
-__all__ += ["Flashback", "Phase", "Score", "Screen"]

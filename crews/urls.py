@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import phase_urls, screen, views
+from . import screen, views
 
 T = "tables/<int:table_id>/"
 
@@ -44,5 +44,3 @@ urlpatterns += [
     path(f"{T}screen/link/", screen.screen_link, name="screen_link"),
     path("screen/<str:token>/", screen.screen_shared, name="screen_shared"),
 ]
-
-urlpatterns += phase_urls.urlpatterns

@@ -111,10 +111,6 @@ class ActionRoll(models.Model):
         return self.step in (self.Step.SETUP, self.Step.CONSEQUENCES)
 
     @property
-    def before_dice(self) -> bool:
-        return self.step == self.Step.SETUP
-
-    @property
     def as_position(self) -> Position:
         return Position(self.position)
 

@@ -2,11 +2,12 @@
 
 import asyncio
 
-from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.utils import timezone
 from redis.exceptions import RedisError
+
+from blades.server.consumer import FramesSkipTheDatabase
 
 from . import live, presence
 from .access import membership_of
@@ -24,7 +25,7 @@ LAYER_FAILURES = (RedisError, OSError, TimeoutError)
 OPEN_SOCKETS: set["TableConsumer"] = set()
 
 
-class TableConsumer(AsyncWebsocketConsumer):
+class TableConsumer(FramesSkipTheDatabase, AsyncWebsocketConsumer):
     groups: list[str] = []
 
     # Set on the other sockets of this process when one of them sees the layer fail.
@@ -58,17 +59,6 @@ class TableConsumer(AsyncWebsocketConsumer):
             raise
         finally:
             OPEN_SOCKETS.discard(self)
-
-    async def dispatch(self, message: dict) -> None:
-        # Channels closes stale database connections before every message it hands a
-        # consumer: a crossing to the process's one sync thread for every frame to every
-        # socket, queued behind whatever requests that thread is serving. Pushing a frame
-        # never touches the database, and the handlers that do go through
-        # database_sync_to_async, which closes stale connections on its own.
-        handler = getattr(self, get_handler_name(message), None)
-        if handler is None:
-            raise ValueError(f"No handler for message type {message['type']}")
-        await handler(message)
 
     async def connect(self) -> None:
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])

@@ -1,6 +1,4 @@
 from django import forms
-from django.contrib.auth import get_user_model
-from django.contrib.auth.forms import UserCreationForm
 
 from blades.rules import clocks as clock_rules
 from blades.rules.dice import MAX_POOL
@@ -19,12 +17,6 @@ QUICK_ROLL_KINDS = [
     RollKind.VICE,
     RollKind.DOWNTIME,
 ]
-
-
-class SignupForm(UserCreationForm):
-    class Meta(UserCreationForm.Meta):
-        model = get_user_model()
-        fields = ("username",)
 
 
 class TableForm(forms.Form):

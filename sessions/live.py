@@ -14,7 +14,7 @@ from channels.layers import get_channel_layer
 from django.db import connection, transaction
 from django.template.loader import render_to_string
 
-from blades import outbox
+from blades.server import outbox
 
 from . import panels, queries
 from .models import Clock

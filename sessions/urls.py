@@ -1,16 +1,9 @@
-from django.contrib.auth import views as auth_views
 from django.urls import path
-
-from accounts.views import LoginView
-from blades.hashing import hashes_passwords
 
 from . import views
 
 urlpatterns = [
     path("", views.home, name="home"),
-    path("accounts/login/", hashes_passwords(LoginView.as_view()), name="login"),
-    path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
-    path("accounts/signup/", hashes_passwords(views.signup), name="signup"),
     path("tables/", views.table_list, name="table_list"),
     path("tables/<int:table_id>/", views.table_detail, name="table_detail"),
     path("join/<str:token>/", views.join, name="join"),

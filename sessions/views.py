@@ -1,16 +1,14 @@
-from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
-from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_POST
 
 from blades.rules.rolls import RollKind
 
 from . import actions, panels, queries
 from .access import access_table, require_gm
-from .forms import ClockForm, RollForm, SignupForm, TableForm
+from .forms import ClockForm, RollForm, TableForm
 from .models import Clock, Membership, Table
 
 PAGE = "sessions/table.html"
@@ -20,22 +18,6 @@ NEW_CLOCK = "new-clock"
 
 def home(request: HttpRequest) -> HttpResponse:
     return redirect("table_list" if request.user.is_authenticated else "login")
-
-
-def signup(request: HttpRequest) -> HttpResponse:
-    next_url = request.POST.get("next") or request.GET.get("next") or ""
-    form = SignupForm(request.POST or None)
-    if request.method == "POST" and form.is_valid():
-        user = form.save()
-        login(request, user)
-        return redirect(_safe_next(request, next_url) or "table_list")
-    return render(request, "registration/signup.html", {"form": form, "next": next_url})
-
-
-def _safe_next(request: HttpRequest, url: str) -> str:
-    if url and url_has_allowed_host_and_scheme(url, {request.get_host()}):
-        return url
-    return ""
 
 
 @login_required

@@ -37,6 +37,14 @@ def outsider(db):
     return UserFactory()
 
 
+@pytest.fixture
+def crew(table):
+    """A Shadows crew made the way the GM makes one: defaults, map and all."""
+    from crews import actions
+
+    return actions.create_crew(table=table, crew_type="shadows", name="The Lampblacks' Bane")
+
+
 @pytest.fixture(autouse=True)
 def fast_password_hashing(settings):
     # Real hashing costs ~0.3 s per user; these tests are not about hashing.

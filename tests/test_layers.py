@@ -58,9 +58,7 @@ def test_the_walk_sees_the_apps_and_their_imports():
 
 
 def test_sessions_imports_no_other_app():
-    # Login's URLs still come from accounts here until the play move takes them into
-    # accounts' own urls.py; accounts is a floor below sessions and imports nothing of ours.
-    assert set(import_graph()["sessions"]) <= {"accounts"}
+    assert not import_graph()["sessions"]
     assert import_graph()["accounts"] == {}
 
 

@@ -7,7 +7,7 @@ import threading
 import pytest
 from asgiref.sync import sync_to_async
 
-from blades import outbox
+from blades.server import outbox
 
 
 def recorder(done: list, n: int, gate: asyncio.Event | None = None):
@@ -80,7 +80,7 @@ async def test_a_failed_send_is_logged_and_the_next_still_goes(caplog):
         outbox.post(fails, failure="channel layer unreachable")
         outbox.post(recorder(done, 1), failure="lost")
 
-    with caplog.at_level(logging.ERROR, logger="blades.outbox"):
+    with caplog.at_level(logging.ERROR, logger="blades.server.outbox"):
         await sync_to_async(request_thread)()
         await settled(done, 1)
     assert done == [1]

@@ -35,7 +35,7 @@ def test_every_model_that_belongs_to_a_table_is_exported_or_excused():
 def test_the_walk_follows_chains_of_foreign_keys():
     belongs = {m._meta.label for m in apps.get_models() if _reaches_table(m)}
     # Reaches the table only through Score, through ActionRoll, through Faction.
-    assert {"crews.Flashback", "rolls.RollEvent", "crews.FactionClock"} <= belongs
+    assert {"play.Flashback", "rolls.RollEvent", "crews.FactionClock"} <= belongs
     assert "characters.Option" not in belongs
     assert "auth.User" not in belongs
 

@@ -6,11 +6,11 @@ from django.core.management import call_command
 from django.urls import reverse
 from django.utils import timezone
 
-from backup.tables import PARTS, dumps, export_table, import_table
+from backup.tables import MOVED, PARTS, dumps, export_table, import_table
 from characters import actions as character_actions
 from characters.models import Character, Contact, Draft, GmNote
 from crews import actions as crew_actions
-from crews.models import DowntimeActivity, Flashback, Phase, Score
+from play.models import DowntimeActivity, Flashback, Phase, Score
 from rolls.models import ActionRoll, Consequence, RollEvent
 from sessions.models import Table
 from tests.factories import (
@@ -216,6 +216,30 @@ def test_an_export_written_before_the_action_roll_moved_still_imports(db):
     import_table(older)
     assert comparable(export_table(table.pk)) == document
     assert RollEvent.objects.filter(roll__table=table).count() == 2
+
+
+MOVED_BACK = {new: old for old, new in MOVED.items()}
+
+
+@pytest.mark.django_db(transaction=True)
+def test_an_export_written_before_the_phase_loop_moved_still_imports(tmp_path):
+    """Files written while scores, flashbacks, downtime and the phase lived in crews
+    (and, older still, the action roll in sessions)."""
+    table = full_table()
+    current = comparable(export_table(table.pk))
+    older = json.loads(dumps(current))
+    for item in older["objects"]:
+        item["model"] = MOVED_BACK.get(item["model"], item["model"])
+    assert {"crews.score", "crews.phase", "crews.flashback", "crews.downtimeactivity"} <= {
+        item["model"] for item in older["objects"]
+    }
+    path = tmp_path / "older.json"
+    path.write_text(json.dumps(older))
+    Table.objects.all().delete()
+    get_user_model().objects.all().delete()
+
+    call_command("import_table", str(path))
+    assert comparable(export_table(table.pk)) == current
 
 
 def test_import_refuses_a_table_that_exists(db, tmp_path):

@@ -12,7 +12,7 @@ if not settings.configured:
     settings.configure(
         CHANNEL_LAYERS={
             "default": {
-                "BACKEND": "blades.channel_layer.InMemoryChannelLayer",
+                "BACKEND": "blades.server.channel_layer.InMemoryChannelLayer",
                 "CONFIG": {"capacity": 2000},
             }
         },

@@ -14,8 +14,9 @@ from playwright.sync_api import expect
 from blades.rules import character as character_rules
 from characters.content import load_standard_content
 from characters.models import Character
-from crews.models import Crew, DowntimeActivity, Faction, Phase
-from crews.phases import choices_for
+from crews.models import Crew, Faction
+from play.models import DowntimeActivity, Phase
+from play.phases import choices_for
 from sessions import actions
 from sessions.models import Membership
 from tests.browser.conftest import PHONE, assert_accessible, assert_fits_phone, wait_for_socket

@@ -2,8 +2,8 @@
 
 import pytest
 
-from blades import channel_layer
-from blades.channel_layer import SWEEP_EVERY, InMemoryChannelLayer
+from blades.server import channel_layer
+from blades.server.channel_layer import SWEEP_EVERY, InMemoryChannelLayer
 
 pytestmark = pytest.mark.asyncio
 

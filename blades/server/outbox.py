@@ -9,7 +9,7 @@ loop has fallen `BACKLOG` sends behind does a posting thread wait: an overloaded
 then answers requests more slowly, instead of answering at once and showing the change
 seconds later (and holding an ever longer queue in memory).
 
-Only requests served by `blades.asgi` know the loop (`serve_from`); anywhere else (a test
+Only requests served by `blades.server.handler` know the loop (`serve_from`); anywhere else (a test
 calling an action, a management command) the send runs at once and is waited for.
 """
 

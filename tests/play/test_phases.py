@@ -5,8 +5,9 @@ from django.urls import reverse
 
 from blades.rules.character import RuleError
 from characters.models import Character
-from crews import downtime, phases
-from crews.models import Crew, DowntimeActivity, Faction, Phase
+from crews.models import Crew, Faction
+from play import downtime, phases
+from play.models import DowntimeActivity, Phase
 from sessions.models import Clock, Roll
 from tests.factories import CharacterFactory, FactionFactory
 

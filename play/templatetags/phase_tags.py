@@ -2,7 +2,7 @@
 
 from django import template
 
-from crews.models import Phase
+from play.models import Phase
 
 register = template.Library()
 

@@ -1,5 +1,5 @@
 """The phase machine's records: where the table is in the loop, the score, its
-flashbacks and the downtime activities. Imported by crews.models so Django finds them."""
+flashbacks and the downtime activities."""
 
 from django.db import models
 

@@ -1,6 +1,6 @@
 """Views that check or set a password, served apart from the shared thread.
 
-A request crosses to the one thread all of a process's sync work shares (blades/asgi.py).
+A request crosses to the one thread all of a process's sync work shares (blades/server/handler.py).
 Checking a password costs PBKDF2 hundreds of milliseconds, seconds on a busy machine,
 and in that thread every other request and socket of the process would wait it out; the
 hash lets go of the GIL, so in a thread of its own it costs the others nothing.

@@ -6,8 +6,10 @@ from django.apps import apps
 from django.urls import reverse
 
 from characters.content import load_standard_content
-from crews import actions, phases
-from crews.models import Crew, DowntimeActivity, Phase
+from crews import actions
+from crews.models import Crew
+from play import phases
+from play.models import DowntimeActivity, Phase
 from tests.concurrency import post_at_once
 from tests.factories import CharacterFactory, FactionFactory, MembershipFactory, TableFactory
 

@@ -10,7 +10,6 @@ own characters.
 """
 
 from django.db import transaction
-from django.template.loader import render_to_string
 
 from blades.rules import crew as crew_rules
 from blades.rules import score as rules
@@ -26,12 +25,13 @@ from blades.rules.rolls import (
 )
 from characters import actions as character_actions
 from characters.models import Character
-from sessions import live
+from crews import actions as crew_actions
+from crews.models import Claim, Crew, Faction
 from sessions.actions import SYSTEM_RNG, record_roll
 from sessions.models import Roll, Table
 
-from . import actions as crew_actions
-from .models import Claim, Crew, DowntimeActivity, Faction, Flashback, Phase, Score
+from .live import push_phase
+from .models import DowntimeActivity, Flashback, Phase, Score
 
 Step = Phase.Step
 Kind = DowntimeActivity.Kind
@@ -66,20 +66,6 @@ def move_to(phase: Phase, step: str) -> None:
     phase.step = step
     phase.save(update_fields=["step", "score", "xp_done", "crew_xp_done"])
     push_phase(phase)
-
-
-def push_phase(phase: Phase) -> None:
-    """The phase line everyone sees, and a signal that makes each open phase page fetch
-    its own view again (each member's controls differ)."""
-    phase_id = phase.pk
-
-    def render() -> str:
-        committed = Phase.objects.filter(pk=phase_id).first()
-        if committed is None:
-            return ""
-        return render_to_string("crews/phase.html#phase-push", {"phase": committed, "oob": True})
-
-    live.push_to_table(phase.table_id, render)
 
 
 def store_roll(

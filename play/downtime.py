@@ -1,6 +1,6 @@
 """Downtime activities, the end of downtime, and the end-of-session xp review.
 
-Same shape as crews.phases: lock the table's phase, check the step, change the books
+Same shape as play.phases: lock the table's phase, check the step, change the books
 through the crew's and the characters' own actions, log every roll.
 """
 
@@ -14,13 +14,15 @@ from blades.rules.dice import Outcome
 from blades.rules.rolls import OVERINDULGENCES, RollKind, downtime_ticks, raise_outcome, tier_result
 from characters import actions as character_actions
 from characters.models import Character
+from crews import actions as crew_actions
+from crews.models import Crew, Faction
 from sessions import actions as table_actions
 from sessions.actions import SYSTEM_RNG
 from sessions.models import Clock, Table
 
-from . import actions as crew_actions
-from .models import Crew, DowntimeActivity, Faction, Phase
-from .phases import expect_step, locked_phase, move_to, push_phase, store_roll, table_crew
+from .live import push_phase
+from .models import DowntimeActivity, Phase
+from .phases import expect_step, locked_phase, move_to, store_roll, table_crew
 
 Step = Phase.Step
 Kind = DowntimeActivity.Kind

@@ -1,8 +1,8 @@
-"""The phase machine's addresses (included by crews.urls)."""
+"""The phase machine's addresses."""
 
 from django.urls import path
 
-from . import phase_views as v
+from . import views as v
 
 T = "tables/<int:table_id>/"
 C = "<int:character_id>/"

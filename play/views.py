@@ -16,16 +16,18 @@ from blades.rules.character import RuleError
 from blades.rules.rolls import OVERINDULGENCES
 from characters.access import can_edit_character
 from characters.models import Character
+from crews import queries
+from crews.models import Claim, Faction
 from sessions import queries as table_queries
 from sessions.access import access_table, require_gm
 from sessions.models import Clock
 
-from . import downtime, phases, queries
+from . import downtime, phases
 from .downtime import allowance
-from .models import Claim, DowntimeActivity, Faction, Flashback
+from .models import DowntimeActivity, Flashback
 from .phases import choices_for, phase_of
 
-PAGE = "crews/phase.html"
+PAGE = "play/phase.html"
 
 
 def phase_context(table, membership, **extra) -> dict:

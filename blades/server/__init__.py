@@ -1,0 +1,41 @@
+"""The few places where the app leans on Django's and Channels' internals.
+
+Each of these replaces or relies on upstream code that is not a public, documented API;
+a Django, Channels or asgiref upgrade may change that code without notice. The pin tests
+(tests/server/) hold each replaced method's signature and a digest of its source, plus
+behavioural checks of what the overrides rely on, so an upgrade fails there, naming the
+override to re-check, rather than subtly in production.
+
+`handler.OneHopASGIHandler` (served as `blades.asgi.django_http_app`)
+    Replaces `django.core.handlers.asgi.ASGIHandler.__init__`, `__call__` and
+    `run_get_response`, and relies on `handle` calling `run_get_response`. Django runs the
+    middleware chain on the event loop and crosses to a thread and back for every sync
+    piece of it (some twenty crossings a request, each queued behind the frames the loop is
+    sending) and starts a thread per request. Here the chain loads synchronously and the
+    request crosses once, to the one thread that does all the process's database work.
+
+`outbox`
+    Relies on asgiref's `sync_to_async` carrying the caller's context variables into the
+    thread: the handler sets the event loop in a context variable on the loop, and the
+    request's thread finds it there to leave its pushes with the loop instead of waiting
+    for it (`async_to_sync`), in order, with a bounded backlog.
+
+`hashing`
+    Relies on asgiref's `sync_to_async(..., executor=...)` to serve posts to views that
+    check passwords in one thread of their own, and tidies that thread's database
+    connections itself (Django does that only around the shared thread's requests). A
+    PBKDF2 check takes hundreds of milliseconds; in the shared thread every table on the
+    process would wait it out.
+
+`channel_layer.InMemoryChannelLayer`
+    Replaces `channels.layers.InMemoryChannelLayer._clean_expired` (private), which the
+    stock layer calls on every `receive` and `group_send`: a walk over every queue and
+    group membership per frame. Ours sweeps at most once a second; messages expire after
+    a minute and memberships after a day, so the guarantees stay the same.
+
+`consumer.FramesSkipTheDatabase` (mixed into `sessions.consumers.TableConsumer`)
+    Replaces `channels.consumer.AsyncConsumer.dispatch`, which closes stale database
+    connections before every message (a crossing to the shared thread for every frame to
+    every socket). Frames never touch the database; the handlers that do go through
+    `channels.db.database_sync_to_async`, which closes stale connections itself.
+"""
