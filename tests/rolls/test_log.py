@@ -125,3 +125,12 @@ def test_only_sessions_actions_draws_dice():
             ):
                 callers.append(str(relative))
     assert callers == ["sessions/actions.py"]
+
+
+def test_the_shared_screen_shows_the_roll_in_progress(client, ada_m, gm_m, ada, table):
+    roll = start(ada_m, ada)
+    flow.set_terms(by=gm_m, roll=roll, position="desperate", effect=3)
+    screen = Screen.objects.create(table=table, active=True)
+    page = client.get(reverse("screen_shared", args=[screen.token])).content.decode()
+    assert f'id="screen-flow-{roll.pk}"' in page
+    assert "Prowl — slip past the guard · Desperate / Great" in page
