@@ -54,7 +54,7 @@ def test_three_people_play_live(person, make_user, server):
     expect(gm.locator("#presence")).to_contain_text("bo")
 
     # Ada rolls; the GM and Bo see it without reloading.
-    ada.get_by_label("Roll type").select_option(label="Action")
+    ada.get_by_label("Roll type").select_option(label="Fortune")
     ada.get_by_label("Dice").fill("3")
     ada.get_by_label("Note").fill("Climb the bell tower")
     ada.get_by_role("button", name="Roll the dice").click()
