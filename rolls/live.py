@@ -4,9 +4,13 @@ from django.template.loader import render_to_string
 
 from sessions import live
 
+from . import queries
 
-def flow_signal(table_id: int) -> str:
-    return render_to_string("rolls/flow.html#flow-signal", {"table_id": table_id, "oob": True})
+
+def flow_signal(table_id: int, revision: int | None = None) -> str:
+    """`revision`: the panel a page may already show (None: every page fetches)."""
+    context = {"table_id": table_id, "oob": True, "revision": revision}
+    return render_to_string("rolls/flow.html#flow-signal", context)
 
 
 def push_flow(roll) -> None:
@@ -15,10 +19,14 @@ def push_flow(roll) -> None:
     rendering of the flow panel over HTTP. A secret roll signals only the GM."""
     table_id = roll.table_id
 
-    def signal() -> str:
-        return flow_signal(table_id)
+    def signal(is_gm: bool) -> str:
+        return flow_signal(table_id, queries.revision(table_id, is_gm))
 
-    live.push(table_id, gm=signal, players=None if roll.secret else signal)
+    live.push(
+        table_id,
+        gm=lambda: signal(True),
+        players=None if roll.secret else lambda: signal(False),
+    )
 
 
 def flow_snapshot(table_id: int, is_gm: bool) -> str:

@@ -3,7 +3,7 @@ may press, and the finished rolls as a log. Secret rolls never leave here for a 
 
 from dataclasses import dataclass, field
 
-from django.db.models import Prefetch
+from django.db.models import Max, Prefetch
 
 from blades.rules import character as char_rules
 from blades.rules import flow as rules
@@ -193,6 +193,16 @@ def _rolls(table: Table, is_gm: bool):
     return rolls if is_gm else rolls.exclude(secret=True)
 
 
+def revision(table_id: int, is_gm: bool) -> int:
+    """How far the rolls this audience sees have gone: the last step written. The panel
+    carries it, and so does the signal after each step, so a page whose panel already
+    shows that step (the sender's, drawn in its own response) does not fetch it again."""
+    events = RollEvent.objects.filter(roll__table_id=table_id)
+    if not is_gm:
+        events = events.exclude(roll__secret=True)
+    return events.aggregate(last=Max("pk"))["last"] or 0
+
+
 def panel_context(table: Table, membership: Membership) -> dict:
     is_gm = membership.is_gm
     mine = flow_access.own_character(membership)
@@ -216,6 +226,7 @@ def panel_context(table: Table, membership: Membership) -> dict:
         "open_rolls": [view(roll) for roll in open_rolls],
         "finished": [view(roll) for roll in finished],
         "undo_roll": last,
+        "revision": revision(table.pk, is_gm),
         "clocks": list(queries.visible_clocks(table.pk, is_gm)),
         "has_crew": Crew.objects.filter(table=table).exists(),
         "positions": list(Position),

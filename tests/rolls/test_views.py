@@ -174,3 +174,25 @@ def test_the_log_names_every_step_and_change_and_marks_undo(
     assert "Undone" in response.content.decode()
     ada.refresh_from_db(), bo.refresh_from_db()
     assert (ada.stress, bo.stress) == (0, 0)
+
+
+def test_the_senders_panel_is_drawn_once(
+    client, table, player, ada, django_capture_on_commit_callbacks
+):
+    """Issue 13: the sender's panel came back in its response and again when the signal
+    made its page fetch the panel. The signal now names the step it announces, and a
+    page whose panel shows that step already does not fetch."""
+    import re
+
+    from tests.sessions.test_one_push import _frames, _listen
+
+    login(client, player)
+    propose(client, table)
+    roll = ActionRoll.objects.get()
+    gms = _listen(table.pk, is_gm=True)
+    login(client, table.gm)
+    with django_capture_on_commit_callbacks(execute=True):
+        response = step(client, roll, "terms", position="desperate", effect="3")
+    shown = re.search(r'data-revision="(\d+)"', response.content.decode())
+    (signal,) = [frame for frame in _frames(gms) if 'id="flow-signal"' in frame]
+    assert shown and f"dataset.revision !== '{shown[1]}'" in signal
