@@ -6,35 +6,16 @@ import pytest
 from playwright.sync_api import expect
 
 from sessions.models import Table
-from tests.browser.conftest import (
+from tests.browsers import (
+    PASSWORD,
     PHONE,
     assert_accessible,
     assert_fits_phone,
-    log_in,
+    start_table,
     wait_for_socket,
 )
 
 pytestmark = pytest.mark.browser
-
-
-def start_table(person, make_user):
-    for name in ("gm", "ada", "bo"):
-        make_user(name)
-    gm = person("gm")
-    gm.get_by_label("Table name").fill("The Crows' Nest")
-    gm.get_by_role("button", name="Create table").click()
-    expect(gm.get_by_role("heading", name="The Crows' Nest", level=1)).to_be_visible()
-    invite = gm.get_by_label("Invite link").input_value()
-    players = []
-    for name in ("ada", "bo"):
-        page = person(name)
-        page.goto(invite)
-        page.get_by_role("button", name="Join the table").click()
-        expect(page.get_by_role("heading", name="The Crows' Nest", level=1)).to_be_visible()
-        players.append(page)
-    for page in (gm, *players):
-        wait_for_socket(page)
-    return gm, players[0], players[1]
 
 
 def add_clock(gm, name, segments, visibility="Everyone"):
@@ -126,7 +107,11 @@ def test_bad_input_is_explained_and_kept(person, make_user, server):
 
 def test_pages_reconnect_after_a_server_restart(person, make_user, server):
     gm, ada, bo = start_table(person, make_user)
-    server.restart()
+    server.stop()
+    # Each page saw its socket drop: an "open" after the start is a new socket's.
+    for page in (gm, ada, bo):
+        wait_for_socket(page, "closed")
+    server.start()
     for page in (gm, ada, bo):
         wait_for_socket(page)
     bo.get_by_label("Note").fill("after the restart")
@@ -204,11 +189,11 @@ def test_joining_when_logged_out_comes_back_to_the_invite(person, make_user, ser
     gm.get_by_label("Table name").fill("Late joiners")
     gm.get_by_role("button", name="Create table").click()
     invite = gm.get_by_label("Invite link").input_value()
-    make_user("dee")
+    make_user("dee", password=PASSWORD)
     dee = person()
     dee.goto(invite)
     dee.get_by_label("Username").fill("dee")
-    dee.get_by_label("Password").fill("a-long-browser-password")
+    dee.get_by_label("Password").fill(PASSWORD)
     dee.get_by_role("button", name="Log in").click()
     dee.get_by_role("button", name="Join the table").click()
     expect(dee.get_by_role("heading", name="Late joiners", level=1)).to_be_visible()
@@ -221,8 +206,7 @@ def test_pages_are_accessible_and_fit_a_phone(person, make_user, server):
     expect(gm.locator(".roll")).to_have_count(1)
     assert_accessible(gm)
     assert_accessible(ada)
-    phone = person(viewport=PHONE)
-    log_in(phone, server.url, "bo")
+    phone = person("bo", viewport=PHONE)
     assert_accessible(phone)
     assert_fits_phone(phone)
     phone.get_by_role("link", name="The Crows' Nest").click()

@@ -7,9 +7,8 @@ import pytest
 from channels.db import database_sync_to_async
 
 from characters import actions
-from characters.models import GmNote
-from tests.factories import CharacterFactory, MembershipFactory, TableFactory
-from tests.sessions.test_consumers import connect, drain_greeting
+from tests.factories import CharacterFactory, GmNoteFactory, MembershipFactory, TableFactory
+from tests.helpers import connect, drain_greeting
 
 pytestmark = [
     pytest.mark.asyncio,
@@ -24,7 +23,7 @@ def make_party():
     table = TableFactory()
     player = MembershipFactory(table=table).user
     character = CharacterFactory(table=table, owner=player, name="Sable", stress=3)
-    GmNote.objects.create(character=character, text=SECRET)
+    GmNoteFactory(character=character, text=SECRET)
     return table, player, character
 
 

@@ -12,7 +12,7 @@ from rolls import outcome as flow_outcome
 from rolls import undo as flow_undo
 from rolls.models import ActionRoll, Consequence
 from tests.factories import CharacterFactory, ClockFactory, MembershipFactory, TableFactory
-from tests.rolls.conftest import Dice, fresh, member, start
+from tests.helpers import Dice, fresh, member, start
 
 
 def test_full_roll_desperate_with_assist_and_push(ada_m, bo_m, gm_m, ada, bo):

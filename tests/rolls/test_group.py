@@ -9,7 +9,7 @@ from rolls import actions as flow
 from rolls import group as flow_group
 from rolls.models import ActionRoll
 from tests.factories import CharacterFactory, MembershipFactory
-from tests.rolls.conftest import Dice, fresh, start
+from tests.helpers import Dice, fresh, start
 
 
 @pytest.fixture

@@ -11,8 +11,7 @@ from rolls import outcome as flow_outcome
 from rolls import undo as flow_undo
 from rolls.models import Consequence
 from tests.factories import CharacterFactory, ClockFactory, CrewFactory, MembershipFactory
-from tests.rolls.conftest import Dice, start
-from tests.sessions.test_consumers import connect, drain_greeting
+from tests.helpers import Dice, connect, drain_greeting, start
 
 
 def bad_roll(ada_m, ada):

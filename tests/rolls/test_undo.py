@@ -14,7 +14,7 @@ from sessions import actions
 from sessions.models import Membership
 from tests.concurrency import at_once
 from tests.factories import CharacterFactory, ClockFactory, MembershipFactory
-from tests.rolls.conftest import Dice, fresh, start
+from tests.helpers import Dice, fresh, start
 
 
 def pushed_roll(ada_m, gm_m, ada) -> ActionRoll:
