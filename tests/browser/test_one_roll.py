@@ -13,7 +13,7 @@ from characters.content import load_standard_content
 from crews.models import Screen
 from sessions import actions
 from sessions.models import Membership
-from tests.browser.conftest import wait_for_socket
+from tests.browsers import wait_for_socket
 from tests.factories import CharacterFactory
 
 pytestmark = pytest.mark.browser
