@@ -72,3 +72,35 @@ def start(ada_m, ada, **kwargs):
     return flow.start_roll(
         by=ada_m, character=ada, goal="slip past the guard", action="prowl", **kwargs
     )
+
+
+# --- What the channel layer carried ----------------------------------------------------
+
+
+def listen(table_id: int, is_gm: bool) -> str:
+    """A channel in the table's GM or players group, as a page's socket would be."""
+    from asgiref.sync import async_to_sync
+    from channels.layers import get_channel_layer
+
+    from sessions import live
+
+    layer = get_channel_layer()
+    channel = async_to_sync(layer.new_channel)()
+    async_to_sync(layer.group_add)(live.groups_for(table_id, is_gm)[0], channel)
+    return channel
+
+
+def frames(channel: str) -> list[str]:
+    """Every fragment sent to `channel` so far (the in-memory layer), in order."""
+    from asgiref.sync import async_to_sync
+    from channels.layers import get_channel_layer
+
+    layer = get_channel_layer()
+    sent = []
+
+    async def drain():
+        while layer.channels.get(channel):
+            sent.append((await layer.receive(channel))["html"])
+
+    async_to_sync(drain)()
+    return sent

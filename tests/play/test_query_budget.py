@@ -7,21 +7,28 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from crews import actions as crew_actions
-from play import downtime
+from play import downtime, phases
 from sessions.models import Table
-from tests.factories import CharacterFactory, FactionFactory, MembershipFactory
-
-from .test_phases import FixedDice, to_step
+from tests.factories import CharacterFactory, FactionFactory, MembershipFactory, TableFactory
+from tests.helpers import Dice
 
 
 def _downtime_with(table: Table, gm, n: int):
-    crew = crew_actions.create_crew(table=table, crew_type="shadows", name="Crows")
+    crew_actions.create_crew(table=table, crew_type="shadows", name="Crows")
     faction = FactionFactory(table=table, name="Bluecoats", tier=2)
-    to_step(table, crew, faction, "activities", gm)
+    phases.start_score(table=table, plan="stealth", detail="Roof", target_faction=faction)
+    phases.roll_engagement(table=table, roller=gm, marks={}, rng=Dice(4))
+    phases.end_score(table=table)
+    phases.payoff(table=table, size="standard")
+    phases.take_heat(table=table, exposure="contained")
+    phases.roll_entanglement(table=table, roller=gm, rng=Dice(6, 6))
+    phases.resolve_entanglement(
+        table=table, roller=gm, name="Cooperation", choice="favour", faction=faction
+    )
     for i in range(n):
         user = MembershipFactory(table=table).user
         character = CharacterFactory(table=table, owner=user, name=f"Rogue {i}", stress=3)
-        downtime.indulge_vice(character=character, roller=user, rng=FixedDice(4, 4, 4, 4))
+        downtime.indulge_vice(character=character, roller=user, rng=Dice(4, 4, 4, 4))
     return user
 
 
@@ -29,8 +36,6 @@ def _downtime_with(table: Table, gm, n: int):
 def test_the_downtime_panel_costs_the_same_with_one_character_or_ten(
     client, db, viewer, django_assert_num_queries
 ):
-    from tests.factories import TableFactory
-
     small, big = TableFactory(), TableFactory()
     player_small = _downtime_with(small, small.gm, 1)
     player_big = _downtime_with(big, big.gm, 10)

@@ -15,8 +15,7 @@ from rolls import outcome as flow_outcome
 from rolls import undo as flow_undo
 from rolls.models import ActionRoll
 from sessions.models import Clock, Roll
-
-from .conftest import Dice, start
+from tests.helpers import Dice, start
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -10,8 +10,7 @@ from django.urls import reverse
 from rolls import actions as flow
 from rolls import outcome as flow_outcome
 from tests.factories import CharacterFactory, MembershipFactory
-
-from .conftest import Dice, member
+from tests.helpers import Dice, member
 
 
 def _cast(table, n):

@@ -174,15 +174,15 @@ def test_the_senders_panel_is_drawn_once(
     page whose panel shows that step already does not fetch."""
     import re
 
-    from tests.sessions.test_one_push import _frames, _listen
+    from tests.helpers import frames, listen
 
     login(client, player)
     propose(client, table)
     roll = ActionRoll.objects.get()
-    gms = _listen(table.pk, is_gm=True)
+    gms = listen(table.pk, is_gm=True)
     login(client, table.gm)
     with django_capture_on_commit_callbacks(execute=True):
         response = step(client, roll, "terms", position="desperate", effect="3")
     shown = re.search(r'data-revision="(\d+)"', response.content.decode())
-    (signal,) = [frame for frame in _frames(gms) if 'id="flow-signal"' in frame]
+    (signal,) = [frame for frame in frames(gms) if 'id="flow-signal"' in frame]
     assert shown and f"dataset.revision !== '{shown[1]}'" in signal

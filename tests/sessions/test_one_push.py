@@ -3,12 +3,11 @@ state, by sessions.live.push. (tests/conftest.py fails any test in which a templ
 drawn while a transaction is open: that is every action the suite drives.)"""
 
 import pytest
-from asgiref.sync import async_to_sync
-from channels.layers import get_channel_layer
 from django.db import transaction
 
 from sessions import actions, live
 from tests.factories import TableFactory
+from tests.helpers import frames, listen
 
 
 def test_the_push_helper_refuses_to_draw_inside_a_transaction(
@@ -22,25 +21,6 @@ def test_the_push_helper_refuses_to_draw_inside_a_transaction(
     assert drawn == []
 
 
-def _listen(table_id: int, is_gm: bool) -> str:
-    layer = get_channel_layer()
-    channel = async_to_sync(layer.new_channel)()
-    async_to_sync(layer.group_add)(live.groups_for(table_id, is_gm)[0], channel)
-    return channel
-
-
-def _frames(channel: str) -> list[str]:
-    layer = get_channel_layer()
-    frames = []
-
-    async def drain():
-        while layer.channels.get(channel):
-            frames.append((await layer.receive(channel))["html"])
-
-    async_to_sync(drain)()
-    return frames
-
-
 @pytest.mark.django_db(transaction=True)
 def test_a_push_shows_the_state_the_transaction_committed():
     """Two ticks in one transaction: both pushes, drawn after the commit, show 2 of 4,
@@ -49,15 +29,15 @@ def test_a_push_shows_the_state_the_transaction_committed():
     clock = actions.create_clock(
         table=table, name="Alarm", segments=4, kind="danger", visibility="everyone"
     )
-    gm, players = _listen(table.pk, True), _listen(table.pk, False)
+    gm, players = listen(table.pk, True), listen(table.pk, False)
     with transaction.atomic():
         actions.tick_clock(clock=clock, by=1)
         actions.tick_clock(clock=clock, by=1)
-        assert _frames(gm) == []  # nothing leaves before the commit
-    frames = _frames(gm)
-    assert len(frames) == 2 and all('"count">2/4<' in f for f in frames), frames
-    _frames(players)
+        assert frames(gm) == []  # nothing leaves before the commit
+    sent = frames(gm)
+    assert len(sent) == 2 and all('"count">2/4<' in f for f in sent), sent
+    frames(players)
     with transaction.atomic():
         actions.tick_clock(clock=clock, by=1)
         actions.update_clock(clock=clock, name="Alarm", segments=4, kind="danger", visibility="gm")
-    assert all("Alarm" not in frame for frame in _frames(players))
+    assert all("Alarm" not in frame for frame in frames(players))
