@@ -90,8 +90,12 @@ def listen(table_id: int, is_gm: bool) -> str:
     return channel
 
 
-def frames(channel: str) -> list[str]:
-    """Every fragment sent to `channel` so far (the in-memory layer), in order."""
+def frames(channel: str, quiet: float = 0.5) -> list[str]:
+    """Every fragment sent to `channel` so far, in order: received until the channel has
+    been quiet for `quiet` seconds (as channels' `receive_nothing` proves an absence).
+    Works on the in-memory layer and on Redis alike."""
+    import asyncio
+
     from asgiref.sync import async_to_sync
     from channels.layers import get_channel_layer
 
@@ -99,8 +103,12 @@ def frames(channel: str) -> list[str]:
     sent = []
 
     async def drain():
-        while layer.channels.get(channel):
-            sent.append((await layer.receive(channel))["html"])
+        while True:
+            try:
+                message = await asyncio.wait_for(layer.receive(channel), timeout=quiet)
+            except TimeoutError:
+                return
+            sent.append(message["html"])
 
     async_to_sync(drain)()
     return sent
