@@ -16,16 +16,7 @@ from blades import content
 from blades.rules import character as rules
 from blades.rules import dice
 from blades.rules.errors import RuleError
-from blades.rules.rolls import (
-    ASSIST_STRESS,
-    Effect,
-    Position,
-    RollKind,
-    action_pool,
-    desperate_xp,
-    raise_effect,
-    summarize,
-)
+from blades.rules.rolls import RollKind, summarize
 from blades.rules.rolls import indulge_vice as read_vice_roll
 from blades.rules.rolls import resistance_stress as read_resistance
 from sessions.actions import SYSTEM_RNG, record_roll
@@ -373,85 +364,9 @@ def set_state(*, character: Character, state: str) -> Character:
 
 
 # --- Rolls from the sheet -------------------------------------------------------------
-
-
-def _store_roll(character: Character, roller, kind: RollKind, result, summary: str, note: str):
-    return record_roll(
-        table_id=character.table_id,
-        roller=roller,
-        kind=kind,
-        result=result,
-        summary=summary,
-        note=note,
-        character=character,
-    )
-
-
-def roll_action(
-    *,
-    character: Character,
-    roller,
-    action: str,
-    position: Position = Position.RISKY,
-    effect: Effect = Effect.STANDARD,
-    push: bool = False,
-    assister: Character | None = None,
-    bargain: bool = False,
-    rng=SYSTEM_RNG,
-) -> Roll:
-    """Roll an action: its rating plus bonus dice, with harm's penalties (001 §Harm): less
-    1d for moderate harm, one level less effect for lesser harm, and severe harm lets the
-    character act only with help (an assist) or a push.
-
-    Pushing costs its 2 stress before the dice (overflow is trauma); a teammate who
-    assists pays 1 stress for the +1d (001 §Teamwork); a desperate roll marks xp in the
-    action's attribute.
-    """
-    assist = assister is not None
-    with transaction.atomic():
-        character = _locked(character)
-        _require_active(character)
-        if assist:
-            if assister.pk == character.pk or assister.table_id != character.table_id:
-                raise RuleError("A teammate at this table assists, not the roller.")
-            mark_stress(character=assister, amount=ASSIST_STRESS)
-        rules.check_can_act(character.harm, helped=assist, pushed=push)
-        effect = raise_effect(effect, rules.harm_penalty(character.harm).effect)
-        pool = action_pool(
-            getattr(character, action),
-            assist=assist,
-            push=push,
-            bargain=bargain,
-            extra_dice=rules.harm_dice_penalty(character.harm),
-        )
-        result = dice.roll(pool, rng)
-        fields = _stress_fields(character, 2) if push else {}
-        if desperate_xp(position):
-            attribute = rules.attribute_of(action)
-            change = rules.mark_xp(getattr(character, XP_FIELDS[attribute]), 1, attribute)
-            fields[XP_FIELDS[attribute]] = change.xp
-            fields[ADVANCE_FIELDS[attribute]] = (
-                getattr(character, ADVANCE_FIELDS[attribute]) + change.advances
-            )
-        if fields:
-            _write(character, **fields)
-        extras = [
-            f"assisted by {assister.name}" if assist else "",
-            "push" if push else "",
-            "bargain" if bargain else "",
-        ]
-        extras = [e for e in extras if e]
-        note = f"{action.capitalize()} · {position.label} / {effect.label}"
-        if extras:
-            note += " · " + ", ".join(extras)
-        return _store_roll(
-            character,
-            roller,
-            RollKind.ACTION,
-            result,
-            summarize(RollKind.ACTION, result, position=position),
-            note,
-        )
+# An action roll is never made here: the sheet's buttons start the table's shared roll
+# (rolls/), where the GM sets position and effect. What the sheet rolls on its own are the
+# rolls that need no GM: resistance and indulging a vice.
 
 
 def resist(*, character: Character, roller, attribute: str, rng=SYSTEM_RNG) -> Roll:
@@ -460,29 +375,51 @@ def resist(*, character: Character, roller, attribute: str, rng=SYSTEM_RNG) -> R
     with transaction.atomic():
         character = _locked(character)
         _require_active(character)
-        pool = rules.attribute_rating(character.ratings, attribute)
-        result = dice.roll(pool, rng)
-        fields = _stress_fields(character, read_resistance(result))
-        _write(character, **fields)
-        summary = summarize(RollKind.RESISTANCE, result)
-        if "trauma_pending" in fields:
-            summary += ", trauma!"
-        return _store_roll(
-            character, roller, RollKind.RESISTANCE, result, summary, attribute.capitalize()
+        fields: dict = {}
+
+        def read(result: dice.Roll) -> str:
+            fields.update(_stress_fields(character, read_resistance(result)))
+            summary = summarize(RollKind.RESISTANCE, result)
+            return summary + (", trauma!" if "trauma_pending" in fields else "")
+
+        log = record_roll(
+            table_id=character.table_id,
+            roller=roller,
+            kind=RollKind.RESISTANCE,
+            pool=rules.attribute_rating(character.ratings, attribute),
+            summary=read,
+            note=attribute.capitalize(),
+            character=character,
+            rng=rng,
         )
+        _write(character, **fields)
+        return log
 
 
 def indulge_vice(*, character: Character, roller, rng=SYSTEM_RNG) -> Roll:
     with transaction.atomic():
         character = _locked(character)
         _require_active(character)
-        result = dice.roll(rules.vice_dice(character.ratings), rng)
-        outcome = read_vice_roll(result, character.stress)
-        _write(character, stress=character.stress - outcome.cleared)
-        summary = f"Clear {outcome.cleared} stress"
-        if outcome.overindulged:
-            summary += ", overindulged!"
-        return _store_roll(character, roller, RollKind.VICE, result, summary, character.vice.name)
+        cleared: list[int] = []
+
+        def read(result: dice.Roll) -> str:
+            outcome = read_vice_roll(result, character.stress)
+            cleared.append(outcome.cleared)
+            summary = f"Clear {outcome.cleared} stress"
+            return summary + (", overindulged!" if outcome.overindulged else "")
+
+        log = record_roll(
+            table_id=character.table_id,
+            roller=roller,
+            kind=RollKind.VICE,
+            pool=rules.vice_dice(character.ratings),
+            summary=read,
+            note=character.vice.name,
+            character=character,
+            rng=rng,
+        )
+        _write(character, stress=character.stress - cleared[0])
+        return log
 
 
 # --- Creation -------------------------------------------------------------------------

@@ -60,6 +60,8 @@ def party(table_id: int):
 @dataclass
 class SheetView:
     party: PartyView
+    # Per attribute: its rating, xp, advances, and each action as (action, dots, dice),
+    # the dice being what an action roll would draw before bonus dice (harm's -1d taken).
     attributes: list[tuple[str, int, int, int, list[tuple[str, int, int]]]]
     action_cap: int
     abilities: list[SpecialAbility]

@@ -8,7 +8,6 @@ from django.db import transaction
 
 from blades.rules import character as character_rules
 from blades.rules import crew as crew_rules
-from blades.rules import dice
 from blades.rules import score as rules
 from blades.rules.dice import Outcome
 from blades.rules.errors import RuleError
@@ -30,16 +29,9 @@ from sessions import audience
 from sessions.actions import SYSTEM_RNG
 from sessions.models import Clock, Table
 
+from .live import push_phase
 from .models import DowntimeActivity, Phase
-from .phases import (
-    expect_step,
-    locked_phase,
-    move_to,
-    phase_of,
-    push_phase,
-    store_roll,
-    table_crew,
-)
+from .phases import expect_step, locked_phase, move_to, phase_of, store_roll, table_crew
 
 Step = Phase.Step
 Kind = DowntimeActivity.Kind
@@ -70,10 +62,11 @@ def _begin(character: Character, kind: str, pay_with: str) -> tuple[Phase, Crew,
 
 
 def _roll(character: Character, roller, pool: int, rng, label: str, summary=None):
-    result = dice.roll(pool, rng)
-    text = summary(result) if summary else f"{downtime_ticks(result.outcome)} ticks"
-    roll = store_roll(character.table_id, roller, RollKind.DOWNTIME, result, text, label, character)
-    return result, roll
+    text = summary or (lambda result: f"{downtime_ticks(result.outcome)} ticks")
+    roll = store_roll(
+        character.table_id, roller, RollKind.DOWNTIME, pool, rng, text, label, character
+    )
+    return roll.as_dice, roll
 
 
 def _rating(character: Character, action: str) -> int:
@@ -316,15 +309,13 @@ def faction_roll(*, faction: Faction, clock: Clock, roller, rng=SYSTEM_RNG) -> C
         expect_step(phase, Step.ACTIVITIES)
         if not clock.faction_link or clock.faction_link.faction_id != faction.pk:
             raise RuleError("Choose one of the faction's goal clocks.")
-        result = dice.roll(faction.tier, rng)
-        ticks = downtime_ticks(result.outcome)
+        # A hidden clock's roll is the GM's alone, and so is its name.
         roll = store_roll(
-            faction.table_id, roller, RollKind.FORTUNE, result, f"{ticks} ticks",
-            audience.ref("clock", clock),
+            faction.table_id, roller, RollKind.FORTUNE, faction.tier, rng,
+            lambda result: f"{downtime_ticks(result.outcome)} ticks",
+            audience.ref("clock", clock), secret=clock.hidden,
         )  # fmt: skip
-        if clock.hidden:
-            roll.secret = True
-            roll.save(update_fields=["secret"])
+        ticks = downtime_ticks(roll.as_dice.outcome)
         table_actions.tick_clock(clock=clock, by=ticks)
         push_phase(phase)
     return clock

@@ -10,10 +10,8 @@ own characters.
 """
 
 from django.db import transaction
-from django.template.loader import render_to_string
 
 from blades.rules import crew as crew_rules
-from blades.rules import dice
 from blades.rules import rolls as rolls_rules
 from blades.rules import score as rules
 from blades.rules.errors import RuleError
@@ -30,10 +28,11 @@ from characters import actions as character_actions
 from characters.models import Character
 from crews import actions as crew_actions
 from crews.models import Claim, Crew, Faction
-from sessions import audience, live
+from sessions import audience
 from sessions.actions import SYSTEM_RNG, record_roll
 from sessions.models import Roll, Table
 
+from .live import push_phase
 from .models import DowntimeActivity, Flashback, Phase, Score
 
 Step = Phase.Step
@@ -70,19 +69,6 @@ def move_to(phase: Phase, step: str) -> None:
     push_phase(phase)
 
 
-def push_phase(phase: Phase) -> None:
-    """The phase line everyone sees, and a signal that makes each open phase page fetch
-    its own view again (each member's controls differ). The line names the score's
-    target, which the GM may keep hidden: one render per audience."""
-    gm_html, players_html = (
-        render_to_string(
-            "play/phase.html#phase-push", {"phase": phase, "oob": True, "is_gm": is_gm}
-        )
-        for is_gm in (True, False)
-    )
-    live.push(phase.table_id, gm_html=gm_html, players_html=players_html)
-
-
 def score_line(score: Score) -> str:
     """The score as a log line stores it: a faction target by reference, not by name."""
     if score.target_faction is None:
@@ -91,17 +77,21 @@ def score_line(score: Score) -> str:
 
 
 def store_roll(
-    table_id: int, roller, kind: RollKind, result: dice.Roll, summary: str, note: str = "",
-    character: Character | None = None,
+    table_id: int, roller, kind: RollKind, pool: int, rng, summary=None, note: str = "",
+    character: Character | None = None, secret: bool = False,
 ) -> Roll:  # fmt: skip
+    """Roll `pool` dice into the table's log (sessions.actions.record_roll); the dice are
+    read from the returned row."""
     return record_roll(
         table_id=table_id,
         roller=roller,
         kind=kind,
-        result=result,
+        pool=pool,
         summary=summary,
         note=note,
         character=character,
+        secret=secret,
+        rng=rng,
     )
 
 
@@ -165,14 +155,14 @@ def roll_engagement(*, table: Table, roller, marks: dict[str, str], rng=SYSTEM_R
         score = expect_step(phase, Step.SCORE)
         if score.engagement_roll_id:
             raise RuleError("The engagement roll is made once per score.")
-        result = dice.roll(engagement_pool(advantages, disadvantages), rng)
+        score.engagement_roll = store_roll(
+            table.pk, roller, RollKind.ENGAGEMENT, engagement_pool(advantages, disadvantages),
+            rng, note=score_line(score),
+        )  # fmt: skip
+        result = score.engagement_roll.as_dice
         score.position, score.past_first_obstacle = engagement_position(result.outcome)
         Table.objects.filter(pk=table.pk).update(opening_position=score.position)
         score.advantages, score.disadvantages = advantages, disadvantages
-        score.engagement_roll = store_roll(
-            table.pk, roller, RollKind.ENGAGEMENT, result,
-            summarize(RollKind.ENGAGEMENT, result), score_line(score),
-        )  # fmt: skip
         score.save()
         push_phase(phase)
     return score
@@ -304,13 +294,13 @@ def roll_entanglement(*, table: Table, roller, rng=SYSTEM_RNG) -> Score:
         if score.entanglement_roll_id:
             raise RuleError("The entanglement is already rolled.")
         crew = Crew.objects.get(pk=table_crew(table.pk).pk)
-        result = dice.roll(entanglement_pool(crew.wanted), rng)
-        score.entanglements = list(entanglements(crew.heat, result.outcome))
         score.entanglement_roll = store_roll(
-            table.pk, roller, RollKind.ENTANGLEMENT, result,
-            summarize(RollKind.ENTANGLEMENT, result, heat=crew.heat),
+            table.pk, roller, RollKind.ENTANGLEMENT, entanglement_pool(crew.wanted), rng,
+            lambda result: summarize(RollKind.ENTANGLEMENT, result, heat=crew.heat),
             f"Heat {crew.heat}, wanted {crew.wanted}",
         )  # fmt: skip
+        result = score.entanglement_roll.as_dice
+        score.entanglements = list(entanglements(crew.heat, result.outcome))
         score.save(update_fields=["entanglements", "entanglement_roll"])
         push_phase(phase)
     return score
@@ -391,9 +381,11 @@ def _apply_cost(
         )
         notes.append(roll.summary)
     if cost.fortune:
-        result = dice.roll(dice_pool, rng)
-        heat, text = rules.fortune_heat(name, result.outcome)
-        store_roll(crew.table_id, roller, RollKind.FORTUNE, result, text, name)
+        log = store_roll(
+            crew.table_id, roller, RollKind.FORTUNE, dice_pool, rng,
+            lambda result: rules.fortune_heat(name, result.outcome)[1], name,
+        )  # fmt: skip
+        heat, text = rules.fortune_heat(name, log.as_dice.outcome)
         if heat:
             crew_actions.add_heat(crew=crew, amount=heat)
         notes.append(text)
@@ -416,9 +408,12 @@ def incarcerate(*, crew: Crew, roller, prisoner: str, faction: Faction | None = 
         pool = rolls_rules.incarceration_pool(
             crew.shown_tier, guard_payoff=crew_actions.holds_prison_claim(crew, "Guard Payoff")
         )
-        result = dice.roll(pool, rng)
+        if character is not None:
+            prisoner = character.name
+        note = f"{prisoner or 'Someone'} serves time: {sentence.lower()}"
+        log = store_roll(crew.table_id, roller, RollKind.INCARCERATION, pool, rng, note=note)
         outcome = incarceration_result(
-            result.outcome,
+            log.as_dice.outcome,
             cell_block_control=crew_actions.holds_prison_claim(crew, "Cell Block Control"),
         )
         if outcome.rep:
@@ -429,12 +424,6 @@ def incarcerate(*, crew: Crew, roller, prisoner: str, faction: Faction | None = 
             )
         if outcome.status and faction is not None:
             crew_actions.shift_status(faction=faction, delta=outcome.status)
-        if character is not None:
-            prisoner = character.name
-            if outcome.trauma:
-                character_actions.suffer_trauma(character=character)
-        note = f"{prisoner or 'Someone'} serves time: {sentence.lower()}"
-        return store_roll(
-            crew.table_id, roller, RollKind.INCARCERATION, result,
-            summarize(RollKind.INCARCERATION, result), note,
-        )  # fmt: skip
+        if character is not None and outcome.trauma:
+            character_actions.suffer_trauma(character=character)
+        return log

@@ -12,7 +12,6 @@ from django.db.models import F
 
 from blades.rules import character as char_rules
 from blades.rules import crew as crew_rules
-from blades.rules import dice
 from blades.rules import flow as rules
 from blades.rules.dice import Outcome
 from blades.rules.errors import RuleError
@@ -28,7 +27,7 @@ from crews.models import Crew
 from sessions import actions, audience
 from sessions.models import Clock, Membership, Table
 
-from . import live
+from . import live, log
 from .access import (
     require_cancel,
     require_gm_of,
@@ -492,12 +491,15 @@ def roll_dice(*, by: Membership, roll: ActionRoll, rng=actions.SYSTEM_RNG) -> Ac
         )
         roll.position = rules.flow_position(roll.as_position, bonuses)
         roll.effect = effect_of(roll, character, bonuses)
-        result = dice.roll(pool_of(roll, character), rng)
+        line = log.roll_action_dice(
+            roll, by=by, character=character, pool=pool_of(roll, character), rng=rng
+        )
+        result = line.as_dice
         changes = Changes()
         stress = rules.roller_stress(bonuses, roll.flashback_cost or 0)
         notes = pay_at_the_roll(changes, roll, character, stress, bonuses, roll.assister_id)
         roll.pool, roll.dice, roll.outcome = result.pool, list(result.dice), result.outcome
-        roll.step = Step.CONSEQUENCES
+        roll.step, roll.log = Step.CONSEQUENCES, line
         roll.save()
         text = (
             f"Rolls {result.pool}d at {roll.as_position.label} / {roll.as_effect.label}: "

@@ -95,6 +95,11 @@ class ActionRoll(models.Model):
     )
     created = models.DateTimeField(auto_now_add=True)
     finished = models.DateTimeField(null=True)
+    # The roll's line in the table's roll log, written when the dice fall (rolls/log.py).
+    # The link lives here: the log, a floor below, knows nothing of action rolls.
+    log = models.OneToOneField(
+        "table_sessions.Roll", on_delete=models.SET_NULL, null=True, related_name="+"
+    )
 
     class Meta:
         ordering = ["-created", "-pk"]

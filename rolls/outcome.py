@@ -8,7 +8,6 @@ from django.db import transaction
 from django.utils import timezone
 
 from blades.rules import character as char_rules
-from blades.rules import dice
 from blades.rules import flow as rules
 from blades.rules.dice import Outcome
 from blades.rules.errors import RuleError
@@ -28,6 +27,7 @@ from crews.models import Crew
 from sessions import actions, audience
 from sessions.models import Clock, Membership, Table
 
+from . import log
 from .access import require_gm_at, require_gm_of, require_sufferer, require_teammate
 from .actions import (
     Changes,
@@ -196,7 +196,7 @@ def resist(*, by: Membership, consequence: Consequence, rng=actions.SYSTEM_RNG) 
         character = consequence.character
         character.refresh_from_db()
         pool = char_rules.attribute_rating(character.ratings, consequence.resist_attribute)
-        result = dice.roll(pool, rng)
+        result = log.roll_resistance(consequence, by=by, pool=pool, rng=rng).as_dice
         stress = resistance_stress(result)
         changes = Changes()
         trauma = changes.stress(character, stress)
@@ -300,6 +300,7 @@ def finish(*, by: Membership, roll: ActionRoll) -> ActionRoll:
         roll.step, roll.finished = Step.DONE, timezone.now()
         roll.save(update_fields=["step", "finished"])
         record(roll, by, "GM closes the roll")
+        log.close(roll)
     return roll
 
 
@@ -323,15 +324,25 @@ def fortune_roll(
         pool = fortune_pool(trait, advantages, disadvantages)
     except ValueError as error:
         raise RuleError("Trait and advantages cannot be negative.") from error
-    result = dice.roll(pool, rng)
+    goal = goal.strip()[:200]
     with transaction.atomic():
+        line = log.roll_fortune(
+            by=by,
+            goal=goal,
+            gather_information=gather_information,
+            secret=secret,
+            pool=pool,
+            rng=rng,
+        )
+        result = line.as_dice
         roll = ActionRoll.objects.create(
             table=table,
             kind=ActionRoll.Kind.FORTUNE,
             started_by_id=by.user_id,
-            goal=goal.strip()[:200],
+            goal=goal,
             gather_information=gather_information,
             secret=secret,
+            log=line,
             pool=result.pool,
             dice=list(result.dice),
             outcome=result.outcome,

@@ -25,6 +25,7 @@ from crews.models import Crew
 from sessions import audience
 from sessions.models import Clock, Membership, Table
 
+from . import log
 from .access import require_gm_at
 from .actions import Changes, Step, locked_roll, record, require_step, stored_harm
 from .models import ActionRoll
@@ -143,6 +144,7 @@ def undo_last(*, by: Membership, table: Table, roll_id: int | None = None) -> Ac
             changes += back
         roll.step = Step.UNDONE
         roll.save(update_fields=["step"])
+        log.undone(roll)
         text = "GM undoes the roll: its changes are taken back"
         if notes:
             text += " except: " + "; ".join(notes)

@@ -107,3 +107,43 @@ def start(ada_m, ada, **kwargs):
     return flow.start_roll(
         by=ada_m, character=ada, goal="slip past the guard", action="prowl", **kwargs
     )
+
+
+# --- What the channel layer carried ----------------------------------------------------
+
+
+def listen(table_id: int, is_gm: bool) -> str:
+    """A channel in the table's GM or players group, as a page's socket would be."""
+    from asgiref.sync import async_to_sync
+    from channels.layers import get_channel_layer
+
+    from sessions import live
+
+    layer = get_channel_layer()
+    channel = async_to_sync(layer.new_channel)()
+    async_to_sync(layer.group_add)(live.groups_for(table_id, is_gm)[0], channel)
+    return channel
+
+
+def frames(channel: str, quiet: float = 0.5) -> list[str]:
+    """Every fragment sent to `channel` so far, in order: received until the channel has
+    been quiet for `quiet` seconds (as channels' `receive_nothing` proves an absence).
+    Works on the in-memory layer and on Redis alike."""
+    import asyncio
+
+    from asgiref.sync import async_to_sync
+    from channels.layers import get_channel_layer
+
+    layer = get_channel_layer()
+    sent = []
+
+    async def drain():
+        while True:
+            try:
+                message = await asyncio.wait_for(layer.receive(channel), timeout=quiet)
+            except TimeoutError:
+                return
+            sent.append(message["html"])
+
+    async_to_sync(drain)()
+    return sent

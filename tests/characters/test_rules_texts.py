@@ -64,39 +64,43 @@ def test_vigorous_heals_on_a_3_segment_clock(client, table, player):
     assert (after.healing, after.harm["1"], after.harm["2"]) == (0, ["Cut"], [])
 
 
-def test_harm_penalties_apply_once_to_the_sheet_roll_and_its_button(client, table, player):
-    """Issue 13: level 1 reduced effect, level 2 −1d, and the button shows the dice the roll
-    really uses ("Roll Survey (1d)" rolled 0d)."""
-    from blades.rules.rolls import Effect
-    from sessions.models import Roll
-    from tests.helpers import Dice
+def test_harm_penalties_apply_once_to_the_shared_roll_and_the_sheets_button(
+    client, table, gm, player
+):
+    """Issue 13: level 1 reduced effect, level 2 −1d, and the sheet's button shows the dice
+    the roll really uses ("Roll Survey (1d)" rolled 0d)."""
+    from blades.rules.rolls import Effect, Position
+    from rolls import actions as flow
+    from tests.helpers import Dice, member
 
     character = CharacterFactory(table=table, owner=player, survey=1)
     Character.objects.filter(pk=character.pk).update(harm={"1": ["Tired"], "2": ["Cut"]})
     client.force_login(player)
     page = client.get(reverse("character_sheet", args=[table.pk, character.pk])).content
-    assert "Roll Survey (0d)" in page.decode()
-    actions.roll_action(
-        character=character, roller=player, action="survey", effect=Effect.STANDARD,
-        rng=Dice(5, 3),
-    )  # fmt: skip
-    roll = Roll.objects.get()
-    assert roll.pool == 0 and "Limited" in roll.note
+    assert "Roll Survey (0d" in page.decode()
+    roll = flow.start_roll(
+        by=member(table, player), character=character, goal="look around", action="survey"
+    )
+    flow.set_terms(by=member(table, gm), roll=roll, position=Position.RISKY, effect=Effect.STANDARD)
+    roll = flow.roll_dice(by=member(table, player), roll=roll, rng=Dice(5, 3))
+    assert roll.pool == 0 and roll.as_effect == Effect.LIMITED
 
 
-def test_severe_harm_needs_help_or_a_push_to_roll(table, player):
+def test_severe_harm_needs_help_or_a_push_to_roll(table, gm, player):
     """001 §Harm: severe harm "can't do anything unless you have help from someone else or
     push yourself to perform the action"."""
-    from blades.rules.character import RuleError
-    from tests.helpers import Dice
+    from blades.rules.errors import RuleError
+    from rolls import actions as flow
+    from tests.helpers import Dice, member
 
     character = CharacterFactory(table=table, owner=player, survey=2)
     Character.objects.filter(pk=character.pk).update(harm={"3": ["Punctured lung"]})
+    by = member(table, player)
+    roll = flow.start_roll(by=by, character=character, goal="look", action="survey")
     with pytest.raises(RuleError, match="incapacitated"):
-        actions.roll_action(character=character, roller=player, action="survey", rng=Dice(6, 6))
-    actions.roll_action(
-        character=character, roller=player, action="survey", push=True, rng=Dice(6, 6, 6)
-    )
+        flow.roll_dice(by=by, roll=roll, rng=Dice(6, 6))
+    flow.set_push(by=by, roll=roll, dice_=True, effect=False)
+    flow.roll_dice(by=by, roll=roll, rng=Dice(6, 6, 6))
     assert fresh(character).stress == 2
 
 
@@ -120,18 +124,17 @@ def test_veteran_takes_an_ability_from_another_playbook(client, table, player):
     assert list(fresh(character).abilities.values_list("ability__key", flat=True)) == ["shadow"]
 
 
-def test_assist_from_the_sheet_charges_the_helper_1_stress(client, table, player, other_player):
-    """001 §Teamwork / RULES.md: "Assist: 1 stress, +1d to one roll" (the sheet charged
-    nobody)."""
-    from sessions.models import Roll
+def test_an_assist_charges_the_helper_1_stress(table, player, other_player):
+    """001 §Teamwork / RULES.md: "Assist: 1 stress, +1d to one roll" (the sheet's own
+    assist charged nobody; the sheet now starts the shared roll, where the helper pays)."""
+    from rolls import actions as flow
+    from tests.helpers import Dice, member
 
     roller = CharacterFactory(table=table, owner=player, name="Ada", prowl=1)
     helper = CharacterFactory(table=table, owner=other_player, name="Bo")
-    client.force_login(player)
-    url = reverse("character_move", args=[table.pk, roller.pk, "roll"])
-    page = client.get(reverse("character_sheet", args=[table.pk, roller.pk])).content.decode()
-    assert f'<option value="{helper.pk}">Bo</option>' in page
-    client.post(url, {"action": "prowl", "position": "risky", "effect": "standard",
-                      "assister": helper.pk})  # fmt: skip
-    assert Roll.objects.get().pool == 2
+    by = member(table, player)
+    roll = flow.start_roll(by=by, character=roller, goal="slip by", action="prowl")
+    flow.assist(by=member(table, other_player), roll=roll)
+    roll = flow.roll_dice(by=by, roll=roll, rng=Dice(4, 4))
+    assert roll.pool == 2
     assert fresh(helper).stress == 1 and fresh(roller).stress == 0
