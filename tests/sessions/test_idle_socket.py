@@ -21,6 +21,6 @@ async def test_a_socket_idle_past_the_layers_wait_still_gets_the_next_push():
     await drain_greeting(communicator)
     # Idle through two of channels-redis's 5 s waits; the loop runs meanwhile.
     await asyncio.sleep(11)
-    await database_sync_to_async(live.push_to_table)(table.pk, "<p>Still here</p>")
+    await database_sync_to_async(live.push_to_table)(table.pk, lambda: "<p>Still here</p>")
     assert await communicator.receive_from(timeout=5) == "<p>Still here</p>"
     await communicator.disconnect()
