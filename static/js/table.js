@@ -357,3 +357,28 @@ function hasTarget(el) {
     true
   );
 })();
+
+// A Copy button beside a read-only link (the invite, the shared screen): it copies the
+// field named by data-copy and says so in its own label for a moment.
+document.addEventListener("click", function (event) {
+  var button = event.target.closest && event.target.closest("button[data-copy]");
+  if (!button) return;
+  var field = document.getElementById(button.dataset.copy);
+  if (!field) return;
+  var done = function () {
+    button.dataset.copied = "true";
+    button.firstChild.textContent = "Copied";
+    setTimeout(function () {
+      button.firstChild.textContent = "Copy";
+      delete button.dataset.copied;
+    }, 2000);
+  };
+  if (navigator.clipboard && window.isSecureContext) {
+    navigator.clipboard.writeText(field.value).then(done, function () {
+      field.select();
+    });
+  } else {
+    field.select();
+    if (document.execCommand("copy")) done();
+  }
+});
