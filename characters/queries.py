@@ -24,6 +24,10 @@ class PartyView:
     harm: list[tuple[int, list[str], str]]
     penalties: list[str]
 
+    @property
+    def stress_boxes(self) -> list[bool]:
+        return [n < self.stress for n in range(self.stress_max)]
+
 
 def _harm_rows(character: Character) -> list[tuple[int, list[str], str]]:
     # Worst first, as on the printed sheet.
@@ -182,8 +186,9 @@ def sheet_view(character: Character, *, mastery: bool) -> SheetView:
     ]
     harm = rules.harm_rows(character.harm)
     armor = rules.armor_boxes(heavy, special)
+    party = party_view(character)
     return SheetView(
-        party=party_view(character),
+        party=party,
         attributes=attributes,
         action_cap=cap,
         abilities=taken,
@@ -202,7 +207,7 @@ def sheet_view(character: Character, *, mastery: bool) -> SheetView:
         vice_dice=rules.vice_dice(ratings),
         trauma_choices=[c for c in rules.TRAUMA_CONDITIONS if c not in character.traumas],
         slots=dict(rules.HARM_SLOTS),
-        stress_track=track(character.stress, rules.STRESS_MAX),
+        stress_track=track(character.stress, party.stress_max),
         trauma_track=[(c, c in character.traumas) for c in rules.TRAUMA_CONDITIONS],
         harm_lines=[
             HarmLine(
