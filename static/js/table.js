@@ -382,3 +382,22 @@ document.addEventListener("click", function (event) {
     if (document.execCommand("copy")) done();
   }
 });
+
+// The downtime form shows only the fields of the chosen activity (each group names the
+// activities it serves in data-activities); the others are hidden, and still sent as
+// before, so the server reads the same form either way.
+function showActivityFields(select) {
+  var form = select.form;
+  if (!form) return;
+  form.querySelectorAll(".dt-fields").forEach(function (group) {
+    group.hidden = group.dataset.activities.split(" ").indexOf(select.value) === -1;
+  });
+}
+document.addEventListener("change", function (event) {
+  if (event.target.matches && event.target.matches("select.dt-kind")) {
+    showActivityFields(event.target);
+  }
+});
+document.addEventListener("htmx:load", function (event) {
+  event.detail.elt.querySelectorAll("select.dt-kind").forEach(showActivityFields);
+});
