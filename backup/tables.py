@@ -60,6 +60,8 @@ NOT_EXPORTED: dict[str, str] = {
     "table_sessions.Presence": "an open websocket of a running server, gone on restore",
     "crews.Screen": "a live hand-out link: a leaked export must not open the table's shared "
     "screen, so the GM hands out a new link after a restore",
+    "chronicle.DiscordHook": "the webhook URLs are secrets (anyone holding one posts to the "
+    "channel): the GM pastes them again after a restore",
 }
 
 # Models that moved to another app after exports were written: the label an older file

@@ -49,6 +49,7 @@ INSTALLED_APPS = [
     "play",
     "accounts",
     "backup",
+    "chronicle",
 ]
 
 MIDDLEWARE = [
@@ -197,3 +198,14 @@ LOGGING = {
 # The largest honest form is a page of notes; a bigger body is refused with a 400 before
 # any view reads it (a 10,000-character name still arrives, and its form says too long).
 DATA_UPLOAD_MAX_MEMORY_SIZE = 256 * 1024
+
+# Discord webhooks (chronicle/discord.py). Only these prefixes are accepted as a table's
+# webhook: the server never posts anywhere a GM's paste could point it (an internal
+# address, say). Tests add their loopback server here; production has no variable for it.
+DISCORD_WEBHOOK_PREFIXES = (
+    "https://discord.com/api/webhooks/",
+    "https://discordapp.com/api/webhooks/",
+)
+DISCORD_TIMEOUT = 5  # seconds per attempt
+DISCORD_ATTEMPTS = 4
+DISCORD_BACKOFF = 1.0  # seconds before the second attempt, doubling after

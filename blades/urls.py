@@ -8,4 +8,5 @@ urlpatterns = [
     path("", include("rolls.urls")),
     path("", include("play.urls")),
     path("", include("backup.urls")),
+    path("", include("chronicle.urls")),
 ]

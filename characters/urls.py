@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import views
+from . import foundry_views, views
 
 urlpatterns = [
     path("tables/<int:table_id>/characters/new/", views.wizard, name="character_new"),
@@ -18,6 +18,16 @@ urlpatterns = [
         "tables/<int:table_id>/characters/<int:character_id>/edit/",
         views.edit,
         name="character_edit",
+    ),
+    path(
+        "tables/<int:table_id>/characters/import/",
+        foundry_views.foundry_import,
+        name="foundry_import",
+    ),
+    path(
+        "tables/<int:table_id>/characters/<int:character_id>/foundry.json",
+        foundry_views.foundry_export,
+        name="foundry_export",
     ),
     path(
         "tables/<int:table_id>/characters/<int:character_id>/do/<slug:move>/",

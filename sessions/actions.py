@@ -11,6 +11,7 @@ from blades.rules.rolls import RollKind, summarize
 
 from . import live
 from .models import Clock, Membership, Presence, Roll, Table, new_invite_token
+from .signals import clock_moved
 
 # The only source of dice. Tests pass their own rng; nobody else can.
 SYSTEM_RNG = secrets.SystemRandom()
@@ -148,19 +149,23 @@ def update_clock(*, clock: Clock, name: str, segments: int, kind: str, visibilit
             visibility=visibility,
             filled=Least(F("filled"), segments),
         )
+        before = clock.filled
         clock.refresh_from_db()
         live.push_clock(clock, was_hidden=was_hidden)
+        clock_moved.send(sender=Clock, clock=clock, before=before)
     return clock
 
 
 def tick_clock(*, clock: Clock, by: int) -> Clock:
     """Fill (or empty, with a negative `by`) segments, clamped to the clock in one UPDATE."""
     with transaction.atomic():
+        before = clock.filled
         Clock.objects.filter(pk=clock.pk).update(
             filled=Greatest(Least(F("filled") + by, F("segments")), 0)
         )
         clock.refresh_from_db()
         live.push_clock(clock)
+        clock_moved.send(sender=Clock, clock=clock, before=before)
     return clock
 
 

@@ -1,0 +1,124 @@
+"""Moving in from Foundry VTT: upload, preview, import; and the export back.
+
+The import is two posts. The upload is read and matched and shown as a preview (what
+matched, what did not, what stops it); nothing is saved. The preview's form carries the
+export itself back with the player's choices for anything unmatched, so the second post
+reads it again, checks it again, and imports it in one transaction.
+"""
+
+from django import forms
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import redirect, render
+from django.utils.text import slugify
+from django.views.decorators.http import require_GET, require_http_methods
+
+from blades.rules.character import RuleError
+from sessions.access import access_table
+
+from .access import access_character
+from .foundry import MAX_BYTES, FoundryError, Sheet, parse, read_actor, to_actor
+from .foundry_import import Match, import_character, match, playbooks_for, sheet_of
+from .models import Option, Playbook
+
+PAGE = "characters/foundry_import.html"
+
+
+def _read(raw: bytes) -> Sheet:
+    try:
+        return read_actor(parse(raw))
+    except FoundryError as error:
+        raise forms.ValidationError(error.problems) from None
+
+
+class UploadForm(forms.Form):
+    export = forms.FileField(
+        label="Foundry actor export (.json)",
+        help_text="In Foundry: right-click the actor in the sidebar, Export Data.",
+    )
+
+    def clean_export(self):
+        upload = self.cleaned_data["export"]
+        if upload.size > MAX_BYTES:
+            raise forms.ValidationError(
+                f"The file is larger than {MAX_BYTES // 1024} KB: not an actor export."
+            )
+        raw = upload.read()
+        self.sheet = _read(raw)
+        self.document = raw.decode("utf-8-sig")
+        return upload
+
+
+class ConfirmForm(forms.Form):
+    document = forms.CharField(widget=forms.HiddenInput, max_length=MAX_BYTES, strip=False)
+    playbook = forms.ModelChoiceField(queryset=Playbook.objects.none(), label="Playbook")
+    heritage = forms.ModelChoiceField(queryset=Option.objects.filter(kind="heritage"))
+    background = forms.ModelChoiceField(queryset=Option.objects.filter(kind="background"))
+    vice = forms.ModelChoiceField(queryset=Option.objects.filter(kind="vice"))
+
+    def __init__(self, *args, table, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["playbook"].queryset = Playbook.objects.filter(playbooks_for(table))
+
+    def clean_document(self) -> str:
+        document = self.cleaned_data["document"]
+        self.sheet = _read(document.encode())
+        return document
+
+
+def _confirm_form(table, document: str, found: Match) -> ConfirmForm:
+    initial = {"document": document}
+    for choice in ("playbook", "heritage", "background", "vice"):
+        if getattr(found, choice) is not None:
+            initial[choice] = getattr(found, choice).pk
+    return ConfirmForm(table=table, initial=initial)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def foundry_import(request: HttpRequest, table_id: int) -> HttpResponse:
+    table, membership = access_table(request.user, table_id)
+    if membership.is_gm:
+        raise PermissionDenied("Players import their own characters; the GM has no seat.")
+    context = {"table": table}
+    if request.method == "GET":
+        return render(request, PAGE, {**context, "upload": UploadForm()})
+    if "document" not in request.POST:
+        upload = UploadForm(request.POST, request.FILES)
+        if not upload.is_valid():
+            return render(request, PAGE, {**context, "upload": upload}, status=422)
+        found = match(upload.sheet, table)
+        confirm = _confirm_form(table, upload.document, found)
+        return render(request, PAGE, {**context, "found": found, "confirm": confirm})
+
+    confirm = ConfirmForm(request.POST, table=table)
+    if not confirm.is_valid():
+        if "document" in confirm.errors:
+            refused = " ".join(confirm.errors["document"])
+            context |= {"upload": UploadForm(), "refused": refused}
+            return render(request, PAGE, context, status=422)
+        found = match(confirm.sheet, table)
+        return render(request, PAGE, {**context, "found": found, "confirm": confirm}, status=422)
+    choices = {k: confirm.cleaned_data[k] for k in ("playbook", "heritage", "background", "vice")}
+    try:
+        character = import_character(
+            table=table, owner=request.user, sheet=confirm.sheet, **choices
+        )
+    except RuleError as error:
+        found = match(confirm.sheet, table)
+        context |= {"found": found, "confirm": confirm, "refused": str(error)}
+        return render(request, PAGE, context, status=422)
+    return redirect("character_sheet", table_id=table.pk, character_id=character.pk)
+
+
+@login_required
+@require_GET
+def foundry_export(request: HttpRequest, table_id: int, character_id: int) -> HttpResponse:
+    """The sheet as a Foundry actor, for anyone at the table (who sees the sheet anyway;
+    the GM's private notes are not part of it)."""
+    _, character = access_character(request.user, table_id, character_id)
+    response = JsonResponse(to_actor(sheet_of(character)), json_dumps_params={"indent": 2})
+    name = slugify(character.name) or "character"
+    response["Content-Disposition"] = f'attachment; filename="fvtt-Actor-{name}.json"'
+    return response

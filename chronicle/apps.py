@@ -1,0 +1,14 @@
+from django.apps import AppConfig
+
+
+class ChronicleConfig(AppConfig):
+    """What a table's story sends out and looks back on: the Discord relay, the dice
+    statistics. The top floor: it may import every app, and none imports it."""
+
+    name = "chronicle"
+    default_auto_field = "django.db.models.BigAutoField"
+
+    def ready(self) -> None:
+        from . import relay
+
+        relay.connect()

@@ -1,0 +1,38 @@
+from django import forms
+
+from .discord import valid_webhook
+from .models import DiscordHook
+
+WEBHOOK_HELP = (
+    "In Discord: the channel's settings, Integrations, Webhooks, New Webhook, Copy Webhook URL."
+)
+
+
+class DiscordForm(forms.ModelForm):
+    class Meta:
+        model = DiscordHook
+        fields = ["players_url", "gm_url"]
+        widgets = {
+            # The URL is a secret: kept out of the browser's autofill and history.
+            "players_url": forms.TextInput(attrs={"autocomplete": "off", "spellcheck": "false"}),
+            "gm_url": forms.TextInput(attrs={"autocomplete": "off", "spellcheck": "false"}),
+        }
+        help_texts = {
+            "players_url": "Rolls, filled clocks and phase changes the players may see. "
+            + WEBHOOK_HELP,
+            "gm_url": "Optional: secret rolls and GM-only clocks. Without it they are not posted.",
+        }
+
+    def _webhook(self, name: str) -> str:
+        url = self.cleaned_data[name].strip()
+        if url and not valid_webhook(url):
+            raise forms.ValidationError(
+                "Paste a Discord webhook URL: https://discord.com/api/webhooks/… "
+            )
+        return url
+
+    def clean_players_url(self) -> str:
+        return self._webhook("players_url")
+
+    def clean_gm_url(self) -> str:
+        return self._webhook("gm_url")

@@ -1,0 +1,205 @@
+"""What goes to Discord, built in the relay's worker from the committed database.
+
+Each function here is a job (chronicle.discord): it reads the row the change left,
+decides its audience and returns the posts. The audience follows the table's own:
+what the roll log shows players goes to the players' webhook; a secret roll, a GM-only
+clock or a hidden faction's clock goes to the GM-only webhook, or nowhere without one.
+"""
+
+from django.apps import apps
+
+from blades.rules import dice
+from blades.rules.dice import Outcome
+from blades.rules.rolls import Effect, Position, resistance_stress
+
+from .discord import Post
+from .models import DiscordHook
+
+# Discord's limits on an embed's parts.
+TITLE_MAX, TEXT_MAX, FIELD_MAX = 256, 4096, 1024
+
+COLOURS = {
+    Outcome.CRITICAL: 0xD4A017,
+    Outcome.SUCCESS: 0x2E8B57,
+    Outcome.PARTIAL: 0xC77D1A,
+    Outcome.BAD: 0xA52A2A,
+}
+CLOCK_COLOUR = 0x4B0082
+PHASE_COLOUR = 0x36454F
+
+
+def _cut(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _field(name: str, value: str, inline: bool = True) -> dict:
+    return {"name": name, "value": _cut(value or "—", FIELD_MAX), "inline": inline}
+
+
+def _embed(title: str, description: str, colour: int, fields=(), footer: str = "") -> dict:
+    embed = {"title": _cut(title, TITLE_MAX), "color": colour}
+    if description:
+        embed["description"] = _cut(description, TEXT_MAX)
+    if fields:
+        embed["fields"] = list(fields)
+    if footer:
+        embed["footer"] = {"text": _cut(footer, TITLE_MAX)}
+    return embed
+
+
+def route(hook: DiscordHook | None, embed: dict, *, secret: bool) -> list[Post]:
+    if hook is None:
+        return []
+    url, which = (
+        (hook.gm_url, "GM-only webhook") if secret else (hook.players_url, "players' webhook")
+    )
+    if not url:
+        return []
+    if secret:
+        embed = {**embed, "title": _cut(f"[GM only] {embed['title']}", TITLE_MAX)}
+    return [
+        Post(
+            hook_id=hook.pk,
+            url=url,
+            which=which,
+            payload={"embeds": [embed], "allowed_mentions": {"parse": []}},
+            clears_warning=bool(hook.last_error),
+        )
+    ]
+
+
+def _hook(table_id: int) -> DiscordHook | None:
+    return DiscordHook.objects.select_related("table").filter(table_id=table_id).first()
+
+
+def _dice(dice, pool: int) -> str:
+    faces = ", ".join(map(str, dice))
+    return f"{faces} ({pool}d{', lowest counts' if pool <= 0 else ''})"
+
+
+def roll_posts(table_id: int, roll_id: int) -> list[Post]:
+    """A roll of the table's log (quick rolls, the sheet's, the phases')."""
+    # The hook first: most tables have none, and then one query is all a roll costs.
+    hook = _hook(table_id)
+    if hook is None:
+        return []
+    Roll = apps.get_model("table_sessions", "Roll")
+    roll = Roll.objects.select_related("roller", "character", "table").filter(pk=roll_id).first()
+    if roll is None:
+        return []
+    player = roll.roller.username if roll.roller else "Someone"
+    who = f"{roll.character.name} ({player})" if roll.character else player
+    text = roll.summary + (f"\n{roll.note}" if roll.note else "")
+    embed = _embed(
+        f"{who}: {roll.kind_label}",
+        text,
+        COLOURS[Outcome(roll.outcome)],
+        [_field("Dice", _dice(roll.dice, roll.pool)), _field("Result", roll.outcome_label)],
+        footer=roll.table.name,
+    )
+    return route(hook, embed, secret=roll.secret)
+
+
+def action_roll_posts(table_id: int, roll_id: int) -> list[Post]:
+    """A shared action, group or fortune roll, once its dice are down."""
+    hook = _hook(table_id)
+    if hook is None:
+        return []
+    ActionRoll = apps.get_model("rolls", "ActionRoll")
+    roll = (
+        ActionRoll.objects.select_related("character__owner", "started_by", "table")
+        .filter(pk=roll_id)
+        .first()
+    )
+    if roll is None or roll.dice is None:
+        return []
+    if roll.character:
+        who = f"{roll.character.name} ({roll.character.owner.username})"
+    else:
+        who = roll.started_by.username if roll.started_by else "The GM"
+    fields = []
+    if roll.kind != ActionRoll.Kind.FORTUNE:
+        fields += [
+            _field("Action", roll.action.capitalize()),
+            _field("Position", Position(roll.position).label),
+            _field("Effect", Effect(roll.effect).label),
+        ]
+    best = " (the group's best)" if roll.kind == ActionRoll.Kind.GROUP else ""
+    fields += [
+        _field("Dice", _dice(roll.dice, roll.pool) + best),
+        _field("Result", roll.outcome_label),
+    ]
+    embed = _embed(
+        f"{who}: {roll.get_kind_display()}",
+        roll.goal,
+        COLOURS[Outcome(roll.outcome)],
+        fields,
+        footer=roll.table.name,
+    )
+    return route(hook, embed, secret=roll.secret)
+
+
+def resistance_posts(consequence_id: int) -> list[Post]:
+    """A resistance roll against a consequence of a shared roll."""
+    Consequence = apps.get_model("rolls", "Consequence")
+    consequence = (
+        Consequence.objects.select_related("roll__table", "character__owner")
+        .filter(pk=consequence_id)
+        .first()
+    )
+    if consequence is None or not consequence.resist_dice or consequence.character is None:
+        return []
+    hook = _hook(consequence.roll.table_id)
+    if hook is None:
+        return []
+    pool, faces = consequence.resist_dice[0], consequence.resist_dice[1:]
+    result = dice.Roll(pool, tuple(faces))
+    stress = resistance_stress(result)
+    cost = "clears 1 stress" if stress < 0 else f"takes {stress} stress"
+    character = consequence.character
+    what = consequence.get_kind_display()
+    embed = _embed(
+        f"{character.name} ({character.owner.username}): Resistance roll",
+        f"Resists {what.lower()}"
+        + (f": {consequence.description}" if consequence.description else ""),
+        COLOURS[result.outcome],
+        [
+            _field("Attribute", consequence.resist_attribute.capitalize()),
+            _field("Dice", _dice(faces, pool)),
+            _field("Stress", cost),
+        ],
+        footer=consequence.roll.table.name,
+    )
+    return route(hook, embed, secret=consequence.roll.secret)
+
+
+def clock_posts(table_id: int, clock_id: int) -> list[Post]:
+    """A clock that has just filled (and still is, now that the change committed)."""
+    hook = _hook(table_id)
+    if hook is None:
+        return []
+    Clock = apps.get_model("table_sessions", "Clock")
+    clock = (
+        Clock.objects.select_related("table", "faction_link__faction").filter(pk=clock_id).first()
+    )
+    if clock is None or not clock.full:
+        return []
+    link = getattr(clock, "faction_link", None)
+    secret = clock.hidden or bool(link and link.faction.hidden)
+    embed = _embed(
+        f"Clock filled: {clock.name}",
+        f"{clock.get_kind_display()} clock, {clock.filled}/{clock.segments}",
+        CLOCK_COLOUR,
+        footer=clock.table.name,
+    )
+    return route(hook, embed, secret=secret)
+
+
+def phase_posts(table_id: int, label: str) -> list[Post]:
+    """The table moved to another step of the loop. Only the step is named: a score's
+    target may be a faction the players do not know."""
+    hook = _hook(table_id)
+    if hook is None:
+        return []
+    name = hook.table.name
+    return route(hook, _embed(f"Now: {label}", "", PHASE_COLOUR, footer=name), secret=False)

@@ -1,0 +1,210 @@
+"""Importing a Foundry export through the pages: preview, then one transaction."""
+
+import copy
+import json
+
+import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
+
+from characters.foundry import MAX_BYTES
+from characters.models import Character, Option, Playbook
+from tests.factories import CharacterFactory
+
+from .foundry_samples import V09, V10, V11
+
+
+def _upload(client, table, actor, name="fvtt-Actor-silver.json"):
+    raw = actor if isinstance(actor, bytes) else json.dumps(actor).encode()
+    return client.post(
+        f"/tables/{table.pk}/characters/import/",
+        {"export": SimpleUploadedFile(name, raw, content_type="application/json")},
+    )
+
+
+def _confirm(client, table, actor, **choices):
+    document = actor if isinstance(actor, str) else json.dumps(actor)
+    return client.post(f"/tables/{table.pk}/characters/import/", {"document": document, **choices})
+
+
+def _choices(playbook="cutter", heritage="skovlan", background="military", vice="pleasure"):
+    return {
+        "playbook": Playbook.objects.get(table=None, key=playbook).pk,
+        "heritage": Option.objects.get(kind="heritage", key=heritage).pk,
+        "background": Option.objects.get(kind="background", key=background).pk,
+        "vice": Option.objects.get(kind="vice", key=vice).pk,
+    }
+
+
+def test_the_preview_shows_what_matched_and_saves_nothing(client, table, player):
+    client.force_login(player)
+    actor = copy.deepcopy(V11)
+    actor["items"].append(
+        {"name": "Homebrew Trick", "type": "ability", "system": {"purchased": True}}
+    )
+    response = _upload(client, table, actor)
+    assert response.status_code == 200
+    page = response.content.decode()
+    assert "Playbook: Cutter" in page
+    assert "Heritage: Skovlan" in page
+    assert "Ability: Battleborn" in page
+    assert "Ability “Homebrew Trick” is in no playbook here: not imported." in page
+    assert not Character.objects.exists()
+
+
+def test_a_custom_playbook_is_named_as_not_matched(client, table, player):
+    client.force_login(player)
+    actor = copy.deepcopy(V11)
+    actor["items"][0]["name"] = "Vigilante"
+    page = _upload(client, table, actor).content.decode()
+    assert "Playbook “Vigilante” is not at this table" in page
+
+
+def test_confirming_imports_the_whole_sheet(client, table, player):
+    client.force_login(player)
+    response = _confirm(client, table, V11, **_choices())
+    character = Character.objects.get()
+    assert response.status_code == 302
+    assert response["Location"] == f"/tables/{table.pk}/characters/{character.pk}/"
+    assert (character.owner, character.table, character.name) == (player, table, "Silver")
+    assert character.playbook.key == "cutter"
+    assert (character.skirmish, character.prowl, character.hunt) == (2, 1, 1)
+    assert (character.stress, character.traumas, character.healing) == (3, ["cold"], 1)
+    assert character.harm == {"1": ["Battered"], "2": ["Deep cut to the arm"]}
+    assert (character.coin, character.stash, character.playbook_xp, character.insight_xp) == (
+        2,
+        10,
+        3,
+        2,
+    )
+    # Names match whatever their case.
+    assert {a.ability.name for a in character.abilities.all()} == {
+        "Battleborn",
+        "Not to Be Trifled With",
+    }
+    carried = {i.name for i in character.items.filter(checked=True)}
+    assert carried == {"Fine hand weapon", "Armor"}
+    assert character.items.get(name="Armor").armor == "armor"
+    stances = dict(character.contacts.values_list("name", "stance"))
+    assert stances["Marlane"] == "friend" and stances["Chael"] == "rival"
+
+
+@pytest.mark.parametrize("actor", [V10, V09])
+def test_older_exports_import_too(client, table, player, actor):
+    client.force_login(player)
+    response = _confirm(client, table, actor, **_choices("whisper", "iruvia", "academic", "weird"))
+    assert response.status_code == 302
+    assert Character.objects.get().stress in (4, 2)
+
+
+def test_the_sheet_shows_the_imported_character(client, table, player):
+    client.force_login(player)
+    _confirm(client, table, V11, **_choices())
+    character = Character.objects.get()
+    page = client.get(f"/tables/{table.pk}/characters/{character.pk}/").content.decode()
+    assert "Silver" in page and "Battleborn" in page
+
+
+def test_export_round_trips_through_import(client, table, player, other_player):
+    client.force_login(player)
+    _confirm(client, table, V11, **_choices())
+    first = Character.objects.get()
+    exported = client.get(f"/tables/{table.pk}/characters/{first.pk}/foundry.json")
+    assert exported["Content-Disposition"].startswith("attachment")
+    client.force_login(other_player)
+    assert _confirm(client, table, exported.content.decode(), **_choices()).status_code == 302
+    second = Character.objects.exclude(pk=first.pk).get()
+    fields = ["name", "alias", "look", "stress", "traumas", "harm", "healing", "coin", "stash"]
+    fields += ["skirmish", "prowl", "hunt", "playbook_xp", "insight_xp", "vice_purveyor"]
+    assert {f: getattr(second, f) for f in fields} == {f: getattr(first, f) for f in fields}
+    assert set(second.abilities.values_list("ability", flat=True)) == set(
+        first.abilities.values_list("ability", flat=True)
+    )
+    assert set(second.items.values_list("name", "checked")) == set(
+        first.items.values_list("name", "checked")
+    )
+
+
+@pytest.mark.parametrize(
+    "raw, message",
+    [
+        (b"not json at all", "not JSON"),
+        (b"\xff\xfe\x00garbage", "not JSON"),
+        (b'{"name": "x", "type": "npc", "system": {}}', "not a character"),
+        (b'{"name": "Silver", "system": {"stress": {"value": "lots"}}}', "Stress is not a number"),
+        (b"[" * 20000 + b"]" * 20000, "not JSON"),
+        (b"{}", "no character fields"),
+    ],
+)
+def test_a_hostile_upload_is_refused_beside_the_field(client, table, player, raw, message):
+    client.force_login(player)
+    response = _upload(client, table, raw)
+    assert response.status_code == 422
+    assert message in response.content.decode()
+    assert not Character.objects.exists()
+
+
+def test_a_huge_upload_is_refused_before_it_is_read(client, table, player):
+    client.force_login(player)
+    response = _upload(client, table, b" " * (MAX_BYTES + 10))
+    assert response.status_code == 422
+    assert "larger than" in response.content.decode()
+
+
+def test_a_tampered_confirmation_saves_nothing(client, table, player):
+    client.force_login(player)
+    actor = copy.deepcopy(V11)
+    actor["system"]["stress"] = {"value": 50}
+    response = _confirm(client, table, actor, **_choices())
+    assert response.status_code == 422
+    assert "Stress is 50" in response.content.decode()
+    response = _confirm(client, table, V11, **{**_choices(), "playbook": 999999})
+    assert response.status_code == 422
+    assert not Character.objects.exists()
+
+
+def test_nothing_is_half_imported(client, table, player, monkeypatch):
+    """A failure after the character row is written takes the whole import back."""
+    from characters import foundry_import
+
+    client.force_login(player)
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("the database went away")
+
+    monkeypatch.setattr(foundry_import.CharacterItem.objects, "bulk_create", broken)
+    with pytest.raises(RuntimeError):
+        _confirm(client, table, V11, **_choices())
+    assert not Character.objects.exists()
+
+
+def test_one_active_character_per_seat(client, table, player):
+    CharacterFactory(table=table, owner=player)
+    client.force_login(player)
+    response = _confirm(client, table, V11, **_choices())
+    assert response.status_code == 422
+    assert "Retire your current character" in response.content.decode()
+    assert Character.objects.count() == 1
+
+
+def test_ratings_of_four_need_mastery(client, table, player):
+    client.force_login(player)
+    actor = copy.deepcopy(V11)
+    actor["system"]["attributes"]["prowess"]["skills"]["skirmish"]["value"] = 4
+    page = _upload(client, table, actor).content.decode()
+    assert "Mastery" in page
+    assert _confirm(client, table, actor, **_choices()).status_code == 422
+    assert not Character.objects.exists()
+
+
+def test_the_gm_and_outsiders_cannot_import(client, table, gm, outsider):
+    client.force_login(gm)
+    assert client.get(f"/tables/{table.pk}/characters/import/").status_code == 403
+    client.force_login(outsider)
+    assert _confirm(client, table, V11, **_choices()).status_code == 404
+    assert not Character.objects.exists()
+
+
+def test_the_import_is_linked_from_the_party(client, table, player):
+    client.force_login(player)
+    page = client.get(f"/tables/{table.pk}/").content.decode()
+    assert f"/tables/{table.pk}/characters/import/" in page

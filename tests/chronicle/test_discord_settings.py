@@ -1,0 +1,68 @@
+import json
+
+import pytest
+
+from backup.tables import dumps, export_table
+from chronicle.discord import valid_webhook
+from chronicle.models import DiscordHook
+
+URL = "https://discord.com/api/webhooks/123456789012345678/AbC-dEf_123"
+
+
+@pytest.mark.parametrize(
+    "url, valid",
+    [
+        (URL, True),
+        ("https://discordapp.com/api/webhooks/1/token", True),
+        ("http://discord.com/api/webhooks/1/token", False),
+        ("https://discord.com.evil.example/api/webhooks/1/token", False),
+        ("https://discord.com/api/webhooks/1/token/../../../users", False),
+        ("https://discord.com/api/webhooks/1/token?wait=true", False),
+        ("http://127.0.0.1:8000/api/webhooks/1/token", False),
+        ("https://discord.com/api/webhooks/abc/token", False),
+    ],
+)
+def test_only_discord_webhooks_are_accepted(url, valid):
+    assert valid_webhook(url) is valid
+
+
+def test_the_gm_saves_webhooks(client, table, gm):
+    client.force_login(gm)
+    response = client.post(f"/tables/{table.pk}/discord/", {"players_url": URL, "gm_url": ""})
+    assert response.status_code == 302
+    assert DiscordHook.objects.get(table=table).players_url == URL
+
+
+def test_a_url_that_is_not_a_webhook_is_refused_beside_its_field(client, table, gm):
+    client.force_login(gm)
+    response = client.post(
+        f"/tables/{table.pk}/discord/",
+        {"players_url": "http://169.254.169.254/latest/meta-data", "gm_url": ""},
+    )
+    assert response.status_code == 422
+    assert "Paste a Discord webhook URL" in response.content.decode()
+    assert not DiscordHook.objects.exists()
+
+
+def test_players_never_see_the_webhooks(client, table, player, outsider):
+    DiscordHook.objects.create(table=table, players_url=URL)
+    client.force_login(player)
+    assert client.get(f"/tables/{table.pk}/discord/").status_code == 403
+    assert client.post(f"/tables/{table.pk}/discord/", {"players_url": ""}).status_code == 403
+    page = client.get(f"/tables/{table.pk}/").content.decode()
+    assert "webhooks" not in page
+    assert f"/tables/{table.pk}/discord/" not in page
+    client.force_login(outsider)
+    assert client.get(f"/tables/{table.pk}/discord/").status_code == 404
+
+
+def test_the_gm_finds_the_settings_from_the_table(client, table, gm):
+    client.force_login(gm)
+    assert f"/tables/{table.pk}/discord/" in client.get(f"/tables/{table.pk}/").content.decode()
+
+
+def test_the_webhooks_stay_out_of_the_export(table):
+    DiscordHook.objects.create(table=table, players_url=URL, gm_url=URL + "gm")
+    document = dumps(export_table(table.pk))
+    assert "webhooks" not in document
+    assert "chronicle" not in {row["model"] for row in json.loads(document)["objects"]}
