@@ -27,8 +27,15 @@ def test_every_page_fits_both_widths_and_is_accessible(person, make_user, server
         f"{t}/factions/",
         f"{t}/phase/",
         f"{t}/screen/",
+        f"{t}/dice/",
     ]
-    for who, extra in (("gm", [f"{t}/settings/", f"{t}/playbooks/new/"]), ("bo", [])):
+    gm_only = [
+        f"{t}/settings/",
+        f"{t}/playbooks/new/",
+        f"{t}/discord/",
+        f"{t}/characters/{sable.pk}/edit/",
+    ]
+    for who, extra in (("gm", gm_only), ("bo", [f"{t}/characters/import/"])):
         for viewport in (DESKTOP, PHONE):
             page = person(who, viewport=viewport)
             for path in pages + extra:
