@@ -7,7 +7,7 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 PYTEST := $(BIN)/python -m pytest
 
-.PHONY: run test test-fast test-browser test-postgres test-scale lint system-deps benchmark clean screenshots
+.PHONY: run test test-fast smoke test-browser test-postgres test-scale lint system-deps benchmark clean screenshots
 
 $(BIN)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -34,6 +34,7 @@ system-deps:
 test: $(BIN)/.installed system-deps
 	$(MAKE) lint
 	$(MAKE) test-fast
+	$(MAKE) smoke
 	$(MAKE) test-postgres
 	$(MAKE) test-browser
 	$(MAKE) test-scale
@@ -42,20 +43,26 @@ test: $(BIN)/.installed system-deps
 test-fast: $(BIN)/.installed
 	$(PYTEST) tests --ignore=tests/browser --ignore=tests/scale
 
+# `make run` as a newcomer types it, then a login as the demo GM: slow, and it writes
+# into the checkout (.secret_key), so it is not part of the fast suite.
+smoke: $(BIN)/.installed
+	$(PYTEST) tests/smoke -m smoke
+
 # The same database-backed tests once more on PostgreSQL with Redis as the channel layer.
 test-postgres: $(BIN)/.installed system-deps
-	$(BIN)/python -m tests.services -- $(PYTEST) tests --ignore=tests/browser --ignore=tests/scale --ignore=tests/rules --ignore=tests/test_make_run.py
+	$(BIN)/python -m tests.services -- $(PYTEST) tests --ignore=tests/browser --ignore=tests/scale --ignore=tests/rules
 
 # Browser tests run in their own process: Playwright's event loop breaks pytest-asyncio after it.
+# They and the scale tests keep their written order (each test is long; no shuffling).
 test-browser: $(BIN)/.installed system-deps
-	$(PYTEST) tests/browser
+	$(PYTEST) tests/browser -p no:randomly
 
 # PNGs of the main pages of a seeded demo table (GM and player, 1280 and 390 px wide).
 screenshots: $(BIN)/.installed system-deps
 	$(PYTEST) tests/browser/screenshots.py
 
 test-scale: $(BIN)/.installed system-deps
-	$(BIN)/python -m tests.services -- $(PYTEST) tests/scale
+	$(BIN)/python -m tests.services -- $(PYTEST) tests/scale -p no:randomly
 
 lint: $(BIN)/.installed
 	$(BIN)/ruff check .

@@ -20,7 +20,8 @@ PER_USERNAME = 20
 
 def normalise(username: str) -> str:
     # Usernames are case-sensitive, but a guesser must not get fresh tries by changing case.
-    return username.strip().lower()[:150]
+    # A NUL byte is no part of a name (and PostgreSQL cannot store or compare one).
+    return username.replace("\x00", "").strip().lower()[:150]
 
 
 def client_ip(request) -> str | None:

@@ -9,6 +9,7 @@ import os
 from pathlib import Path
 
 import dj_database_url
+from csp.constants import NONE, SELF
 from django.core.exceptions import ImproperlyConfigured
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -62,7 +63,27 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    "csp.middleware.CSPMiddleware",
+    # Last, so it is the first to see a view's exception: a RuleError becomes a 422.
+    "sessions.refusals.RefusalMiddleware",
 ]
+
+# Scripts, styles and sockets from this site only: no inline script, no inline event
+# handler, no evaluated code (htmx runs with allowEval off), no inline style. A name
+# that slipped into a page unescaped could then still not run as code.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [SELF],
+        "script-src": [SELF],
+        "style-src": [SELF],
+        "img-src": [SELF, "data:"],
+        "connect-src": [SELF],
+        "object-src": [NONE],
+        "base-uri": [NONE],
+        "form-action": [SELF],
+        "frame-ancestors": [NONE],
+    }
+}
 
 ROOT_URLCONF = "blades.urls"
 ASGI_APPLICATION = "blades.asgi.application"
@@ -116,11 +137,19 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
 # socket (tests/reliability/test_ordering.py sends 1,000 at once).
 CHANNEL_CAPACITY = 2000
 REDIS_URL = os.environ.get("REDIS_URL", "")
+REDIS_READ_TIMEOUT = 15  # seconds; above channels-redis's 5 s wait for a message
 if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {"hosts": [REDIS_URL], "capacity": CHANNEL_CAPACITY},
+            # channels-redis waits for a socket's next message with a 5 s BZPOPMIN, and
+            # redis-py 8 gives up reading any reply after 5 s by default: a socket idle
+            # that long raced the two and failed (closing every socket of the process).
+            # A reading timeout past the wait keeps idle sockets open.
+            "CONFIG": {
+                "hosts": [{"address": REDIS_URL, "socket_timeout": REDIS_READ_TIMEOUT}],
+                "capacity": CHANNEL_CAPACITY,
+            },
         }
     }
 else:

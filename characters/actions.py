@@ -15,7 +15,7 @@ from django.utils.text import slugify
 from blades import content
 from blades.rules import character as rules
 from blades.rules import dice
-from blades.rules.character import RuleError
+from blades.rules.errors import RuleError
 from blades.rules.rolls import Effect, Position, RollKind, action_pool, desperate_xp, summarize
 from blades.rules.rolls import indulge_vice as read_vice_roll
 from blades.rules.rolls import resistance_stress as read_resistance

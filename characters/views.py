@@ -4,41 +4,56 @@ from collections.abc import Callable
 
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
+from django.db.models import Q
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 
-from blades.rules.character import RuleError
+from blades.rules import character as char_rules
+from blades.rules.errors import RuleError
 from blades.rules.rolls import Effect, Position
+from sessions import inputs
 from sessions.access import access_table, require_gm
 from sessions.models import Membership
 from sessions.queries import recent_rolls
+from sessions.refusals import answers_refusals
 
 from . import actions, queries
 from .access import access_character, can_edit_character, can_see_gm_notes, mastery_for
 from .forms import STEPS, CustomPlaybookForm, DetailsForm
-from .models import Character, Draft, GmNote, Playbook
+from .models import Character, CharacterItem, Contact, Draft, GmNote, Playbook
 
 SHEET = "characters/sheet.html"
 WIZARD = "characters/wizard.html"
+ANSWER_MAX = 200  # the longest wizard field
 STEP_KEYS = [key for key, _, _ in STEPS]
 
 
 # --- The creation wizard --------------------------------------------------------------
 
 
+def _draft_playbook(draft: Draft, table) -> Playbook | None:
+    """The playbook the draft names, if it is one this table may use (standard or its
+    own custom ones); the draft keeps whatever was posted, so this is checked each time."""
+    chosen = str(draft.data.get("playbook", ""))
+    if not chosen.isdigit() or int(chosen) > inputs.ID_MAX:
+        return None
+    return Playbook.objects.filter(Q(table=None) | Q(table=table), pk=int(chosen)).first()
+
+
 def _step_form(draft: Draft, key: str, table, data=None):
     _, _, form_class = STEPS[STEP_KEYS.index(key)]
-    playbook = None
-    if key != "playbook":
-        playbook = Playbook.objects.filter(pk=draft.data.get("playbook")).first()
+    playbook = None if key == "playbook" else _draft_playbook(draft, table)
     if data is None:
         return form_class(initial=draft.data, table=table, playbook=playbook)
     return form_class(data, table=table, playbook=playbook)
 
 
 def _answers(request: HttpRequest, form) -> dict[str, str]:
-    return {name: request.POST.get(name, "") for name in form.fields}
+    """What was typed, kept in the draft even when the step is refused; a NUL byte is no
+    answer (PostgreSQL's JSON cannot store one), and no answer is longer than a field."""
+    answers = {name: request.POST.get(name, "")[:ANSWER_MAX] for name in form.fields}
+    return {name: value.replace("\x00", "") for name, value in answers.items()}
 
 
 @login_required
@@ -50,7 +65,9 @@ def wizard(request: HttpRequest, table_id: int) -> HttpResponse:
     if current is not None:
         return redirect("character_sheet", table_id=table.pk, character_id=current.pk)
     draft, _ = Draft.objects.get_or_create(table=table, user=request.user)
-    if draft.step not in STEP_KEYS or (draft.step != "playbook" and "playbook" not in draft.data):
+    # Every step after the first needs the playbook: without one, back to choosing it.
+    has_playbook = _draft_playbook(draft, table) is not None
+    if draft.step not in STEP_KEYS or not has_playbook:
         draft.step = "playbook"
     status = 200
     form = _step_form(draft, draft.step, table)
@@ -58,6 +75,8 @@ def wizard(request: HttpRequest, table_id: int) -> HttpResponse:
         key = request.POST.get("step", draft.step)
         if key not in STEP_KEYS:
             raise Http404
+        if not has_playbook:
+            key = "playbook"
         form = _step_form(draft, key, table, request.POST)
         answers = _answers(request, form)
         if answers.get("playbook") and answers["playbook"] != draft.data.get("playbook"):
@@ -85,7 +104,7 @@ def wizard(request: HttpRequest, table_id: int) -> HttpResponse:
 
 def _render_step(request, table, membership, draft, form, status=200) -> HttpResponse:
     index = STEP_KEYS.index(draft.step)
-    playbook = Playbook.objects.filter(pk=draft.data.get("playbook")).first()
+    playbook = _draft_playbook(draft, table)
     context = {
         "table": table,
         "membership": membership,
@@ -131,29 +150,36 @@ def _finish(request, table, draft: Draft) -> HttpResponse:
 # --- Custom playbooks -----------------------------------------------------------------
 
 
+def _playbook_refused(request, error: RuleError) -> HttpResponse:
+    table, _ = access_table(request.user, request.resolver_match.kwargs["table_id"])
+    form = CustomPlaybookForm(request.POST)
+    form.is_valid()
+    form.add_error(None, str(error))
+    return render(
+        request, "characters/custom_playbook.html", {"table": table, "form": form}, status=422
+    )
+
+
 @login_required
+@answers_refusals(_playbook_refused)
 def custom_playbook_new(request: HttpRequest, table_id: int) -> HttpResponse:
     table, membership = access_table(request.user, table_id)
     require_gm(membership)
     form = CustomPlaybookForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
-        try:
-            actions.create_custom_playbook(
-                table=table,
-                name=data["name"],
-                xp_trigger=data["xp_trigger"],
-                primary=data["primary"],
-                secondary=data["secondary"],
-                ability_keys=data["abilities"],
-                own_abilities=data["own_abilities"],
-                friends=form.friends,
-                items=form.items,
-            )
-        except RuleError as error:
-            form.add_error(None, str(error))
-        else:
-            return redirect("table_detail", table_id=table.pk)
+        actions.create_custom_playbook(
+            table=table,
+            name=data["name"],
+            xp_trigger=data["xp_trigger"],
+            primary=data["primary"],
+            secondary=data["secondary"],
+            ability_keys=data["abilities"],
+            own_abilities=data["own_abilities"],
+            friends=form.friends,
+            items=form.items,
+        )
+        return redirect("table_detail", table_id=table.pk)
     status = 422 if form.is_bound else 200
     return render(
         request, "characters/custom_playbook.html", {"table": table, "form": form}, status=status
@@ -214,20 +240,26 @@ def edit(request: HttpRequest, table_id: int, character_id: int) -> HttpResponse
     )
 
 
-def _int(post, name: str) -> int:
-    try:
-        return int(post.get(name, ""))
-    except ValueError:
-        raise RuleError("Enter a whole number.") from None
-
-
-def _flag(post, name: str) -> bool:
-    return post.get(name) in {"1", "on", "true"}
-
-
 # Each move reads its fields from the POST and calls one action. The key of the error
 # dict is the control the message is shown next to.
 Move = Callable[..., object]
+XP_TRACKS = ("playbook", *char_rules.ATTRIBUTES)
+HARM_TEXT_MAX = 80
+NOTES_MAX = 5000
+
+
+def _control(prefix: str, value, known, fallback: str) -> str:
+    """The control an error is shown beside: the one posted, or the first of its kind when
+    the posted name is not one (the page has no control of that name to show it by)."""
+    return f"{prefix}_{value}" if value in known else fallback
+
+
+def _mine(queryset, post, name: str) -> int:
+    """The id of one of this sheet's own things (an item, contact or ability)."""
+    found = inputs.one(queryset, post, name)
+    if found is None:
+        raise inputs.InputError("Choose one from the sheet.")
+    return found.pk
 
 
 def _moves(post, character: Character, membership, request) -> dict[str, tuple[str, Move]]:
@@ -235,11 +267,11 @@ def _moves(post, character: Character, membership, request) -> dict[str, tuple[s
     return {
         "stress": (
             "stress",
-            lambda: actions.mark_stress(character=character, amount=_int(post, "by")),
+            lambda: actions.mark_stress(character=character, amount=inputs.number(post, "by")),
         ),
         "set-stress": (
             "set_stress",
-            lambda: actions.set_stress(character=character, stress=_int(post, "stress")),
+            lambda: actions.set_stress(character=character, stress=inputs.number(post, "stress")),
         ),
         "trauma": (
             "trauma",
@@ -249,83 +281,97 @@ def _moves(post, character: Character, membership, request) -> dict[str, tuple[s
             "harm",
             lambda: actions.add_harm(
                 character=character,
-                level=_int(post, "level"),
-                description=post.get("description", ""),
+                level=inputs.number(post, "level"),
+                description=inputs.text(post, "description", max_length=HARM_TEXT_MAX),
             ),
         ),
         "harm-clear": (
             "harm",
             lambda: actions.clear_harm(
-                character=character, level=_int(post, "level"), index=_int(post, "index")
+                character=character,
+                level=inputs.number(post, "level"),
+                index=inputs.number(post, "index"),
             ),
         ),
         "healing": (
             "healing",
-            lambda: actions.tick_healing(character=character, ticks=_int(post, "ticks")),
+            lambda: actions.tick_healing(character=character, ticks=inputs.number(post, "ticks")),
         ),
         "armor": ("armor", lambda: actions.use_armor(character=character, box=post.get("box", ""))),
         "armor-restore": (
             "armor",
-            lambda: actions.restore_armor(character=character, downtime=_flag(post, "downtime")),
+            lambda: actions.restore_armor(
+                character=character, downtime=inputs.flag(post, "downtime")
+            ),
         ),
         "load": (
             "load",
             lambda: actions.set_load(character=character, level=post.get("level", "")),
         ),
+        # Not "items": the template reads `errors.items` as the dict's own items.
         "item": (
-            "items",
+            "gear",
             lambda: actions.check_item(
-                character=character, item_id=_int(post, "item"), checked=_flag(post, "checked")
+                character=character,
+                item_id=_mine(CharacterItem.objects.filter(character=character), post, "item"),
+                checked=inputs.flag(post, "checked"),
             ),
         ),
         "action": (
-            f"action_{post.get('action', '')}",
+            _control("action", post.get("action"), char_rules.ACTIONS, "action_hunt"),
             lambda: actions.set_action(
                 character=character,
                 action=post.get("action", ""),
-                rating=_int(post, "rating"),
+                rating=inputs.number(post, "rating"),
                 mastery=mastery(),
             ),
         ),
         "xp": (
-            f"xp_{post.get('track', '')}",
+            _control("xp", post.get("track"), XP_TRACKS, "xp_playbook"),
             lambda: actions.mark_xp(
-                character=character, track=post.get("track", ""), amount=_int(post, "amount")
+                character=character,
+                track=post.get("track", ""),
+                amount=inputs.number(post, "amount"),
             ),
         ),
         "advance-ability": (
             "advance_playbook",
             lambda: actions.take_ability_advance(
-                character=character, ability_id=_int(post, "ability")
+                character=character,
+                ability_id=_mine(character.playbook.abilities.all(), post, "ability"),
             ),
         ),
         "advance-action": (
-            f"advance_{post.get('attribute', '')}",
+            _control("advance", post.get("attribute"), XP_TRACKS, "advance_playbook"),
             lambda: actions.take_action_advance(
                 character=character, action=post.get("action", ""), mastery=mastery()
             ),
         ),
         "coin": (
             "coin",
-            lambda: actions.add_coin(character=character, amount=_int(post, "amount")),
+            lambda: actions.add_coin(character=character, amount=inputs.number(post, "amount")),
         ),
         "stash": (
             "stash",
-            lambda: actions.stash_coin(character=character, amount=_int(post, "amount")),
+            lambda: actions.stash_coin(character=character, amount=inputs.number(post, "amount")),
         ),
         "withdraw": (
             "stash",
-            lambda: actions.withdraw_stash(character=character, coin=_int(post, "coin")),
+            lambda: actions.withdraw_stash(character=character, coin=inputs.number(post, "coin")),
         ),
         "stance": (
             "contacts",
             lambda: actions.set_contact_stance(
-                character=character, contact_id=_int(post, "contact"), stance=post.get("stance", "")
+                character=character,
+                contact_id=_mine(Contact.objects.filter(character=character), post, "contact"),
+                stance=post.get("stance", ""),
             ),
         ),
         "notes": (
             "notes",
-            lambda: actions.update_details(character=character, notes=post.get("notes", "")),
+            lambda: actions.update_details(
+                character=character, notes=inputs.text(post, "notes", max_length=NOTES_MAX)
+            ),
         ),
         "state": (
             "state",
@@ -357,19 +403,34 @@ def _roll_action(post, character: Character, roller):
         action=action,
         position=position,
         effect=effect,
-        push=_flag(post, "push"),
-        assist=_flag(post, "assist"),
-        bargain=_flag(post, "bargain"),
+        push=inputs.flag(post, "push"),
+        assist=inputs.flag(post, "assist"),
+        bargain=inputs.flag(post, "bargain"),
     )
+
+
+def _refused(request, error: RuleError) -> HttpResponse:
+    """The sheet with the message beside the control of the move, what was typed kept."""
+    kwargs = request.resolver_match.kwargs
+    membership, character = access_character(
+        request.user, kwargs["table_id"], kwargs["character_id"]
+    )
+    move = kwargs["move"]
+    moves = _moves(request.POST, character, membership, request)
+    field = "gm_note" if move == "gm-note" else moves[move][0]
+    errors, typed = {field: str(error)}, request.POST
+    return _sheet_response(request, membership, character, errors=errors, typed=typed)
 
 
 @login_required
 @require_POST
+@answers_refusals(_refused)
 def sheet_move(request: HttpRequest, table_id: int, character_id: int, move: str) -> HttpResponse:
     membership, character = access_character(request.user, table_id, character_id)
     if move == "gm-note":
         require_gm(membership)
-        actions.set_gm_note(character=character, text=request.POST.get("text", ""))
+        text = inputs.text(request.POST, "text", max_length=NOTES_MAX)
+        actions.set_gm_note(character=character, text=text)
         return _sheet_response(request, membership, character)
     if not can_edit_character(membership, character):
         raise PermissionDenied("Only the character's player and the GM can change this sheet.")
@@ -378,13 +439,7 @@ def sheet_move(request: HttpRequest, table_id: int, character_id: int, move: str
     moves = _moves(request.POST, character, membership, request)
     if move not in moves:
         raise Http404
-    field, do = moves[move]
-    try:
-        do()
-    except RuleError as error:
-        return _sheet_response(
-            request, membership, character, errors={field: str(error)}, typed=request.POST
-        )
+    moves[move][1]()
     return _sheet_response(request, membership, character)
 
 

@@ -11,6 +11,7 @@ from django.apps import apps
 from blades.rules import dice
 from blades.rules.dice import Outcome
 from blades.rules.rolls import Effect, Position, resistance_stress
+from sessions import audience
 
 from .discord import Post
 from .models import DiscordHook
@@ -89,7 +90,10 @@ def roll_posts(table_id: int, roll_id: int) -> list[Post]:
         return []
     player = roll.roller.username if roll.roller else "Someone"
     who = f"{roll.character.name} ({player})" if roll.character else player
-    text = roll.summary + (f"\n{roll.note}" if roll.note else "")
+    # A note may name a clock or a faction the GM keeps hidden (sessions.audience): a
+    # secret roll goes to the GM's webhook, any other to the players'.
+    note = audience.fill(roll.note, is_gm=roll.secret)
+    text = roll.summary + (f"\n{note}" if note else "")
     embed = _embed(
         f"{who}: {roll.kind_label}",
         text,

@@ -14,8 +14,8 @@ from django.db.models import F
 
 from blades.rules import crew as rules
 from blades.rules import score as score_rules
-from blades.rules.character import RuleError
 from blades.rules.clocks import validate_clock_size
+from blades.rules.errors import RuleError
 from characters import actions as character_actions
 from characters.models import Character
 from sessions import live
@@ -49,7 +49,10 @@ def _push(crew_or_table_id: Crew | int, *parts: str) -> None:
 
 
 def _push_factions(table_id: int, *, players_see: bool) -> None:
+    """The ladder, and the crew's books (a faction at war changes the crew's hold and
+    downtime); neither goes to the players when they cannot see the faction."""
     crew_live.push_factions(table_id, players=players_see)
+    crew_live.push_crew(table_id, parts=("books",), players=players_see)
 
 
 # --- The crew and its sheet ------------------------------------------------------------
@@ -457,7 +460,6 @@ def create_faction(
             notes_hidden=notes_hidden,
         )
         _push_factions(table.pk, players_see=not hidden)
-        _push(table.pk, "books")  # a faction at war changes the crew's hold
     return faction
 
 
@@ -489,7 +491,6 @@ def update_faction(
         _set_goal_visibility(faction, hidden)
         faction.refresh_from_db()
         _push_factions(faction.table_id, players_see=not (was_hidden and hidden))
-        _push(faction.table_id, "books")
     return faction
 
 
@@ -510,7 +511,6 @@ def shift_status(*, faction: Faction, delta: int) -> Faction:
         locked.status = rules.set_status(locked.status, delta)
         locked.save(update_fields=["status"])
         _push_factions(faction.table_id, players_see=not locked.hidden)
-        _push(faction.table_id, "books")
     return locked
 
 
@@ -523,7 +523,6 @@ def delete_faction(*, faction: Faction) -> None:
             live.push_clock_removed(table_id, clock_id, hidden=hidden)
         faction.delete()
         _push_factions(table_id, players_see=not faction.hidden)
-        _push(table_id, "books")
 
 
 def add_goal_clock(*, faction: Faction, name: str, segments: int) -> Clock:
@@ -539,7 +538,7 @@ def add_goal_clock(*, faction: Faction, name: str, segments: int) -> Clock:
         )
         FactionClock.objects.create(faction=faction, clock=clock)
         live.push_clock(clock, created=True)
-        _push_factions(faction.table_id, players_see=not faction.hidden)
+        crew_live.push_factions(faction.table_id, players=not faction.hidden)
     return clock
 
 

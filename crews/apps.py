@@ -6,8 +6,23 @@ class CrewsConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
-        from sessions import panels
+        from sessions import audience, panels
 
         from . import live
+        from .models import Faction
 
         panels.add(snapshot=live.crew_snapshot)
+
+        audience.register(
+            "faction",
+            audience.Kind(
+                Faction,
+                hidden="a faction the GM keeps hidden",
+                gone="a faction since deleted",
+            ),
+        )
+        # A score's target, in the roll log's line for its engagement roll.
+        audience.register(
+            "target",
+            audience.Kind(Faction, hidden=audience.HIDDEN_TARGET, gone=audience.GONE_TARGET),
+        )

@@ -12,19 +12,21 @@ CREW_PAGE = "crews/crew.html"
 FACTIONS_PAGE = "crews/factions.html"
 
 
-def push_crew(table_id: int, *, parts) -> None:
+def push_crew(table_id: int, *, parts, players: bool = True) -> None:
     """Push the named sections of the crew sheet (and the crew summary other pages show).
 
     Rendered after commit, from the committed books: the write lock is not held while
     templates render, and concurrent changes each push the state they left behind.
     Players all share the crew's permission flags, so one render serves every player.
+    `players=False` when the change was to something players cannot see (a hidden
+    faction): their books did not change, and a push arriving would tell of the GM's move.
     """
 
     def send() -> None:
         crew = crew_queries.crew_sheet(table_id)
         if crew is None:
             return
-        for is_gm in (True, False):
+        for is_gm in (True, False) if players else (True,):
             context = {**crew_queries.sheet_context(crew, is_gm=is_gm), "parts": parts}
             html = render_to_string(f"{CREW_PAGE}#crew-push", context)
             live.send_now(

@@ -15,6 +15,7 @@ from django.views.decorators.http import require_POST
 
 from sessions import queries as table_queries
 from sessions.access import access_table, require_gm
+from sessions.inputs import is_token
 from sessions.models import Table
 
 from . import actions, queries
@@ -56,7 +57,8 @@ def screen(request: HttpRequest, table_id: int) -> HttpResponse:
 
 
 def screen_shared(request: HttpRequest, token: str) -> HttpResponse:
-    shared = Screen.objects.filter(token=token, active=True).select_related("table").first()
+    shared = Screen.objects.filter(token=token, active=True).select_related("table")
+    shared = shared.first() if is_token(token) else None
     if shared is None:
         raise Http404
     return _render(request, shared.table, reverse("screen_shared", args=[token]))

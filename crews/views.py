@@ -7,13 +7,16 @@ form re-renders the section with the message next to it, status 422, nothing cha
 
 from collections.abc import Callable
 
+from django import forms
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
-from blades.rules.character import RuleError
+from blades.rules.errors import RuleError
+from sessions import inputs
 from sessions.access import access_table, require_gm
+from sessions.refusals import answers_refusals
 
 from . import actions, queries
 from .access import access_crew, access_faction, require_books, require_sheet
@@ -48,18 +51,30 @@ def _page_context(table, membership, crew, **extra) -> dict:
     return {"table": table, **queries.sheet_context(crew, is_gm=membership.is_gm, **extra)}
 
 
+def _refused_form(form: forms.Form, error: RuleError, field: str | None = None) -> forms.Form:
+    """The bound form again, the refusal as its error: nothing typed is lost."""
+    form.is_valid()
+    form.add_error(field, str(error))
+    return form
+
+
+def _create_refused(request, error: RuleError) -> HttpResponse:
+    table, _ = access_table(request.user, request.resolver_match.kwargs["table_id"])
+    form = _refused_form(CrewCreateForm(request.POST), error)
+    context = {"table": table, "is_gm": True, "create_form": form}
+    return render(request, CREW_PAGE, context, status=422)
+
+
 @login_required
 @require_POST
+@answers_refusals(_create_refused)
 def crew_create(request: HttpRequest, table_id: int) -> HttpResponse:
     table, membership = access_table(request.user, table_id)
     require_gm(membership)
     form = CrewCreateForm(request.POST)
     if form.is_valid():
-        try:
-            actions.create_crew(table=table, **form.cleaned_data)
-            return redirect("crew_detail", table_id=table.pk)
-        except RuleError as error:
-            form.add_error(None, str(error))
+        actions.create_crew(table=table, **form.cleaned_data)
+        return redirect("crew_detail", table_id=table.pk)
     context = {"table": table, "is_gm": True, "create_form": form}
     return render(request, CREW_PAGE, context, status=422)
 
@@ -83,25 +98,30 @@ def _book_change(
         require_gm(membership)
     else:
         {"books": require_books, "sheet": require_sheet}[need](membership, crew)
-    try:
-        change(crew)
-    except RuleError as error:
-        return _section(request, table, membership, part, status=422, error=str(error))
+    change(crew)
     return _section(request, table, membership, part)
 
 
+def _refused(part: str):
+    """Draws a refused book change: its section, the message beside the control."""
+
+    def draw(request, error: RuleError) -> HttpResponse:
+        table, membership = access_table(request.user, request.resolver_match.kwargs["table_id"])
+        return _section(request, table, membership, part, status=422, error=str(error))
+
+    return answers_refusals(draw)
+
+
 def _amount(request) -> int:
-    try:
-        amount = int(request.POST.get("amount", ""))
-    except ValueError:
-        raise RuleError("Give a whole number.") from None
-    if not -AMOUNT_LIMIT <= amount <= AMOUNT_LIMIT or amount == 0:
-        raise RuleError(f"Give a number from −{AMOUNT_LIMIT} to {AMOUNT_LIMIT}, not 0.")
+    amount = inputs.whole(request.POST, "amount", low=-AMOUNT_LIMIT, high=AMOUNT_LIMIT)
+    if amount == 0:
+        raise inputs.InputError(f"Give a number from −{AMOUNT_LIMIT} to {AMOUNT_LIMIT}, not 0.")
     return amount
 
 
 @login_required
 @require_POST
+@_refused("books")
 def crew_rep(request: HttpRequest, table_id: int) -> HttpResponse:
     return _book_change(
         request, table_id, "books", "books",
@@ -111,6 +131,7 @@ def crew_rep(request: HttpRequest, table_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
+@_refused("books")
 def crew_heat(request: HttpRequest, table_id: int) -> HttpResponse:
     return _book_change(
         request, table_id, "books", "books",
@@ -120,6 +141,7 @@ def crew_heat(request: HttpRequest, table_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
+@_refused("books")
 def crew_coin(request: HttpRequest, table_id: int) -> HttpResponse:
     return _book_change(
         request, table_id, "books", "books",
@@ -129,6 +151,7 @@ def crew_coin(request: HttpRequest, table_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
+@_refused("books")
 def crew_xp(request: HttpRequest, table_id: int) -> HttpResponse:
     return _book_change(
         request, table_id, "books", "books",
@@ -138,6 +161,7 @@ def crew_xp(request: HttpRequest, table_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
+@_refused("books")
 def crew_develop(request: HttpRequest, table_id: int) -> HttpResponse:
     return _book_change(
         request, table_id, "books", "books", lambda crew: actions.develop(crew=crew)
@@ -146,6 +170,7 @@ def crew_develop(request: HttpRequest, table_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
+@_refused("books")
 def crew_advance(request: HttpRequest, table_id: int) -> HttpResponse:
     return _book_change(
         request, table_id, "books", "sheet",
@@ -155,6 +180,7 @@ def crew_advance(request: HttpRequest, table_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
+@_refused("abilities")
 def crew_ability(request: HttpRequest, table_id: int) -> HttpResponse:
     key = request.POST.get("key", "")
     if request.POST.get("drop"):
@@ -171,6 +197,7 @@ def crew_ability(request: HttpRequest, table_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
+@_refused("upgrades")
 def crew_upgrade(request: HttpRequest, table_id: int) -> HttpResponse:
     key = request.POST.get("key", "")
     by = -1 if request.POST.get("by") == "-1" else 1
@@ -182,6 +209,7 @@ def crew_upgrade(request: HttpRequest, table_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
+@_refused("claims")
 def crew_claim(request: HttpRequest, table_id: int, claim_id: int) -> HttpResponse:
     held = request.POST.get("held") == "1"
 
@@ -196,6 +224,7 @@ def crew_claim(request: HttpRequest, table_id: int, claim_id: int) -> HttpRespon
 
 @login_required
 @require_POST
+@_refused("claims")
 def crew_claim_remove(request: HttpRequest, table_id: int, claim_id: int) -> HttpResponse:
     return _book_change(
         request, table_id, "claims", "books",
@@ -205,6 +234,7 @@ def crew_claim_remove(request: HttpRequest, table_id: int, claim_id: int) -> Htt
 
 @login_required
 @require_POST
+@_refused("claims")
 def crew_claim_add(request: HttpRequest, table_id: int) -> HttpResponse:
     table, membership, crew = access_crew(request.user, table_id)
     require_books(membership, crew)
@@ -215,38 +245,40 @@ def crew_claim_add(request: HttpRequest, table_id: int) -> HttpResponse:
     return _section(request, table, membership, "claims")
 
 
+def _cohort_refused(request, error: RuleError) -> HttpResponse:
+    table, membership = access_table(request.user, request.resolver_match.kwargs["table_id"])
+    form = _refused_form(CohortForm(request.POST, is_gm=membership.is_gm), error)
+    return _section(request, table, membership, "cohorts", status=422, cohort_form=form)
+
+
 @login_required
 @require_POST
+@answers_refusals(_cohort_refused)
 def crew_cohort_add(request: HttpRequest, table_id: int) -> HttpResponse:
     table, membership, crew = access_crew(request.user, table_id)
     require_sheet(membership, crew)
     form = CohortForm(request.POST, is_gm=membership.is_gm)
     if form.is_valid():
         data = form.cleaned_data
-        try:
-            actions.recruit_cohort(
-                crew=crew,
-                name=data["name"],
-                kind=data["kind"],
-                types=data["type_list"],
-                edges=data["edges"],
-                flaws=data["flaws"],
-                gained_in_play=data.get("gained_in_play", False),
-            )
-            return _section(request, table, membership, "cohorts")
-        except RuleError as error:
-            form.add_error(None, str(error))
+        actions.recruit_cohort(
+            crew=crew,
+            name=data["name"],
+            kind=data["kind"],
+            types=data["type_list"],
+            edges=data["edges"],
+            flaws=data["flaws"],
+            gained_in_play=data.get("gained_in_play", False),
+        )
+        return _section(request, table, membership, "cohorts")
     return _section(request, table, membership, "cohorts", status=422, cohort_form=form)
 
 
 @login_required
 @require_POST
+@_refused("cohorts")
 def crew_cohort_harm(request: HttpRequest, table_id: int, cohort_id: int) -> HttpResponse:
     def change(crew):
-        try:
-            harm = int(request.POST.get("harm", ""))
-        except ValueError:
-            raise RuleError("Choose a harm level.") from None
+        harm = inputs.number(request.POST, "harm")
         cohort = get_object_or_404(Cohort, pk=cohort_id, crew=crew)
         return actions.set_cohort_harm(cohort=cohort, harm=harm)
 
@@ -255,6 +287,7 @@ def crew_cohort_harm(request: HttpRequest, table_id: int, cohort_id: int) -> Htt
 
 @login_required
 @require_POST
+@_refused("cohorts")
 def crew_cohort_dismiss(request: HttpRequest, table_id: int, cohort_id: int) -> HttpResponse:
     return _book_change(
         request, table_id, "cohorts", "sheet",
@@ -266,6 +299,7 @@ def crew_cohort_dismiss(request: HttpRequest, table_id: int, cohort_id: int) -> 
 
 @login_required
 @require_POST
+@_refused("sheet")
 def crew_sheet(request: HttpRequest, table_id: int) -> HttpResponse:
     table, membership, crew = access_crew(request.user, table_id)
     require_sheet(membership, crew)
@@ -276,23 +310,28 @@ def crew_sheet(request: HttpRequest, table_id: int) -> HttpResponse:
     return _section(request, table, membership, "sheet")
 
 
-@login_required
-@require_POST
-def crew_settings(request: HttpRequest, table_id: int) -> HttpResponse:
-    table, membership, crew = access_crew(request.user, table_id)
-    require_gm(membership)
-    form = SettingsForm(request.POST)
-    if form.is_valid():
-        try:
-            actions.update_settings(crew=crew, **form.cleaned_data)
-            return _section(request, table, membership, "settings")
-        except RuleError as error:
-            form.add_error("xp_track", str(error))
+def _settings_refused(request, error: RuleError) -> HttpResponse:
+    table, membership = access_table(request.user, request.resolver_match.kwargs["table_id"])
+    form = _refused_form(SettingsForm(request.POST), error, "xp_track")
     return _section(request, table, membership, "settings", status=422, settings_form=form)
 
 
 @login_required
 @require_POST
+@answers_refusals(_settings_refused)
+def crew_settings(request: HttpRequest, table_id: int) -> HttpResponse:
+    table, membership, crew = access_crew(request.user, table_id)
+    require_gm(membership)
+    form = SettingsForm(request.POST)
+    if form.is_valid():
+        actions.update_settings(crew=crew, **form.cleaned_data)
+        return _section(request, table, membership, "settings")
+    return _section(request, table, membership, "settings", status=422, settings_form=form)
+
+
+@login_required
+@require_POST
+@_refused("books")
 def crew_books(request: HttpRequest, table_id: int) -> HttpResponse:
     table, membership, crew = access_crew(request.user, table_id)
     require_gm(membership)
@@ -343,8 +382,14 @@ def _ladder(request, table, membership, *, status: int = 200, **extra) -> HttpRe
     return render(request, template, context, status=status)
 
 
+def _ladder_refused(request, error: RuleError) -> HttpResponse:
+    table, membership = access_table(request.user, request.resolver_match.kwargs["table_id"])
+    return _ladder(request, table, membership, status=422, error=str(error))
+
+
 @login_required
 @require_POST
+@answers_refusals(_ladder_refused)
 def faction_update(request: HttpRequest, table_id: int, faction_id: int) -> HttpResponse:
     table, membership, faction = access_faction(request.user, table_id, faction_id)
     form = FactionForm(request.POST, prefix=f"faction-{faction.pk}")
@@ -356,6 +401,7 @@ def faction_update(request: HttpRequest, table_id: int, faction_id: int) -> Http
 
 @login_required
 @require_POST
+@answers_refusals(_ladder_refused)
 def faction_status(request: HttpRequest, table_id: int, faction_id: int) -> HttpResponse:
     table, membership, faction = access_faction(request.user, table_id, faction_id)
     delta = {"1": 1, "-1": -1}.get(request.POST.get("delta", ""), 0)
@@ -366,6 +412,7 @@ def faction_status(request: HttpRequest, table_id: int, faction_id: int) -> Http
 
 @login_required
 @require_POST
+@answers_refusals(_ladder_refused)
 def faction_delete(request: HttpRequest, table_id: int, faction_id: int) -> HttpResponse:
     table, membership, faction = access_faction(request.user, table_id, faction_id)
     actions.delete_faction(faction=faction)
@@ -374,6 +421,7 @@ def faction_delete(request: HttpRequest, table_id: int, faction_id: int) -> Http
 
 @login_required
 @require_POST
+@answers_refusals(_ladder_refused)
 def faction_clock(request: HttpRequest, table_id: int, faction_id: int) -> HttpResponse:
     table, membership, faction = access_faction(request.user, table_id, faction_id)
     form = GoalClockForm(request.POST, prefix=f"goal-{faction.pk}")

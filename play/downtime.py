@@ -10,19 +10,28 @@ from blades.rules import character as character_rules
 from blades.rules import crew as crew_rules
 from blades.rules import dice
 from blades.rules import score as rules
-from blades.rules.character import RuleError
 from blades.rules.dice import Outcome
+from blades.rules.errors import RuleError
 from blades.rules.rolls import OVERINDULGENCES, RollKind, downtime_ticks, raise_outcome, tier_result
 from characters import actions as character_actions
 from characters.models import Character
 from crews import actions as crew_actions
 from crews.models import Crew, Faction
 from sessions import actions as table_actions
+from sessions import audience
 from sessions.actions import SYSTEM_RNG
 from sessions.models import Clock, Table
 
 from .models import DowntimeActivity, Phase
-from .phases import expect_step, locked_phase, move_to, push_phase, store_roll, table_crew
+from .phases import (
+    expect_step,
+    locked_phase,
+    move_to,
+    phase_of,
+    push_phase,
+    store_roll,
+    table_crew,
+)
 
 Step = Phase.Step
 Kind = DowntimeActivity.Kind
@@ -106,14 +115,15 @@ def long_term_project(
             )  # fmt: skip
         elif clock.table_id != character.table_id or clock.kind != Clock.Kind.PROJECT:
             raise RuleError("Choose one of the table's project clocks.")
+        named = audience.ref("clock", clock)
         result, roll = _roll(
-            character, roller, _rating(character, action) + helped, rng, f"Project: {clock.name}"
+            character, roller, _rating(character, action) + helped, rng, f"Project: {named}"
         )
         ticks = downtime_ticks(result.outcome)
         table_actions.tick_clock(clock=clock, by=ticks)
         activity = DowntimeActivity.objects.create(
             **fields, detail=action, roll=roll, outcome=result.outcome, amount=ticks,
-            clock=clock, result=f"{clock.name}: {ticks} ticks",
+            clock=clock, result=f"{named}: {ticks} ticks",
         )  # fmt: skip
         push_phase(phase)
     return activity
@@ -281,8 +291,9 @@ def faction_roll(*, faction: Faction, clock: Clock, roller, rng=SYSTEM_RNG) -> C
         result = dice.roll(faction.tier, rng)
         ticks = downtime_ticks(result.outcome)
         roll = store_roll(
-            faction.table_id, roller, RollKind.FORTUNE, result, f"{ticks} ticks", clock.name
-        )
+            faction.table_id, roller, RollKind.FORTUNE, result, f"{ticks} ticks",
+            audience.ref("clock", clock),
+        )  # fmt: skip
         if clock.hidden:
             roll.secret = True
             roll.save(update_fields=["secret"])
@@ -358,6 +369,14 @@ def review_crew_xp(*, table: Table, triggers: dict[str, int]) -> int:
         phase.save(update_fields=["crew_xp_done"])
         push_phase(phase)
     return amount
+
+
+def next_session_step(*, table: Table) -> Phase:
+    """The GM's one button: free play starts the xp review; the review closes the session.
+    Each step locks and checks the phase itself, so a double click is refused, not doubled."""
+    if phase_of(table.pk).step == Step.XP_REVIEW:
+        return end_session(table=table)
+    return start_xp_review(table=table)
 
 
 def end_session(*, table: Table) -> Phase:

@@ -59,6 +59,7 @@ class Score(models.Model):
     target_faction = models.ForeignKey(
         "crews.Faction", on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
     )
+    # A target named by hand; empty when the target is a faction (see phases.start_score).
     target_name = models.CharField("Target", max_length=120)
     target_tier = models.PositiveSmallIntegerField(default=0)
     plan = models.CharField(max_length=10, choices=Plan.choices)
@@ -92,7 +93,9 @@ class Score(models.Model):
         ordering = ["-created", "-pk"]
 
     def __str__(self) -> str:
-        return f"{self.get_plan_display()} on {self.target_name}"
+        # For the GM and the admin: what players see goes through sessions.audience.
+        target = self.target_faction.name if self.target_faction else self.target_name
+        return f"{self.get_plan_display()} on {target}"
 
     @property
     def detail_label(self) -> str:

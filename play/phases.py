@@ -15,7 +15,7 @@ from django.template.loader import render_to_string
 from blades.rules import crew as crew_rules
 from blades.rules import dice
 from blades.rules import score as rules
-from blades.rules.character import RuleError
+from blades.rules.errors import RuleError
 from blades.rules.rolls import (
     RollKind,
     engagement_pool,
@@ -29,7 +29,7 @@ from characters import actions as character_actions
 from characters.models import Character
 from crews import actions as crew_actions
 from crews.models import Claim, Crew, Faction
-from sessions import live
+from sessions import audience, live
 from sessions.actions import SYSTEM_RNG, record_roll
 from sessions.models import Roll, Table
 
@@ -72,9 +72,22 @@ def move_to(phase: Phase, step: str) -> None:
 
 def push_phase(phase: Phase) -> None:
     """The phase line everyone sees, and a signal that makes each open phase page fetch
-    its own view again (each member's controls differ)."""
-    html = render_to_string("play/phase.html#phase-push", {"phase": phase, "oob": True})
-    live.push_to_table(phase.table_id, html)
+    its own view again (each member's controls differ). The line names the score's
+    target, which the GM may keep hidden: one render per audience."""
+    gm_html, players_html = (
+        render_to_string(
+            "play/phase.html#phase-push", {"phase": phase, "oob": True, "is_gm": is_gm}
+        )
+        for is_gm in (True, False)
+    )
+    live.push(phase.table_id, gm_html=gm_html, players_html=players_html)
+
+
+def score_line(score: Score) -> str:
+    """The score as a log line stores it: a faction target by reference, not by name."""
+    if score.target_faction is None:
+        return str(score)
+    return f"{score.get_plan_display()} on {audience.ref('target', score.target_faction)}"
 
 
 def store_roll(
@@ -106,13 +119,16 @@ def start_score(
     *, table: Table, plan: str, detail: str, target_faction: Faction | None = None,
     target_name: str = "", target_tier: int = 0,
 ) -> Score:  # fmt: skip
-    """The GM starts a score against a faction (its tier) or a target named by hand."""
+    """The GM starts a score against a faction (its tier) or a target named by hand.
+
+    A faction target is kept as the faction alone, never its name: the faction may be
+    hidden, and the score is shown to players (sessions.audience names it per audience)."""
     rules.plan_detail_label(plan)
     if target_faction is not None:
-        target_name, target_tier = target_faction.name, target_faction.tier
-    crew_rules.check_range(target_tier, 0, crew_rules.FACTION_TIER_MAX, "Target tier")
-    if not target_name:
+        target_name, target_tier = "", target_faction.tier
+    elif not target_name:
         raise RuleError("Name the target, or choose a faction.")
+    crew_rules.check_range(target_tier, 0, crew_rules.FACTION_TIER_MAX, "Target tier")
     with transaction.atomic():
         phase = locked_phase(table.pk)
         expect_step(phase, Step.FREE_PLAY)
@@ -153,7 +169,7 @@ def roll_engagement(*, table: Table, roller, marks: dict[str, str], rng=SYSTEM_R
         score.advantages, score.disadvantages = advantages, disadvantages
         score.engagement_roll = store_roll(
             table.pk, roller, RollKind.ENGAGEMENT, result,
-            summarize(RollKind.ENGAGEMENT, result), str(score),
+            summarize(RollKind.ENGAGEMENT, result), score_line(score),
         )  # fmt: skip
         score.save()
         push_phase(phase)

@@ -11,16 +11,20 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
 from blades.rules import character as character_rules
+from blades.rules import crew as crew_rules
 from blades.rules import score as score_rules
-from blades.rules.character import RuleError
+from blades.rules.clocks import CLOCK_MAX, CLOCK_MIN
+from blades.rules.errors import RuleError
 from blades.rules.rolls import OVERINDULGENCES
 from characters.access import can_edit_character
 from characters.models import Character
 from crews import queries
 from crews.models import Claim, Faction
+from sessions import inputs
 from sessions import queries as table_queries
-from sessions.access import access_table, require_gm
+from sessions.access import access_table, clocks_for, require_gm
 from sessions.models import Clock
+from sessions.refusals import answers_refusals
 
 from . import downtime, phases
 from .downtime import allowance
@@ -28,6 +32,8 @@ from .models import DowntimeActivity, Flashback
 from .phases import choices_for, phase_of
 
 PAGE = "play/phase.html"
+EXTRA_COIN_MAX = 99  # a major job's extra coin; the rules judge the rest
+RAISE_COIN_MAX = 3  # three levels lift the worst result to a critical
 
 
 def phase_context(table, membership, **extra) -> dict:
@@ -66,9 +72,8 @@ def phase_context(table, membership, **extra) -> dict:
         "allowance": allowance(crew) if crew else 0,
         "factions": factions,
         "entanglement_choices": entanglement_choices,
-        "project_clocks": Clock.objects.filter(table=table, kind=Clock.Kind.PROJECT)
-        .exclude(visibility=Clock.Visibility.GM if not membership.is_gm else "")
-        .order_by("pk"),
+        # The same clocks the downtime post accepts: one rule for the menu and the check.
+        "project_clocks": clocks_for(membership).filter(kind=Clock.Kind.PROJECT).order_by("pk"),
         "held_claims": crew.claims.filter(held=True, lair=False)
         if crew and membership.is_gm
         else [],
@@ -115,11 +120,16 @@ def _run(request, table_id: int, change, *, gm: bool = True) -> HttpResponse:
     table, membership = access_table(request.user, table_id)
     if gm:
         require_gm(membership)
-    try:
-        change(table, membership)
-    except RuleError as error:
-        return _answer(request, table, membership, status=422, error=str(error))
+    change(table, membership)
     return _answer(request, table, membership)
+
+
+def _refused(request, error: RuleError) -> HttpResponse:
+    """The panel with the message, and what was typed back in the form it was typed in."""
+    kwargs = request.resolver_match.kwargs
+    table, membership = access_table(request.user, kwargs["table_id"])
+    typed = {**request.POST.dict(), "for_character": kwargs.get("character_id")}
+    return _answer(request, table, membership, status=422, error=str(error), typed=typed)
 
 
 def _own(table, membership, character_id) -> Character:
@@ -130,36 +140,33 @@ def _own(table, membership, character_id) -> Character:
     return character
 
 
-def _int(request, name: str, default: int | None = None) -> int:
-    value = request.POST.get(name, "")
-    if value == "" and default is not None:
-        return default
-    try:
-        return int(value)
-    except ValueError:
-        raise RuleError(f"Give a whole number for {name.replace('_', ' ')}.") from None
+def _active_characters(table):
+    return Character.objects.filter(table=table, state=Character.State.ACTIVE)
 
 
-def _flag(request, name: str) -> bool:
-    return request.POST.get(name) in ("1", "on", "true")
+def _faction(table, post, name: str = "faction") -> Faction | None:
+    # Factions are named in GM steps only; the GM may name every faction of the table.
+    return inputs.one(Faction.objects.filter(table=table), post, name, what="Faction")
 
 
-def _faction(table, request, name: str = "faction") -> Faction | None:
-    pk = request.POST.get(name)
-    return get_object_or_404(Faction, pk=pk, table=table) if pk else None
+def _text(post, name: str, max_length: int) -> str:
+    return inputs.text(post, name, max_length=max_length)
 
 
 @login_required
 @require_POST
+@answers_refusals(_refused)
 def score_start(request: HttpRequest, table_id: int) -> HttpResponse:
     def change(table, membership):
         phases.start_score(
             table=table,
             plan=request.POST.get("plan", ""),
-            detail=request.POST.get("detail", "").strip()[:200],
-            target_faction=_faction(table, request),
-            target_name=request.POST.get("target_name", "").strip()[:120],
-            target_tier=_int(request, "target_tier", 0),
+            detail=_text(request.POST, "detail", 200),
+            target_faction=_faction(table, request.POST),
+            target_name=_text(request.POST, "target_name", 120),
+            target_tier=inputs.whole(
+                request.POST, "target_tier", low=0, high=crew_rules.FACTION_TIER_MAX, default=0
+            ),
         )
 
     return _run(request, table_id, change)
@@ -167,6 +174,7 @@ def score_start(request: HttpRequest, table_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
+@answers_refusals(_refused)
 def score_load(request: HttpRequest, table_id: int, character_id: int) -> HttpResponse:
     def change(table, membership):
         character = _own(table, membership, character_id)
@@ -177,6 +185,7 @@ def score_load(request: HttpRequest, table_id: int, character_id: int) -> HttpRe
 
 @login_required
 @require_POST
+@answers_refusals(_refused)
 def score_engagement(request: HttpRequest, table_id: int) -> HttpResponse:
     def change(table, membership):
         marks = {key: request.POST.get(key, "") for key in score_rules.ENGAGEMENT_CHECKLIST}
@@ -187,14 +196,18 @@ def score_engagement(request: HttpRequest, table_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
+@answers_refusals(_refused)
 def score_flashback(request: HttpRequest, table_id: int) -> HttpResponse:
     def change(table, membership):
-        character = get_object_or_404(Character, pk=request.POST.get("character"), table=table)
+        post = request.POST
+        character = inputs.one(_active_characters(table), post, "character", what="Character")
+        if character is None:
+            raise inputs.InputError("Choose whose flashback it is.")
         phases.call_flashback(
             table=table,
             character=character,
-            stress=_int(request, "stress"),
-            note=request.POST.get("note", "").strip()[:200],
+            stress=inputs.whole(post, "stress", low=0, high=score_rules.FLASHBACK_STRESS_MAX),
+            note=_text(post, "note", 200),
         )
 
     return _run(request, table_id, change)
@@ -202,6 +215,7 @@ def score_flashback(request: HttpRequest, table_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
+@answers_refusals(_refused)
 def flashback_pay(request: HttpRequest, table_id: int, flashback_id: int) -> HttpResponse:
     def change(table, membership):
         flashback = get_object_or_404(Flashback, pk=flashback_id, score__table=table)
@@ -213,23 +227,23 @@ def flashback_pay(request: HttpRequest, table_id: int, flashback_id: int) -> Htt
 
 @login_required
 @require_POST
+@answers_refusals(_refused)
 def score_end(request: HttpRequest, table_id: int) -> HttpResponse:
-    return _run(
-        request, table_id,
-        lambda table, m: phases.end_score(table=table, gave_up=_flag(request, "gave_up")),
-    )  # fmt: skip
+    gave_up = inputs.flag(request.POST, "gave_up")
+    return _run(request, table_id, lambda table, m: phases.end_score(table=table, gave_up=gave_up))
 
 
 @login_required
 @require_POST
+@answers_refusals(_refused)
 def phase_payoff(request: HttpRequest, table_id: int) -> HttpResponse:
     def change(table, membership):
         phases.payoff(
             table=table,
             size=request.POST.get("size", ""),
-            extra=_int(request, "extra", 0),
-            quiet=_flag(request, "quiet"),
-            tithe=_flag(request, "tithe"),
+            extra=inputs.whole(request.POST, "extra", low=0, high=EXTRA_COIN_MAX, default=0),
+            quiet=inputs.flag(request.POST, "quiet"),
+            tithe=inputs.flag(request.POST, "tithe"),
         )
 
     return _run(request, table_id, change)
@@ -237,14 +251,15 @@ def phase_payoff(request: HttpRequest, table_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
+@answers_refusals(_refused)
 def phase_heat(request: HttpRequest, table_id: int) -> HttpResponse:
     def change(table, membership):
         phases.take_heat(
             table=table,
             exposure=request.POST.get("exposure", ""),
-            high_profile=_flag(request, "high_profile"),
-            hostile_turf=_flag(request, "hostile_turf"),
-            killing=_flag(request, "killing"),
+            high_profile=inputs.flag(request.POST, "high_profile"),
+            hostile_turf=inputs.flag(request.POST, "hostile_turf"),
+            killing=inputs.flag(request.POST, "killing"),
         )
 
     return _run(request, table_id, change)
@@ -252,6 +267,7 @@ def phase_heat(request: HttpRequest, table_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
+@answers_refusals(_refused)
 def entanglement_roll(request: HttpRequest, table_id: int) -> HttpResponse:
     return _run(
         request, table_id,
@@ -261,17 +277,18 @@ def entanglement_roll(request: HttpRequest, table_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
+@answers_refusals(_refused)
 def entanglement_resolve(request: HttpRequest, table_id: int) -> HttpResponse:
     def change(table, membership):
-        claim_id = request.POST.get("claim")
+        post = request.POST
         phases.resolve_entanglement(
             table=table,
             roller=request.user,
-            name=request.POST.get("name", ""),
-            choice=request.POST.get("choice", ""),
-            faction=_faction(table, request),
-            claim=get_object_or_404(Claim, pk=claim_id, crew__table=table) if claim_id else None,
-            prisoner=request.POST.get("prisoner", "").strip()[:80],
+            name=post.get("name", ""),
+            choice=post.get("choice", ""),
+            faction=_faction(table, post),
+            claim=inputs.one(Claim.objects.filter(crew__table=table), post, "claim"),
+            prisoner=_text(post, "prisoner", 80),
         )
 
     return _run(request, table_id, change)
@@ -279,13 +296,14 @@ def entanglement_resolve(request: HttpRequest, table_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
+@answers_refusals(_refused)
 def crew_incarcerate(request: HttpRequest, table_id: int) -> HttpResponse:
     def change(table, membership):
         phases.incarcerate(
             crew=phases.table_crew(table.pk),
             roller=request.user,
-            prisoner=request.POST.get("prisoner", "").strip()[:80],
-            faction=_faction(table, request),
+            prisoner=_text(request.POST, "prisoner", 80),
+            faction=_faction(table, request.POST),
         )
 
     return _run(request, table_id, change)
@@ -293,6 +311,7 @@ def crew_incarcerate(request: HttpRequest, table_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
+@answers_refusals(_refused)
 def downtime_activity(request: HttpRequest, table_id: int, character_id: int) -> HttpResponse:
     """One downtime activity for one PC; the form names the kind and its details."""
 
@@ -300,28 +319,34 @@ def downtime_activity(request: HttpRequest, table_id: int, character_id: int) ->
         character = _own(table, membership, character_id)
         post = request.POST
         common = {"character": character, "pay_with": post.get("pay_with", "")}
-        helped = _flag(request, "helped")
+        helped = inputs.flag(post, "helped")
         match post.get("kind"):
             case "acquire_asset":
                 downtime.acquire_asset(
-                    **common, roller=request.user, description=post.get("detail", "")[:200],
-                    helped=helped, restricted=_flag(request, "restricted"),
+                    **common, roller=request.user, description=_text(post, "detail", 200),
+                    helped=helped, restricted=inputs.flag(post, "restricted"),
                 )  # fmt: skip
             case "project":
-                clock_id = post.get("clock")
-                clock = get_object_or_404(Clock, pk=clock_id, table=table) if clock_id else None
+                # A player names only the clocks they can see: a GM-only clock is not one.
+                clocks = clocks_for(membership).filter(kind=Clock.Kind.PROJECT)
                 downtime.long_term_project(
-                    **common, roller=request.user, action=post.get("action", ""), clock=clock,
-                    name=post.get("clock_name", "").strip()[:80],
-                    segments=_int(request, "segments", downtime.PROJECT_SEGMENTS), helped=helped,
+                    **common, roller=request.user, action=post.get("action", ""),
+                    clock=inputs.one(clocks, post, "clock", what="Project clock"),
+                    name=_text(post, "clock_name", 80),
+                    segments=inputs.whole(
+                        post, "segments", low=CLOCK_MIN, high=CLOCK_MAX,
+                        default=downtime.PROJECT_SEGMENTS,
+                    ),
+                    helped=helped,
                 )  # fmt: skip
             case "recover":
-                healer_id = post.get("healer_character")
                 downtime.recover(
                     **common, roller=request.user, healer=post.get("healer", ""),
-                    quality=_int(request, "quality", 0), helped=helped,
-                    healer_character=get_object_or_404(Character, pk=healer_id, table=table)
-                    if healer_id else None,
+                    quality=inputs.whole(post, "quality", low=0, high=6, default=0),
+                    healer_character=inputs.one(
+                        _active_characters(table), post, "healer_character", what="Healer"
+                    ),
+                    helped=helped,
                 )  # fmt: skip
             case "reduce_heat":
                 downtime.reduce_heat(
@@ -345,16 +370,19 @@ def _activity(table, membership, activity_id) -> DowntimeActivity:
 
 @login_required
 @require_POST
+@answers_refusals(_refused)
 def activity_raise(request: HttpRequest, table_id: int, activity_id: int) -> HttpResponse:
     def change(table, membership):
         activity = _activity(table, membership, activity_id)
-        downtime.raise_result(activity=activity, coin=_int(request, "coin", 1))
+        coin = inputs.whole(request.POST, "coin", low=1, high=RAISE_COIN_MAX, default=1)
+        downtime.raise_result(activity=activity, coin=coin)
 
     return _run(request, table_id, change, gm=False)
 
 
 @login_required
 @require_POST
+@answers_refusals(_refused)
 def activity_overindulge(request: HttpRequest, table_id: int, activity_id: int) -> HttpResponse:
     def change(table, membership):
         activity = _activity(table, membership, activity_id)
@@ -365,9 +393,10 @@ def activity_overindulge(request: HttpRequest, table_id: int, activity_id: int) 
 
 @login_required
 @require_POST
+@answers_refusals(_refused)
 def downtime_faction_roll(request: HttpRequest, table_id: int) -> HttpResponse:
     def change(table, membership):
-        clock = get_object_or_404(Clock, pk=request.POST.get("clock"), table=table)
+        clock = inputs.one(clocks_for(membership), request.POST, "clock", what="Goal clock")
         link = getattr(clock, "faction_link", None)
         if link is None:
             raise RuleError("Choose a faction's goal clock.")
@@ -378,30 +407,26 @@ def downtime_faction_roll(request: HttpRequest, table_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
+@answers_refusals(_refused)
 def downtime_end(request: HttpRequest, table_id: int) -> HttpResponse:
     return _run(request, table_id, lambda table, m: downtime.end_downtime(table=table))
 
 
 @login_required
 @require_POST
+@answers_refusals(_refused)
 def session_end(request: HttpRequest, table_id: int) -> HttpResponse:
-    """Starts the xp review from free play; from the review, closes the session."""
-
-    def change(table, membership):
-        if phase_of(table.pk).step == "xp_review":
-            downtime.end_session(table=table)
-        else:
-            downtime.start_xp_review(table=table)
-
-    return _run(request, table_id, change)
+    return _run(request, table_id, lambda table, m: downtime.next_session_step(table=table))
 
 
 def _marks(request, triggers: dict[str, str]) -> dict[str, int]:
-    return {key: _int(request, key, 0) for key in triggers}
+    """Each xp trigger is worth 0, 1 or 2."""
+    return {key: inputs.whole(request.POST, key, low=0, high=2, default=0) for key in triggers}
 
 
 @login_required
 @require_POST
+@answers_refusals(_refused)
 def xp_character(request: HttpRequest, table_id: int, character_id: int) -> HttpResponse:
     def change(table, membership):
         downtime.review_character_xp(
@@ -415,6 +440,7 @@ def xp_character(request: HttpRequest, table_id: int, character_id: int) -> Http
 
 @login_required
 @require_POST
+@answers_refusals(_refused)
 def xp_crew(request: HttpRequest, table_id: int) -> HttpResponse:
     def change(table, membership):
         downtime.review_crew_xp(table=table, triggers=_marks(request, score_rules.CREW_TRIGGERS))

@@ -4,7 +4,7 @@ Each step re-reads the roll inside its transaction (a row lock on PostgreSQL; SQ
 IMMEDIATE transactions let one writer in at a time), checks who may act and whether
 the roll is at the right step, makes its changes through characters.actions and
 sessions.actions, and writes a RollEvent with every field it changed. Undo reads those
-events back. Steps that break the rules raise FlowError with a message for the table.
+events back. Steps that break the rules raise RuleError with a message for the table.
 """
 
 from django.db import transaction
@@ -15,6 +15,7 @@ from blades.rules import crew as crew_rules
 from blades.rules import dice
 from blades.rules import flow as rules
 from blades.rules.dice import Outcome
+from blades.rules.errors import RuleError
 from blades.rules.rolls import (
     Effect,
     Position,
@@ -24,7 +25,7 @@ from characters import actions as sheet
 from characters.live import push_character
 from characters.models import Character
 from crews.models import Crew
-from sessions import actions
+from sessions import actions, audience
 from sessions.models import Clock, Membership
 
 from . import live
@@ -52,10 +53,6 @@ TRACKED = (
 )
 
 
-class FlowError(Exception):
-    """A step the rules or the roll's progress do not allow; shown to the table."""
-
-
 class Changes(list):
     """The field changes one step makes, as RollEvent.changes stores them."""
 
@@ -65,8 +62,10 @@ class Changes(list):
         before = before.get()
         try:
             result = change(character=character, **kwargs)
-        except (char_rules.RuleError, ValueError) as error:
-            raise FlowError(str(error)) from error
+        except RuleError:
+            raise
+        except ValueError as error:  # a sheet value the arithmetic cannot take
+            raise RuleError(str(error)) from error
         after = Character.objects.filter(pk=character.pk).values(*TRACKED).get()
         self.extend(
             {
@@ -120,7 +119,7 @@ class Changes(list):
             self.append(
                 {
                     "clock": clock.pk,
-                    "who": clock.name,
+                    "who": audience.ref("clock", clock),
                     "field": "filled",
                     "before": before,
                     "after": clock.filled,
@@ -157,15 +156,15 @@ def record(roll: ActionRoll, by: Membership, text: str, changes=()) -> None:
 def require_step(roll: ActionRoll, *steps: str) -> None:
     if roll.step not in steps:
         if roll.step == Step.SETUP:
-            raise FlowError("The dice have not been rolled yet.")
+            raise RuleError("The dice have not been rolled yet.")
         if roll.step == Step.CONSEQUENCES:
-            raise FlowError("The dice are already rolled.")
-        raise FlowError(f"This roll is {roll.get_step_display().lower()}.")
+            raise RuleError("The dice are already rolled.")
+        raise RuleError(f"This roll is {roll.get_step_display().lower()}.")
 
 
 def _require_action(roll: ActionRoll) -> None:
     if roll.kind != ActionRoll.Kind.ACTION:
-        raise FlowError("Bonus dice are for a single action roll.")
+        raise RuleError("Bonus dice are for a single action roll.")
 
 
 def bonuses_of(roll: ActionRoll) -> rules.Bonuses:
@@ -250,13 +249,13 @@ def start_roll(
     setup_benefit: str = "",
 ) -> ActionRoll:
     if character.owner_id != by.user_id or character.table_id != by.table_id:
-        raise FlowError("Roll for your own character.")
+        raise RuleError("Roll for your own character.")
     if action not in char_rules.ACTIONS:
-        raise FlowError("Choose an action.")
+        raise RuleError("Choose an action.")
     if setup_for is not None and (
         setup_for.pk == character.pk or setup_benefit not in rules.SETUP_BENEFITS
     ):
-        raise FlowError("Set up a teammate with +1 effect or an improved position.")
+        raise RuleError("Set up a teammate with +1 effect or an improved position.")
     with transaction.atomic():
         # A proposal left hanging does not block the next one: it is cancelled.
         for stale in ActionRoll.objects.filter(character=character, step=Step.SETUP):
@@ -305,7 +304,7 @@ def set_terms(
         text = f"GM sets {roll.as_position.label} position, {roll.as_effect.label} effect"
         if roll.flashback and flashback_cost is not None:
             if flashback_cost not in rules.FLASHBACK_COSTS:
-                raise FlowError("A flashback costs 0, 1, 2 or 3 stress.")
+                raise RuleError("A flashback costs 0, 1, 2 or 3 stress.")
             roll.flashback_cost = flashback_cost
             text += f"; the flashback costs {flashback_cost} stress"
         roll.save(update_fields=["position", "effect", "flashback_cost"])
@@ -330,14 +329,11 @@ def answer_trade(*, by: Membership, roll: ActionRoll, accept: bool) -> ActionRol
         roll = locked_roll(roll)
         require_step(roll, Step.SETUP)
         if not roll.trade_asked:
-            raise FlowError("Nobody asked to trade.")
+            raise RuleError("Nobody asked to trade.")
         roll.trade_asked = False
         text = "GM refuses the trade"
         if accept:
-            try:
-                position, effect = rules.trade_position_for_effect(roll.as_position, roll.as_effect)
-            except char_rules.RuleError as error:
-                raise FlowError(str(error)) from error
+            position, effect = rules.trade_position_for_effect(roll.as_position, roll.as_effect)
             roll.position, roll.effect = position, effect
             text = f"GM accepts the trade: {position.label} position, {effect.label} effect"
         roll.save(update_fields=["trade_asked", "position", "effect"])
@@ -355,7 +351,7 @@ def assist(*, by: Membership, roll: ActionRoll) -> ActionRoll:
         require_step(roll, Step.SETUP)
         _require_action(roll)
         if roll.assister_id is not None:
-            raise FlowError("Someone is already assisting; only one can.")
+            raise RuleError("Someone is already assisting; only one can.")
         roll.assister = helper
         roll.save(update_fields=["assister"])
         record(roll, by, f"{helper.name} assists (+1d, 1 stress on the roll)")
@@ -370,7 +366,7 @@ def set_push(*, by: Membership, roll: ActionRoll, dice_: bool, effect: bool) -> 
         require_step(roll, Step.SETUP)
         _require_action(roll)
         if dice_ and roll.bargain_accepted:
-            raise FlowError("The devil's bargain already gives the die: no push for dice.")
+            raise RuleError("The devil's bargain already gives the die: no push for dice.")
         roll.push_dice, roll.push_effect = dice_, effect
         roll.save(update_fields=["push_dice", "push_effect"])
         pushes = [w for w, on in (("+1d", dice_), ("+1 effect", effect)) if on]
@@ -382,13 +378,13 @@ def offer_bargain(*, by: Membership, roll: ActionRoll, text: str) -> ActionRoll:
     require_member(by, roll)
     text = text.strip()
     if not text:
-        raise FlowError("Say what the bargain is.")
+        raise RuleError("Say what the bargain is.")
     with transaction.atomic():
         roll = locked_roll(roll)
         require_step(roll, Step.SETUP)
         _require_action(roll)
         if roll.bargain_accepted:
-            raise FlowError("A bargain is already struck.")
+            raise RuleError("A bargain is already struck.")
         roll.bargain, roll.bargain_by_id = text[:200], by.user_id
         roll.save(update_fields=["bargain", "bargain_by"])
         record(roll, by, f"Offers a devil's bargain: {roll.bargain}")
@@ -401,9 +397,9 @@ def accept_bargain(*, by: Membership, roll: ActionRoll) -> ActionRoll:
         roll = locked_roll(roll)
         require_step(roll, Step.SETUP)
         if not roll.bargain:
-            raise FlowError("Nobody has offered a bargain.")
+            raise RuleError("Nobody has offered a bargain.")
         if roll.push_dice:
-            raise FlowError("You pushed for the die: take the bargain or the push, not both.")
+            raise RuleError("You pushed for the die: take the bargain or the push, not both.")
         roll.bargain_accepted = True
         roll.save(update_fields=["bargain_accepted"])
         record(roll, by, f"Accepts the devil's bargain (+1d): {roll.bargain}")
@@ -414,7 +410,7 @@ def add_ability_bonus(*, by: Membership, roll: ActionRoll, bonus: str, reason: s
     require_roller(by, roll)
     reason = reason.strip()
     if bonus not in ("dice", "effect") or not reason:
-        raise FlowError("Name the ability and whether it gives +1d or +1 effect.")
+        raise RuleError("Name the ability and whether it gives +1d or +1 effect.")
     with transaction.atomic():
         roll = locked_roll(roll)
         require_step(roll, Step.SETUP)
@@ -459,11 +455,11 @@ def roll_dice(*, by: Membership, roll: ActionRoll, rng=actions.SYSTEM_RNG) -> Ac
     with transaction.atomic():
         roll = locked_roll(roll)
         if roll.kind == ActionRoll.Kind.GROUP:
-            raise FlowError("In a group action each participant rolls their own dice.")
+            raise RuleError("In a group action each participant rolls their own dice.")
         require_roller(by, roll)
         require_step(roll, Step.SETUP)
         if roll.flashback and roll.flashback_cost is None:
-            raise FlowError("The GM sets the flashback's stress cost first.")
+            raise RuleError("The GM sets the flashback's stress cost first.")
         character = Character.objects.get(pk=roll.character_id)
         bonuses = bonuses_of(roll)
         roll.position = rules.flow_position(roll.as_position, bonuses)

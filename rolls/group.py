@@ -10,9 +10,9 @@ as actions.py: one transaction per step, a RollEvent with every change.
 
 from django.db import transaction
 
-from blades.rules import character as char_rules
 from blades.rules import dice
 from blades.rules import flow as rules
+from blades.rules.errors import RuleError
 from blades.rules.rolls import group_action
 from characters.models import Character
 from sessions import actions
@@ -21,7 +21,6 @@ from sessions.models import Membership
 from .access import require_participant, require_teammate
 from .actions import (
     Changes,
-    FlowError,
     Step,
     group_assists,
     group_bonuses_of,
@@ -40,11 +39,11 @@ def join_group(*, by: Membership, roll: ActionRoll) -> ActionRoll:
         roll = locked_roll(roll)
         require_step(roll, Step.SETUP)
         if roll.kind != ActionRoll.Kind.GROUP:
-            raise FlowError("Only a group action can be joined.")
+            raise RuleError("Only a group action can be joined.")
         if str(member.pk) in roll.group:
-            raise FlowError(f"{member.name} is already in.")
+            raise RuleError(f"{member.name} is already in.")
         if member.pk in group_assists(roll).values():
-            raise FlowError(f"{member.name} assists in this group action, so cannot also join.")
+            raise RuleError(f"{member.name} assists in this group action, so cannot also join.")
         roll.group = {**roll.group, str(member.pk): None}
         roll.save(update_fields=["group"])
         record(roll, by, f"{member.name} joins the group action")
@@ -60,11 +59,8 @@ def set_group_bonus(*, by: Membership, roll: ActionRoll, push: bool, bargain: st
         character = require_participant(by, roll)
         require_step(roll, Step.SETUP)
         if roll.group[str(character.pk)] is not None:
-            raise FlowError(f"{character.name} has already rolled.")
-        try:
-            rules.group_member_bonuses(push=push, bargain=bool(bargain), assisted=False)
-        except char_rules.RuleError as error:
-            raise FlowError(str(error)) from error
+            raise RuleError(f"{character.name} has already rolled.")
+        rules.group_member_bonuses(push=push, bargain=bool(bargain), assisted=False)
         entry = roll.group_bonuses.get(str(character.pk), {})
         entry = {**entry, "push": push, "bargain": bargain}
         roll.group_bonuses = {**roll.group_bonuses, str(character.pk): entry}
@@ -87,16 +83,13 @@ def assist_group(*, by: Membership, roll: ActionRoll, participant: Character | N
         roll = locked_roll(roll)
         require_step(roll, Step.SETUP)
         if roll.kind != ActionRoll.Kind.GROUP:
-            raise FlowError("Only a group action has participants to assist.")
+            raise RuleError("Only a group action has participants to assist.")
         if participant is None:
-            raise FlowError("Choose whom to assist.")
+            raise RuleError("Choose whom to assist.")
         participants = {int(pk) for pk in roll.group}
-        try:
-            rules.check_group_assist(participants, group_assists(roll), participant.pk, helper.pk)
-        except char_rules.RuleError as error:
-            raise FlowError(str(error)) from error
+        rules.check_group_assist(participants, group_assists(roll), participant.pk, helper.pk)
         if roll.group[str(participant.pk)] is not None:
-            raise FlowError(f"{participant.name} has already rolled.")
+            raise RuleError(f"{participant.name} has already rolled.")
         entry = {**roll.group_bonuses.get(str(participant.pk), {}), "assister": helper.pk}
         roll.group_bonuses = {**roll.group_bonuses, str(participant.pk): entry}
         roll.save(update_fields=["group_bonuses"])
@@ -115,9 +108,9 @@ def roll_dice(*, by: Membership, roll: ActionRoll, rng=actions.SYSTEM_RNG) -> Ac
         character = require_participant(by, roll)
         require_step(roll, Step.SETUP)
         if roll.flashback and roll.flashback_cost is None:
-            raise FlowError("The GM sets the flashback's stress cost first.")
+            raise RuleError("The GM sets the flashback's stress cost first.")
         if roll.group[str(character.pk)] is not None:
-            raise FlowError(f"{character.name} has already rolled.")
+            raise RuleError(f"{character.name} has already rolled.")
         character.refresh_from_db()
         bonuses = group_bonuses_of(roll, character.pk)
         result = dice.roll(pool_of(roll, character), rng)

@@ -11,6 +11,7 @@ from blades.rules import character as char_rules
 from blades.rules import dice
 from blades.rules import flow as rules
 from blades.rules.dice import Outcome
+from blades.rules.errors import RuleError
 from blades.rules.rolls import (
     CONSEQUENCE_KINDS,
     action_outcome,
@@ -24,13 +25,12 @@ from characters import actions as sheet
 from characters.models import Character
 from crews import actions as crew_actions
 from crews.models import Crew
-from sessions import actions
+from sessions import actions, audience
 from sessions.models import Clock, Membership, Table
 
 from .access import require_gm_at, require_gm_of, require_sufferer, require_teammate
 from .actions import (
     Changes,
-    FlowError,
     Step,
     involved,
     locked_roll,
@@ -64,12 +64,12 @@ def add_consequence(
         require_step(roll, Step.CONSEQUENCES)
         menu = action_outcome(roll.as_position, Outcome(roll.outcome)).consequences
         if kind not in menu:
-            raise FlowError(f"{CONSEQUENCE_KINDS.get(kind, kind)} is not on this roll's menu.")
+            raise RuleError(f"{CONSEQUENCE_KINDS.get(kind, kind)} is not on this roll's menu.")
         if attribute and attribute not in char_rules.ATTRIBUTES:
-            raise FlowError("Name Insight, Prowess or Resolve for the resistance.")
+            raise RuleError("Name Insight, Prowess or Resolve for the resistance.")
         target = character or roll.character
         if target is None or target.pk not in involved(roll):
-            raise FlowError("Choose someone who took part in the roll.")
+            raise RuleError("Choose someone who took part in the roll.")
         consequence = Consequence(
             roll=roll,
             kind=kind,
@@ -81,7 +81,7 @@ def add_consequence(
         text = f"GM: {CONSEQUENCE_KINDS[kind]}"
         if kind == "harm":
             if level not in (1, 2, 3, 4) or not consequence.description:
-                raise FlowError("Harm needs a level (1-4) and a description.")
+                raise RuleError("Harm needs a level (1-4) and a description.")
             landed = changes.on_character(
                 target, sheet.add_harm, level=level, description=consequence.description
             )
@@ -91,22 +91,22 @@ def add_consequence(
                 text += f" (the row is full: level {landed.level})"
         elif kind == "complication" and heat:
             if clock is not None or heat not in (1, 2):
-                raise FlowError("A complication ticks a clock or adds 1 or 2 heat, not both.")
+                raise RuleError("A complication ticks a clock or adds 1 or 2 heat, not both.")
             crew = Crew.objects.filter(table_id=roll.table_id).first()
             if crew is None:
-                raise FlowError("This table has no crew to take the heat; tick a clock instead.")
+                raise RuleError("This table has no crew to take the heat; tick a clock instead.")
             changes.on_crew(crew, crew_actions.add_heat, amount=heat)
             consequence.heat = changes.heat_moved(crew)
             text += f": {crew.name} +{heat} heat"
         elif kind == "complication":
             if clock is None or clock.table_id != roll.table_id or ticks not in (1, 2, 3):
-                raise FlowError(
+                raise RuleError(
                     "A complication ticks one of this table's clocks 1, 2 or 3, "
                     "or adds 1 or 2 heat to the crew."
                 )
             changes.tick(clock, ticks)
             consequence.clock, consequence.ticks = clock, ticks
-            text += f": {clock.name} +{ticks}"
+            text += f": {audience.ref('clock', clock)} +{ticks}"
         elif kind == "reduced_effect":
             roll.effect = reduce_effect(roll.as_effect)
             roll.save(update_fields=["effect"])
@@ -125,17 +125,18 @@ def tick_target(*, by: Membership, roll: ActionRoll, clock: Clock) -> ActionRoll
         roll = locked_roll(roll)
         require_step(roll, Step.CONSEQUENCES)
         if clock.table_id != roll.table_id:
-            raise FlowError("Choose one of this table's clocks.")
+            raise RuleError("Choose one of this table's clocks.")
         if not action_outcome(roll.as_position, Outcome(roll.outcome)).succeeded:
-            raise FlowError("The roll did not succeed: nothing to tick.")
+            raise RuleError("The roll did not succeed: nothing to tick.")
         if roll.target_clock_id is not None:
-            raise FlowError("The target clock is already ticked for this roll.")
+            raise RuleError("The target clock is already ticked for this roll.")
         ticks = effect_ticks(roll.as_effect, critical=roll.outcome == Outcome.CRITICAL)
         changes = Changes()
         changes.tick(clock, ticks)
         roll.target_clock = clock
         roll.save(update_fields=["target_clock"])
-        record(roll, by, f"GM ticks {clock.name} by {ticks} ({roll.as_effect.label})", changes)
+        named = audience.ref("clock", clock)
+        record(roll, by, f"GM ticks {named} by {ticks} ({roll.as_effect.label})", changes)
     return roll
 
 
@@ -153,7 +154,7 @@ def _locked_consequence(consequence: Consequence) -> Consequence:
 def _require_open(consequence: Consequence) -> None:
     require_step(consequence.roll, Step.CONSEQUENCES)
     if consequence.resisted:
-        raise FlowError("This consequence has already been resisted.")
+        raise RuleError("This consequence has already been resisted.")
 
 
 def protect(*, by: Membership, consequence: Consequence) -> Consequence:
@@ -163,7 +164,7 @@ def protect(*, by: Membership, consequence: Consequence) -> Consequence:
         _require_open(consequence)
         guard = require_teammate(by, consequence.roll)
         if guard.pk == consequence.character_id:
-            raise FlowError("You are already the one suffering this.")
+            raise RuleError("You are already the one suffering this.")
         changes = Changes()
         if consequence.kind == "harm":
             victim = consequence.character
@@ -191,7 +192,7 @@ def resist(*, by: Membership, consequence: Consequence, rng=actions.SYSTEM_RNG) 
         require_sufferer(by, consequence)
         _require_open(consequence)
         if not consequence.resist_attribute:
-            raise FlowError("The GM names the attribute to resist with.")
+            raise RuleError("The GM names the attribute to resist with.")
         character = consequence.character
         character.refresh_from_db()
         pool = char_rules.attribute_rating(character.ratings, consequence.resist_attribute)
@@ -234,7 +235,7 @@ def judge_resistance(*, by: Membership, consequence: Consequence, avoided: bool)
         require_gm_of(by, roll)
         require_step(roll, Step.CONSEQUENCES)
         if not consequence.resisted or consequence.result:
-            raise FlowError("Judge a consequence once, after it was resisted.")
+            raise RuleError("Judge a consequence once, after it was resisted.")
         changes = Changes()
         if consequence.kind == "harm":
             victim = consequence.character
@@ -299,7 +300,7 @@ def fortune_roll(
     try:
         pool = fortune_pool(trait, advantages, disadvantages)
     except ValueError as error:
-        raise FlowError("Trait and advantages cannot be negative.") from error
+        raise RuleError("Trait and advantages cannot be negative.") from error
     result = dice.roll(pool, rng)
     with transaction.atomic():
         roll = ActionRoll.objects.create(

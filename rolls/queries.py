@@ -21,8 +21,8 @@ from blades.rules.rolls import (
 )
 from characters.models import Character, CharacterAbility, CharacterItem
 from crews.models import Crew
-from sessions import queries
-from sessions.models import Membership, Table
+from sessions import audience, queries
+from sessions.models import Clock, Membership, Table
 
 from . import access as flow_access
 from . import actions as flow
@@ -39,6 +39,23 @@ class ConsequenceView:
     can_resist: bool
     can_protect: bool
     can_judge: bool
+
+
+@dataclass
+class ChangeView:
+    who: str
+    field: str
+    before: object
+    after: object
+
+
+@dataclass
+class EventView:
+    """One step of the roll's log, its clocks named for the person looking."""
+
+    actor: str
+    text: str
+    changes: list[ChangeView]
 
 
 @dataclass
@@ -65,6 +82,7 @@ class RollView:
     assist_choices: list[Character] = field(default_factory=list)
     involved: list[Character] = field(default_factory=list)
     consequences: list[ConsequenceView] = field(default_factory=list)
+    events: list[EventView] = field(default_factory=list)
 
 
 def _encumbered(character: Character) -> bool:
@@ -153,6 +171,30 @@ def roll_view(roll: ActionRoll, membership: Membership, mine: Character | None) 
     return view
 
 
+def _event_views(views: list[RollView], is_gm: bool) -> None:
+    """Fill in each roll's step log, naming every clock through the audience rule, with
+    one query for all the panel's clocks. Lines from before references keep the names
+    they were written with; the roll's own clocks are taken out of them for players
+    while hidden."""
+    events = [(view, event) for view in views for event in view.roll.events.all()]
+    texts = [event.text for _, event in events]
+    whos = [str(c.get("who", "")) for _, event in events for c in event.changes]
+    clock_pks = {c["clock"] for _, event in events for c in event.changes if "clock" in c}
+    for view in views:
+        clock_pks |= {view.roll.target_clock_id} | {
+            c.clock_id for c in view.roll.consequences.all()
+        }
+    legacy = list(Clock.objects.filter(pk__in=clock_pks - {None}))
+    filled = iter(audience.fill_all(texts + whos, is_gm=is_gm, legacy=legacy))
+    by_text = [next(filled) for _ in texts]
+    for (view, event), text in zip(events, by_text, strict=True):
+        changes = [
+            ChangeView(next(filled), c["field"], c["before"], c["after"]) for c in event.changes
+        ]
+        actor = event.actor.username if event.actor else "someone"
+        view.events.append(EventView(actor=actor, text=text, changes=changes))
+
+
 def _group_notes(entry: dict, characters: dict[int, Character]) -> list[str]:
     notes = []
     if entry.get("push"):
@@ -182,12 +224,15 @@ def panel_context(table: Table, membership: Membership) -> dict:
     open_rolls = rolls.filter(step__in=[Step.SETUP, Step.CONSEQUENCES]).order_by("created", "pk")
     finished = rolls.filter(step__in=[Step.DONE, Step.UNDONE]).order_by("-finished", "-pk")
     last = flow_undo.last_finished(table) if is_gm else None
+    open_views = [roll_view(roll, membership, mine) for roll in open_rolls]
+    finished_views = [roll_view(roll, membership, mine) for roll in finished[:FINISHED_SHOWN]]
+    _event_views(open_views + finished_views, is_gm)
     return {
         "table": table,
         "is_gm": is_gm,
         "mine": mine,
-        "open_rolls": [roll_view(roll, membership, mine) for roll in open_rolls],
-        "finished": [roll_view(roll, membership, mine) for roll in finished[:FINISHED_SHOWN]],
+        "open_rolls": open_views,
+        "finished": finished_views,
         "undo_roll": last,
         "clocks": list(queries.visible_clocks(table.pk, is_gm)),
         "has_crew": Crew.objects.filter(table=table).exists(),

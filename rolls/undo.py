@@ -17,14 +17,16 @@ from django.db import transaction
 from blades.rules import character as char_rules
 from blades.rules import crew as crew_rules
 from blades.rules import undo as rules
+from blades.rules.errors import RuleError
 from characters import actions as sheet
 from characters.models import Character
 from crews import actions as crew_actions
 from crews.models import Crew
+from sessions import audience
 from sessions.models import Clock, Membership, Table
 
 from .access import require_gm_at
-from .actions import Changes, FlowError, Step, locked_roll, record, require_step, stored_harm
+from .actions import Changes, Step, locked_roll, record, require_step, stored_harm
 from .models import ActionRoll
 
 # xp field → (advances field, track length): an xp track rolls over into advances.
@@ -115,9 +117,9 @@ def undo_last(*, by: Membership, table: Table, roll_id: int | None = None) -> Ac
     with transaction.atomic():
         roll = last_finished(table)
         if roll is None:
-            raise FlowError("There is no finished roll to undo.")
+            raise RuleError("There is no finished roll to undo.")
         if roll_id is not None and roll.pk != roll_id:
-            raise FlowError("That roll is already undone, or another roll finished since.")
+            raise RuleError("That roll is already undone, or another roll finished since.")
         roll = locked_roll(roll)
         require_step(roll, Step.DONE)  # a concurrent undo got here first
         characters, clocks, crews = _roll_changes(roll)
@@ -131,7 +133,7 @@ def undo_last(*, by: Membership, table: Table, roll_id: int | None = None) -> Ac
                 changes.set_fields(character, **fields)
         for clock in Clock.objects.filter(pk__in=clocks):
             if changes.tick(clock, -clocks[clock.pk]) != -clocks[clock.pk]:
-                notes.append(f"{clock.name} stops at {clock.filled}")
+                notes.append(f"{audience.ref('clock', clock)} stops at {clock.filled}")
         for crew in Crew.objects.filter(pk__in=crews):
             steps = crew_rules.heat_steps(crews[crew.pk]["heat"], crews[crew.pk]["wanted"])
             back = Changes()

@@ -14,10 +14,13 @@ from django.views.decorators.http import require_GET, require_POST
 from blades.rules import character as char_rules
 from blades.rules import flow as flow_rules
 from blades.rules.dice import MAX_POOL
+from blades.rules.errors import RuleError
 from blades.rules.rolls import Effect, Position
 from characters.models import Character
-from sessions.access import access_table
+from sessions import inputs
+from sessions.access import access_table, clocks_for
 from sessions.models import Clock
+from sessions.refusals import answers_refusals
 
 from . import actions as flow
 from . import group as flow_group
@@ -28,6 +31,10 @@ from .queries import panel_context
 from .undo import undo_last
 
 TEMPLATE = "rolls/flow.html"
+
+
+def _text(post, name: str, max_length: int) -> str:
+    return inputs.text(post, name, max_length=max_length)
 
 
 class StartRollForm(forms.Form):
@@ -107,8 +114,25 @@ def flow_panel(request: HttpRequest, table_id: int) -> HttpResponse:
     return render(request, f"{TEMPLATE}#flow-panel", panel_context(table, membership))
 
 
+def _start_refused(request, error: RuleError) -> HttpResponse:
+    """The form that was sent, bound again, the refusal as its error."""
+    table, membership = access_table(request.user, request.resolver_match.kwargs["table_id"])
+    if membership.is_gm:
+        form, partial = FortuneForm(request.POST, prefix="fortune"), "flow-fortune"
+        bound = {"fortune_form": form}
+    else:
+        teammates = _teammates(membership)
+        form = StartRollForm(request.POST, prefix="start", teammates=teammates)
+        partial, bound = "flow-start", {"start_form": form}
+    form.is_valid()
+    form.add_error(None, str(error))
+    context = {"table": table, **start_forms(membership, **bound)}
+    return render(request, f"{TEMPLATE}#{partial}", context, status=422)
+
+
 @login_required
 @require_POST
+@answers_refusals(_start_refused)
 def flow_start(request: HttpRequest, table_id: int) -> HttpResponse:
     table, membership = access_table(request.user, table_id)
     mine = own_character(membership)
@@ -119,29 +143,27 @@ def flow_start(request: HttpRequest, table_id: int) -> HttpResponse:
     status = 422
     if form.is_valid():
         data = form.cleaned_data
-        try:
-            flow.start_roll(
-                by=membership,
-                character=mine,
-                goal=data["goal"],
-                action=data["action"],
-                group=data["group"],
-                gather_information=data["gather_information"],
-                flashback=data["flashback"],
-                setup_for=teammates.filter(pk=data["setup_for"]).first(),
-                setup_benefit=data["setup_benefit"],
-            )
-            form, status = StartRollForm(prefix="start", teammates=teammates), 200
-            if not request.htmx:
-                return redirect("table_detail", table_id=table.pk)
-        except flow.FlowError as error:
-            form.add_error(None, str(error))
+        flow.start_roll(
+            by=membership,
+            character=mine,
+            goal=data["goal"],
+            action=data["action"],
+            group=data["group"],
+            gather_information=data["gather_information"],
+            flashback=data["flashback"],
+            setup_for=teammates.filter(pk=data["setup_for"]).first(),
+            setup_benefit=data["setup_benefit"],
+        )
+        form, status = StartRollForm(prefix="start", teammates=teammates), 200
+        if not request.htmx:
+            return redirect("table_detail", table_id=table.pk)
     context = {"table": table, **start_forms(membership, start_form=form)}
     return render(request, f"{TEMPLATE}#flow-start", context, status=status)
 
 
 @login_required
 @require_POST
+@answers_refusals(_start_refused)
 def flow_fortune(request: HttpRequest, table_id: int) -> HttpResponse:
     table, membership = access_table(request.user, table_id)
     if not membership.is_gm:
@@ -149,13 +171,10 @@ def flow_fortune(request: HttpRequest, table_id: int) -> HttpResponse:
     form = FortuneForm(request.POST, prefix="fortune")
     status = 422
     if form.is_valid():
-        try:
-            flow_outcome.fortune_roll(by=membership, table=table, **form.cleaned_data)
-            form, status = FortuneForm(prefix="fortune"), 200
-            if not request.htmx:
-                return redirect("table_detail", table_id=table.pk)
-        except flow.FlowError as error:
-            form.add_error(None, str(error))
+        flow_outcome.fortune_roll(by=membership, table=table, **form.cleaned_data)
+        form, status = FortuneForm(prefix="fortune"), 200
+        if not request.htmx:
+            return redirect("table_detail", table_id=table.pk)
     context = {"table": table, **start_forms(membership, fortune_form=form)}
     return render(request, f"{TEMPLATE}#flow-fortune", context, status=status)
 
@@ -168,14 +187,18 @@ def _choice(post, name: str, choices, what: str):
     for choice in choices:
         if str(getattr(choice, "value", choice)) == value:
             return choice
-    raise flow.FlowError(f"Choose {what}.")
+    raise RuleError(f"Choose {what}.")
 
 
-def _clock(post, roll, name: str = "clock") -> Clock:
-    clock = Clock.objects.filter(pk=post.get(name) or 0, table_id=roll.table_id).first()
+def _clock(membership, post) -> Clock:
+    clock = inputs.one(clocks_for(membership), post, "clock")
     if clock is None:
-        raise flow.FlowError("Choose a clock.")
+        raise inputs.InputError("Choose a clock.")
     return clock
+
+
+def _character(roll, post, name: str) -> Character | None:
+    return inputs.one(Character.objects.filter(table_id=roll.table_id), post, name)
 
 
 def _terms(membership, roll, post):
@@ -191,36 +214,29 @@ def _terms(membership, roll, post):
     )
 
 
-def _number(post, name: str, default: int = 0) -> int:
-    value = post.get(name, "")
-    return int(value) if value.isdigit() else default
+def _number(post, name: str) -> int:
+    return inputs.number(post, name, default=0)
 
 
 def _consequence(membership, roll, post):
-    kind = post.get("kind", "")
-    target = Character.objects.filter(pk=post.get("character") or 0, table_id=roll.table_id)
-    heat = _number(post, "heat") if kind == "complication" else 0
-    # A complication ticks a clock or gives heat: a clock is required only without heat.
-    clock = None
-    if kind == "complication" and (post.get("clock") or not heat):
-        clock = _clock(post, roll)
+    # Which of clock and heat a complication needs is the action's rule, not the view's.
     return flow_outcome.add_consequence(
         by=membership,
         roll=roll,
-        kind=kind,
-        description=post.get("description", ""),
+        kind=post.get("kind", ""),
+        description=inputs.text(post, "description", max_length=120),
         level=_number(post, "level") or None,
-        clock=clock,
+        clock=inputs.one(clocks_for(membership), post, "clock"),
         ticks=_number(post, "ticks"),
-        heat=heat,
+        heat=_number(post, "heat"),
         attribute=post.get("attribute", ""),
-        character=target.first(),
+        character=_character(roll, post, "character"),
     )
 
 
 def _group_assist(membership, roll, post):
-    participant = Character.objects.filter(pk=post.get("participant") or 0, table_id=roll.table_id)
-    return flow_group.assist_group(by=membership, roll=roll, participant=participant.first())
+    participant = _character(roll, post, "participant")
+    return flow_group.assist_group(by=membership, roll=roll, participant=participant)
 
 
 def _roll(membership, roll, post):
@@ -237,21 +253,23 @@ ROLL_STEPS = {
     "assist": lambda m, r, p: flow.assist(by=m, roll=r),
     "join": lambda m, r, p: flow_group.join_group(by=m, roll=r),
     "group-bonus": lambda m, r, p: flow_group.set_group_bonus(
-        by=m, roll=r, push=p.get("push_dice") == "1", bargain=p.get("bargain", "")
+        by=m, roll=r, push=p.get("push_dice") == "1", bargain=_text(p, "bargain", 200)
     ),
     "group-assist": _group_assist,
     "push": lambda m, r, p: flow.set_push(
         by=m, roll=r, dice_=p.get("push_dice") == "1", effect=p.get("push_effect") == "1"
     ),
-    "offer-bargain": lambda m, r, p: flow.offer_bargain(by=m, roll=r, text=p.get("bargain", "")),
+    "offer-bargain": lambda m, r, p: flow.offer_bargain(
+        by=m, roll=r, text=_text(p, "bargain", 200)
+    ),
     "accept-bargain": lambda m, r, p: flow.accept_bargain(by=m, roll=r),
     "ability": lambda m, r, p: flow.add_ability_bonus(
-        by=m, roll=r, bonus=p.get("bonus", ""), reason=p.get("reason", "")
+        by=m, roll=r, bonus=p.get("bonus", ""), reason=_text(p, "reason", 120)
     ),
     "roll": _roll,
     "cancel": lambda m, r, p: flow.cancel(by=m, roll=r),
     "consequence": _consequence,
-    "tick": lambda m, r, p: flow_outcome.tick_target(by=m, roll=r, clock=_clock(p, r)),
+    "tick": lambda m, r, p: flow_outcome.tick_target(by=m, roll=r, clock=_clock(m, p)),
     "finish": lambda m, r, p: flow_outcome.finish(by=m, roll=r),
 }
 
@@ -264,41 +282,42 @@ CONSEQUENCE_STEPS = {
 }
 
 
+def _refused(request, error: RuleError) -> HttpResponse:
+    """This person's panel with the message on the roll it concerns."""
+    kwargs = request.resolver_match.kwargs
+    table, membership = access_table(request.user, kwargs["table_id"])
+    return _panel(request, table, membership, error=str(error), error_roll=kwargs.get("roll_id"))
+
+
 @login_required
 @require_POST
+@answers_refusals(_refused)
 def flow_step(request: HttpRequest, table_id: int, roll_id: int, step: str) -> HttpResponse:
     membership, roll = access_roll(request.user, table_id, roll_id)
     if step not in ROLL_STEPS:
         raise Http404
-    try:
-        ROLL_STEPS[step](membership, roll, request.POST)
-    except flow.FlowError as error:
-        return _panel(request, membership.table, membership, error=str(error), error_roll=roll.pk)
+    ROLL_STEPS[step](membership, roll, request.POST)
     return _panel(request, membership.table, membership)
 
 
 @login_required
 @require_POST
+@answers_refusals(_refused)
 def flow_consequence_step(
     request: HttpRequest, table_id: int, roll_id: int, consequence_id: int, step: str
 ) -> HttpResponse:
     membership, consequence = access_consequence(request.user, table_id, roll_id, consequence_id)
     if step not in CONSEQUENCE_STEPS:
         raise Http404
-    try:
-        CONSEQUENCE_STEPS[step](membership, consequence, request.POST)
-    except flow.FlowError as error:
-        return _panel(request, membership.table, membership, error=str(error), error_roll=roll_id)
+    CONSEQUENCE_STEPS[step](membership, consequence, request.POST)
     return _panel(request, membership.table, membership)
 
 
 @login_required
 @require_POST
+@answers_refusals(_refused)
 def flow_undo(request: HttpRequest, table_id: int) -> HttpResponse:
     table, membership = access_table(request.user, table_id)
-    roll_id = request.POST.get("roll", "")
-    try:
-        undo_last(by=membership, table=table, roll_id=int(roll_id) if roll_id.isdigit() else None)
-    except flow.FlowError as error:
-        return _panel(request, table, membership, error=str(error))
+    roll_id = inputs.whole(request.POST, "roll", low=0, high=inputs.ID_MAX, default=0)
+    undo_last(by=membership, table=table, roll_id=roll_id or None)
     return _panel(request, table, membership)

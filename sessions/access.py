@@ -7,11 +7,13 @@ everything of a table and never learns whether it exists.
 from django.core.exceptions import PermissionDenied
 from django.http import Http404
 
-from .models import Membership, Table
+from .inputs import ID_MAX
+from .models import Clock, Membership, Table
 
 
 def access_table(user, table_id: int) -> tuple[Table, Membership]:
-    if not user.is_authenticated:
+    # An id past any column's range is no table (and SQLite cannot even be asked).
+    if not user.is_authenticated or not 0 < table_id <= ID_MAX:
         raise Http404
     membership = (
         Membership.objects.select_related("table").filter(table_id=table_id, user=user).first()
@@ -31,3 +33,10 @@ def membership_of(user, table_id: int) -> Membership | None:
     if not user.is_authenticated:
         return None
     return Membership.objects.filter(table_id=table_id, user=user).first()
+
+
+def clocks_for(membership: Membership):
+    """The clocks a member may name in a request: the table's, less the GM-only ones for a
+    player. Every clock id in a POST is looked up here, never by table alone."""
+    clocks = Clock.objects.filter(table_id=membership.table_id)
+    return clocks if membership.is_gm else clocks.exclude(visibility=Clock.Visibility.GM)

@@ -7,6 +7,7 @@ from django.db.models import F
 from django.db.models.functions import Greatest, Least
 
 from blades.rules import dice
+from blades.rules.errors import RuleError
 from blades.rules.rolls import RollKind, summarize
 
 from . import live
@@ -17,8 +18,8 @@ from .signals import clock_moved
 SYSTEM_RNG = secrets.SystemRandom()
 
 
-class InviteError(Exception):
-    pass
+class InviteError(RuleError):
+    """The link was revoked or renewed between the page and the click."""
 
 
 def create_table(*, gm, name: str) -> Table:

@@ -7,3 +7,10 @@ class TableSessionsConfig(AppConfig):
     label = "table_sessions"
     verbose_name = "Tables"
     default_auto_field = "django.db.models.BigAutoField"
+
+    def ready(self) -> None:
+        from django.contrib.auth.signals import user_logged_out
+
+        from .live import close_login_sockets
+
+        user_logged_out.connect(close_login_sockets, dispatch_uid="close_login_sockets")

@@ -69,7 +69,10 @@ class TableConsumer(FramesSkipTheDatabase, AsyncWebsocketConsumer):
             return
         self.user = user
         self.is_gm = membership.is_gm
-        self.joined = live.groups_for(self.table_id, self.is_gm)
+        session = self.scope.get("session")
+        self.joined = live.groups_for(
+            self.table_id, self.is_gm, session.session_key if session else None
+        )
         for group in self.joined:
             await self.channel_layer.group_add(group, self.channel_name)
         await self.accept()

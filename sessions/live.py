@@ -12,7 +12,7 @@ from django.template.loader import render_to_string
 
 from blades.server import outbox
 
-from . import panels, queries
+from . import audience, panels, queries
 
 PAGE = "sessions/table.html"
 
@@ -25,8 +25,14 @@ def gm_group(table_id: int) -> str:
     return f"table-{table_id}-gm"
 
 
-def groups_for(table_id: int, is_gm: bool) -> list[str]:
-    return [gm_group(table_id) if is_gm else players_group(table_id)]
+def session_group(session_key: str) -> str:
+    """Every socket opened with one login session, so that logging out closes them all."""
+    return f"login-{session_key}"
+
+
+def groups_for(table_id: int, is_gm: bool, session_key: str | None = None) -> list[str]:
+    groups = [gm_group(table_id) if is_gm else players_group(table_id)]
+    return [*groups, session_group(session_key)] if session_key else groups
 
 
 def fragment(partial: str, **context) -> str:
@@ -84,11 +90,14 @@ def push_roll(roll) -> None:
     table, and on SQLite every other writer waits while the write lock is held."""
 
     def send() -> None:
-        html = fragment("roll-push", roll=roll)
-        send_now(
-            (gm_group(roll.table_id), html),
-            (players_group(roll.table_id), "" if roll.secret else html),
-        )
+        html = fragment("roll-push", roll=roll, is_gm=True)
+        players_html = html
+        if roll.secret:
+            players_html = ""
+        elif audience.REFERENCE.search(roll.note):
+            # The note names a clock or a faction, which the GM may keep hidden.
+            players_html = fragment("roll-push", roll=roll, is_gm=False)
+        send_now((gm_group(roll.table_id), html), (players_group(roll.table_id), players_html))
 
     transaction.on_commit(send)
 
@@ -127,6 +136,23 @@ def kick(channel_names: list[str]) -> None:
         outbox.post(send_all, failure=UNREACHABLE)
 
     transaction.on_commit(send)
+
+
+def kick_session(session_key: str) -> None:
+    """Close every socket opened with this login session, whichever process holds them:
+    after logging out, a page left open must stop receiving the table's pushes."""
+
+    async def send() -> None:
+        await get_channel_layer().group_send(session_group(session_key), {"type": "table.kick"})
+
+    transaction.on_commit(lambda: outbox.post(send, failure=UNREACHABLE))
+
+
+def close_login_sockets(sender, request, user, **kwargs) -> None:
+    """On logout (the signal comes before the session is flushed, so its key still
+    names the sockets)."""
+    if request is not None and request.session.session_key:
+        kick_session(request.session.session_key)
 
 
 def snapshot(table_id: int, is_gm: bool) -> str:

@@ -1,5 +1,5 @@
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
@@ -9,6 +9,7 @@ from blades.rules.rolls import RollKind
 from . import actions, panels, queries
 from .access import access_table, require_gm
 from .forms import ClockForm, RollForm, TableForm
+from .inputs import ID_MAX, is_token
 from .models import Clock, Membership, Table
 
 PAGE = "sessions/table.html"
@@ -61,7 +62,9 @@ def table_detail(request: HttpRequest, table_id: int) -> HttpResponse:
 def join(request: HttpRequest, token: str) -> HttpResponse:
     """Anyone with the link sees which table invites them (or that the link is revoked)
     before being asked to log in; only a logged-in visitor can join."""
-    invited = Table.objects.filter(invite_token=token).select_related("gm").first()
+    invited = None
+    if is_token(token):
+        invited = Table.objects.filter(invite_token=token).select_related("gm").first()
     table = invited if invited is not None and invited.invite_active else None
     if request.method == "POST" and request.user.is_authenticated and table is not None:
         table = actions.join_table(user=request.user, token=token)
@@ -101,6 +104,8 @@ def _invite_response(request, table, membership) -> HttpResponse:
 def member_remove(request: HttpRequest, table_id: int, user_id: int) -> HttpResponse:
     table, membership = access_table(request.user, table_id)
     require_gm(membership)
+    if user_id > ID_MAX:  # no user; SQLite cannot even be asked about it
+        raise Http404
     actions.remove_player(table=table, user_id=user_id)
     if request.htmx:
         return render(request, f"{PAGE}#members", _table_context(request, table, membership))

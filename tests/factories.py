@@ -1,7 +1,10 @@
+"""A factory for every model, so that no test builds rows by hand."""
+
 import factory
 from django.contrib.auth import get_user_model
+from django.utils import timezone
 
-from sessions.models import Clock, Membership, Roll, Table
+from sessions.models import Clock, Membership, Presence, Roll, Table
 
 
 class UserFactory(factory.django.DjangoModelFactory):
@@ -57,6 +60,18 @@ class RollFactory(factory.django.DjangoModelFactory):
     summary = "Partial success"
 
 
+class PresenceFactory(factory.django.DjangoModelFactory):
+    """One open socket of a member's page."""
+
+    class Meta:
+        model = Presence
+
+    table = factory.SubFactory(TableFactory)
+    user = factory.LazyAttribute(lambda o: o.table.gm)
+    channel_name = factory.Sequence(lambda n: f"specific.test!{n}")
+    seen = factory.LazyFunction(timezone.now)
+
+
 # --- Characters ---------------------------------------------------------------------------
 # Standard playbooks and options come from the data migration, so factories pick them.
 
@@ -88,6 +103,99 @@ class CharacterFactory(factory.django.DjangoModelFactory):
     vice = factory.LazyFunction(lambda: _option("vice", "faith"))
     skirmish = 2
     command = 1
+
+
+# The shared roll's two players, the same wherever they play (the flow's action tests,
+# its views and the browsers): Ada rolls, Bo helps.
+
+
+class AdaFactory(CharacterFactory):
+    name = "Ada"
+    prowl = 2
+    finesse = 1
+    skirmish = 1
+
+
+class BoFactory(CharacterFactory):
+    name = "Bo"
+    prowl = 1
+    hunt = 1
+
+
+class PlaybookFactory(factory.django.DjangoModelFactory):
+    """A GM's custom playbook at a table (the standard ones come from the migration)."""
+
+    class Meta:
+        model = "characters.Playbook"
+
+    table = factory.SubFactory(TableFactory)
+    key = factory.Sequence(lambda n: f"custom-{n}")
+    name = factory.Sequence(lambda n: f"Custom playbook {n}")
+    dots = {"hunt": 2, "tinker": 1}
+    xp_trigger = "You addressed a challenge with vermin or filth."
+
+
+class SpecialAbilityFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = "characters.SpecialAbility"
+
+    playbook = factory.SubFactory(PlaybookFactory)
+    key = factory.Sequence(lambda n: f"ability-{n}")
+    name = factory.Sequence(lambda n: f"Ability {n}")
+    description = "Does a thing well."
+
+
+class PlaybookFriendFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = "characters.PlaybookFriend"
+
+    playbook = factory.SubFactory(PlaybookFactory)
+    name = factory.Sequence(lambda n: f"Friend {n}")
+
+
+class ItemFactory(factory.django.DjangoModelFactory):
+    """A playbook's special item (no playbook: a standard item for everyone)."""
+
+    class Meta:
+        model = "characters.Item"
+
+    playbook = factory.SubFactory(PlaybookFactory)
+    name = factory.Sequence(lambda n: f"Special item {n}")
+
+
+class OptionFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = "characters.Option"
+
+    kind = "heritage"
+    key = factory.Sequence(lambda n: f"option-{n}")
+    name = factory.Sequence(lambda n: f"Option {n}")
+
+
+class ContactFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = "characters.Contact"
+
+    character = factory.SubFactory(CharacterFactory)
+    name = factory.Sequence(lambda n: f"Contact {n}")
+
+
+class GmNoteFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = "characters.GmNote"
+
+    character = factory.SubFactory(CharacterFactory)
+    text = "Owes the Lampblacks."
+
+
+class DraftFactory(factory.django.DjangoModelFactory):
+    """The wizard's answers so far for a member at a table."""
+
+    class Meta:
+        model = "characters.Draft"
+
+    table = factory.SubFactory(TableFactory)
+    user = factory.LazyAttribute(lambda o: MembershipFactory(table=o.table).user)
 
 
 class CharacterItemFactory(factory.django.DjangoModelFactory):
@@ -147,3 +255,118 @@ class FactionFactory(factory.django.DjangoModelFactory):
     table = factory.SubFactory(TableFactory)
     name = factory.Sequence(lambda n: f"Faction {n}")
     tier = 2
+
+
+class FactionClockFactory(factory.django.DjangoModelFactory):
+    """A faction's goal clock: a table clock of kind "faction", linked."""
+
+    class Meta:
+        model = "crews.FactionClock"
+
+    faction = factory.SubFactory(FactionFactory)
+    clock = factory.LazyAttribute(lambda o: ClockFactory(table=o.faction.table, kind="faction"))
+
+
+class ScreenFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = "crews.Screen"
+
+    table = factory.SubFactory(TableFactory)
+
+
+# --- The phase loop: score, payoff, heat, entanglements, downtime --------------------------
+
+
+class PhaseFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = "play.Phase"
+
+    table = factory.SubFactory(TableFactory)
+
+
+class ScoreFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = "play.Score"
+
+    table = factory.SubFactory(TableFactory)
+    target_name = factory.Sequence(lambda n: f"Target {n}")
+    plan = "stealth"
+    detail = "the old tunnels"
+
+
+class FlashbackFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = "play.Flashback"
+
+    score = factory.SubFactory(ScoreFactory)
+    character = factory.LazyAttribute(lambda o: CharacterFactory(table=o.score.table))
+    stress = 1
+
+
+class DowntimeActivityFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = "play.DowntimeActivity"
+
+    score = factory.SubFactory(ScoreFactory)
+    character = factory.LazyAttribute(lambda o: CharacterFactory(table=o.score.table))
+    kind = "recover"
+
+
+# --- The shared action roll ---------------------------------------------------------------
+
+
+class ActionRollFactory(factory.django.DjangoModelFactory):
+    """A roll set up by its character's owner (`kind="fortune", character=None` for the
+    GM's fortune roll)."""
+
+    class Meta:
+        model = "rolls.ActionRoll"
+
+    table = factory.SubFactory(TableFactory)
+    character = factory.LazyAttribute(lambda o: CharacterFactory(table=o.table))
+    started_by = factory.LazyAttribute(lambda o: o.character.owner if o.character else o.table.gm)
+    goal = factory.Sequence(lambda n: f"Goal {n}")
+    action = "prowl"
+
+
+class ConsequenceFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = "rolls.Consequence"
+
+    roll = factory.SubFactory(ActionRollFactory)
+    kind = "harm"
+    character = factory.LazyAttribute(lambda o: o.roll.character)
+    description = "Stabbed"
+    harm_level = 2
+
+
+class RollEventFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = "rolls.RollEvent"
+
+    roll = factory.SubFactory(ActionRollFactory)
+    actor = factory.LazyAttribute(lambda o: o.roll.started_by)
+    text = factory.Sequence(lambda n: f"Step {n}")
+
+
+# --- Accounts -----------------------------------------------------------------------------
+
+
+class LoginFailureFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = "accounts.LoginFailure"
+
+    username = factory.Sequence(lambda n: f"scoundrel{n}")
+    ip = "127.0.0.1"
+    at = factory.LazyFunction(timezone.now)
+
+
+# --- The chronicle: what leaves the table (Discord) --------------------------------------
+
+
+class DiscordHookFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = "chronicle.DiscordHook"
+
+    table = factory.SubFactory(TableFactory)
+    players_url = "https://discord.com/api/webhooks/1/players-token"

@@ -5,7 +5,6 @@ import os
 import secrets
 import subprocess
 import sys
-import time
 from urllib.parse import urlencode
 
 from tests.services import free_port, wait_for_port
@@ -37,11 +36,6 @@ class Daphne:
         if self.process and self.process.poll() is None:
             self.process.kill()
             self.process.wait(timeout=10)
-
-    def restart(self) -> None:
-        self.stop()
-        time.sleep(0.5)
-        self.start()
 
     def post(self, client, path: str, data: dict) -> int:
         """POST as the user logged in on a Django test `client`, with a CSRF token."""

@@ -8,15 +8,14 @@ import pytest
 from channels.db import database_sync_to_async
 from channels.testing import HttpCommunicator, WebsocketCommunicator
 from django.contrib.auth.hashers import MD5PasswordHasher
-from django.test import Client
 
 from blades.asgi import application
 from sessions.models import Roll
 from tests.factories import MembershipFactory, TableFactory, UserFactory
+from tests.helpers import ORIGIN, session_cookie
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
 
-ORIGIN = (b"origin", b"http://127.0.0.1")
 CSRF = "a" * 32
 
 
@@ -24,9 +23,7 @@ CSRF = "a" * 32
 def seated_player():
     table = TableFactory()
     player = MembershipFactory(table=table).user
-    client = Client()
-    client.force_login(player)
-    return table, f"sessionid={client.cookies['sessionid'].value}"
+    return table, session_cookie(player)
 
 
 async def answer(communicator: HttpCommunicator) -> dict:

@@ -10,87 +10,103 @@ from asgiref.sync import sync_to_async
 from blades.server import outbox
 
 
-def recorder(done: list, n: int, gate: asyncio.Event | None = None):
-    async def send() -> None:
-        if gate is not None:
-            await gate.wait()
-        done.append(n)
+class Sends:
+    """What the loop has started and finished sending, and a way to wait for either."""
 
-    return send
+    def __init__(self) -> None:
+        self.started: list[int] = []
+        self.done: list[int] = []
+        self.changed = asyncio.Event()
 
+    def recorder(self, n: int, gate: asyncio.Event | None = None):
+        async def send() -> None:
+            self.started.append(n)
+            self.changed.set()
+            if gate is not None:
+                await gate.wait()
+            self.done.append(n)
+            self.changed.set()
 
-async def settled(done: list, count: int) -> None:
-    for _ in range(200):
-        if len(done) >= count:
-            return
-        await asyncio.sleep(0.01)
+        return send
+
+    async def until(self, condition) -> None:
+        async with asyncio.timeout(10):
+            while not condition():
+                self.changed.clear()
+                await self.changed.wait()
 
 
 @pytest.mark.asyncio
 async def test_a_thread_posts_without_waiting_and_the_sends_keep_their_order():
     outbox.serve_from(asyncio.get_running_loop())
-    done: list[int] = []
+    sends = Sends()
     gate = asyncio.Event()  # holds the first send, so the others must queue behind it
 
     def request_thread() -> list[int]:
-        outbox.post(recorder(done, 0, gate), failure="lost")
+        outbox.post(sends.recorder(0, gate), failure="lost")
         for n in range(1, 5):
-            outbox.post(recorder(done, n), failure="lost")
-        return list(done)
+            outbox.post(sends.recorder(n), failure="lost")
+        return list(sends.done)
 
     assert await sync_to_async(request_thread)() == []
-    await asyncio.sleep(0.05)
-    assert done == []
+    # Sends started side by side would all have started in the loop's turn that
+    # started the first: by the time this wakes, only the held first one has.
+    await sends.until(lambda: sends.started)
+    assert (sends.started, sends.done) == ([0], [])
     gate.set()
-    await settled(done, 5)
-    assert done == [0, 1, 2, 3, 4]
+    await sends.until(lambda: len(sends.done) == 5)
+    assert sends.done == [0, 1, 2, 3, 4]
 
 
 @pytest.mark.asyncio
 async def test_a_thread_that_outruns_the_loop_waits_for_room(monkeypatch):
     monkeypatch.setattr(outbox, "BACKLOG", 2)
     outbox.serve_from(asyncio.get_running_loop())
-    done: list[int] = []
+    sends = Sends()
     gate = asyncio.Event()
-    posted = threading.Event()
+    third = threading.Event()
+    done_when_posted: list[int] = []
 
     def request_thread() -> None:
-        for n in range(3):
-            outbox.post(recorder(done, n, gate), failure="lost")
-        posted.set()
+        for n in range(2):
+            outbox.post(sends.recorder(n, gate), failure="lost")
+        third.set()
+        outbox.post(sends.recorder(2, gate), failure="lost")
+        done_when_posted.extend(sends.done)
 
     thread = asyncio.ensure_future(sync_to_async(request_thread)())
-    await asyncio.sleep(0.2)
-    assert not posted.is_set()  # two sends pending: the third post waits for room
+    # Two sends pending and held: the third post can only return once one has gone.
+    await asyncio.to_thread(third.wait, 10)
     gate.set()
     await thread
-    await settled(done, 3)
-    assert done == [0, 1, 2]
+    assert done_when_posted[:1] == [0]
+    await sends.until(lambda: len(sends.done) == 3)
+    assert sends.done == [0, 1, 2]
 
 
 @pytest.mark.asyncio
 async def test_a_failed_send_is_logged_and_the_next_still_goes(caplog):
     outbox.serve_from(asyncio.get_running_loop())
-    done: list[int] = []
+    sends = Sends()
 
     async def fails() -> None:
         raise ConnectionError("layer down")
 
     def request_thread() -> None:
         outbox.post(fails, failure="channel layer unreachable")
-        outbox.post(recorder(done, 1), failure="lost")
+        outbox.post(sends.recorder(1), failure="lost")
 
     with caplog.at_level(logging.ERROR, logger="blades.server.outbox"):
         await sync_to_async(request_thread)()
-        await settled(done, 1)
-    assert done == [1]
+        await sends.until(lambda: sends.done)
+    assert sends.done == [1]
     assert "channel layer unreachable" in caplog.text and "layer down" in caplog.text
 
 
 def test_without_a_server_loop_the_send_runs_before_post_returns(caplog):
-    done: list[int] = []
-    outbox.post(recorder(done, 1), failure="lost")
-    assert done == [1]
+    sends = Sends()
+    outbox.post(sends.recorder(1), failure="lost")
+    assert sends.done == [1]
 
     async def fails() -> None:
         raise ConnectionError("layer down")

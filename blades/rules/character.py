@@ -8,9 +8,7 @@ A move the rules forbid raises RuleError, whose message is shown to the player.
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
-
-class RuleError(ValueError):
-    """A move the rules do not allow; the message is written for the player."""
+from blades.rules.errors import RuleError
 
 
 def check_range(value: int, low: int, high: int, what: str) -> int:

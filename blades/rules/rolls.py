@@ -12,13 +12,10 @@ from dataclasses import dataclass
 from enum import IntEnum, StrEnum
 
 from blades.rules.dice import Outcome, Roll
+from blades.rules.errors import RuleError
 
 ASSIST_STRESS = 1
 PUSH_STRESS = 2
-
-
-class RuleError(ValueError):
-    """A request the rules forbid (as opposed to malformed input)."""
 
 
 # Worst to best; a result's place here is its rank.

@@ -10,6 +10,6 @@ register = template.Library()
 @register.simple_tag
 def table_phase(table_id: int) -> Phase:
     """The table's phase (free play until a GM starts something); never written here."""
-    return Phase.objects.select_related("score").filter(table_id=table_id).first() or Phase(
+    return Phase.objects.select_related("score__target_faction").filter(
         table_id=table_id
-    )
+    ).first() or Phase(table_id=table_id)

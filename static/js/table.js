@@ -12,6 +12,23 @@ document.addEventListener("DOMContentLoaded", function () {
   };
 });
 
+// A sheet's signal (pushed when the sheet changed) fetches it only when this page's copy
+// is older than the pushed revision and no request of that sheet is in flight. Decided
+// here rather than in an hx-trigger filter: filters are evaluated code, which the
+// Content-Security-Policy does not allow.
+document.addEventListener("htmx:confirm", function (event) {
+  var signal = event.detail.elt;
+  if (!signal.dataset || !signal.dataset.sheet) return;
+  var sheet = document.getElementById(signal.dataset.sheet);
+  if (
+    !sheet ||
+    sheet.dataset.revision === signal.dataset.revision ||
+    sheet.querySelector(".htmx-request")
+  ) {
+    event.preventDefault();
+  }
+});
+
 // Mark the page while its socket is down, so nobody trusts a stale view.
 document.addEventListener("htmx:wsOpen", function () {
   document.body.classList.remove("offline");
@@ -209,24 +226,63 @@ document.addEventListener("htmx:afterRequest", function (event) {
     return String(html).replace(/name="csrfmiddlewaretoken" value="[^"]*"/g, "");
   }
 
-  document.addEventListener("htmx:beforeSwap", function (event) {
+  // Answers for one panel cross on the way back whenever two are out at once (a step's
+  // answer and a push's refetch, or two pushes' refetches). htmx aims each answer at the
+  // element that was there when its request left, so the first answer home replaces
+  // that element and every later one, finding it gone, was thrown away: an older answer
+  // that came home first left the panel stale until the next push, controls included.
+  // So answers are ordered by when their requests left: one that left later than the
+  // answer the panel shows goes into the panel as it is now; one that left earlier is
+  // dropped, as anything it could add is on its way in a later one.
+  var sent = 0;
+  var shownSent = {};
+  var watched = new WeakSet();
+
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    var target = event.detail.target;
+    event.detail.xhr.tableSent = ++sent;
+    // htmx announces the answer on the element it aims at; once that element is
+    // replaced, the event no longer reaches the document, so listen on it directly.
+    if (target && !watched.has(target)) {
+      watched.add(target);
+      target.addEventListener("htmx:beforeSwap", beforeSwap);
+    }
+  });
+
+  function beforeSwap(event) {
     var detail = event.detail;
     pendingSwap = null;
     if (!detail.shouldSwap || !detail.target) return;
+    var target = detail.target;
     var config = detail.requestConfig || {};
-    if (detail.target.id) {
-      var html = unmasked(detail.serverResponse);
-      if (config.verb === "get" && shown[detail.target.id] === html) {
+    if (target.id) {
+      var order = detail.xhr.tableSent || 0;
+      if (order < (shownSent[target.id] || 0)) {
         detail.shouldSwap = false;
         return;
       }
-      shown[detail.target.id] = html;
+      if (!target.isConnected) target = document.getElementById(target.id);
+      if (!target) {
+        detail.shouldSwap = false;
+        return;
+      }
+      detail.target = target;
+      shownSent[target.id] = order;
+      var html = unmasked(detail.serverResponse);
+      if (config.verb === "get" && shown[target.id] === html) {
+        detail.shouldSwap = false;
+        return;
+      }
+      shown[target.id] = html;
+    } else if (!target.isConnected) {
+      return; // nowhere to put it, and nothing on the page to keep
     }
     var elt = config.elt;
-    var sent = null;
-    if (config.verb !== "get" && elt) sent = elt.tagName === "FORM" ? elt : elt.closest("form");
-    pendingSwap = capture(detail.target, sent, detail.xhr.status >= 400);
-  });
+    var form = null;
+    if (config.verb !== "get" && elt) form = elt.tagName === "FORM" ? elt : elt.closest("form");
+    pendingSwap = capture(target, form, detail.xhr.status >= 400);
+  }
+
   document.addEventListener("htmx:afterSwap", function () {
     if (!pendingSwap) return;
     var state = pendingSwap;

@@ -8,18 +8,27 @@ from django.utils import timezone
 
 from backup.tables import MOVED, PARTS, dumps, export_table, import_table
 from characters import actions as character_actions
-from characters.models import Character, Contact, Draft, GmNote
+from characters.models import Character
 from crews import actions as crew_actions
-from play.models import DowntimeActivity, Flashback, Phase, Score
-from rolls.models import ActionRoll, Consequence, RollEvent
+from rolls.models import ActionRoll, RollEvent
 from sessions.models import Table
 from tests.factories import (
+    ActionRollFactory,
     CharacterAbilityFactory,
     CharacterFactory,
     CharacterItemFactory,
     ClockFactory,
+    ConsequenceFactory,
+    ContactFactory,
+    DowntimeActivityFactory,
+    DraftFactory,
+    FlashbackFactory,
+    GmNoteFactory,
     MembershipFactory,
+    PhaseFactory,
+    RollEventFactory,
     RollFactory,
+    ScoreFactory,
     TableFactory,
 )
 
@@ -34,9 +43,9 @@ def full_table() -> Table:
     )
     CharacterItemFactory(character=character, name="Fine lockpicks")
     CharacterAbilityFactory(character=character)
-    GmNote.objects.create(character=character, text="Secretly a Red Sash")
-    Contact.objects.create(character=character, name="Marlane", role="a pugilist", stance="rival")
-    Draft.objects.create(table=table, user=other, step="actions", data={"playbook": "lurk"})
+    GmNoteFactory(character=character, text="Secretly a Red Sash")
+    ContactFactory(character=character, name="Marlane", role="a pugilist", stance="rival")
+    DraftFactory(table=table, user=other, step="actions", data={"playbook": "lurk"})
     playbook = character_actions.create_custom_playbook(
         table=table,
         name="Ghost Hunter",
@@ -91,7 +100,7 @@ def add_crew_and_factions(table: Table) -> None:
 
 def add_score_and_downtime(table: Table, character: Character) -> None:
     engagement = RollFactory(table=table, roller=table.gm, kind="engagement", note="Engagement")
-    score = Score.objects.create(
+    score = ScoreFactory(
         table=table,
         target_faction=table.factions.get(name="The Red Sashes"),
         target_name="The Red Sashes' vault",
@@ -104,9 +113,9 @@ def add_score_and_downtime(table: Table, character: Character) -> None:
         coin=4,
         heat=3,
     )
-    Flashback.objects.create(score=score, character=character, stress=1, note="Bribed the guard")
+    FlashbackFactory(score=score, character=character, stress=1, note="Bribed the guard")
     project = ClockFactory(table=table, name="Forged papers", kind="project", segments=8, filled=2)
-    DowntimeActivity.objects.create(
+    DowntimeActivityFactory(
         score=score,
         character=character,
         kind="project",
@@ -117,12 +126,12 @@ def add_score_and_downtime(table: Table, character: Character) -> None:
         clock=project,
         result="2 ticks on Forged papers",
     )
-    Phase.objects.create(table=table, step="activities", score=score, xp_done=[character.pk])
+    PhaseFactory(table=table, step="activities", score=score, xp_done=[character.pk])
 
 
 def add_action_roll(table: Table, player, character: Character) -> None:
     clock = table.clocks.get(name="Bluecoats close in")
-    roll = ActionRoll.objects.create(
+    roll = ActionRollFactory(
         table=table,
         step="done",
         started_by=player,
@@ -138,7 +147,7 @@ def add_action_roll(table: Table, player, character: Character) -> None:
         target_clock=clock,
         finished=timezone.now(),
     )
-    Consequence.objects.create(
+    ConsequenceFactory(
         roll=roll,
         kind="harm",
         character=character,
@@ -150,9 +159,9 @@ def add_action_roll(table: Table, player, character: Character) -> None:
         resist_dice=[4, 2],
         result="reduced",
     )
-    Consequence.objects.create(roll=roll, kind="complication", clock=clock, ticks=2)
-    RollEvent.objects.create(roll=roll, actor=player, text="Started the roll")
-    RollEvent.objects.create(
+    ConsequenceFactory(roll=roll, kind="complication", clock=clock, ticks=2)
+    RollEventFactory(roll=roll, actor=player, text="Started the roll")
+    RollEventFactory(
         roll=roll,
         actor=table.gm,
         text="Rolled 6",

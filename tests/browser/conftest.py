@@ -4,7 +4,7 @@ The daphne process serves the pytest-django test database (a file, see settings)
 what a test writes with the ORM the server reads, and what the browsers do the test
 can check. Every browser test uses `transactional_db`: data is committed for the
 server to see and flushed after the test. The helpers live in tests/browsers.py,
-shared with the scale suite; the test files import them from here too.
+shared with the scale suite.
 """
 
 import pytest
@@ -12,16 +12,11 @@ from django.db import connection
 
 from tests import browsers
 
-# From tests/browsers.py: pytest finds the shared fixtures (Chromium's flags, users the
-# live server can log in) by their names here, and test files import helpers from here.
-from tests.browsers import PHONE as PHONE
-from tests.browsers import assert_accessible as assert_accessible
-from tests.browsers import assert_fits_phone as assert_fits_phone
+# Shared fixtures from tests/browsers.py (Chromium's flags, users the live server can
+# log in): pytest finds them by their names here. Test files import helpers from there.
 from tests.browsers import browser_type_launch_args as browser_type_launch_args
 from tests.browsers import fast_password_hashing as fast_password_hashing
-from tests.browsers import log_in as log_in
 from tests.browsers import make_user as make_user
-from tests.browsers import wait_for_socket as wait_for_socket
 from tests.live_server import Daphne
 
 

@@ -3,8 +3,7 @@
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.conftest import assert_accessible
-from tests.browser.test_live_table import start_table
+from tests.browsers import assert_accessible, start_table
 
 pytestmark = pytest.mark.browser
 

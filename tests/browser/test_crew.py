@@ -3,8 +3,13 @@
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.conftest import PHONE, assert_accessible, assert_fits_phone, wait_for_socket
-from tests.browser.test_live_table import start_table
+from tests.browsers import (
+    PHONE,
+    assert_accessible,
+    assert_fits_phone,
+    start_table,
+    wait_for_socket,
+)
 
 pytestmark = pytest.mark.browser
 

@@ -18,9 +18,8 @@ from crews.models import Crew, Faction
 from play.models import DowntimeActivity, Phase
 from play.phases import choices_for
 from sessions import actions
-from sessions.models import Membership
-from tests.browser.conftest import PHONE, assert_accessible, assert_fits_phone, wait_for_socket
-from tests.factories import CharacterFactory, FactionFactory
+from tests.browsers import PHONE, assert_accessible, assert_fits_phone, wait_for_socket
+from tests.factories import AdaFactory, BoFactory, FactionFactory, MembershipFactory
 
 pytestmark = pytest.mark.browser
 
@@ -36,11 +35,9 @@ def table_with_crew(content, make_user):
     gm, ada_user, bo_user = (make_user(name) for name in ("gm", "ada", "bo"))
     table = actions.create_table(gm=gm, name="The Crows' Nest")
     for user in (ada_user, bo_user):
-        Membership.objects.create(table=table, user=user, role=Membership.Role.PLAYER)
-    ada = CharacterFactory(
-        table=table, owner=ada_user, name="Ada", stress=4, harm={"1": ["Bruised ribs"]}
-    )
-    bo = CharacterFactory(table=table, owner=bo_user, name="Bo", stress=3, harm={"2": ["Cut"]})
+        MembershipFactory(table=table, user=user)
+    ada = AdaFactory(table=table, owner=ada_user, stress=4, harm={"1": ["Bruised ribs"]})
+    bo = BoFactory(table=table, owner=bo_user, stress=3, harm={"2": ["Cut"]})
     FactionFactory(table=table, name="Bluecoats", tier=2)
     return table, ada, bo
 

@@ -7,8 +7,7 @@ from django.apps import apps
 from playwright.sync_api import expect
 
 from characters.content import load_standard_content
-from tests.browser.conftest import assert_accessible
-from tests.browser.test_live_table import start_table
+from tests.browsers import assert_accessible, start_table
 from tests.characters.foundry_samples import V11
 
 pytestmark = pytest.mark.browser

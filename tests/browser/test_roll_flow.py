@@ -16,9 +16,8 @@ from characters.content import load_standard_content
 from characters.models import Character
 from rolls.models import ActionRoll, Consequence
 from sessions import actions
-from sessions.models import Membership
-from tests.browser.conftest import PHONE, assert_accessible, assert_fits_phone, wait_for_socket
-from tests.factories import CharacterFactory
+from tests.browsers import PHONE, assert_accessible, assert_fits_phone, wait_for_socket
+from tests.factories import AdaFactory, BoFactory, MembershipFactory
 
 pytestmark = pytest.mark.browser
 
@@ -36,11 +35,9 @@ def crew(content, make_user):
     gm, ada_user, bo_user = (make_user(name) for name in ("gm", "ada", "bo"))
     table = actions.create_table(gm=gm, name="The Crows' Nest")
     for user in (ada_user, bo_user):
-        Membership.objects.create(table=table, user=user, role=Membership.Role.PLAYER)
-    ada = CharacterFactory(
-        table=table, owner=ada_user, name="Ada", prowl=2, finesse=1, skirmish=1, hunt=0
-    )
-    bo = CharacterFactory(table=table, owner=bo_user, name="Bo", prowl=1, skirmish=1)
+        MembershipFactory(table=table, user=user)
+    ada = AdaFactory(table=table, owner=ada_user)
+    bo = BoFactory(table=table, owner=bo_user)
     return table, ada, bo
 
 
@@ -432,3 +429,49 @@ def test_typing_and_focus_survive_a_live_redraw(person, server, crew):
     for page in everyone:
         expect(open_roll(page, goal)).to_contain_text("Desperate position")
     assert ActionRoll.objects.get(goal=goal).bargain == "Your blade snaps in two"
+
+
+# Answers to the flow panel's requests, held in the page until the test hands them to
+# htmx: the requests reach the server and are answered as usual, only the way home is slow.
+HOLD_PANEL_ANSWERS = """() => {
+  window.heldAnswers = [];
+  const send = XMLHttpRequest.prototype.send;
+  XMLHttpRequest.prototype.send = function (body) {
+    const xhr = this;
+    const onload = xhr.onload;
+    xhr.onload = (event) => window.heldAnswers.push(() => onload.call(xhr, event));
+    return send.call(xhr, body);
+  };
+}"""
+
+
+def test_a_later_answer_is_not_lost_to_an_earlier_one(person, server, crew):
+    """Two refetches of the panel are out at once and come home in the order they left:
+    the older one redraws the panel first, and the newer one must still go in."""
+    table, ada, bo = crew
+    gm, ada_page, bo_page = at_the_table(person, server, table)
+    bo_page.evaluate(HOLD_PANEL_ANSWERS)
+    goal = "Cross the rooftops"
+    bargain = "Leave a trace"
+
+    # Ada proposes, then the GM sets the terms: two pushes, two refetches on Bo's page,
+    # both answered by the server before either is swapped in.
+    propose(ada_page, goal, "Prowl")
+    expect(open_roll(gm, goal)).to_contain_text("Risky position")
+    bo_page.wait_for_function("heldAnswers.length === 1")
+    roll = open_roll(gm, goal)
+    roll.get_by_label("Position").select_option(label="Desperate")
+    roll.get_by_role("button", name="Set position and effect").click()
+    expect(open_roll(ada_page, goal)).to_contain_text("Desperate position")
+    bo_page.wait_for_function("heldAnswers.length === 2")
+
+    # Bo sees the proposal, starts a bargain, and then the terms arrive.
+    bo_page.evaluate("heldAnswers[0]()")
+    expect(open_roll(bo_page, goal)).to_contain_text("Risky position")
+    field = open_roll(bo_page, goal).get_by_label("Devil's bargain")
+    field.focus()
+    bo_page.keyboard.type(bargain)
+    bo_page.evaluate("heldAnswers[1]()")
+    expect(open_roll(bo_page, goal)).to_contain_text("Desperate position")
+    expect(field).to_be_focused()
+    expect(field).to_have_value(bargain)

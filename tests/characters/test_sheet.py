@@ -11,7 +11,12 @@ from characters import actions
 from characters.access import mastery_for
 from characters.models import Character, GmNote
 from sessions.live import gm_group, players_group
-from tests.factories import CharacterAbilityFactory, CharacterFactory, CharacterItemFactory
+from tests.factories import (
+    CharacterAbilityFactory,
+    CharacterFactory,
+    CharacterItemFactory,
+    GmNoteFactory,
+)
 
 HTMX = {"HX-Request": "true"}
 
@@ -89,7 +94,7 @@ def test_gm_notes_never_reach_players(client, character, gm, other_player):
 
 
 def test_gm_notes_are_never_pushed(character, gm, django_capture_on_commit_callbacks):
-    GmNote.objects.create(character=character, text="Secretly a cultist")
+    GmNoteFactory(character=character, text="Secretly a cultist")
     layer = get_channel_layer()
     async_to_sync(layer.group_add)(players_group(character.table_id), "players-probe")
     async_to_sync(layer.group_add)(gm_group(character.table_id), "gm-probe")

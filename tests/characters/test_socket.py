@@ -7,9 +7,8 @@ import pytest
 from channels.db import database_sync_to_async
 
 from characters import actions
-from characters.models import GmNote
-from tests.factories import CharacterFactory, MembershipFactory, TableFactory
-from tests.sessions.test_consumers import connect, drain_greeting
+from tests.factories import CharacterFactory, GmNoteFactory, MembershipFactory, TableFactory
+from tests.helpers import connect, drain_greeting
 
 pytestmark = [
     pytest.mark.asyncio,
@@ -24,7 +23,7 @@ def make_party():
     table = TableFactory()
     player = MembershipFactory(table=table).user
     character = CharacterFactory(table=table, owner=player, name="Sable", stress=3)
-    GmNote.objects.create(character=character, text=SECRET)
+    GmNoteFactory(character=character, text=SECRET)
     return table, player, character
 
 
@@ -40,7 +39,9 @@ async def test_snapshot_brings_the_party_and_makes_open_sheets_catch_up():
     assert "hx-swap-oob" not in member_tag
     assert f'id="sheet-signal-{character.pk}"' in snapshot
     # It fetches only if the sheet shows an older revision than the database has.
-    assert f"dataset.revision !== '{character.revision}'" in snapshot
+    # (table.js compares the two; the signal carries the revision it was pushed with.)
+    signal = re.search(rf'<div id="sheet-signal-{character.pk}"[^>]*>', snapshot).group(0)
+    assert f'data-sheet="sheet-{character.pk}" data-revision="{character.revision}"' in signal
     await communicator.disconnect()
 
 

@@ -1,7 +1,7 @@
 import pytest
 
 from chronicle import discord as relay
-from chronicle.models import DiscordHook
+from tests.factories import DiscordHookFactory
 
 PLAYERS_PATH = "/api/webhooks/111/players-token"
 GM_PATH = "/api/webhooks/222/gm-token"
@@ -23,7 +23,7 @@ def discord(httpserver, settings):
 
 @pytest.fixture
 def hook(table, discord):
-    return DiscordHook.objects.create(
+    return DiscordHookFactory(
         table=table,
         players_url=discord.url_for(PLAYERS_PATH),
         gm_url=discord.url_for(GM_PATH),

@@ -10,12 +10,11 @@ from werkzeug import Response
 
 from blades.rules.rolls import RollKind
 from chronicle import discord as relay
-from chronicle.models import DiscordHook
 from rolls import actions as roll_actions
 from rolls import outcome as roll_outcome
 from sessions import actions
 from sessions.models import Clock, Membership
-from tests.factories import CharacterFactory, ClockFactory
+from tests.factories import CharacterFactory, ClockFactory, DiscordHookFactory
 
 from .conftest import GM_PATH, PLAYERS_PATH, posts
 
@@ -67,7 +66,7 @@ def test_a_secret_roll_goes_only_to_the_gm_webhook(table, gm, hook, discord):
 
 
 def test_without_a_gm_webhook_secrets_go_nowhere(table, gm, discord):
-    DiscordHook.objects.create(table=table, players_url=discord.url_for(PLAYERS_PATH))
+    DiscordHookFactory(table=table, players_url=discord.url_for(PLAYERS_PATH))
     actions.quick_roll(
         table=table, roller=gm, kind=RollKind.FORTUNE, pool=1, secret=True, rng=Dice(3)
     )
@@ -321,7 +320,7 @@ def test_an_unreachable_discord_is_a_warning(table, player, discord, settings):
     closed = "http://127.0.0.1:9/api/webhooks/"
     settings.DISCORD_WEBHOOK_PREFIXES = (*settings.DISCORD_WEBHOOK_PREFIXES, closed)
     settings.DISCORD_ATTEMPTS = 2
-    hook = DiscordHook.objects.create(table=table, players_url=closed + "1/token")
+    hook = DiscordHookFactory(table=table, players_url=closed + "1/token")
     actions.quick_roll(table=table, roller=player, kind=RollKind.ACTION, pool=1, rng=Dice(6))
     relay.wait_idle()
     hook.refresh_from_db()

@@ -5,6 +5,7 @@ import pytest
 from backup.tables import dumps, export_table
 from chronicle.discord import valid_webhook
 from chronicle.models import DiscordHook
+from tests.factories import DiscordHookFactory
 
 URL = "https://discord.com/api/webhooks/123456789012345678/AbC-dEf_123"
 
@@ -45,7 +46,7 @@ def test_a_url_that_is_not_a_webhook_is_refused_beside_its_field(client, table, 
 
 
 def test_players_never_see_the_webhooks(client, table, player, outsider):
-    DiscordHook.objects.create(table=table, players_url=URL)
+    DiscordHookFactory(table=table, players_url=URL)
     client.force_login(player)
     assert client.get(f"/tables/{table.pk}/discord/").status_code == 403
     assert client.post(f"/tables/{table.pk}/discord/", {"players_url": ""}).status_code == 403
@@ -62,7 +63,7 @@ def test_the_gm_finds_the_settings_from_the_table(client, table, gm):
 
 
 def test_the_webhooks_stay_out_of_the_export(table):
-    DiscordHook.objects.create(table=table, players_url=URL, gm_url=URL + "gm")
+    DiscordHookFactory(table=table, players_url=URL, gm_url=URL + "gm")
     document = dumps(export_table(table.pk))
     assert "webhooks" not in document
     assert "chronicle" not in {row["model"] for row in json.loads(document)["objects"]}

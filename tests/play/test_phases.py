@@ -84,9 +84,9 @@ def test_gm_starts_a_score_against_a_faction_and_everyone_sees_the_phase(
     client.force_login(gm)
     assert client.post(url, data, headers=HX).status_code == 200
     score = Phase.objects.get(table=table).score
-    assert (score.target_name, score.target_tier, score.plan, score.detail) == (
-        "Bluecoats", 2, "stealth", "The roof"
-    )  # fmt: skip
+    # The faction is kept by reference only: its name is named per audience.
+    assert (score.target_faction, score.target_name, score.target_tier) == (faction, "", 2)
+    assert (score.plan, score.detail, str(score)) == ("stealth", "The roof", "Stealth on Bluecoats")
     assert score.detail_label == "Point of infiltration"
     client.force_login(player)
     page = client.get(reverse("phase_detail", args=[table.pk])).content.decode()

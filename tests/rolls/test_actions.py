@@ -4,6 +4,7 @@ import pytest
 from django.core.exceptions import PermissionDenied
 from django.http import Http404
 
+from blades.rules.errors import RuleError
 from blades.rules.rolls import Effect, Position
 from characters.models import Character
 from rolls import actions as flow
@@ -12,7 +13,7 @@ from rolls import outcome as flow_outcome
 from rolls import undo as flow_undo
 from rolls.models import ActionRoll, Consequence
 from tests.factories import CharacterFactory, ClockFactory, MembershipFactory, TableFactory
-from tests.rolls.conftest import Dice, fresh, member, start
+from tests.helpers import Dice, fresh, member, start
 
 
 def test_full_roll_desperate_with_assist_and_push(ada_m, bo_m, gm_m, ada, bo):
@@ -60,7 +61,7 @@ def test_only_another_player_assists_and_only_once(table, ada_m, bo_m, gm_m, ada
     flow.assist(by=bo_m, roll=roll)
     third = MembershipFactory(table=table)
     CharacterFactory(table=table, owner=third.user)
-    with pytest.raises(flow.FlowError, match="only one"):
+    with pytest.raises(RuleError, match="only one"):
         flow.assist(by=third, roll=roll)
 
 
@@ -82,11 +83,11 @@ def test_push_for_dice_and_bargain_exclude_each_other(ada_m, bo_m, ada):
     roll = start(ada_m, ada)
     flow.offer_bargain(by=bo_m, roll=roll, text="You leave a clue behind")
     flow.set_push(by=ada_m, roll=roll, dice_=True, effect=False)
-    with pytest.raises(flow.FlowError):
+    with pytest.raises(RuleError):
         flow.accept_bargain(by=ada_m, roll=roll)
     flow.set_push(by=ada_m, roll=roll, dice_=False, effect=True)
     flow.accept_bargain(by=ada_m, roll=roll)
-    with pytest.raises(flow.FlowError):
+    with pytest.raises(RuleError):
         flow.set_push(by=ada_m, roll=roll, dice_=True, effect=True)
     roll = flow.roll_dice(by=ada_m, roll=roll, rng=Dice(6, 1, 1))
     # Rating 2 + bargain; effect pushed: standard -> great; 2 stress for the effect push.
@@ -101,7 +102,7 @@ def test_trade_position_for_effect_needs_the_gm(ada_m, gm_m, ada):
         flow.answer_trade(by=ada_m, roll=roll, accept=True)
     roll = flow.answer_trade(by=gm_m, roll=roll, accept=True)
     assert (roll.position, roll.effect) == (Position.DESPERATE, Effect.GREAT)
-    with pytest.raises(flow.FlowError):
+    with pytest.raises(RuleError):
         flow.answer_trade(by=gm_m, roll=roll, accept=True)
 
 
@@ -126,12 +127,12 @@ def test_harm_consequence_resisted_and_reduced(ada_m, gm_m, ada):
     assert fresh(ada).harm["2"] == ["Stabbed"]
     with pytest.raises(PermissionDenied):
         flow_outcome.judge_resistance(by=ada_m, consequence=consequence, avoided=False)
-    with pytest.raises(flow.FlowError):
+    with pytest.raises(RuleError):
         flow_outcome.judge_resistance(by=gm_m, consequence=consequence, avoided=False)
     # Prowess 3 (finesse, prowl, skirmish): best die 4, so 2 stress.
     flow_outcome.resist(by=ada_m, consequence=consequence, rng=Dice(4, 1, 2))
     assert fresh(ada).stress == 2
-    with pytest.raises(flow.FlowError, match="already"):
+    with pytest.raises(RuleError, match="already"):
         flow_outcome.resist(by=ada_m, consequence=consequence, rng=Dice(6, 6, 6))
     flow_outcome.judge_resistance(by=gm_m, consequence=consequence, avoided=False)
     ada = fresh(ada)
@@ -172,9 +173,9 @@ def test_complication_and_success_clock_ticks(table, ada_m, gm_m, ada):
     flow_outcome.tick_target(by=gm_m, roll=roll, clock=goal)
     danger.refresh_from_db(), goal.refresh_from_db()
     assert (danger.filled, goal.filled) == (2, 2)
-    with pytest.raises(flow.FlowError, match="already ticked"):
+    with pytest.raises(RuleError, match="already ticked"):
         flow_outcome.tick_target(by=gm_m, roll=roll, clock=goal)
-    with pytest.raises(flow.FlowError, match="not on this roll's menu"):
+    with pytest.raises(RuleError, match="not on this roll's menu"):
         flow_outcome.add_consequence(by=gm_m, roll=roll, kind="lost_opportunity")
 
 
@@ -212,7 +213,7 @@ def test_undo_restores_the_exact_previous_state(table, ada_m, bo_m, gm_m, ada, b
     assert after == before
     clock.refresh_from_db()
     assert clock.filled == 1
-    with pytest.raises(flow.FlowError):
+    with pytest.raises(RuleError):
         flow_undo.undo_last(by=gm_m, table=table)
 
 
@@ -233,7 +234,7 @@ def test_cancel_before_the_dice_and_a_stale_proposal_is_replaced(ada_m, bo_m, gm
     flow.cancel(by=gm_m, roll=second)
     third = start(ada_m, ada)
     flow.roll_dice(by=ada_m, roll=third, rng=Dice(3, 3))
-    with pytest.raises(flow.FlowError, match="already rolled"):
+    with pytest.raises(RuleError, match="already rolled"):
         flow.cancel(by=ada_m, roll=third)
 
 
@@ -243,10 +244,10 @@ def test_group_action_best_counts_and_leader_pays(table, ada_m, bo_m, gm_m, ada,
     roll = start(ada_m, ada, group=True)
     flow_group.join_group(by=bo_m, roll=roll)
     flow_group.join_group(by=third, roll=roll)
-    with pytest.raises(flow.FlowError):
+    with pytest.raises(RuleError):
         flow.assist(by=bo_m, roll=roll)
     flow_group.roll_dice(by=bo_m, roll=roll, rng=Dice(2))
-    with pytest.raises(flow.FlowError):
+    with pytest.raises(RuleError):
         flow_group.roll_dice(by=bo_m, roll=roll, rng=Dice(2))
     flow_group.roll_dice(by=third, roll=roll, rng=Dice(1))
     roll = flow_group.roll_dice(by=ada_m, roll=roll, rng=Dice(5, 4))
@@ -268,7 +269,7 @@ def test_set_up_carries_into_the_followers_next_roll(ada_m, bo_m, gm_m, ada, bo)
 
 def test_flashback_cost_is_set_by_the_gm_and_paid_on_the_roll(ada_m, gm_m, ada):
     roll = start(ada_m, ada, flashback=True)
-    with pytest.raises(flow.FlowError, match="cost"):
+    with pytest.raises(RuleError, match="cost"):
         flow.roll_dice(by=ada_m, roll=roll, rng=Dice(6, 6))
     flow.set_terms(by=gm_m, roll=roll, position="risky", effect=2, flashback_cost=1)
     flow.roll_dice(by=ada_m, roll=roll, rng=Dice(6, 6))
@@ -326,8 +327,8 @@ def test_concurrent_double_clicks_roll_once_and_charge_once():
     clicks = 8
     assist = partial(flow.assist, by=bo_m, roll=roll)
     roll_dice = partial(flow.roll_dice, by=ada_m, roll=roll)
-    outcomes = at_once([assist] + [roll_dice] * (clicks - 1), refused=(flow.FlowError,))
-    results = ["refused" if isinstance(o, flow.FlowError) else "ok" for o in outcomes]
+    outcomes = at_once([assist] + [roll_dice] * (clicks - 1), refused=(RuleError,))
+    results = ["refused" if isinstance(o, RuleError) else "ok" for o in outcomes]
     assert results.count("ok") in (1, 2)
     roll.refresh_from_db()
     assert roll.step == "consequences"

@@ -5,11 +5,12 @@ import pytest
 from django.core.exceptions import PermissionDenied
 from django.urls import reverse
 
+from blades.rules.errors import RuleError
 from rolls import actions as flow
 from rolls import group as flow_group
 from rolls.models import ActionRoll
 from tests.factories import CharacterFactory, MembershipFactory
-from tests.rolls.conftest import Dice, fresh, start
+from tests.helpers import Dice, fresh, start
 
 
 @pytest.fixture
@@ -62,33 +63,33 @@ def test_only_that_participant_sets_their_bonus_dice(group, ada_m, bo_m, cy_m, g
             flow_group.set_group_bonus(by=who, roll=group, push=True, bargain="")
     roll = flow_group.set_group_bonus(by=bo_m, roll=group, push=True, bargain="")
     assert str(ada.pk) not in roll.group_bonuses
-    with pytest.raises(flow.FlowError, match="not both"):
+    with pytest.raises(RuleError, match="not both"):
         flow_group.set_group_bonus(by=ada_m, roll=group, push=True, bargain="A witness")
 
 
 def test_an_assister_cannot_be_a_participant_and_helps_one_roll(
     table, group, ada_m, bo_m, cy_m, ada, bo, cy
 ):
-    with pytest.raises(flow.FlowError, match="cannot also assist"):
+    with pytest.raises(RuleError, match="cannot also assist"):
         flow_group.assist_group(by=bo_m, roll=group, participant=ada)
     with pytest.raises(PermissionDenied):
         flow_group.assist_group(by=ada_m, roll=group, participant=bo)
     flow_group.assist_group(by=cy_m, roll=group, participant=bo)
-    with pytest.raises(flow.FlowError, match="cannot also join"):
+    with pytest.raises(RuleError, match="cannot also join"):
         flow_group.join_group(by=cy_m, roll=group)
-    with pytest.raises(flow.FlowError, match="already assist"):
+    with pytest.raises(RuleError, match="already assist"):
         flow_group.assist_group(by=cy_m, roll=group, participant=ada)
     dee_m = MembershipFactory(table=table)
     CharacterFactory(table=table, owner=dee_m.user)
-    with pytest.raises(flow.FlowError, match="only one"):
+    with pytest.raises(RuleError, match="only one"):
         flow_group.assist_group(by=dee_m, roll=group, participant=bo)
 
 
 def test_no_bonus_dice_once_that_participant_has_rolled(group, bo_m, cy_m, bo, cy):
     flow_group.roll_dice(by=bo_m, roll=group, rng=Dice(4))
-    with pytest.raises(flow.FlowError, match="already rolled"):
+    with pytest.raises(RuleError, match="already rolled"):
         flow_group.set_group_bonus(by=bo_m, roll=group, push=True, bargain="")
-    with pytest.raises(flow.FlowError, match="already rolled"):
+    with pytest.raises(RuleError, match="already rolled"):
         flow_group.assist_group(by=cy_m, roll=group, participant=bo)
     assert fresh(bo).stress == 0
 
@@ -97,7 +98,7 @@ def test_only_a_participant_rolls_in_a_group_action(group, ada_m, cy_m, gm_m, cy
     for who in (cy_m, gm_m):
         with pytest.raises(PermissionDenied):
             flow_group.roll_dice(by=who, roll=group, rng=Dice(6))
-    with pytest.raises(flow.FlowError, match="each participant rolls"):
+    with pytest.raises(RuleError, match="each participant rolls"):
         flow.roll_dice(by=ada_m, roll=group, rng=Dice(6, 6))
 
 

@@ -5,14 +5,14 @@ from channels.db import database_sync_to_async
 from django.core.exceptions import PermissionDenied
 from django.urls import reverse
 
+from blades.rules.errors import RuleError
 from crews.models import Crew
 from rolls import actions as flow
 from rolls import outcome as flow_outcome
 from rolls import undo as flow_undo
 from rolls.models import Consequence
 from tests.factories import CharacterFactory, ClockFactory, CrewFactory, MembershipFactory
-from tests.rolls.conftest import Dice, start
-from tests.sessions.test_consumers import connect, drain_greeting
+from tests.helpers import Dice, connect, drain_greeting, start
 
 
 def bad_roll(ada_m, ada):
@@ -55,7 +55,7 @@ def test_complication_heat_at_the_top_of_the_track_changes_nothing(table, ada_m,
 
 def test_complication_heat_without_a_crew_is_refused(table, ada_m, gm_m, ada):
     roll = bad_roll(ada_m, ada)
-    with pytest.raises(flow.FlowError, match="no crew"):
+    with pytest.raises(RuleError, match="no crew"):
         flow_outcome.add_consequence(by=gm_m, roll=roll, kind="complication", heat=1)
     assert not Consequence.objects.exists()
 
@@ -65,7 +65,7 @@ def test_complication_is_a_clock_or_heat_and_heat_is_one_or_two(table, ada_m, gm
     clock = ClockFactory(table=table, segments=4)
     roll = bad_roll(ada_m, ada)
     for kwargs in ({"clock": clock, "ticks": 1, "heat": 1}, {"heat": 3}):
-        with pytest.raises(flow.FlowError, match="1 or 2 heat"):
+        with pytest.raises(RuleError, match="1 or 2 heat"):
             flow_outcome.add_consequence(by=gm_m, roll=roll, kind="complication", **kwargs)
     clock.refresh_from_db()
     assert books(crew) == (0, 0) and clock.filled == 0

@@ -4,6 +4,7 @@ from functools import partial
 
 import pytest
 
+from blades.rules.errors import RuleError
 from characters import actions as sheet
 from characters.models import Character
 from rolls import actions as flow
@@ -14,7 +15,7 @@ from sessions import actions
 from sessions.models import Membership
 from tests.concurrency import at_once
 from tests.factories import CharacterFactory, ClockFactory, MembershipFactory
-from tests.rolls.conftest import Dice, fresh, start
+from tests.helpers import Dice, fresh, start
 
 
 def pushed_roll(ada_m, gm_m, ada) -> ActionRoll:
@@ -88,10 +89,10 @@ def test_undo_refuses_a_roll_that_is_no_longer_the_last(table, ada_m, gm_m, ada)
     flow_outcome.finish(by=gm_m, roll=first)
     second = pushed_roll(ada_m, gm_m, ada)
     flow_outcome.finish(by=gm_m, roll=second)
-    with pytest.raises(flow.FlowError, match="another roll finished"):
+    with pytest.raises(RuleError, match="another roll finished"):
         flow_undo.undo_last(by=gm_m, table=table, roll_id=first.pk)
     flow_undo.undo_last(by=gm_m, table=table, roll_id=second.pk)
-    with pytest.raises(flow.FlowError, match="already undone"):
+    with pytest.raises(RuleError, match="already undone"):
         flow_undo.undo_last(by=gm_m, table=table, roll_id=second.pk)
 
 
@@ -111,8 +112,8 @@ def test_concurrent_undo_clicks_undo_once():
     assert fresh(ada).stress == 4
     clicks = 6
     undo = partial(flow_undo.undo_last, by=gm_m, table=table, roll_id=rolls[-1].pk)
-    outcomes = at_once([undo] * clicks, refused=(flow.FlowError,))
-    results = ["refused" if isinstance(o, flow.FlowError) else "undone" for o in outcomes]
+    outcomes = at_once([undo] * clicks, refused=(RuleError,))
+    results = ["refused" if isinstance(o, RuleError) else "undone" for o in outcomes]
     assert sorted(results) == ["refused"] * (clicks - 1) + ["undone"]
     assert fresh(ada).stress == 2
     steps = [ActionRoll.objects.get(pk=r.pk).step for r in rolls]

@@ -7,20 +7,10 @@ from django.urls import reverse
 from rolls import outcome as flow_outcome
 from rolls.models import ActionRoll
 from sessions.models import Membership
-from tests.factories import CharacterFactory, MembershipFactory, TableFactory
-from tests.sessions.test_consumers import connect, drain_greeting
+from tests.factories import MembershipFactory, TableFactory
+from tests.helpers import connect, drain_greeting
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
-
-
-@pytest.fixture
-def ada(table, player):
-    return CharacterFactory(table=table, owner=player, name="Ada", prowl=2)
-
-
-@pytest.fixture
-def bo(table, other_player):
-    return CharacterFactory(table=table, owner=other_player, name="Bo", prowl=1)
 
 
 def login(client, user):

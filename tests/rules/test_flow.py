@@ -28,7 +28,6 @@ from blades.rules.rolls import (
     group_action,
     resistance_stress,
 )
-from blades.rules.rolls import RuleError as RollRuleError
 
 
 def test_positions_step_along_the_ladder_and_stop_at_the_ends():
@@ -63,7 +62,7 @@ def test_push_for_a_die_and_a_bargain_exclude_each_other():
     with pytest.raises(RuleError, match="not both"):
         Bonuses(push_dice=True, bargain=True)
     # The engine refuses it too, whoever asks.
-    with pytest.raises(RollRuleError):
+    with pytest.raises(RuleError):
         action_pool(1, push=True, bargain=True)
 
 

@@ -5,13 +5,12 @@ import os
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
-from django.test import Client
 from playwright.sync_api import Page, expect
 from websockets.asyncio.client import connect
 
 from sessions import queries
-from sessions.models import Clock, Membership
-from tests.factories import ClockFactory, TableFactory
+from sessions.models import Clock
+from tests.factories import ClockFactory, MembershipFactory, TableFactory
 
 SCALE = [
     pytest.mark.scale,
@@ -29,7 +28,7 @@ def table_of_three(make_user):
     """A GM, players ada and bo, a clock everyone sees and one only the GM sees."""
     table = TableFactory(gm=make_user("gm"))
     for name in ("ada", "bo"):
-        Membership.objects.create(table=table, user=make_user(name), role=Membership.Role.PLAYER)
+        MembershipFactory(table=table, user=make_user(name))
     ClockFactory(table=table, name="Bluecoats close in", segments=4)
     ClockFactory(table=table, name="Inspectors", segments=6, visibility=Clock.Visibility.GM)
     return table
@@ -75,12 +74,6 @@ def run_in_thread(coroutine):
     """asyncio.run where Playwright's sync API may already hold this thread's loop."""
     with ThreadPoolExecutor(1) as pool:
         return pool.submit(asyncio.run, coroutine).result()
-
-
-def session_cookie(user) -> str:
-    client = Client()
-    client.force_login(user)
-    return f"sessionid={client.cookies['sessionid'].value}"
 
 
 async def table_socket(server, table_id: int, cookie: str):

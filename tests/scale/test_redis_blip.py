@@ -14,7 +14,8 @@ from django.test import Client
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 
 from tests.factories import MembershipFactory, TableFactory
-from tests.scale.support import SCALE, run_in_thread, session_cookie, table_socket
+from tests.helpers import session_cookie
+from tests.scale.support import SCALE, run_in_thread, table_socket
 
 pytestmark = SCALE
 

@@ -15,13 +15,13 @@ from playwright.sync_api import expect
 
 from tests.browsers import wait_for_socket
 from tests.factories import MembershipFactory, TableFactory
+from tests.helpers import session_cookie
 from tests.scale.support import (
     SCALE,
     open_table,
     roll,
     roll_log,
     run_in_thread,
-    session_cookie,
     table_of_three,
     table_socket,
     tick,

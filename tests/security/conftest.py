@@ -37,10 +37,10 @@ class Scene:
 
 
 def build_scene(table=None) -> Scene:
-    from characters.models import GmNote
     from tests.factories import (
         CharacterFactory,
         ClockFactory,
+        GmNoteFactory,
         MembershipFactory,
         RollFactory,
         TableFactory,
@@ -51,8 +51,8 @@ def build_scene(table=None) -> Scene:
     other_player = MembershipFactory(table=table).user
     character = CharacterFactory(table=table, owner=player)
     other_character = CharacterFactory(table=table, owner=other_player)
-    GmNote.objects.create(character=character, text=GM_NOTE)
-    GmNote.objects.create(character=other_character, text=GM_NOTE)
+    GmNoteFactory(character=character, text=GM_NOTE)
+    GmNoteFactory(character=other_character, text=GM_NOTE)
     RollFactory(table=table, roller=table.gm, secret=True, note=SECRET_ROLL)
     return Scene(
         table=table,

@@ -7,6 +7,7 @@ from django.utils import timezone
 
 from accounts import throttle
 from accounts.models import LoginFailure
+from tests.factories import LoginFailureFactory
 
 PASSWORD = "a-long-test-password"
 
@@ -68,8 +69,6 @@ def test_a_success_forgives_earlier_typos(db, client):
 
 def test_old_failures_are_swept(db, client):
     make_user()
-    LoginFailure.objects.create(
-        username="cobbler", ip="10.0.0.1", at=timezone.now() - timedelta(days=1)
-    )
+    LoginFailureFactory(username="cobbler", ip="10.0.0.1", at=timezone.now() - timedelta(days=1))
     attempt(client, "cobbler", "wrong")
     assert LoginFailure.objects.count() == 1

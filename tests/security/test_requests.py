@@ -13,7 +13,7 @@ from blades.asgi import application
 from characters.models import Character
 from sessions import actions
 from sessions.models import Table
-from tests.factories import CharacterFactory, TableFactory
+from tests.factories import CharacterFactory, ClockFactory, TableFactory
 
 NON_TABLE_POSTS = ["table_list", "signup", "login", "logout"]
 
@@ -72,9 +72,8 @@ def test_html_in_names_and_notes_is_shown_as_text(client, table, gm, player):
     Table.objects.filter(pk=table.pk).update(name=evil)
     character = CharacterFactory(table=table, owner=player, name=evil, notes=evil, look=evil)
     actions.quick_roll(table=table, roller=player, kind="action", pool=1, note=evil)
-    from sessions.models import Clock
 
-    Clock.objects.create(table=table, name=evil)
+    ClockFactory(table=table, name=evil)
     client.force_login(gm)
     pages = [
         client.get(reverse("table_detail", args=[table.pk])).content,

@@ -10,9 +10,14 @@ from channels.testing import WebsocketCommunicator
 from django.test import Client
 
 from blades.asgi import application
-from tests.security.conftest import GM_NOTE, HIDDEN_CLOCK, SECRET_ROLL, assert_no_secrets
-
-ORIGIN = (b"origin", b"http://127.0.0.1")
+from tests.helpers import ORIGIN, session_cookie
+from tests.security.conftest import (
+    GM_NOTE,
+    HIDDEN_CLOCK,
+    SECRET_ROLL,
+    assert_no_secrets,
+    build_scene,
+)
 
 
 def test_no_page_or_fragment_a_player_gets_holds_a_secret(client, scene):
@@ -40,12 +45,6 @@ def test_the_gm_does_see_them(client, scene):
     sheet = client.get(f"/tables/{scene.table.pk}/characters/{scene.character.pk}/").content
     assert HIDDEN_CLOCK.encode() in table_page and SECRET_ROLL.encode() in table_page
     assert GM_NOTE.encode() in sheet
-
-
-def _cookie(user) -> bytes:
-    client = Client()
-    client.force_login(user)
-    return f"sessionid={client.cookies['sessionid'].value}".encode()
 
 
 def _gm_does_everything_hidden(scene) -> None:
@@ -92,15 +91,16 @@ def _gm_does_everything_hidden(scene) -> None:
 @pytest.mark.asyncio
 @pytest.mark.django_db(transaction=True)
 async def test_no_socket_frame_a_player_gets_holds_a_secret():
-    from tests.security.conftest import build_scene
-
     scene = await database_sync_to_async(build_scene)()
     sockets = []
     for user in (scene.player, scene.gm):
         communicator = WebsocketCommunicator(
             application,
             f"/ws/tables/{scene.table.pk}/",
-            headers=[ORIGIN, (b"cookie", await database_sync_to_async(_cookie)(user))],
+            headers=[
+                ORIGIN,
+                (b"cookie", (await database_sync_to_async(session_cookie)(user)).encode()),
+            ],
         )
         assert (await communicator.connect())[0]
         sockets.append(communicator)

@@ -23,6 +23,11 @@ def _patterns(patterns=None, prefix=""):
             yield entry, prefix + str(entry.pattern)
 
 
+def all_patterns() -> list[tuple[URLPattern, str]]:
+    """Every URL pattern of the project with its whole route (prefixes included)."""
+    return list(_patterns())
+
+
 def table_patterns() -> list[URLPattern]:
     return [p for p, route in _patterns() if "<int:table_id>" in route]
 

@@ -7,41 +7,15 @@ import pytest
 from asgiref.sync import sync_to_async
 from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
-from channels.testing import WebsocketCommunicator
-from django.test import Client
 from django.utils import timezone
 
-from blades.asgi import application
 from blades.rules.rolls import RollKind
 from sessions import actions, live, presence
 from sessions.models import Presence
 from tests.factories import ClockFactory, MembershipFactory, TableFactory, UserFactory
+from tests.helpers import connect, drain_greeting
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
-
-ORIGIN = (b"origin", b"http://127.0.0.1")
-
-
-def session_cookie(user) -> bytes:
-    client = Client()
-    client.force_login(user)
-    return f"sessionid={client.cookies['sessionid'].value}".encode()
-
-
-async def connect(user, table_id: int, origin=ORIGIN):
-    headers = [origin]
-    if user is not None:
-        headers.append((b"cookie", await database_sync_to_async(session_cookie)(user)))
-    communicator = WebsocketCommunicator(application, f"/ws/tables/{table_id}/", headers=headers)
-    connected, _ = await communicator.connect()
-    return communicator, connected
-
-
-async def drain_greeting(communicator) -> str:
-    """On connect the server sends the snapshot, then the presence list."""
-    snapshot = await communicator.receive_from()
-    presence = await communicator.receive_from()
-    return snapshot + presence
 
 
 @database_sync_to_async
@@ -170,10 +144,13 @@ async def test_pings_are_written_together_after_a_pause(monkeypatch):
     monkeypatch.setattr(presence, "GATHER_SECONDS", 1.0)
     writes = []
     mark_seen_now = presence.mark_seen
+    loop = asyncio.get_running_loop()
+    written = asyncio.Event()
 
     def mark_seen(channel_names):
         writes.append(set(channel_names))
         mark_seen_now(channel_names)
+        loop.call_soon_threadsafe(written.set)
 
     monkeypatch.setattr(presence, "mark_seen", mark_seen)
     table, gm, player = await make_table()
@@ -185,14 +162,11 @@ async def test_pings_are_written_together_after_a_pause(monkeypatch):
     await database_sync_to_async(Presence.objects.update)(seen=long_ago)
     for communicator in sockets:
         await communicator.send_to(text_data='{"ping": "1"}')
-    await asyncio.sleep(0.2)
-    assert await seen() == {long_ago}
-    for _ in range(40):
-        await asyncio.sleep(0.1)
-        if long_ago not in await seen():
-            break
-    assert all(when > long_ago for when in await seen())
+    async with asyncio.timeout(10):
+        await written.wait()
+    # Both pings in the one write: the first was not written the moment it came.
     assert len(writes) == 1 and len(writes[0]) == 2
+    assert all(when > long_ago for when in await seen())
     for communicator in sockets:
         await communicator.disconnect()
 

@@ -1,0 +1,74 @@
+"""Helpers the database-backed suites share: logging in, a table socket, the shared
+roll's loaded dice and shortcuts. Fixtures live in the conftests; test modules import
+helpers from here, never from one another.
+
+Not for `tests/rules`, which also runs without Django.
+"""
+
+from django.conf import settings
+from django.test import Client
+
+from characters.models import Character
+from rolls import actions as flow
+from sessions.models import Membership
+
+ORIGIN = (b"origin", b"http://127.0.0.1")
+
+
+def session_cookie(user) -> str:
+    """`sessionid=...` of a session made in the database for `user`, as the login view
+    makes one, without checking (and hashing) a password."""
+    client = Client()
+    client.force_login(user)
+    name = settings.SESSION_COOKIE_NAME
+    return f"{name}={client.cookies[name].value}"
+
+
+async def connect(user, table_id: int, origin=ORIGIN):
+    """A table socket through the whole ASGI app, as `user` (None: logged out)."""
+    from channels.db import database_sync_to_async
+    from channels.testing import WebsocketCommunicator
+
+    from blades.asgi import application
+
+    headers = [origin]
+    if user is not None:
+        cookie = await database_sync_to_async(session_cookie)(user)
+        headers.append((b"cookie", cookie.encode()))
+    communicator = WebsocketCommunicator(application, f"/ws/tables/{table_id}/", headers=headers)
+    connected, _ = await communicator.connect()
+    return communicator, connected
+
+
+async def drain_greeting(communicator) -> str:
+    """On connect the server sends the snapshot, then the presence list."""
+    snapshot = await communicator.receive_from()
+    presence = await communicator.receive_from()
+    return snapshot + presence
+
+
+# --- The shared roll --------------------------------------------------------------------
+
+
+class Dice:
+    """Hands out the faces a test wants, in order."""
+
+    def __init__(self, *faces):
+        self.faces = list(faces)
+
+    def randint(self, a, b):
+        return self.faces.pop(0)
+
+
+def member(table, user) -> Membership:
+    return Membership.objects.get(table=table, user=user)
+
+
+def fresh(character) -> Character:
+    return Character.objects.get(pk=character.pk)
+
+
+def start(ada_m, ada, **kwargs):
+    return flow.start_roll(
+        by=ada_m, character=ada, goal="slip past the guard", action="prowl", **kwargs
+    )

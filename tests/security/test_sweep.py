@@ -1,0 +1,432 @@
+"""The secret sweep: the GM plays a whole session through the same URLs the pages use,
+with every hidden thing (a GM-only clock, a hidden faction and its goal clock, hidden
+faction notes, GM notes, a secret roll) chosen wherever a step allows it; a player's
+socket, the player's every page and fragment, and the shared-screen link are scanned,
+byte by byte, for the marker in each hidden name and note.
+
+Which actions there are comes from the URL resolver: every URL that takes a POST (and
+every step of the shared roll, every move of the sheet) must be played here or be
+listed in NOT_HIDDEN with the reason it cannot touch a hidden thing. A new GM action
+without a case fails `test_every_post_url_is_swept`.
+"""
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import pytest
+from channels.db import database_sync_to_async
+from channels.testing import WebsocketCommunicator
+from django.test import Client
+from django.urls import resolve, reverse
+
+from blades.asgi import application
+from tests.security.urls import UNKNOWN_ID, _patterns, character_moves
+
+HIDDEN_CLOCK = "Zq-sweep-clock"
+CABAL = "Zq-sweep-cabal"
+CABAL_NOTES = "Zq-sweep-cabal-notes"
+CABAL_GOAL = "Zq-sweep-cabal-goal"
+SECRET_NOTES = "Zq-sweep-faction-notes"  # a visible faction's hidden notes
+GM_NOTE = "Zq-sweep-gm-note"
+SECRET_ROLL = "Zq-sweep-secret-roll"
+MARKERS = (HIDDEN_CLOCK, CABAL, CABAL_NOTES, CABAL_GOAL, SECRET_NOTES, GM_NOTE, SECRET_ROLL)
+# Every marker shares this, so one search finds any of them (and names which).
+LEAK = re.compile(rb"Zq-sweep-[a-z-]+")
+
+# POST URLs (and steps) that cannot touch a hidden thing, with the reason.
+NOT_HIDDEN = {
+    "login": "signs in; no table",
+    "logout": "signs out; its effect on sockets is tested in test_sockets",
+    "signup": "makes an account; no table",
+    "table_list": "makes a new table: nothing in it is hidden yet",
+    "join": "joins by invite; the table page it leads to is scanned",
+    "invite_regenerate": "the invite link is the GM's alone",
+    "invite_revoke": "the invite link is the GM's alone",
+    "member_remove": "removes a player; sockets closed (test_consumers)",
+    "character_new": "the creation wizard; a new sheet holds no GM note yet",
+    "character_edit": "a player's own sheet fields",
+    "custom_playbook_new": "playbooks are shared content, never hidden",
+    "crew_create": "a new crew; factions are separate",
+    "crew_sheet": "the crew's own name and lair, shown to all",
+    "crew_settings": "who may keep the books",
+    "crew_develop": "the crew's books only",
+    "crew_advance": "the crew's books only",
+    "crew_ability": "the crew's books only",
+    "crew_upgrade": "the crew's books only",
+    "crew_claim_add": "claims are never hidden",
+    "crew_claim": "claims are never hidden",
+    "crew_claim_remove": "claims are never hidden",
+    "crew_cohort_add": "cohorts are never hidden",
+    "crew_cohort_harm": "cohorts are never hidden",
+    "crew_cohort_dismiss": "cohorts are never hidden",
+    "screen_link": "makes the link whose page is scanned here",
+    "table_settings": "the table's name; GM only",
+    "discord_settings": "the GM's webhooks; the posts go through the audience rule (test_audience)",
+    "foundry_import": "a character imported from a file; it holds no GM note or hidden thing",
+    "score_load": "a player's own load",
+    "flashback_pay": "a player pays their own flashback",
+    "activity_overindulge": "a player's own vice",
+    "xp_character": "a player's own xp",
+    "flow_step:ask-trade": "asks for a trade: no clock or faction involved",
+    "flow_step:accept-trade": "answers the trade",
+    "flow_step:refuse-trade": "answers the trade",
+    "flow_step:join": "joins a group action",
+    "flow_step:group-bonus": "a participant's own bonus dice",
+    "flow_step:group-assist": "assists in a group action",
+    "flow_step:accept-bargain": "the roller's own choice",
+    "flow_step:cancel": "cancels a roll before its dice; nothing was ticked",
+    "flow_consequence_step:protect": "a teammate takes the consequence instead",
+}
+# GET pages that answer a POST like a GET (no method decorator): nothing changes.
+READ_ONLY = {
+    "home", "table_detail", "character_sheet", "crew_detail", "faction_list",
+    "screen", "screen_shared", "phase_detail", "phase_panel", "table_export",
+}  # fmt: skip
+
+
+def post_keys() -> set[str]:
+    """Every URL name that takes a POST, found by posting to it as a user of no table:
+    a view that only answers GET refuses the method (405) before anything else, the
+    others refuse the outsider. Steps and moves are keyed `name:step`."""
+    from rolls.views import CONSEQUENCE_STEPS, ROLL_STEPS
+    from tests.factories import UserFactory
+
+    client, outsider = Client(), UserFactory()
+    keys = set()
+    for pattern, _ in _patterns():
+        client.force_login(outsider)  # again: one of the URLs is the logout
+        kwargs = {
+            name: UNKNOWN_ID if converter.regex == "[0-9]+" else "x"
+            for name, converter in pattern.pattern.converters.items()
+        }
+        if client.post(reverse(pattern.name, kwargs=kwargs)).status_code == 405:
+            continue
+        steps = {
+            "flow_step": ROLL_STEPS,
+            "flow_consequence_step": CONSEQUENCE_STEPS,
+            "character_move": character_moves(),
+        }.get(pattern.name)
+        if steps is None:
+            keys.add(pattern.name)
+        else:
+            keys.update(f"{pattern.name}:{step}" for step in steps)
+    return keys
+
+
+@dataclass
+class Session:
+    """The table, its people and the hidden things, and what the sweep has done."""
+
+    table: object
+    gm: Client
+    player: Client
+    ada: object
+    bo: object
+    item: object
+    hidden_clock: object
+    cabal: object
+    open_faction: object
+    swept: set[str] = field(default_factory=set)
+    answers: list[bytes] = field(default_factory=list)  # the player's own answers
+    gm_answers: list[bytes] = field(default_factory=list)
+
+    def url(self, name: str, **kwargs) -> str:
+        return reverse(name, kwargs={"table_id": self.table.pk, **kwargs})
+
+    def post(self, client: Client, url: str, data=None, ok=(200, 204, 302)) -> bytes:
+        match = resolve(url)
+        step = match.kwargs.get("step") or match.kwargs.get("move")
+        self.swept.add(f"{match.url_name}:{step}" if step else match.url_name)
+        response = client.post(url, data or {}, headers={"HX-Request": "true"})
+        errors = re.findall(r"(?:error|alert)[^>]*>([^<]+)", response.content.decode())
+        assert response.status_code in ok, (url, response.status_code, errors)
+        if client is self.player:
+            self.answers.append(response.content)
+        elif client is self.gm:
+            self.gm_answers.append(response.content)
+        return response.content
+
+    def gm_post(self, url: str, data=None, ok=(200, 204, 302)) -> bytes:
+        return self.post(self.gm, url, data, ok)
+
+
+def set_the_table() -> Session:
+    from characters.models import GmNote
+    from crews import actions as crew_actions
+    from tests.factories import (
+        CharacterFactory,
+        CharacterItemFactory,
+        ClockFactory,
+        MembershipFactory,
+        TableFactory,
+    )
+
+    table = TableFactory()
+    player = MembershipFactory(table=table).user
+    other = MembershipFactory(table=table).user
+    ada = CharacterFactory(table=table, owner=player, name="Ada", prowl=2, tinker=1, coin=4)
+    bo = CharacterFactory(table=table, owner=other, name="Bo", prowl=1)
+    GmNote.objects.create(character=ada, text=GM_NOTE)
+    crew_actions.create_crew(table=table, crew_type="shadows", name="Crew")
+    cabal = crew_actions.create_faction(
+        table=table, name=CABAL, tier=2, hold="weak", status=0, notes=CABAL_NOTES, hidden=True
+    )
+    open_faction = crew_actions.create_faction(
+        table=table, name="Open Gang", tier=1, hold="weak", status=0, notes=SECRET_NOTES,
+        notes_hidden=True,
+    )  # fmt: skip
+    clients = []
+    for user in (table.gm, player):
+        client = Client()
+        client.force_login(user)
+        clients.append(client)
+    return Session(
+        table=table,
+        gm=clients[0],
+        player=clients[1],
+        ada=ada,
+        bo=bo,
+        item=CharacterItemFactory(character=ada, load=1),
+        hidden_clock=ClockFactory(
+            table=table, name=HIDDEN_CLOCK, segments=12, visibility="gm", kind="project"
+        ),
+        cabal=cabal,
+        open_faction=open_faction,
+    )
+
+
+# --- The session, in the order a table plays it ------------------------------------------
+
+
+def clocks_and_factions(s: Session) -> None:
+    hidden = s.hidden_clock.pk
+    s.gm_post(
+        s.url("clock_create"),
+        {"new-clock-name": HIDDEN_CLOCK + "-two", "new-clock-segments": 4,
+         "new-clock-kind": "danger", "new-clock-visibility": "gm"},
+    )  # fmt: skip
+    s.gm_post(s.url("clock_tick", clock_id=hidden), {"by": "1"})
+    prefix = f"clock-{hidden}"
+    s.gm_post(
+        s.url("clock_update", clock_id=hidden),
+        {f"{prefix}-name": HIDDEN_CLOCK, f"{prefix}-segments": 12,
+         f"{prefix}-kind": "project", f"{prefix}-visibility": "gm"},
+    )  # fmt: skip
+    goal = f"goal-{s.cabal.pk}"
+    s.gm_post(
+        s.url("faction_clock", faction_id=s.cabal.pk),
+        {f"{goal}-name": CABAL_GOAL, f"{goal}-segments": 6},
+    )
+    prefix = f"faction-{s.cabal.pk}"
+    s.gm_post(
+        s.url("faction_update", faction_id=s.cabal.pk),
+        {f"{prefix}-name": CABAL, f"{prefix}-tier": 2, f"{prefix}-hold": "weak",
+         f"{prefix}-status": -1, f"{prefix}-notes": CABAL_NOTES + " more",
+         f"{prefix}-hidden": "on"},
+    )  # fmt: skip
+    s.gm_post(s.url("faction_status", faction_id=s.cabal.pk), {"delta": "-1"})
+    s.gm_post(s.url("faction_status", faction_id=s.open_faction.pk), {"delta": "1"})
+    s.gm_post(
+        s.url("faction_list"),
+        {"name": CABAL + "-two", "tier": 1, "hold": "weak", "status": 0,
+         "notes": CABAL_NOTES, "hidden": "on"},
+    )  # fmt: skip
+    from crews.models import Faction
+
+    s.gm_post(s.url("faction_delete", faction_id=Faction.objects.get(name=CABAL + "-two").pk))
+
+
+def crew_books(s: Session) -> None:
+    # The crew's books carry the war with a faction: a hidden one must leave no trace.
+    for name in ("crew_rep", "crew_heat", "crew_coin", "crew_xp"):
+        s.gm_post(s.url(name), {"amount": "1"})
+    s.gm_post(s.url("crew_books"), {"tier": 0, "hold": "strong", "wanted": 0})
+    s.gm_post(s.url("crew_incarcerate"), {"prisoner": "Ada", "faction": s.cabal.pk})
+
+
+# What the sheet's moves read, one value for each field; a move reads only its own.
+SHEET_FIELDS = {
+    "text": GM_NOTE + " updated", "by": 1, "stress": 2, "condition": "cold", "level": 1,
+    "description": "Cut", "index": 0, "ticks": 1, "box": "armor", "action": "prowl",
+    "rating": 2, "track": "prowess", "amount": 1, "attribute": "prowess", "coin": 1,
+    "stance": "friend", "notes": "Ada's notes", "state": "active", "position": "risky",
+    "effect": "standard",
+}  # fmt: skip
+SHEET_OVERRIDES = {"load": {"level": "normal"}}
+
+
+def sheets(s: Session) -> None:
+    """Every sheet move, by the GM on the player's character (the GM note is on it)."""
+    for move in character_moves():
+        data = {**SHEET_FIELDS, **SHEET_OVERRIDES.get(move, {}), "item": s.item.pk}
+        s.gm_post(s.url("character_move", character_id=s.ada.pk, move=move), data,
+                  ok=(200, 204, 302, 422))  # fmt: skip
+
+
+def action_roll(s: Session) -> None:
+    """A public action roll whose target clock and complication are the hidden clock,
+    with every step a roll can take; then a secret fortune roll, and undo."""
+    from rolls.models import ActionRoll, Consequence
+
+    s.post(s.player, s.url("flow_start"), {"start-goal": "Over the wall", "start-action": "prowl"})
+    roll = ActionRoll.objects.latest("pk")
+
+    def step(client, name, data=None, ok=(200,)):
+        return s.post(client, s.url("flow_step", roll_id=roll.pk, step=name), data, ok)
+
+    step(s.gm, "terms", {"position": "risky", "effect": "2"})
+    step(s.player, "ability", {"bonus": "dice", "reason": "Ghost"})
+    step(s.player, "push", {"push_effect": "1"})
+    other = Client()
+    other.force_login(s.bo.owner)
+    step(other, "assist")
+    step(other, "offer-bargain", {"bargain": "Your old friend sees you"})
+    step(s.player, "roll")
+    step(s.gm, "tick", {"clock": s.hidden_clock.pk})
+    step(s.gm, "consequence", {"kind": "complication", "character": s.ada.pk,
+                               "clock": s.hidden_clock.pk, "ticks": 1})  # fmt: skip
+    step(s.gm, "consequence", {"kind": "harm", "character": s.ada.pk, "level": 1,
+                               "description": "Bruised", "attribute": "prowess"})  # fmt: skip
+    harm = Consequence.objects.get(roll=roll, kind="harm")
+    for client, name in ((s.player, "resist"), (s.gm, "reduced")):
+        url = s.url("flow_consequence_step", roll_id=roll.pk, consequence_id=harm.pk, step=name)
+        s.post(client, url)
+    for client, name in ((s.player, "armor"), (s.gm, "avoided")):
+        # Once resisted, a consequence takes neither: swept by name, refused by the rules.
+        url = s.url("flow_consequence_step", roll_id=roll.pk, consequence_id=harm.pk, step=name)
+        s.post(client, url, ok=(422,))
+    step(s.gm, "finish")
+    s.gm_post(s.url("flow_undo"), {"roll": roll.pk})
+    s.gm_post(
+        s.url("flow_fortune"),
+        {"fortune-goal": SECRET_ROLL, "fortune-trait": 2, "fortune-advantages": 0,
+         "fortune-disadvantages": 0, "fortune-secret": "on"},
+    )  # fmt: skip
+    s.gm_post(s.url("roll_create"),
+              {"kind": "fortune", "pool": 2, "note": SECRET_ROLL, "secret": "on"})  # fmt: skip
+
+
+def score(s: Session) -> None:
+    from play.models import Phase
+    from play.phases import choices_for, table_crew
+
+    s.gm_post(s.url("score_start"),
+              {"plan": "stealth", "detail": "The roof", "faction": s.cabal.pk})  # fmt: skip
+    s.gm_post(s.url("score_engagement"), {"plan": "advantage"})
+    s.gm_post(s.url("score_flashback"), {"character": s.ada.pk, "stress": 1, "note": "Bribe"})
+    s.gm_post(s.url("score_end"))
+    s.gm_post(s.url("phase_payoff"), {"size": "standard"})
+    s.gm_post(s.url("phase_heat"), {"exposure": "contained"})
+    s.gm_post(s.url("entanglement_roll"))
+    score = Phase.objects.get(table=s.table).score
+    crew = table_crew(s.table.pk)
+    name = score.entanglements[0]
+    for choice in choices_for(crew, name, s.cabal):
+        s.gm_post(s.url("entanglement_resolve"),
+                  {"name": name, "choice": choice.key, "faction": s.cabal.pk,
+                   "prisoner": "Ada"}, ok=(200, 422))  # fmt: skip
+        if Phase.objects.get(table=s.table).step == "activities":
+            break
+    assert Phase.objects.get(table=s.table).step == "activities"
+
+
+def downtime(s: Session) -> None:
+    from play.models import DowntimeActivity
+
+    ada = s.url("downtime_activity", character_id=s.ada.pk)
+    # The GM may put a player's project on a clock the players do not see.
+    s.gm_post(ada, {"kind": "project", "action": "prowl", "clock": s.hidden_clock.pk})
+    s.gm_post(ada, {"kind": "recover", "healer": "npc", "quality": 2, "pay_with": "coin"})
+    activity = DowntimeActivity.objects.filter(kind="project").latest("pk")
+    s.gm_post(s.url("activity_raise", activity_id=activity.pk), {"coin": 1}, ok=(200, 422))
+    goal = s.cabal.goal_links.get().clock
+    s.gm_post(s.url("downtime_faction_roll"), {"clock": goal.pk})
+    s.gm_post(s.url("downtime_end"))
+    s.gm_post(s.url("session_end"), ok=(200, 422))  # the xp review starts from free play
+    s.gm_post(s.url("xp_crew"), {"crew_type": 1}, ok=(200, 422))
+    s.gm_post(s.url("clock_delete", clock_id=s.hidden_clock.pk))
+
+
+PLAY: list[Callable[[Session], None]] = [
+    clocks_and_factions,
+    crew_books,
+    sheets,
+    action_roll,
+    score,
+    downtime,
+]
+
+
+# --- The scans ------------------------------------------------------------------------------
+
+
+def assert_clean(what: str, raw: bytes) -> None:
+    match = LEAK.search(raw)
+    assert match is None, f"{what} holds {match.group(0).decode()}"
+
+
+def players_pages(s: Session) -> bytes:
+    from crews.models import Screen
+    from tests.security.urls import table_urls
+
+    ids = {"table_id": s.table.pk, "clock_id": s.hidden_clock.pk, "user_id": s.gm_user_id}
+    seen = b""
+    for character in (s.ada, s.bo):
+        for url in table_urls(**ids, character_id=character.pk):
+            for headers in ({}, {"HX-Request": "true"}):
+                seen += s.player.get(url.url, headers=headers).content
+    screen = Screen.objects.filter(table=s.table, active=True).first()
+    if screen is not None:
+        seen += Client().get(reverse("screen_shared", args=[screen.token])).content
+    return seen
+
+
+async def drain(communicator, quiet: float = 0.1) -> bytes:
+    """Every frame that arrives until the socket has been quiet for `quiet` seconds."""
+    frames = b""
+    while not await communicator.receive_nothing(timeout=quiet, interval=0.01):
+        frames += (await communicator.receive_from()).encode()
+    return frames
+
+
+@pytest.mark.asyncio
+@pytest.mark.django_db(transaction=True)
+async def test_no_hidden_name_or_note_reaches_a_player_or_the_screen(monkeypatch):
+    from sessions.actions import SYSTEM_RNG
+
+    # Every die a 4: each roll a partial success, so every step of the roll has its turn.
+    monkeypatch.setattr(SYSTEM_RNG, "randint", lambda low, high: 4)
+    s = await database_sync_to_async(set_the_table)()
+    s.gm_user_id = s.table.gm_id
+    await database_sync_to_async(s.gm_post)(s.url("screen_link"))
+    sockets = {}
+    for who, client in (("gm", s.gm), ("player", s.player)):
+        cookie = f"sessionid={client.cookies['sessionid'].value}".encode()
+        sockets[who] = WebsocketCommunicator(
+            application,
+            f"/ws/tables/{s.table.pk}/",
+            headers=[(b"origin", b"http://127.0.0.1"), (b"cookie", cookie)],
+        )
+        assert (await sockets[who].connect())[0]
+    gm_frames = b""
+    for part in PLAY:
+        await database_sync_to_async(part)(s)
+        gm_frames += await drain(sockets["gm"])
+        assert_clean(f"a player's frames during {part.__name__}", await drain(sockets["player"]))
+        assert_clean(
+            f"a player's pages after {part.__name__}",
+            await database_sync_to_async(players_pages)(s),
+        )
+        assert_clean(f"a player's own answers in {part.__name__}", b"".join(s.answers))
+    # Frames still on their way (through Redis, in the PostgreSQL run) are scanned too.
+    gm_frames += await drain(sockets["gm"], quiet=1)
+    assert_clean("a player's last frames", await drain(sockets["player"], quiet=1))
+    for communicator in sockets.values():
+        await communicator.disconnect()
+    # The scans looked where the secrets were: the GM's frames and pages carried them all.
+    assert {m for m in MARKERS if m.encode() in gm_frames} >= {HIDDEN_CLOCK, CABAL, CABAL_GOAL}
+    gm_seen = gm_frames + b"".join(s.gm_answers)
+    assert {m for m in MARKERS if m.encode() not in gm_seen} == set()
+    missing = await database_sync_to_async(post_keys)() - s.swept - set(NOT_HIDDEN) - READ_ONLY
+    assert not missing, f"POST URLs the sweep did not play: {sorted(missing)}"
