@@ -21,7 +21,7 @@ from crews import actions as crew_actions
 from play import phases
 from sessions import actions
 from sessions.models import Clock
-from tests.browser.conftest import PHONE, wait_for_socket
+from tests.browsers import PHONE, wait_for_socket
 from tests.factories import CharacterFactory, CharacterItemFactory
 
 pytestmark = pytest.mark.browser

@@ -4,8 +4,8 @@ out sideways, every button and checkbox is at least 24 px, and axe finds nothing
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.conftest import PHONE, assert_accessible, assert_fits_phone
 from tests.browser.screenshots import DESKTOP, seed
+from tests.browsers import PHONE, assert_accessible, assert_fits_phone
 
 pytestmark = pytest.mark.browser
 

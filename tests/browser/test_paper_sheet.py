@@ -8,7 +8,7 @@ from playwright.sync_api import expect
 from characters.content import load_standard_content
 from characters.models import Character
 from sessions.models import Membership
-from tests.browser.conftest import PHONE, assert_accessible, assert_fits_phone, wait_for_socket
+from tests.browsers import PHONE, assert_accessible, assert_fits_phone, wait_for_socket
 from tests.factories import CharacterFactory, CharacterItemFactory, TableFactory
 
 pytestmark = pytest.mark.browser

@@ -4,8 +4,14 @@ clock by tapping it, and the page is accessible and fits a phone and a desktop."
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.conftest import PHONE, assert_accessible, assert_fits_phone, wait_for_socket
-from tests.browser.test_live_table import add_clock, start_table
+from tests.browser.test_live_table import add_clock
+from tests.browsers import (
+    PHONE,
+    assert_accessible,
+    assert_fits_phone,
+    start_table,
+    wait_for_socket,
+)
 
 pytestmark = pytest.mark.browser
 
