@@ -250,7 +250,7 @@ def test_open_sheets_and_the_party_catch_up_after_a_reconnect(person, make_user,
     # after the connect is pushed behind the greeting on the same socket, so its one
     # fetch comes after any the greeting made: one more, and not two, shows there was none.
     ada.goto(sheet_url)
-    ada.get_by_role("button", name="Mark 1 stress").click()
+    ada.get_by_role("button", name="Stress 1 of 9", exact=True).click()
     expect(sheet.get_by_text("Stress 1/9", exact=True)).to_be_visible()
     assert fetches.count(sheet_url) == 2
 
