@@ -16,7 +16,7 @@ from blades import content
 from blades.rules import character as rules
 from blades.rules import dice
 from blades.rules.errors import RuleError
-from blades.rules.rolls import Effect, Position, RollKind, action_pool, desperate_xp, summarize
+from blades.rules.rolls import RollKind, summarize
 from blades.rules.rolls import indulge_vice as read_vice_roll
 from blades.rules.rolls import resistance_stress as read_resistance
 from sessions.actions import SYSTEM_RNG, record_roll
@@ -35,6 +35,7 @@ from .models import (
     PlaybookFriend,
     SpecialAbility,
 )
+from .queries import VETERAN, veteran_choices
 
 XP_FIELDS = {"playbook": "playbook_xp", **{attr: f"{attr}_xp" for attr in rules.ATTRIBUTES}}
 ADVANCE_FIELDS = {track: field.replace("_xp", "_advances") for track, field in XP_FIELDS.items()}
@@ -80,10 +81,11 @@ def _has(character: Character, flag: str) -> bool:
 
 
 def _stress_fields(character: Character, amount: int) -> dict:
-    change = rules.mark_stress(character.stress, amount)
+    change = rules.mark_stress(character.stress, amount, character.stress_max)
     fields: dict = {"stress": change.stress}
     if change.trauma_triggered:
         fields["trauma_pending"] = character.trauma_pending + 1
+        fields["vice_satisfied"] = True
     return fields
 
 
@@ -100,9 +102,24 @@ def mark_stress(*, character: Character, amount: int) -> Character:
 
 def set_stress(*, character: Character, stress: int) -> Character:
     """Correct the track to a value; this never causes trauma."""
-    rules.check_range(stress, 0, rules.STRESS_MAX, "Stress")
     with transaction.atomic():
-        return _write(_locked(character), stress=stress)
+        character = _locked(character)
+        rules.check_range(stress, 0, character.stress_max, "Stress")
+        return _write(character, stress=stress)
+
+
+def suffer_trauma(*, character: Character) -> Character:
+    """Trauma that comes without stress (a bad time in prison): the player chooses the
+    condition, and it satisfies the vice like any trauma."""
+    with transaction.atomic():
+        character = _locked(character)
+        return _write(character, trauma_pending=character.trauma_pending + 1, vice_satisfied=True)
+
+
+def clear_vice_satisfied(*, character: Character) -> Character:
+    """A downtime has used up the vice that trauma satisfied."""
+    with transaction.atomic():
+        return _write(_locked(character), vice_satisfied=False)
 
 
 def choose_trauma(*, character: Character, condition: str) -> Character:
@@ -110,7 +127,7 @@ def choose_trauma(*, character: Character, condition: str) -> Character:
         character = _locked(character)
         if not character.trauma_pending:
             raise RuleError("There is no trauma to choose right now.")
-        traumas = rules.add_trauma(character.traumas, condition)
+        traumas = rules.add_trauma(character.traumas, condition, character.trauma_max)
         return _write(character, traumas=list(traumas), trauma_pending=character.trauma_pending - 1)
 
 
@@ -129,10 +146,19 @@ def clear_harm(*, character: Character, level: int, index: int) -> Character:
         return _write(character, harm=_stored(rules.clear_harm(character.harm, level, index)))
 
 
+def vigorous(character: Character) -> bool:
+    return CharacterAbility.objects.filter(character=character, ability__key="vigorous").exists()
+
+
 def tick_healing(*, character: Character, ticks: int) -> Character:
+    """Vigorous heals on a 3-segment clock, everyone else on 4."""
     with transaction.atomic():
         character = _locked(character)
-        healing, harm = rules.tick_healing(character.healing, ticks, character.harm)
+        segments = rules.healing_segments(vigorous(character))
+        # Ticks marked before Vigorous was taken may not fit the shorter clock.
+        healing, harm = rules.tick_healing(
+            min(character.healing, segments - 1), ticks, character.harm, segments
+        )
         return _write(character, healing=healing, harm=_stored(harm))
 
 
@@ -143,15 +169,24 @@ def _stored(harm: rules.Harm) -> dict[str, list[str]]:
 # --- Armor and load -------------------------------------------------------------------
 
 
-def _carries_heavy(character: Character) -> bool:
-    return CharacterItem.objects.filter(character=character, armor="heavy", checked=True).exists()
+def _armor_carried(character: Character) -> set[str]:
+    """The kinds of armor checked on the current load ("armor", "heavy")."""
+    return set(
+        CharacterItem.objects.filter(character=character, checked=True)
+        .exclude(armor="")
+        .values_list("armor", flat=True)
+    )
 
 
 def use_armor(*, character: Character, box: str) -> Character:
     with transaction.atomic():
         character = _locked(character)
         used = {b for b in rules.ARMOR_BOXES if getattr(character, f"{b}_used")}
-        rules.use_armor(used, box, _carries_heavy(character), _has(character, "special_armor"))
+        carried = _armor_carried(character) if character.load else set()
+        rules.use_armor(
+            used, box, armor="armor" in carried, heavy="heavy" in carried,
+            special=_has(character, "special_armor"),
+        )  # fmt: skip
         return _write(character, **{f"{box}_used": True})
 
 
@@ -218,14 +253,21 @@ def mark_xp(*, character: Character, track: str, amount: int) -> Character:
 
 
 def take_ability_advance(*, character: Character, ability_id: int) -> Character:
-    """A full playbook track buys a special ability from the playbook's list."""
+    """A full playbook track buys a special ability from the playbook's list; the list's
+    Veteran buys one from another playbook instead ("take an ability from another
+    source", SRD_FACTS §5)."""
     with transaction.atomic():
         character = _locked(character)
         if not character.playbook_advances:
             raise RuleError("Fill the playbook xp track to earn a new special ability.")
-        ability = character.playbook.abilities.filter(pk=ability_id).first()
+        ability = character.playbook.abilities.filter(pk=ability_id).exclude(key=VETERAN).first()
         if ability is None:
-            raise RuleError("Choose one of your playbook's special abilities.")
+            ability = veteran_choices(character).filter(pk=ability_id).first()
+        if ability is None:
+            raise RuleError(
+                "Choose one of your playbook's special abilities (or, as a Veteran, one of "
+                "another playbook's)."
+            )
         if CharacterAbility.objects.filter(character=character, ability=ability).exists():
             raise RuleError(f"You already have {ability.name}.")
         CharacterAbility.objects.create(character=character, ability=ability)
@@ -251,6 +293,15 @@ def add_coin(*, character: Character, amount: int) -> Character:
     with transaction.atomic():
         character = _locked(character)
         return _write(character, coin=rules.add_coin(character.coin, amount))
+
+
+def receive_coin(*, character: Character, amount: int) -> Character:
+    """Coin handed over by the crew: into the purse, and what it cannot hold into the stash."""
+    with transaction.atomic():
+        character = _locked(character)
+        _require_active(character)
+        coin, stash = rules.receive_coin(character.coin, character.stash, amount)
+        return _write(character, coin=coin, stash=stash)
 
 
 def stash_coin(*, character: Character, amount: int) -> Character:
@@ -313,70 +364,9 @@ def set_state(*, character: Character, state: str) -> Character:
 
 
 # --- Rolls from the sheet -------------------------------------------------------------
-
-
-def _store_roll(character: Character, roller, kind: RollKind, result, summary: str, note: str):
-    return record_roll(
-        table_id=character.table_id,
-        roller=roller,
-        kind=kind,
-        result=result,
-        summary=summary,
-        note=note,
-        character=character,
-    )
-
-
-def roll_action(
-    *,
-    character: Character,
-    roller,
-    action: str,
-    position: Position = Position.RISKY,
-    effect: Effect = Effect.STANDARD,
-    push: bool = False,
-    assist: bool = False,
-    bargain: bool = False,
-    rng=SYSTEM_RNG,
-) -> Roll:
-    """Roll an action: its rating plus bonus dice, less 1d for moderate harm.
-
-    Pushing costs its 2 stress before the dice (overflow is trauma); a desperate roll
-    marks xp in the action's attribute.
-    """
-    with transaction.atomic():
-        character = _locked(character)
-        _require_active(character)
-        pool = action_pool(
-            getattr(character, action),
-            assist=assist,
-            push=push,
-            bargain=bargain,
-            extra_dice=rules.harm_dice_penalty(character.harm),
-        )
-        result = dice.roll(pool, rng)
-        fields = _stress_fields(character, 2) if push else {}
-        if desperate_xp(position):
-            attribute = rules.attribute_of(action)
-            change = rules.mark_xp(getattr(character, XP_FIELDS[attribute]), 1, attribute)
-            fields[XP_FIELDS[attribute]] = change.xp
-            fields[ADVANCE_FIELDS[attribute]] = (
-                getattr(character, ADVANCE_FIELDS[attribute]) + change.advances
-            )
-        if fields:
-            _write(character, **fields)
-        extras = [e for e, on in (("assist", assist), ("push", push), ("bargain", bargain)) if on]
-        note = f"{action.capitalize()} · {position.label} / {effect.label}"
-        if extras:
-            note += " · " + ", ".join(extras)
-        return _store_roll(
-            character,
-            roller,
-            RollKind.ACTION,
-            result,
-            summarize(RollKind.ACTION, result, position=position),
-            note,
-        )
+# An action roll is never made here: the sheet's buttons start the table's shared roll
+# (rolls/), where the GM sets position and effect. What the sheet rolls on its own are the
+# rolls that need no GM: resistance and indulging a vice.
 
 
 def resist(*, character: Character, roller, attribute: str, rng=SYSTEM_RNG) -> Roll:
@@ -385,29 +375,51 @@ def resist(*, character: Character, roller, attribute: str, rng=SYSTEM_RNG) -> R
     with transaction.atomic():
         character = _locked(character)
         _require_active(character)
-        pool = rules.attribute_rating(character.ratings, attribute)
-        result = dice.roll(pool, rng)
-        fields = _stress_fields(character, read_resistance(result))
-        _write(character, **fields)
-        summary = summarize(RollKind.RESISTANCE, result)
-        if "trauma_pending" in fields:
-            summary += ", trauma!"
-        return _store_roll(
-            character, roller, RollKind.RESISTANCE, result, summary, attribute.capitalize()
+        fields: dict = {}
+
+        def read(result: dice.Roll) -> str:
+            fields.update(_stress_fields(character, read_resistance(result)))
+            summary = summarize(RollKind.RESISTANCE, result)
+            return summary + (", trauma!" if "trauma_pending" in fields else "")
+
+        log = record_roll(
+            table_id=character.table_id,
+            roller=roller,
+            kind=RollKind.RESISTANCE,
+            pool=rules.attribute_rating(character.ratings, attribute),
+            summary=read,
+            note=attribute.capitalize(),
+            character=character,
+            rng=rng,
         )
+        _write(character, **fields)
+        return log
 
 
 def indulge_vice(*, character: Character, roller, rng=SYSTEM_RNG) -> Roll:
     with transaction.atomic():
         character = _locked(character)
         _require_active(character)
-        result = dice.roll(rules.vice_dice(character.ratings), rng)
-        outcome = read_vice_roll(result, character.stress)
-        _write(character, stress=character.stress - outcome.cleared)
-        summary = f"Clear {outcome.cleared} stress"
-        if outcome.overindulged:
-            summary += ", overindulged!"
-        return _store_roll(character, roller, RollKind.VICE, result, summary, character.vice.name)
+        cleared: list[int] = []
+
+        def read(result: dice.Roll) -> str:
+            outcome = read_vice_roll(result, character.stress)
+            cleared.append(outcome.cleared)
+            summary = f"Clear {outcome.cleared} stress"
+            return summary + (", overindulged!" if outcome.overindulged else "")
+
+        log = record_roll(
+            table_id=character.table_id,
+            roller=roller,
+            kind=RollKind.VICE,
+            pool=rules.vice_dice(character.ratings),
+            summary=read,
+            note=character.vice.name,
+            character=character,
+            rng=rng,
+        )
+        _write(character, stress=character.stress - cleared[0])
+        return log
 
 
 # --- Creation -------------------------------------------------------------------------
@@ -442,14 +454,19 @@ def create_character(*, table, owner, playbook, choices: dict) -> Character:
             Contact(character=character, name=f.name, role=f.role, stance=stances.get(f.pk, ""))
             for f in playbook.friends.all()
         )
+        own_items = list(playbook.items.all())
+        # Some playbooks list a standard item as their own (the Spiritbane charm of the
+        # Cutter, Hound, Lurk, Slide and Spider): the sheet carries it once, as theirs.
+        own_names = {i.name.casefold() for i in own_items}
         CharacterItem.objects.bulk_create(
             [
                 CharacterItem(character=character, name=i.name, load=i.load, special=True)
-                for i in playbook.items.all()
+                for i in own_items
             ]
             + [
                 CharacterItem(character=character, name=i.name, load=i.load, armor=i.armor)
                 for i in Item.objects.filter(playbook=None)
+                if i.name.casefold() not in own_names
             ]
         )
         push_character(character, created=True)

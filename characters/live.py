@@ -32,7 +32,14 @@ def party_snapshot(table_id: int, is_gm: bool) -> str:
 
 
 def push_character(character: Character, *, created: bool = False) -> None:
-    html = party_member_html(character, created=created) + render_to_string(
-        "characters/sheet.html#sheet-signal", {"character": character, "oob": True}
-    )
-    live.push_to_table(character.table_id, html)
+    """The party line and the sheet signal, drawn after commit from the committed sheet:
+    two changes at once each send the state they both left behind."""
+    character_id = character.pk
+
+    def render() -> str:
+        committed = Character.objects.select_related("owner", "playbook").get(pk=character_id)
+        return party_member_html(committed, created=created) + render_to_string(
+            "characters/sheet.html#sheet-signal", {"character": committed, "oob": True}
+        )
+
+    live.push_to_table(character.table_id, render)

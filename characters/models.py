@@ -9,6 +9,7 @@ from django.conf import settings
 from django.db import models
 
 from blades.rules import character as rules
+from blades.rules import crew as crew_rules
 
 
 class Playbook(models.Model):
@@ -171,6 +172,8 @@ class Character(models.Model):
     traumas = models.JSONField(default=list)
     # Stress overflows that still wait for the player to choose a trauma condition.
     trauma_pending = models.PositiveSmallIntegerField(default=0)
+    # Trauma satisfies the vice for the next downtime; the end of that downtime clears it.
+    vice_satisfied = models.BooleanField(default=False)
     harm = models.JSONField(default=dict)
     healing = models.PositiveSmallIntegerField(default=0)
     armor_used = models.BooleanField(default=False)
@@ -201,7 +204,8 @@ class Character(models.Model):
                 name="one_active_character_per_player",
             ),
             models.CheckConstraint(
-                condition=models.Q(stress__lte=rules.STRESS_MAX), name="stress_within_track"
+                condition=models.Q(stress__lte=crew_rules.STRESS_BOXES_MOST),
+                name="stress_within_track",
             ),
             models.CheckConstraint(
                 condition=models.Q(coin__lte=rules.COIN_MAX), name="coin_within_purse"
@@ -217,6 +221,22 @@ class Character(models.Model):
     @property
     def active(self) -> bool:
         return self.state == self.State.ACTIVE
+
+    @property
+    def crew_upgrades(self) -> dict[str, int]:
+        # Read through the table, so the characters app needs nothing from crews.
+        crew = getattr(self.table, "crew", None)  # a table whose crew is not made yet
+        return crew.upgrades if crew else {}
+
+    @property
+    def stress_max(self) -> int:
+        """9 boxes, one more with the crew's Composed or Steady upgrade."""
+        return crew_rules.stress_boxes(self.crew_upgrades)
+
+    @property
+    def trauma_max(self) -> int:
+        """4 boxes, one more with the crew's Hardened or Ordained upgrade."""
+        return crew_rules.trauma_boxes(self.crew_upgrades)
 
     @property
     def ratings(self) -> dict[str, int]:

@@ -7,9 +7,10 @@ them is computed here in Python.
 
 from dataclasses import dataclass, field
 
-from django.db.models import Prefetch
+from django.db.models import Prefetch, Q
 
 from blades.rules import character as rules
+from blades.rules.rolls import action_pool
 
 from .models import Character, CharacterAbility, SpecialAbility
 
@@ -41,10 +42,10 @@ def _harm_rows(character: Character) -> list[tuple[int, list[str], str]]:
 def party_view(character: Character) -> PartyView:
     return PartyView(
         stress=character.stress,
-        stress_max=rules.STRESS_MAX,
+        stress_max=character.stress_max,
         traumas=list(character.traumas),
         trauma_pending=character.trauma_pending,
-        must_retire=rules.must_retire(character.traumas),
+        must_retire=rules.must_retire(character.traumas, character.trauma_max),
         harm=_harm_rows(character),
         penalties=rules.harm_penalties(character.harm),
     )
@@ -52,7 +53,7 @@ def party_view(character: Character) -> PartyView:
 
 def party(table_id: int):
     return Character.objects.filter(table_id=table_id, state="active").select_related(
-        "owner", "playbook"
+        "owner", "playbook", "table__crew"
     )
 
 
@@ -81,6 +82,9 @@ def track(marked: int, length: int, *, change: bool = False) -> list[Box]:
 class ActionLine:
     action: str
     dots: int
+    # What an action roll would draw before bonus dice (harm's -1d taken): the dice its
+    # link shows, from the same sum the roll uses.
+    pool: int
     track: list[Box]
 
 
@@ -109,10 +113,13 @@ class SheetView:
     action_cap: int
     abilities: list[SpecialAbility]
     ability_choices: list[SpecialAbility]
+    veteran_choices: list[SpecialAbility]
+    teammates: list[Character]
     mule: bool
     special_armor: bool
     heavy_carried: bool
-    armor_boxes: tuple[str, ...]
+    armor_boxes: list[tuple[str, str, bool]]  # box, label, used
+    healing_segments: int
     load: rules.LoadState | None
     load_total: int
     lifestyle: int
@@ -128,8 +135,6 @@ class SheetView:
     trauma_track: list[tuple[str, bool]] = field(default_factory=list)
     harm_lines: list[HarmLine] = field(default_factory=list)
     healing_track: list[Box] = field(default_factory=list)
-    # Each box the character may use now, with whether it is used.
-    armor_track: list[tuple[str, bool]] = field(default_factory=list)
     playbook_xp_track: list[Box] = field(default_factory=list)
     coin_track: list[Box] = field(default_factory=list)
     stash_track: list[Box] = field(default_factory=list)
@@ -162,10 +167,13 @@ def sheet_view(character: Character, *, mastery: bool) -> SheetView:
     items = list(character.items.all())
     mule = any(a.mule for a in taken)
     special = any(a.special_armor for a in taken)
-    heavy = any(i.checked and i.armor == "heavy" for i in items)
+    # Items stay checked only on a chosen load: armor counts only when it is carried.
+    carried = {i.armor for i in items if i.checked and i.armor} if character.load else set()
+    heavy = "heavy" in carried
     total = rules.load_total(i.load for i in items if i.checked)
     load = rules.check_load(character.load, mule, total) if character.load else None
     cap = rules.action_cap(mastery)
+    harm_dice = rules.harm_dice_penalty(character.harm)
     attributes = [
         AttributeView(
             attribute=attribute,
@@ -178,25 +186,45 @@ def sheet_view(character: Character, *, mastery: bool) -> SheetView:
             ),
             advances=getattr(character, f"{attribute}_advances"),
             actions=[
-                ActionLine(action, ratings[action], track(ratings[action], cap))
+                ActionLine(
+                    action,
+                    ratings[action],
+                    action_pool(ratings[action], extra_dice=harm_dice),
+                    track(ratings[action], cap),
+                )
                 for action in actions
             ],
         )
         for attribute, actions in rules.ATTRIBUTES.items()
     ]
     harm = rules.harm_rows(character.harm)
-    armor = rules.armor_boxes(heavy, special)
+    segments = rules.healing_segments(any(a.key == "vigorous" for a in taken))
     party = party_view(character)
     return SheetView(
         party=party,
         attributes=attributes,
         action_cap=cap,
         abilities=taken,
-        ability_choices=[a for a in character.playbook.abilities.all() if a.pk not in taken_ids],
+        ability_choices=[
+            a
+            for a in character.playbook.abilities.all()
+            if a.pk not in taken_ids and a.key != VETERAN
+        ],
+        # Asked for only when an advance waits, so the sheet's query count stays flat.
+        veteran_choices=list(veteran_choices(character)) if character.playbook_advances else [],
+        teammates=list(
+            Character.objects.filter(table_id=character.table_id, state="active").exclude(
+                pk=character.pk
+            )
+        ),
         mule=mule,
         special_armor=special,
         heavy_carried=heavy,
-        armor_boxes=armor,
+        healing_segments=segments,
+        armor_boxes=[
+            (box, rules.ARMOR_LABELS[box], getattr(character, f"{box}_used"))
+            for box in rules.armor_boxes(armor="armor" in carried, heavy=heavy, special=special)
+        ],
         load=load,
         load_total=total,
         lifestyle=rules.lifestyle(character.stash),
@@ -217,10 +245,33 @@ def sheet_view(character: Character, *, mastery: bool) -> SheetView:
             )
             for level in sorted(rules.HARM_SLOTS, reverse=True)
         ],
-        healing_track=track(character.healing, rules.HEALING_SEGMENTS, change=True),
-        armor_track=[(box, getattr(character, f"{box}_used")) for box in armor],
+        healing_track=track(
+            character.healing,
+            segments,
+            change=True,
+        ),
         playbook_xp_track=track(character.playbook_xp, rules.PLAYBOOK_XP, change=True),
         coin_track=track(character.coin, rules.COIN_MAX, change=True),
         stash_track=track(character.stash, rules.STASH_MAX),
         load_levels=[(level, rules.load_limit(level, mule)) for level in rules.LOAD_LEVELS],
+    )
+
+
+VETERAN = "veteran"
+
+
+def veteran_choices(character: Character):
+    """Other playbooks' abilities (standard ones, or this table's own), when the
+    character's playbook lists Veteran; none otherwise."""
+    if not character.playbook.abilities.filter(key=VETERAN).exists():
+        return SpecialAbility.objects.none()
+    return (
+        SpecialAbility.objects.filter(
+            Q(playbook__table=None) | Q(playbook__table_id=character.table_id)
+        )
+        .exclude(playbook=character.playbook)
+        .exclude(key=VETERAN)
+        .exclude(pk__in=CharacterAbility.objects.filter(character=character).values("ability"))
+        .select_related("playbook")
+        .order_by("playbook__name", "order")
     )

@@ -11,7 +11,6 @@ from django.views.decorators.http import require_POST
 
 from blades.rules import character as char_rules
 from blades.rules.errors import RuleError
-from blades.rules.rolls import Effect, Position
 from sessions import inputs
 from sessions.access import access_table, require_gm
 from sessions.models import Membership
@@ -197,6 +196,8 @@ def _sheet_context(membership, character_id: int, **extra) -> dict:
         "table": character.table,
         "membership": membership,
         "can_edit": can_edit_character(membership, character),
+        # Only the character's own player starts its action rolls (at the table).
+        "is_owner": character.owner_id == membership.user_id,
         "is_gm": is_gm,
         "v": queries.sheet_view(character, mastery=mastery_for(character.table)),
         "errors": {},
@@ -377,7 +378,6 @@ def _moves(post, character: Character, membership, request) -> dict[str, tuple[s
             "state",
             lambda: actions.set_state(character=character, state=post.get("state", "")),
         ),
-        "roll": ("roll", lambda: _roll_action(post, character, request.user)),
         "resist": (
             "resist",
             lambda: actions.resist(
@@ -386,27 +386,6 @@ def _moves(post, character: Character, membership, request) -> dict[str, tuple[s
         ),
         "vice": ("vice", lambda: actions.indulge_vice(character=character, roller=request.user)),
     }
-
-
-def _roll_action(post, character: Character, roller):
-    try:
-        position = Position(post.get("position", "risky"))
-        effect = Effect[post.get("effect", "standard").upper()]
-    except (ValueError, KeyError):
-        raise RuleError("Choose a position and an effect from the lists.") from None
-    action = post.get("action", "")
-    if action not in character.ratings:
-        raise RuleError(f"“{action}” is not an action.")
-    return actions.roll_action(
-        character=character,
-        roller=roller,
-        action=action,
-        position=position,
-        effect=effect,
-        push=inputs.flag(post, "push"),
-        assist=inputs.flag(post, "assist"),
-        bargain=inputs.flag(post, "bargain"),
-    )
 
 
 def _refused(request, error: RuleError) -> HttpResponse:

@@ -8,9 +8,7 @@ clock or a hidden faction's clock goes to the GM-only webhook, or nowhere withou
 
 from django.apps import apps
 
-from blades.rules import dice
 from blades.rules.dice import Outcome
-from blades.rules.rolls import Effect, Position, resistance_stress
 from sessions import audience
 
 from .discord import Post
@@ -79,7 +77,8 @@ def _dice(dice, pool: int) -> str:
 
 
 def roll_posts(table_id: int, roll_id: int) -> list[Post]:
-    """A roll of the table's log (quick rolls, the sheet's, the phases')."""
+    """A line of the table's roll log: every roll of the app, the shared action roll's
+    included (its line names the action, position and effect), and each resistance."""
     # The hook first: most tables have none, and then one query is all a roll costs.
     hook = _hook(table_id)
     if hook is None:
@@ -102,79 +101,6 @@ def roll_posts(table_id: int, roll_id: int) -> list[Post]:
         footer=roll.table.name,
     )
     return route(hook, embed, secret=roll.secret)
-
-
-def action_roll_posts(table_id: int, roll_id: int) -> list[Post]:
-    """A shared action, group or fortune roll, once its dice are down."""
-    hook = _hook(table_id)
-    if hook is None:
-        return []
-    ActionRoll = apps.get_model("rolls", "ActionRoll")
-    roll = (
-        ActionRoll.objects.select_related("character__owner", "started_by", "table")
-        .filter(pk=roll_id)
-        .first()
-    )
-    if roll is None or roll.dice is None:
-        return []
-    if roll.character:
-        who = f"{roll.character.name} ({roll.character.owner.username})"
-    else:
-        who = roll.started_by.username if roll.started_by else "The GM"
-    fields = []
-    if roll.kind != ActionRoll.Kind.FORTUNE:
-        fields += [
-            _field("Action", roll.action.capitalize()),
-            _field("Position", Position(roll.position).label),
-            _field("Effect", Effect(roll.effect).label),
-        ]
-    best = " (the group's best)" if roll.kind == ActionRoll.Kind.GROUP else ""
-    fields += [
-        _field("Dice", _dice(roll.dice, roll.pool) + best),
-        _field("Result", roll.outcome_label),
-    ]
-    embed = _embed(
-        f"{who}: {roll.get_kind_display()}",
-        roll.goal,
-        COLOURS[Outcome(roll.outcome)],
-        fields,
-        footer=roll.table.name,
-    )
-    return route(hook, embed, secret=roll.secret)
-
-
-def resistance_posts(consequence_id: int) -> list[Post]:
-    """A resistance roll against a consequence of a shared roll."""
-    Consequence = apps.get_model("rolls", "Consequence")
-    consequence = (
-        Consequence.objects.select_related("roll__table", "character__owner")
-        .filter(pk=consequence_id)
-        .first()
-    )
-    if consequence is None or not consequence.resist_dice or consequence.character is None:
-        return []
-    hook = _hook(consequence.roll.table_id)
-    if hook is None:
-        return []
-    pool, faces = consequence.resist_dice[0], consequence.resist_dice[1:]
-    result = dice.Roll(pool, tuple(faces))
-    stress = resistance_stress(result)
-    cost = "clears 1 stress" if stress < 0 else f"takes {stress} stress"
-    character = consequence.character
-    what = consequence.get_kind_display()
-    embed = _embed(
-        f"{character.name} ({character.owner.username}): Resistance roll",
-        f"Resists {what.lower()}"
-        + (f": {consequence.description}" if consequence.description else ""),
-        COLOURS[result.outcome],
-        [
-            _field("Attribute", consequence.resist_attribute.capitalize()),
-            _field("Dice", _dice(faces, pool)),
-            _field("Stress", cost),
-        ],
-        footer=consequence.roll.table.name,
-    )
-    return route(hook, embed, secret=consequence.roll.secret)
 
 
 def clock_posts(table_id: int, clock_id: int) -> list[Post]:

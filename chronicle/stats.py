@@ -2,9 +2,10 @@
 what the rules say should come up (blades.rules.dice.odds, the engine's own exact
 enumeration of every roll).
 
-Rolls come from two places until the shared action roll writes to the roll log: the
-log (`Roll`) and the shared rolls (`ActionRoll`, each participant of a group action
-counted as their own roll, and the resistance rolls against their consequences). A
+Every roll is a line of the table's roll log (`Roll`), the shared action roll's dice and
+its resistance rolls included. Shared rolls made before they wrote to the log (no `log`
+link; a group action whose participants' entries name no line) are counted from
+`ActionRoll` and its consequences, so a table's history keeps its old rolls. A
 secret roll counts only on the GM's page. A constant number of queries, however many
 rolls.
 """
@@ -124,6 +125,8 @@ def table_statistics(table_id: int, *, gm: bool) -> list[Person]:
     for row in logged.values_list("roller__username", "kind", "pool", "outcome"):
         count(row[0], RollKind(row[1]).label, row[2], row[3])
 
+    # From before the shared roll wrote its dice to the log: those lines are missing.
+    shared = shared.filter(log=None)
     single = shared.exclude(kind=ActionRoll.Kind.GROUP).exclude(dice=None)
     labels = dict(ActionRoll.Kind.choices)
     for owner, starter, kind, pool, outcome in single.values_list(
@@ -132,15 +135,17 @@ def table_statistics(table_id: int, *, gm: bool) -> list[Person]:
         count(owner or starter, labels[kind], pool, outcome)
 
     owners = dict(Character.objects.filter(table_id=table_id).values_list("pk", "owner__username"))
-    for group in shared.filter(kind=ActionRoll.Kind.GROUP).values_list("group", flat=True):
+    groups = shared.filter(kind=ActionRoll.Kind.GROUP).values_list("group", "group_bonuses")
+    for group, bonuses in groups:
         for character_id, rolled in group.items():
-            if rolled:
+            if rolled and "log" not in bonuses.get(character_id, {}):
                 pool, faces = rolled[0], rolled[1:]
                 outcome = dice.read(faces, pool)
                 count(owners.get(int(character_id)), "Group action (own dice)", pool, outcome)
 
     Consequence = apps.get_model("rolls", "Consequence")
-    resisted = Consequence.objects.filter(roll__table_id=table_id).exclude(resist_dice=None)
+    resisted = Consequence.objects.filter(roll__table_id=table_id, roll__log=None)
+    resisted = resisted.exclude(resist_dice=None)
     if not gm:
         resisted = resisted.filter(roll__secret=False)
     for owner, rolled in resisted.values_list("character__owner__username", "resist_dice"):

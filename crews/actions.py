@@ -59,7 +59,7 @@ def _push_factions(table_id: int, *, players_see: bool) -> None:
 
 
 def create_crew(*, table: Table, crew_type: str, name: str, custom_type: str = "") -> Crew:
-    """A new crew at tier 0, strong hold, with its type's defaults: the first special
+    """A new crew at tier 0, strong hold, 2 coin, with its type's defaults: the first special
     ability, the starting upgrades (first option each), cohorts and claim map, and the
     two free upgrade boxes of crew creation."""
     data = crew_type_data(crew_type)
@@ -73,6 +73,7 @@ def create_crew(*, table: Table, crew_type: str, name: str, custom_type: str = "
             crew_type=crew_type,
             custom_type=custom_type if data is None else "",
             name=name,
+            coin=rules.START_COIN,
             abilities=[data["abilities"][0]["key"]] if data else [],
             upgrades={u["options"][0]: u["boxes"] for u in data["starting_upgrades"]}
             if data
@@ -155,6 +156,11 @@ def _change_books(crew: Crew, change, *parts: str):
     raise RuleError("The crew's books are changing very fast; try again.")
 
 
+def holds_prison_claim(crew: Crew, name: str) -> bool:
+    """Prison claims work by their name on the crew's map (003 Prison claims)."""
+    return crew.claims.filter(held=True, name__iexact=name).exists()
+
+
 def _held_turf(crew: Crew) -> int:
     return rules.turf_count(crew.claims.filter(held=True, turf=True).count())
 
@@ -173,8 +179,9 @@ def develop(*, crew: Crew) -> rules.Development:
 
     def change(current: Crew):
         result = rules.develop(
-            current.tier, current.hold, current.rep, _held_turf(current), current.coin
-        )
+            current.tier, current.hold, current.rep, _held_turf(current), current.coin,
+            hardcase=holds_prison_claim(current, "Hardcase"),
+        )  # fmt: skip
         current.tier, current.hold, current.rep, current.coin = (
             result.tier,
             result.hold,
@@ -222,6 +229,18 @@ def add_coin(*, crew: Crew, amount: int, allow_excess: bool = False) -> rules.Co
         return result, ["coin"]
 
     return _change_books(crew, change, "books")
+
+
+def share_coin(*, crew: Crew, character: Character, amount: int) -> Character:
+    """Coin from the crew's books to one scoundrel (the way to deal with coin beyond the
+    vault, or to pay for a PC's extra downtime)."""
+    if character.table_id != crew.table_id:
+        raise RuleError("Share coin only with the crew's own scoundrels.")
+    if amount < 1:
+        raise RuleError("Share at least 1 coin.")
+    with transaction.atomic():
+        add_coin(crew=crew, amount=-amount)
+        return character_actions.receive_coin(character=character, amount=amount)
 
 
 def mark_xp(*, crew: Crew, amount: int) -> rules.XpChange:
@@ -343,9 +362,21 @@ def mark_upgrade(*, crew: Crew, key: str, by: int) -> rules.UpgradeChange:
 # --- Claims ----------------------------------------------------------------------------
 
 
-def set_claim(*, claim: Claim, held: bool) -> Claim:
-    """Seize or lose a claim. Held turf shortens the rep track (rules.rep_track)."""
+def set_claim(*, claim: Claim, held: bool, override: bool = False) -> Claim:
+    """Seize or lose a claim. Held turf shortens the rep track (rules.rep_track).
+
+    A claim on the map is seized next to one the crew holds (a path joins them; the lair
+    is held from the start); the GM may `override` that, as the fiction can allow."""
     with transaction.atomic():
+        if held and not claim.held and claim.row is not None and not override:
+            data = crew_type_data(claim.crew.crew_type)
+            cells = claim.crew.claims.filter(held=True, row__isnull=False).values_list("row", "col")
+            paths = data["paths"] if data else []
+            if data and not rules.claim_reachable((claim.row, claim.col), cells, paths):
+                raise RuleError(
+                    f"{claim.name} is not next to a claim the crew holds or its lair; "
+                    "the GM may seize it anyway."
+                )
         if held and claim.turf:
             crew = _locked(claim.crew)
             if crew.claims.filter(held=True, turf=True).count() >= rules.TURF_MAX:

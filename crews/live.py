@@ -1,7 +1,6 @@
 """What the table sees change when the crew or the factions do: sent through
 sessions.live, which names the groups."""
 
-from django.db import transaction
 from django.template.loader import render_to_string
 
 from sessions import live
@@ -22,18 +21,16 @@ def push_crew(table_id: int, *, parts, players: bool = True) -> None:
     faction): their books did not change, and a push arriving would tell of the GM's move.
     """
 
-    def send() -> None:
+    def render(is_gm: bool) -> str:
         crew = crew_queries.crew_sheet(table_id)
         if crew is None:
-            return
-        for is_gm in (True, False) if players else (True,):
-            context = {**crew_queries.sheet_context(crew, is_gm=is_gm), "parts": parts}
-            html = render_to_string(f"{CREW_PAGE}#crew-push", context)
-            live.send_now(
-                (live.gm_group(table_id) if is_gm else live.players_group(table_id), html)
-            )
+            return ""
+        context = {**crew_queries.sheet_context(crew, is_gm=is_gm), "parts": parts}
+        return render_to_string(f"{CREW_PAGE}#crew-push", context)
 
-    transaction.on_commit(send)
+    live.push(
+        table_id, gm=lambda: render(True), players=(lambda: render(False)) if players else None
+    )
 
 
 def push_factions(table_id: int, *, players: bool = True) -> None:
@@ -41,15 +38,11 @@ def push_factions(table_id: int, *, players: bool = True) -> None:
     and a hidden faction is simply absent from the players' render. `players=False` when
     only a hidden faction changed: even an unchanged ladder arriving then would tell the
     players that the GM just did something with a faction they cannot see."""
-
-    def send() -> None:
-        for is_gm in (True, False) if players else (True,):
-            html = _faction_ladder(table_id, is_gm)
-            live.send_now(
-                (live.gm_group(table_id) if is_gm else live.players_group(table_id), html)
-            )
-
-    transaction.on_commit(send)
+    live.push(
+        table_id,
+        gm=lambda: _faction_ladder(table_id, True),
+        players=(lambda: _faction_ladder(table_id, False)) if players else None,
+    )
 
 
 def _faction_ladder(table_id: int, is_gm: bool) -> str:

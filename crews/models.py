@@ -127,7 +127,7 @@ class Crew(models.Model):
 
     @property
     def coin_excess(self) -> int:
-        return max(0, self.coin - self.coin_limit)
+        return rules.coin_excess(self.coin, self.coin_limit)
 
     @property
     def has_mastery(self) -> bool:
@@ -141,7 +141,11 @@ class Crew(models.Model):
 
     @property
     def tier_up_cost(self) -> int | None:
-        return rules.tier_up_cost(self.tier) if self.tier < rules.TIER_MAX else None
+        if self.tier >= rules.TIER_MAX:
+            return None
+        # Iterates the claims, like `turf`, so a prefetched sheet asks nothing more.
+        hardcase = any(c.held and c.name.lower() == "hardcase" for c in self.claims.all())
+        return rules.tier_up_cost(self.tier, hardcase)
 
     @property
     def stash_per_advance(self) -> int:

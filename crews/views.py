@@ -217,7 +217,9 @@ def crew_claim(request: HttpRequest, table_id: int, claim_id: int) -> HttpRespon
         claim = get_object_or_404(Claim, pk=claim_id, crew=crew)
         if claim.lair:
             raise RuleError("The lair is where the crew lives; it is not seized or lost here.")
-        return actions.set_claim(claim=claim, held=held)
+        # Only the GM may seize a claim the map does not reach.
+        override = request.POST.get("override") == "1" and crew.table.gm_id == request.user.pk
+        return actions.set_claim(claim=claim, held=held, override=override)
 
     return _book_change(request, table_id, "claims", "books", change)
 

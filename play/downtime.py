@@ -8,11 +8,18 @@ from django.db import transaction
 
 from blades.rules import character as character_rules
 from blades.rules import crew as crew_rules
-from blades.rules import dice
 from blades.rules import score as rules
 from blades.rules.dice import Outcome
 from blades.rules.errors import RuleError
-from blades.rules.rolls import OVERINDULGENCES, RollKind, downtime_ticks, raise_outcome, tier_result
+from blades.rules.rolls import (
+    OVERINDULGENCES,
+    PUSH_STRESS,
+    RollKind,
+    action_pool,
+    downtime_ticks,
+    raise_outcome,
+    tier_result,
+)
 from characters import actions as character_actions
 from characters.models import Character
 from crews import actions as crew_actions
@@ -22,16 +29,9 @@ from sessions import audience
 from sessions.actions import SYSTEM_RNG
 from sessions.models import Clock, Table
 
+from .live import push_phase
 from .models import DowntimeActivity, Phase
-from .phases import (
-    expect_step,
-    locked_phase,
-    move_to,
-    phase_of,
-    push_phase,
-    store_roll,
-    table_crew,
-)
+from .phases import expect_step, locked_phase, move_to, phase_of, store_roll, table_crew
 
 Step = Phase.Step
 Kind = DowntimeActivity.Kind
@@ -62,10 +62,11 @@ def _begin(character: Character, kind: str, pay_with: str) -> tuple[Phase, Crew,
 
 
 def _roll(character: Character, roller, pool: int, rng, label: str, summary=None):
-    result = dice.roll(pool, rng)
-    text = summary(result) if summary else f"{downtime_ticks(result.outcome)} ticks"
-    roll = store_roll(character.table_id, roller, RollKind.DOWNTIME, result, text, label, character)
-    return result, roll
+    text = summary or (lambda result: f"{downtime_ticks(result.outcome)} ticks")
+    roll = store_roll(
+        character.table_id, roller, RollKind.DOWNTIME, pool, rng, text, label, character
+    )
+    return roll.as_dice, roll
 
 
 def _rating(character: Character, action: str) -> int:
@@ -74,16 +75,34 @@ def _rating(character: Character, action: str) -> int:
     return getattr(character, action)
 
 
+def _push(character: Character, push: bool) -> int:
+    """Pushing yourself on a downtime roll: +1d for 2 stress ("This may be used for an
+    action roll or downtime roll or any other kind of roll", 001 §Pushing Yourself)."""
+    if push:
+        character_actions.mark_stress(character=character, amount=PUSH_STRESS)
+    return int(push)
+
+
+def _action_dice(character: Character, action: str, helped: bool, push: bool) -> int:
+    """A downtime action roll: the rating, a friend's help, a push, and harm's penalties
+    as on any action roll (severe harm acts only with help or a push)."""
+    rating = _rating(character, action)
+    character_rules.check_can_act(character.harm, helped=helped, pushed=push)
+    harm_dice = character_rules.harm_dice_penalty(character.harm)
+    return action_pool(rating, extra_dice=int(helped) + _push(character, push) + harm_dice)
+
+
 def acquire_asset(
     *, character: Character, roller, description: str, helped: bool = False,
-    restricted: bool = False, pay_with: str = "", rng=SYSTEM_RNG,
+    restricted: bool = False, pay_with: str = "", push: bool = False, rng=SYSTEM_RNG,
 ) -> DowntimeActivity:  # fmt: skip
     """Roll the crew's tier; the result is the asset's quality. Restricted: +2 heat."""
     with transaction.atomic():
         phase, crew, fields = _begin(character, Kind.ACQUIRE_ASSET, pay_with)
         tier = crew.shown_tier
         result, roll = _roll(
-            character, roller, tier + helped, rng, f"Acquire asset: {description}",
+            character, roller, tier + helped + _push(character, push), rng,
+            f"Acquire asset: {description}",
             lambda r: f"Quality {tier_result(tier, r.outcome)}",
         )  # fmt: skip
         quality = tier_result(tier, result.outcome)
@@ -101,7 +120,7 @@ def acquire_asset(
 def long_term_project(
     *, character: Character, roller, action: str, clock: Clock | None = None,
     name: str = "", segments: int = PROJECT_SEGMENTS, helped: bool = False,
-    pay_with: str = "", rng=SYSTEM_RNG,
+    pay_with: str = "", push: bool = False, rng=SYSTEM_RNG,
 ) -> DowntimeActivity:  # fmt: skip
     """An action roll ticks a project clock (a new one when none is chosen)."""
     with transaction.atomic():
@@ -117,8 +136,9 @@ def long_term_project(
             raise RuleError("Choose one of the table's project clocks.")
         named = audience.ref("clock", clock)
         result, roll = _roll(
-            character, roller, _rating(character, action) + helped, rng, f"Project: {named}"
-        )
+            character, roller, _action_dice(character, action, helped, push), rng,
+            f"Project: {named}",
+        )  # fmt: skip
         ticks = downtime_ticks(result.outcome)
         table_actions.tick_clock(clock=clock, by=ticks)
         activity = DowntimeActivity.objects.create(
@@ -159,6 +179,7 @@ def recover(
                 character=character, amount=rules.UNTREATED_STRESS
             )
             pool, who = 0, "nobody"
+        pool = character_rules.healing_dice(pool, character_actions.vigorous(character))
         result, roll = _roll(
             character, roller, pool + helped, rng, f"Recover: {character.name}, treated by {who}"
         )
@@ -174,12 +195,12 @@ def recover(
 
 def reduce_heat(
     *, character: Character, roller, action: str, helped: bool = False, pay_with: str = "",
-    rng=SYSTEM_RNG,
+    push: bool = False, rng=SYSTEM_RNG,
 ) -> DowntimeActivity:  # fmt: skip
     with transaction.atomic():
         phase, crew, fields = _begin(character, Kind.REDUCE_HEAT, pay_with)
         result, roll = _roll(
-            character, roller, _rating(character, action) + helped, rng, "Reduce heat",
+            character, roller, _action_dice(character, action, helped, push), rng, "Reduce heat",
             lambda r: f"Heat −{downtime_ticks(r.outcome)}",
         )  # fmt: skip
         removed = downtime_ticks(result.outcome)
@@ -288,22 +309,21 @@ def faction_roll(*, faction: Faction, clock: Clock, roller, rng=SYSTEM_RNG) -> C
         expect_step(phase, Step.ACTIVITIES)
         if not clock.faction_link or clock.faction_link.faction_id != faction.pk:
             raise RuleError("Choose one of the faction's goal clocks.")
-        result = dice.roll(faction.tier, rng)
-        ticks = downtime_ticks(result.outcome)
+        # A hidden clock's roll is the GM's alone, and so is its name.
         roll = store_roll(
-            faction.table_id, roller, RollKind.FORTUNE, result, f"{ticks} ticks",
-            audience.ref("clock", clock),
+            faction.table_id, roller, RollKind.FORTUNE, faction.tier, rng,
+            lambda result: f"{downtime_ticks(result.outcome)} ticks",
+            audience.ref("clock", clock), secret=clock.hidden,
         )  # fmt: skip
-        if clock.hidden:
-            roll.secret = True
-            roll.save(update_fields=["secret"])
+        ticks = downtime_ticks(roll.as_dice.outcome)
         table_actions.tick_clock(clock=clock, by=ticks)
         push_phase(phase)
     return clock
 
 
 def end_downtime(*, table: Table) -> list[tuple[Character, int]]:
-    """Back to free play. A PC who did not indulge takes stress equal to their trauma."""
+    """Back to free play. A PC who did not indulge takes stress equal to their trauma,
+    unless trauma since the last downtime satisfied the vice; this downtime uses that up."""
     with transaction.atomic():
         phase = locked_phase(table.pk)
         score = expect_step(phase, Step.ACTIVITIES)
@@ -314,7 +334,13 @@ def end_downtime(*, table: Table) -> list[tuple[Character, int]]:
         )
         penalties = []
         for character in Character.objects.filter(table=table, state=Character.State.ACTIVE):
-            stress = rules.vice_penalty(len(character.traumas), character.pk in indulged)
+            stress = character_rules.ignored_vice_stress(
+                len(character.traumas),
+                indulged=character.pk in indulged,
+                satisfied_by_trauma=character.vice_satisfied,
+            )
+            if character.vice_satisfied:
+                character_actions.clear_vice_satisfied(character=character)
             if stress:
                 character_actions.mark_stress(character=character, amount=stress)
                 penalties.append((character, stress))
@@ -340,16 +366,20 @@ def _triggers(given: dict[str, int], known: dict[str, str]) -> int:
     return character_rules.end_of_session_xp(given)
 
 
-def review_character_xp(*, character: Character, triggers: dict[str, int], track: str) -> int:
-    """Each trigger 0, 1 or 2 xp, all onto the track the player picks; once per session."""
+def review_character_xp(
+    *, character: Character, triggers: dict[str, int], tracks: dict[str, int]
+) -> int:
+    """Each trigger 0, 1 or 2 xp, spread over the tracks the player picks (`tracks`: xp
+    per track, adding up to the triggers' xp); once per session."""
     amount = _triggers(triggers, rules.CHARACTER_TRIGGERS)
+    placed = character_rules.split_session_xp(amount, tracks)
     with transaction.atomic():
         phase = locked_phase(character.table_id)
         expect_step(phase, Step.XP_REVIEW)
         if character.pk in phase.xp_done:
             raise RuleError(f"{character.name}'s xp is already marked this session.")
-        if amount:
-            character_actions.mark_xp(character=character, track=track, amount=amount)
+        for track, xp in placed.items():
+            character_actions.mark_xp(character=character, track=track, amount=xp)
         phase.xp_done = [*phase.xp_done, character.pk]
         phase.save(update_fields=["xp_done"])
         push_phase(phase)

@@ -114,6 +114,8 @@ class Flashback(models.Model):
         "characters.Character", on_delete=models.CASCADE, related_name="+"
     )
     stress = models.PositiveSmallIntegerField()
+    # A flashback to a downtime activity costs 1 coin or 1 rep instead of stress.
+    downtime = models.BooleanField(default=False)
     note = models.CharField(max_length=200, blank=True)
     paid = models.BooleanField(default=False)
 

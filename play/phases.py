@@ -10,10 +10,9 @@ own characters.
 """
 
 from django.db import transaction
-from django.template.loader import render_to_string
 
 from blades.rules import crew as crew_rules
-from blades.rules import dice
+from blades.rules import rolls as rolls_rules
 from blades.rules import score as rules
 from blades.rules.errors import RuleError
 from blades.rules.rolls import (
@@ -29,15 +28,15 @@ from characters import actions as character_actions
 from characters.models import Character
 from crews import actions as crew_actions
 from crews.models import Claim, Crew, Faction
-from sessions import audience, live
+from sessions import audience
 from sessions.actions import SYSTEM_RNG, record_roll
 from sessions.models import Roll, Table
 
+from .live import push_phase
 from .models import DowntimeActivity, Flashback, Phase, Score
 
 Step = Phase.Step
 Kind = DowntimeActivity.Kind
-QUESTIONING_POOL = 2  # an ordinary person's fortune roll under questioning
 
 
 # --- Helpers ---------------------------------------------------------------------------
@@ -70,19 +69,6 @@ def move_to(phase: Phase, step: str) -> None:
     push_phase(phase)
 
 
-def push_phase(phase: Phase) -> None:
-    """The phase line everyone sees, and a signal that makes each open phase page fetch
-    its own view again (each member's controls differ). The line names the score's
-    target, which the GM may keep hidden: one render per audience."""
-    gm_html, players_html = (
-        render_to_string(
-            "play/phase.html#phase-push", {"phase": phase, "oob": True, "is_gm": is_gm}
-        )
-        for is_gm in (True, False)
-    )
-    live.push(phase.table_id, gm_html=gm_html, players_html=players_html)
-
-
 def score_line(score: Score) -> str:
     """The score as a log line stores it: a faction target by reference, not by name."""
     if score.target_faction is None:
@@ -91,17 +77,21 @@ def score_line(score: Score) -> str:
 
 
 def store_roll(
-    table_id: int, roller, kind: RollKind, result: dice.Roll, summary: str, note: str = "",
-    character: Character | None = None,
+    table_id: int, roller, kind: RollKind, pool: int, rng, summary=None, note: str = "",
+    character: Character | None = None, secret: bool = False,
 ) -> Roll:  # fmt: skip
+    """Roll `pool` dice into the table's log (sessions.actions.record_roll); the dice are
+    read from the returned row."""
     return record_roll(
         table_id=table_id,
         roller=roller,
         kind=kind,
-        result=result,
+        pool=pool,
         summary=summary,
         note=note,
         character=character,
+        secret=secret,
+        rng=rng,
     )
 
 
@@ -132,7 +122,8 @@ def start_score(
     with transaction.atomic():
         phase = locked_phase(table.pk)
         expect_step(phase, Step.FREE_PLAY)
-        table_crew(table.pk)
+        crew = table_crew(table.pk)
+        crew_rules.check_vault(crew.coin, crew.coin_limit)
         score = Score.objects.create(
             table=table,
             target_faction=target_faction,
@@ -164,41 +155,53 @@ def roll_engagement(*, table: Table, roller, marks: dict[str, str], rng=SYSTEM_R
         score = expect_step(phase, Step.SCORE)
         if score.engagement_roll_id:
             raise RuleError("The engagement roll is made once per score.")
-        result = dice.roll(engagement_pool(advantages, disadvantages), rng)
-        score.position, score.past_first_obstacle = engagement_position(result.outcome)
-        score.advantages, score.disadvantages = advantages, disadvantages
         score.engagement_roll = store_roll(
-            table.pk, roller, RollKind.ENGAGEMENT, result,
-            summarize(RollKind.ENGAGEMENT, result), score_line(score),
+            table.pk, roller, RollKind.ENGAGEMENT, engagement_pool(advantages, disadvantages),
+            rng, note=score_line(score),
         )  # fmt: skip
+        result = score.engagement_roll.as_dice
+        score.position, score.past_first_obstacle = engagement_position(result.outcome)
+        Table.objects.filter(pk=table.pk).update(opening_position=score.position)
+        score.advantages, score.disadvantages = advantages, disadvantages
         score.save()
         push_phase(phase)
     return score
 
 
-def call_flashback(*, table: Table, character: Character, stress: int, note: str) -> Flashback:
-    """The GM prices a flashback: 0, 1, or 2+ stress."""
-    rules.flashback_stress(stress)
+def call_flashback(
+    *, table: Table, character: Character, stress: int, note: str, downtime: bool = False
+) -> Flashback:
+    """The GM prices a flashback: 0, 1, or 2+ stress; a flashback to a downtime activity
+    costs 1 coin or 1 rep instead (`downtime`)."""
+    stress = 0 if downtime else rules.flashback_stress(stress)
     with transaction.atomic():
         phase = locked_phase(table.pk)
         score = expect_step(phase, Step.SCORE)
         if character.table_id != table.pk or not character.active:
             raise RuleError("Choose an active character at this table.")
         flashback = Flashback.objects.create(
-            score=score, character=character, stress=stress, note=note
+            score=score, character=character, stress=stress, note=note, downtime=downtime
         )
         push_phase(phase)
     return flashback
 
 
-def pay_flashback(*, flashback: Flashback) -> Flashback:
+def pay_flashback(*, flashback: Flashback, pay_with: str = "") -> Flashback:
+    """Stress, or for a downtime activity 1 coin (the PC's) or 1 rep (the crew's)."""
     with transaction.atomic():
         phase = locked_phase(flashback.character.table_id)
         flashback = Flashback.objects.select_related("character").get(pk=flashback.pk)
         if flashback.paid:
             raise RuleError("That flashback is already paid for.")
-        if flashback.stress:
-            character_actions.mark_stress(character=flashback.character, amount=flashback.stress)
+        cost = rules.flashback_cost(
+            flashback.stress, downtime=flashback.downtime, pay_with=pay_with
+        )
+        if cost.stress:
+            character_actions.mark_stress(character=flashback.character, amount=cost.stress)
+        if cost.coin:
+            character_actions.add_coin(character=flashback.character, amount=-cost.coin)
+        if cost.rep:
+            crew_actions.add_rep(crew=table_crew(flashback.character.table_id), amount=-cost.rep)
         flashback.paid = True
         flashback.save(update_fields=["paid"])
         push_phase(phase)
@@ -206,7 +209,10 @@ def pay_flashback(*, flashback: Flashback) -> Flashback:
 
 
 def end_score(*, table: Table, gave_up: bool = False) -> Score:
-    """On to payoff; a crew that gives up goes straight to heat with nothing earned."""
+    """On to payoff; a crew that gives up goes straight to heat with nothing earned.
+
+    Downtime begins here, and with it special armor comes back by itself ("Your special
+    armor is restored at the beginning of downtime", 000)."""
     with transaction.atomic():
         phase = locked_phase(table.pk)
         score = expect_step(phase, Step.SCORE)
@@ -215,6 +221,12 @@ def end_score(*, table: Table, gave_up: bool = False) -> Score:
         if gave_up:
             score.rep = score.coin = 0
             score.save(update_fields=["rep", "coin"])
+        # A score that ends without an action roll leaves no position for the next one.
+        Table.objects.filter(pk=table.pk).update(opening_position="")
+        for character in Character.objects.filter(
+            table=table, state=Character.State.ACTIVE, special_used=True
+        ):
+            character_actions.restore_armor(character=character, downtime=True)
         move_to(phase, Step.HEAT if gave_up else Step.PAYOFF)
     return score
 
@@ -222,10 +234,15 @@ def end_score(*, table: Table, gave_up: bool = False) -> Score:
 # --- Downtime: payoff, heat, entanglements ---------------------------------------------
 
 
-def payoff(*, table: Table, size: str, extra: int = 0, quiet: bool = False, tithe: bool = False):
+def payoff(
+    *, table: Table, size: str, extra: int = 0, quiet: bool = False, tithe: bool = False,
+    shares: dict[Character, int] | None = None,
+):  # fmt: skip
     """Rep by the target's tier against the crew's (none when quiet or the track is full),
-    coin by the job's size less any tithe; coin past the vault is kept and flagged."""
+    coin by the job's size less any tithe, shared out among the PCs as the table decides
+    (`shares`); the crew keeps the rest, and coin past its vault is kept and flagged."""
     coin = rules.job_coin(size, extra)
+    shares = {c: n for c, n in (shares or {}).items() if n}
     with transaction.atomic():
         phase = locked_phase(table.pk)
         score = expect_step(phase, Step.PAYOFF)
@@ -234,8 +251,14 @@ def payoff(*, table: Table, size: str, extra: int = 0, quiet: bool = False, tith
         if rep:
             crew_actions.add_rep(crew=crew, amount=rep)
         score.tithe = crew_rules.tithe(crew.tier) if tithe else 0
-        if coin - score.tithe:
-            crew_actions.add_coin(crew=crew, amount=coin - score.tithe, allow_excess=True)
+        net = coin - score.tithe  # a tithe bigger than the take comes out of the crew's coin
+        kept = crew_rules.share_payoff(net, shares.values()) if shares else net
+        for character, share in shares.items():
+            if character.table_id != table.pk:
+                raise RuleError("Share the payoff only among the crew's scoundrels.")
+            character_actions.receive_coin(character=character, amount=share)
+        if kept:
+            crew_actions.add_coin(crew=crew, amount=kept, allow_excess=True)
         score.rep, score.coin = rep, coin
         score.save(update_fields=["rep", "coin", "tithe"])
         move_to(phase, Step.HEAT)
@@ -271,13 +294,13 @@ def roll_entanglement(*, table: Table, roller, rng=SYSTEM_RNG) -> Score:
         if score.entanglement_roll_id:
             raise RuleError("The entanglement is already rolled.")
         crew = Crew.objects.get(pk=table_crew(table.pk).pk)
-        result = dice.roll(entanglement_pool(crew.wanted), rng)
-        score.entanglements = list(entanglements(crew.heat, result.outcome))
         score.entanglement_roll = store_roll(
-            table.pk, roller, RollKind.ENTANGLEMENT, result,
-            summarize(RollKind.ENTANGLEMENT, result, heat=crew.heat),
+            table.pk, roller, RollKind.ENTANGLEMENT, entanglement_pool(crew.wanted), rng,
+            lambda result: summarize(RollKind.ENTANGLEMENT, result, heat=crew.heat),
             f"Heat {crew.heat}, wanted {crew.wanted}",
         )  # fmt: skip
+        result = score.entanglement_roll.as_dice
+        score.entanglements = list(entanglements(crew.heat, result.outcome))
         score.save(update_fields=["entanglements", "entanglement_roll"])
         push_phase(phase)
     return score
@@ -285,17 +308,23 @@ def roll_entanglement(*, table: Table, roller, rng=SYSTEM_RNG) -> Score:
 
 def choices_for(crew: Crew, name: str, faction: Faction | None = None):
     held = crew.claims.filter(held=True, lair=False).count()
+    allies = Faction.objects.filter(table_id=crew.table_id, status=crew_rules.STATUS_MAX).exists()
     return rules.entanglement_choices(
         name, wanted=crew.wanted, crew_tier=crew.shown_tier,
-        faction_tier=faction.tier if faction else None, claims=held,
+        faction_tier=faction.tier if faction else None, claims=held, allies=allies,
     )  # fmt: skip
 
 
 def resolve_entanglement(
     *, table: Table, roller, name: str, choice: str, faction: Faction | None = None,
-    claim: Claim | None = None, prisoner: str = "", rng=SYSTEM_RNG,
+    claim: Claim | None = None, prisoner: str = "", character: Character | None = None,
+    dice_pool: int = rules.QUESTIONING_DICE, rng=SYSTEM_RNG,
 ) -> Score:  # fmt: skip
-    """The GM applies one choice; its book costs land, the rest is written down."""
+    """The GM applies one choice; its book costs land, the rest is written down.
+
+    `character` is the PC the entanglement falls on (Interrogation's harm); `dice_pool`
+    is the fortune roll of someone questioned (Questioning, The Usual Suspects)."""
+    rules.questioning_dice(dice_pool)
     with transaction.atomic():
         phase = locked_phase(table.pk)
         score = expect_step(phase, Step.ENTANGLEMENT)
@@ -306,17 +335,29 @@ def resolve_entanglement(
         if picked is None:
             raise RuleError(f"Choose one of the ways out of {name}.")
         notes = [picked.label]
-        notes += _apply_cost(crew, picked.cost, name, faction, claim, prisoner, roller, rng)
+        notes += _apply_cost(
+            crew, picked.cost, name, faction, claim, prisoner, roller, rng,
+            character=character, dice_pool=dice_pool,
+        )  # fmt: skip
         score.entanglement, score.resolution = name, "; ".join(notes)[:300]
         score.save(update_fields=["entanglement", "resolution"])
         move_to(phase, Step.ACTIVITIES)
     return score
 
 
-def _apply_cost(crew, cost: rules.Cost, name, faction, claim, prisoner, roller, rng) -> list[str]:
+def _apply_cost(
+    crew, cost: rules.Cost, name, faction, claim, prisoner, roller, rng, *, character, dice_pool
+) -> list[str]:
     notes = []
     if (cost.status or cost.war) and faction is None:
         raise RuleError("Choose the faction involved.")
+    if cost.harm:
+        if character is None or character.table_id != crew.table_id or not character.active:
+            raise RuleError(f"Choose the PC who suffers {name}'s harm.")
+        landed = character_actions.add_harm(
+            character=character, level=cost.harm, description=name
+        ).level
+        notes.append(f"{character.name} suffers level {landed} harm")
     if cost.coin:
         crew_actions.add_coin(crew=crew, amount=-cost.coin)
     if cost.rep:
@@ -335,12 +376,16 @@ def _apply_cost(crew, cost: rules.Cost, name, faction, claim, prisoner, roller, 
     if cost.hold and crew_actions.lose_hold(crew=crew).lair_threatened:
         notes.append("the lair is under threat")
     if cost.incarcerate:
-        roll = incarcerate(crew=crew, roller=roller, prisoner=prisoner, rng=rng)
+        roll = incarcerate(
+            crew=crew, roller=roller, prisoner=prisoner, character=character, rng=rng
+        )
         notes.append(roll.summary)
     if cost.fortune:
-        result = dice.roll(QUESTIONING_POOL, rng)
-        heat, text = rules.fortune_heat(name, result.outcome)
-        store_roll(crew.table_id, roller, RollKind.FORTUNE, result, text, name)
+        log = store_roll(
+            crew.table_id, roller, RollKind.FORTUNE, dice_pool, rng,
+            lambda result: rules.fortune_heat(name, result.outcome)[1], name,
+        )  # fmt: skip
+        heat, text = rules.fortune_heat(name, log.as_dice.outcome)
         if heat:
             crew_actions.add_heat(crew=crew, amount=heat)
         notes.append(text)
@@ -348,14 +393,29 @@ def _apply_cost(crew, cost: rules.Cost, name, faction, claim, prisoner, roller, 
 
 
 def incarcerate(*, crew: Crew, roller, prisoner: str, faction: Faction | None = None,
-                rng=SYSTEM_RNG) -> Roll:  # fmt: skip
+                character: Character | None = None, rng=SYSTEM_RNG) -> Roll:  # fmt: skip
     """Someone serves time for the crew: wanted −1, heat cleared, and a tier roll for how
-    the time inside went (rep, a prison claim, status with a faction helped, or trauma)."""
+    the time inside went (rep, a prison claim, status with a faction helped, or trauma,
+    which a PC prisoner (`character`) suffers). The prison claims held change the roll:
+    Guard Payoff +1d, Cell Block Control no trauma, Parole Influence a shorter sentence."""
     with transaction.atomic():
+        sentence = rolls_rules.sentence(
+            Crew.objects.get(pk=crew.pk).wanted,
+            parole_influence=crew_actions.holds_prison_claim(crew, "Parole Influence"),
+        )
         crew_actions.send_to_prison(crew=crew)
         crew = Crew.objects.get(pk=crew.pk)
-        result = dice.roll(crew.shown_tier, rng)
-        outcome = incarceration_result(result.outcome)
+        pool = rolls_rules.incarceration_pool(
+            crew.shown_tier, guard_payoff=crew_actions.holds_prison_claim(crew, "Guard Payoff")
+        )
+        if character is not None:
+            prisoner = character.name
+        note = f"{prisoner or 'Someone'} serves time: {sentence.lower()}"
+        log = store_roll(crew.table_id, roller, RollKind.INCARCERATION, pool, rng, note=note)
+        outcome = incarceration_result(
+            log.as_dice.outcome,
+            cell_block_control=crew_actions.holds_prison_claim(crew, "Cell Block Control"),
+        )
         if outcome.rep:
             crew_actions.add_rep(crew=crew, amount=outcome.rep)
         for _ in range(outcome.prison_claims):
@@ -364,8 +424,6 @@ def incarcerate(*, crew: Crew, roller, prisoner: str, faction: Faction | None = 
             )
         if outcome.status and faction is not None:
             crew_actions.shift_status(faction=faction, delta=outcome.status)
-        note = f"{prisoner or 'Someone'} serves time"
-        return store_roll(
-            crew.table_id, roller, RollKind.INCARCERATION, result,
-            summarize(RollKind.INCARCERATION, result), note,
-        )  # fmt: skip
+        if character is not None and outcome.trauma:
+            character_actions.suffer_trauma(character=character)
+        return log

@@ -17,6 +17,7 @@ urlpatterns = [
     path(f"{T}phase/flashback/<int:flashback_id>/pay/", v.flashback_pay, name="flashback_pay"),
     path(f"{T}phase/score/end/", v.score_end, name="score_end"),
     path(f"{T}phase/payoff/", v.phase_payoff, name="phase_payoff"),
+    path(f"{T}phase/share-coin/", v.crew_share_coin, name="crew_share_coin"),
     path(f"{T}phase/heat/", v.phase_heat, name="phase_heat"),
     path(f"{T}phase/entanglement/", v.entanglement_roll, name="entanglement_roll"),
     path(f"{T}phase/entanglement/resolve/", v.entanglement_resolve, name="entanglement_resolve"),

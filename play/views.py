@@ -18,6 +18,7 @@ from blades.rules.errors import RuleError
 from blades.rules.rolls import OVERINDULGENCES
 from characters.access import can_edit_character
 from characters.models import Character
+from crews import actions as crew_actions
 from crews import queries
 from crews.models import Claim, Faction
 from sessions import inputs
@@ -88,6 +89,7 @@ def phase_context(table, membership, **extra) -> dict:
         "overindulgences": list(OVERINDULGENCES.items()),
         "actions": character_rules.ACTIONS,
         "character_triggers": list(score_rules.CHARACTER_TRIGGERS.items()),
+        "xp_tracks": character_rules.XP_TRACKS,
         "crew_triggers": list(score_rules.CREW_TRIGGERS.items()),
         **extra,
     }
@@ -153,6 +155,10 @@ def _text(post, name: str, max_length: int) -> str:
     return inputs.text(post, name, max_length=max_length)
 
 
+def _character(table, post, name: str = "character") -> Character | None:
+    return inputs.one(Character.objects.filter(table=table), post, name, what="Character")
+
+
 @login_required
 @require_POST
 @answers_refusals(_refused)
@@ -208,6 +214,7 @@ def score_flashback(request: HttpRequest, table_id: int) -> HttpResponse:
             character=character,
             stress=inputs.whole(post, "stress", low=0, high=score_rules.FLASHBACK_STRESS_MAX),
             note=_text(post, "note", 200),
+            downtime=inputs.flag(post, "downtime"),
         )
 
     return _run(request, table_id, change)
@@ -220,7 +227,7 @@ def flashback_pay(request: HttpRequest, table_id: int, flashback_id: int) -> Htt
     def change(table, membership):
         flashback = get_object_or_404(Flashback, pk=flashback_id, score__table=table)
         _own(table, membership, flashback.character_id)
-        phases.pay_flashback(flashback=flashback)
+        phases.pay_flashback(flashback=flashback, pay_with=request.POST.get("pay_with", ""))
 
     return _run(request, table_id, change, gm=False)
 
@@ -244,6 +251,32 @@ def phase_payoff(request: HttpRequest, table_id: int) -> HttpResponse:
             extra=inputs.whole(request.POST, "extra", low=0, high=EXTRA_COIN_MAX, default=0),
             quiet=inputs.flag(request.POST, "quiet"),
             tithe=inputs.flag(request.POST, "tithe"),
+            shares={
+                c: inputs.whole(
+                    request.POST, f"share_{c.pk}", low=0, high=EXTRA_COIN_MAX, default=0
+                )
+                for c in _active_characters(table)
+            },
+        )
+
+    return _run(request, table_id, change)
+
+
+@login_required
+@require_POST
+@answers_refusals(_refused)
+def crew_share_coin(request: HttpRequest, table_id: int) -> HttpResponse:
+    """The GM hands coin from the crew's books to one PC (excess past the vault, or coin
+    for a PC's extra downtime)."""
+
+    def change(table, membership):
+        character = _character(table, request.POST)
+        if character is None:
+            raise RuleError("Choose the PC who takes the coin.")
+        crew_actions.share_coin(
+            crew=phases.table_crew(table.pk),
+            character=character,
+            amount=inputs.whole(request.POST, "amount", low=0, high=EXTRA_COIN_MAX),
         )
 
     return _run(request, table_id, change)
@@ -289,6 +322,14 @@ def entanglement_resolve(request: HttpRequest, table_id: int) -> HttpResponse:
             faction=_faction(table, post),
             claim=inputs.one(Claim.objects.filter(crew__table=table), post, "claim"),
             prisoner=_text(post, "prisoner", 80),
+            character=_character(table, post),
+            dice_pool=inputs.whole(
+                post,
+                "dice",
+                low=0,
+                high=score_rules.QUESTIONING_DICE_MAX,
+                default=score_rules.QUESTIONING_DICE,
+            ),
         )
 
     return _run(request, table_id, change)
@@ -304,6 +345,7 @@ def crew_incarcerate(request: HttpRequest, table_id: int) -> HttpResponse:
             roller=request.user,
             prisoner=_text(request.POST, "prisoner", 80),
             faction=_faction(table, request.POST),
+            character=_character(table, request.POST),
         )
 
     return _run(request, table_id, change)
@@ -319,12 +361,12 @@ def downtime_activity(request: HttpRequest, table_id: int, character_id: int) ->
         character = _own(table, membership, character_id)
         post = request.POST
         common = {"character": character, "pay_with": post.get("pay_with", "")}
-        helped = inputs.flag(post, "helped")
+        helped, push = inputs.flag(post, "helped"), inputs.flag(post, "push")
         match post.get("kind"):
             case "acquire_asset":
                 downtime.acquire_asset(
                     **common, roller=request.user, description=_text(post, "detail", 200),
-                    helped=helped, restricted=inputs.flag(post, "restricted"),
+                    helped=helped, restricted=inputs.flag(post, "restricted"), push=push,
                 )  # fmt: skip
             case "project":
                 # A player names only the clocks they can see: a GM-only clock is not one.
@@ -337,7 +379,7 @@ def downtime_activity(request: HttpRequest, table_id: int, character_id: int) ->
                         post, "segments", low=CLOCK_MIN, high=CLOCK_MAX,
                         default=downtime.PROJECT_SEGMENTS,
                     ),
-                    helped=helped,
+                    helped=helped, push=push,
                 )  # fmt: skip
             case "recover":
                 downtime.recover(
@@ -350,8 +392,9 @@ def downtime_activity(request: HttpRequest, table_id: int, character_id: int) ->
                 )  # fmt: skip
             case "reduce_heat":
                 downtime.reduce_heat(
-                    **common, roller=request.user, action=post.get("action", ""), helped=helped
-                )
+                    **common, roller=request.user, action=post.get("action", ""),
+                    helped=helped, push=push,
+                )  # fmt: skip
             case "train":
                 downtime.train(**common, track=post.get("track", ""))
             case "indulge_vice":
@@ -432,7 +475,11 @@ def xp_character(request: HttpRequest, table_id: int, character_id: int) -> Http
         downtime.review_character_xp(
             character=_own(table, membership, character_id),
             triggers=_marks(request, score_rules.CHARACTER_TRIGGERS),
-            track=request.POST.get("track", ""),
+            # Each review is worth at most 2 xp per trigger: the rules judge the total.
+            tracks={
+                t: inputs.whole(request.POST, f"on_{t}", low=0, high=99, default=0)
+                for t in character_rules.XP_TRACKS
+            },
         )
 
     return _run(request, table_id, change, gm=False)

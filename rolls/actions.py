@@ -12,7 +12,6 @@ from django.db.models import F
 
 from blades.rules import character as char_rules
 from blades.rules import crew as crew_rules
-from blades.rules import dice
 from blades.rules import flow as rules
 from blades.rules.dice import Outcome
 from blades.rules.errors import RuleError
@@ -26,9 +25,9 @@ from characters.live import push_character
 from characters.models import Character
 from crews.models import Crew
 from sessions import actions, audience
-from sessions.models import Clock, Membership
+from sessions.models import Clock, Membership, Table
 
-from . import live
+from . import live, log
 from .access import (
     require_cancel,
     require_gm_of,
@@ -200,6 +199,12 @@ def group_assists(roll: ActionRoll) -> dict[int, int]:
     }
 
 
+def effect_of(roll: ActionRoll, character: Character, bonuses: rules.Bonuses) -> Effect:
+    """The effect the roll has, lesser harm's reduced effect included."""
+    harm_effect = char_rules.harm_penalty(character.harm).effect
+    return rules.flow_effect(roll.as_effect, bonuses, harm_effect)
+
+
 def pool_of(roll: ActionRoll, character: Character) -> int:
     rating = getattr(character, roll.action)
     penalty = char_rules.harm_dice_penalty(character.harm)
@@ -220,17 +225,26 @@ def involved(roll: ActionRoll) -> list[int]:
 
 
 def _available_setup(character: Character) -> ActionRoll | None:
-    """A teammate's successful set up, not yet drawn on."""
-    return (
-        ActionRoll.objects.filter(
-            setup_for=character,
-            setup_used=False,
-            step=Step.DONE,
-            outcome__in=[Outcome.CRITICAL, Outcome.SUCCESS, Outcome.PARTIAL],
-        )
-        .order_by("finished")
+    """The table's latest set up by a teammate, if it succeeded and this character has not
+    drawn on it yet: it serves "any member of the team who follows through ... multiple
+    follow-up actions ... including someone leading a group action" (004 §Set up), each
+    member once. The teammate it named is only who the setter had in mind."""
+    latest = (
+        ActionRoll.objects.filter(table_id=character.table_id, step=Step.DONE)
+        .exclude(setup_benefit="")
+        .order_by("-finished", "-pk")
         .first()
     )
+    if (
+        latest is None
+        or latest.character_id == character.pk
+        or latest.outcome not in (Outcome.CRITICAL, Outcome.SUCCESS, Outcome.PARTIAL)
+    ):
+        return None
+    drawn = ActionRoll.objects.filter(
+        setup_from=latest, character=character, step__in=[Step.CONSEQUENCES, Step.DONE]
+    )
+    return None if drawn.exists() else latest
 
 
 # --- 1. The player states the goal and the action -------------------------------------
@@ -263,9 +277,14 @@ def start_roll(
             stale.save(update_fields=["step"])
             record(stale, by, "Replaced by a new roll.")
         kind = ActionRoll.Kind.GROUP if group else ActionRoll.Kind.ACTION
+        # The score's first action roll starts at the engagement roll's position.
+        opening = Table.objects.select_for_update().values_list("opening_position", flat=True)
+        position = opening.get(pk=character.table_id) or Position.RISKY
+        Table.objects.filter(pk=character.table_id).update(opening_position="")
         roll = ActionRoll.objects.create(
             table_id=character.table_id,
             kind=kind,
+            position=position,
             started_by_id=by.user_id,
             character=character,
             goal=goal.strip()[:200],
@@ -274,7 +293,7 @@ def start_roll(
             flashback=flashback,
             setup_for=setup_for,
             setup_benefit=setup_benefit if setup_for else "",
-            setup_from=None if group else _available_setup(character),
+            setup_from=_available_setup(character),
             group={str(character.pk): None} if group else {},
         )
         what = "leads a group action" if group else "rolls"
@@ -312,14 +331,17 @@ def set_terms(
     return roll
 
 
-def ask_trade(*, by: Membership, roll: ActionRoll) -> ActionRoll:
+def ask_trade(*, by: Membership, roll: ActionRoll, direction: str = "effect") -> ActionRoll:
+    """Ask the GM to trade position for effect ("effect") or effect for position."""
     require_roller(by, roll)
+    if direction not in rules.TRADES:
+        raise RuleError("Trade position for effect, or effect for position.")
     with transaction.atomic():
         roll = locked_roll(roll)
         require_step(roll, Step.SETUP)
-        roll.trade_asked = True
-        roll.save(update_fields=["trade_asked"])
-        record(roll, by, "Asks to trade position for effect")
+        roll.trade_asked, roll.trade_for = True, direction
+        roll.save(update_fields=["trade_asked", "trade_for"])
+        record(roll, by, f"Asks to trade {rules.TRADES[direction]}")
     return roll
 
 
@@ -333,7 +355,7 @@ def answer_trade(*, by: Membership, roll: ActionRoll, accept: bool) -> ActionRol
         roll.trade_asked = False
         text = "GM refuses the trade"
         if accept:
-            position, effect = rules.trade_position_for_effect(roll.as_position, roll.as_effect)
+            position, effect = rules.trade(roll.as_position, roll.as_effect, roll.trade_for)
             roll.position, roll.effect = position, effect
             text = f"GM accepts the trade: {position.label} position, {effect.label} effect"
         roll.save(update_fields=["trade_asked", "position", "effect"])
@@ -462,16 +484,22 @@ def roll_dice(*, by: Membership, roll: ActionRoll, rng=actions.SYSTEM_RNG) -> Ac
             raise RuleError("The GM sets the flashback's stress cost first.")
         character = Character.objects.get(pk=roll.character_id)
         bonuses = bonuses_of(roll)
+        char_rules.check_can_act(
+            character.harm,
+            helped=bonuses.assist,
+            pushed=bonuses.push_dice or bonuses.push_effect,
+        )
         roll.position = rules.flow_position(roll.as_position, bonuses)
-        roll.effect = rules.flow_effect(roll.as_effect, bonuses)
-        result = dice.roll(pool_of(roll, character), rng)
+        roll.effect = effect_of(roll, character, bonuses)
+        line = log.roll_action_dice(
+            roll, by=by, character=character, pool=pool_of(roll, character), rng=rng
+        )
+        result = line.as_dice
         changes = Changes()
         stress = rules.roller_stress(bonuses, roll.flashback_cost or 0)
         notes = pay_at_the_roll(changes, roll, character, stress, bonuses, roll.assister_id)
-        if roll.setup_from_id:
-            ActionRoll.objects.filter(pk=roll.setup_from_id).update(setup_used=True)
         roll.pool, roll.dice, roll.outcome = result.pool, list(result.dice), result.outcome
-        roll.step = Step.CONSEQUENCES
+        roll.step, roll.log = Step.CONSEQUENCES, line
         roll.save()
         text = (
             f"Rolls {result.pool}d at {roll.as_position.label} / {roll.as_effect.label}: "

@@ -18,10 +18,12 @@ from characters.models import Character
 from sessions import actions
 from sessions.models import Membership
 
+from . import log
 from .access import require_participant, require_teammate
 from .actions import (
     Changes,
     Step,
+    bonuses_of,
     group_assists,
     group_bonuses_of,
     locked_roll,
@@ -113,19 +115,32 @@ def roll_dice(*, by: Membership, roll: ActionRoll, rng=actions.SYSTEM_RNG) -> Ac
             raise RuleError(f"{character.name} has already rolled.")
         character.refresh_from_db()
         bonuses = group_bonuses_of(roll, character.pk)
-        result = dice.roll(pool_of(roll, character), rng)
+        line = log.roll_action_dice(
+            roll, by=by, character=character, pool=pool_of(roll, character), rng=rng
+        )
+        result = line.as_dice
         changes = Changes()
         assister = group_assists(roll).get(character.pk)
         stress = rules.roller_stress(bonuses)
         notes = pay_at_the_roll(changes, roll, character, stress, bonuses, assister)
         roll.group = {**roll.group, str(character.pk): [result.pool, *result.dice]}
+        # Each participant's dice are a line of the log; the entry remembers which.
+        entry = {**roll.group_bonuses.get(str(character.pk), {}), "log": line.pk}
+        roll.group_bonuses = {**roll.group_bonuses, str(character.pk): entry}
         text = f"{character.name} rolls {result.pool}d: {', '.join(map(str, result.dice))}"
         if all(v is not None for v in roll.group.values()):
             rolled = [dice.Roll(v[0], tuple(v[1:])) for v in roll.group.values()]
             outcome = group_action(rolled)
             best = rolled[outcome.best_index]
             roll.pool, roll.dice, roll.outcome = best.pool, list(best.dice), outcome.outcome
+            # The group's line in the log is its best roll's: those are the dice that count.
+            best_of = list(roll.group)[outcome.best_index]
+            roll.log_id = roll.group_bonuses[best_of]["log"]
             roll.step = Step.CONSEQUENCES
+            # A set up the leader drew on serves the whole group action (004 §Set up).
+            setup = bonuses_of(roll)
+            roll.position = rules.flow_position(roll.as_position, setup)
+            roll.effect = rules.flow_effect(roll.as_effect, setup)
             if roll.flashback_cost:
                 changes.stress(roll.character, roll.flashback_cost)
             text += f"; the group's best is {outcome.outcome.label}"

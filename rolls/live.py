@@ -4,17 +4,29 @@ from django.template.loader import render_to_string
 
 from sessions import live
 
+from . import queries
 
-def flow_signal(table_id: int) -> str:
-    return render_to_string("rolls/flow.html#flow-signal", {"table_id": table_id, "oob": True})
+
+def flow_signal(table_id: int, revision: int | None = None) -> str:
+    """`revision`: the panel a page may already show (None: every page fetches)."""
+    context = {"table_id": table_id, "oob": True, "revision": revision}
+    return render_to_string("rolls/flow.html#flow-signal", context)
 
 
 def push_flow(roll) -> None:
     """The shared roll shows each person their own buttons (only the roller rolls, only
     the GM sets position), so the push is a signal: every open page fetches its own
     rendering of the flow panel over HTTP. A secret roll signals only the GM."""
-    html = flow_signal(roll.table_id)
-    live.push(roll.table_id, gm_html=html, players_html="" if roll.secret else html)
+    table_id = roll.table_id
+
+    def signal(is_gm: bool) -> str:
+        return flow_signal(table_id, queries.revision(table_id, is_gm))
+
+    live.push(
+        table_id,
+        gm=lambda: signal(True),
+        players=None if roll.secret else lambda: signal(False),
+    )
 
 
 def flow_snapshot(table_id: int, is_gm: bool) -> str:

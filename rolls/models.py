@@ -47,6 +47,8 @@ class ActionRoll(models.Model):
         choices=[(e.value, e.label) for e in Effect], default=Effect.STANDARD
     )
     trade_asked = models.BooleanField(default=False)
+    # What the asked trade buys: "effect" (a worse position) or "position" (less effect).
+    trade_for = models.CharField(max_length=10, blank=True, default="effect")
     gather_information = models.BooleanField(default=False)
     flashback = models.BooleanField(default=False)
     flashback_cost = models.PositiveSmallIntegerField(null=True, blank=True)
@@ -70,7 +72,6 @@ class ActionRoll(models.Model):
         "characters.Character", on_delete=models.SET_NULL, null=True, related_name="+"
     )
     setup_benefit = models.CharField(max_length=10, blank=True)
-    setup_used = models.BooleanField(default=False)
     # ...and this roll draws on a teammate's set up.
     setup_from = models.ForeignKey("self", on_delete=models.SET_NULL, null=True, related_name="+")
 
@@ -94,6 +95,11 @@ class ActionRoll(models.Model):
     )
     created = models.DateTimeField(auto_now_add=True)
     finished = models.DateTimeField(null=True)
+    # The roll's line in the table's roll log, written when the dice fall (rolls/log.py).
+    # The link lives here: the log, a floor below, knows nothing of action rolls.
+    log = models.OneToOneField(
+        "table_sessions.Roll", on_delete=models.SET_NULL, null=True, related_name="+"
+    )
 
     class Meta:
         ordering = ["-created", "-pk"]
@@ -163,6 +169,16 @@ class Consequence(models.Model):
 
     def __str__(self) -> str:
         return f"{self.get_kind_display()}: {self.description}"
+
+    @property
+    def heavy_armor_reduces_again(self) -> bool:
+        """Harm that armor has already reduced: heavy armor's second box reduces it again."""
+        return (
+            self.kind == "harm"
+            and self.resisted == self.Resisted.ARMOR
+            and self.result == self.Result.REDUCED
+            and bool(self.harm_landed)
+        )
 
 
 class RollEvent(models.Model):

@@ -8,7 +8,6 @@ from django.db import transaction
 from django.utils import timezone
 
 from blades.rules import character as char_rules
-from blades.rules import dice
 from blades.rules import flow as rules
 from blades.rules.dice import Outcome
 from blades.rules.errors import RuleError
@@ -28,6 +27,7 @@ from crews.models import Crew
 from sessions import actions, audience
 from sessions.models import Clock, Membership, Table
 
+from . import log
 from .access import require_gm_at, require_gm_of, require_sufferer, require_teammate
 from .actions import (
     Changes,
@@ -196,7 +196,7 @@ def resist(*, by: Membership, consequence: Consequence, rng=actions.SYSTEM_RNG) 
         character = consequence.character
         character.refresh_from_db()
         pool = char_rules.attribute_rating(character.ratings, consequence.resist_attribute)
-        result = dice.roll(pool, rng)
+        result = log.roll_resistance(consequence, by=by, pool=pool, rng=rng).as_dice
         stress = resistance_stress(result)
         changes = Changes()
         trauma = changes.stress(character, stress)
@@ -215,15 +215,37 @@ def resist(*, by: Membership, consequence: Consequence, rng=actions.SYSTEM_RNG) 
 
 
 def use_armor(*, by: Membership, consequence: Consequence, box: str = "armor") -> Consequence:
+    """Mark an armor box instead of resisting; the GM then judges what it did. On harm
+    that armor already reduced, the heavy box reduces it one more level at once ("he
+    could mark a second armor box and reduce the harm again", 001 §Armor)."""
     with transaction.atomic():
         consequence = _locked_consequence(consequence)
         require_sufferer(by, consequence)
-        _require_open(consequence)
+        again = box == "heavy" and consequence.heavy_armor_reduces_again
+        if again:
+            require_step(consequence.roll, Step.CONSEQUENCES)
+        else:
+            _require_open(consequence)
         changes = Changes()
         changes.on_character(consequence.character, sheet.use_armor, box=box)
+        label = char_rules.ARMOR_LABELS[box].lower()
+        if again:
+            victim = consequence.character
+            victim.refresh_from_db()
+            harm = rules.remove_harm(victim.harm, consequence.harm_landed, consequence.description)
+            level = rules.resisted_harm_level(consequence.harm_level, False, reductions=2)
+            if level:
+                landed = char_rules.add_harm(harm, level, consequence.description)
+                harm, consequence.harm_landed = landed.harm, landed.level
+            else:
+                consequence.result = Consequence.Result.AVOIDED
+            changes.set_fields(victim, harm=stored_harm(harm))
+            consequence.save(update_fields=["result", "harm_landed"])
+            record(consequence.roll, by, f"{victim.name} marks {label}: reduced again", changes)
+            return consequence
         consequence.resisted = Consequence.Resisted.ARMOR
         consequence.save(update_fields=["resisted"])
-        record(consequence.roll, by, f"{consequence.character.name} marks {box} armor", changes)
+        record(consequence.roll, by, f"{consequence.character.name} marks {label}", changes)
     return consequence
 
 
@@ -278,6 +300,7 @@ def finish(*, by: Membership, roll: ActionRoll) -> ActionRoll:
         roll.step, roll.finished = Step.DONE, timezone.now()
         roll.save(update_fields=["step", "finished"])
         record(roll, by, "GM closes the roll")
+        log.close(roll)
     return roll
 
 
@@ -301,15 +324,25 @@ def fortune_roll(
         pool = fortune_pool(trait, advantages, disadvantages)
     except ValueError as error:
         raise RuleError("Trait and advantages cannot be negative.") from error
-    result = dice.roll(pool, rng)
+    goal = goal.strip()[:200]
     with transaction.atomic():
+        line = log.roll_fortune(
+            by=by,
+            goal=goal,
+            gather_information=gather_information,
+            secret=secret,
+            pool=pool,
+            rng=rng,
+        )
+        result = line.as_dice
         roll = ActionRoll.objects.create(
             table=table,
             kind=ActionRoll.Kind.FORTUNE,
             started_by_id=by.user_id,
-            goal=goal.strip()[:200],
+            goal=goal,
             gather_information=gather_information,
             secret=secret,
+            log=line,
             pool=result.pool,
             dice=list(result.dice),
             outcome=result.outcome,

@@ -3,7 +3,7 @@ may press, and the finished rolls as a log. Secret rolls never leave here for a 
 
 from dataclasses import dataclass, field
 
-from django.db.models import Prefetch
+from django.db.models import Max, Prefetch
 
 from blades.rules import character as char_rules
 from blades.rules import flow as rules
@@ -39,6 +39,7 @@ class ConsequenceView:
     can_resist: bool
     can_protect: bool
     can_judge: bool
+    can_heavy: bool = False
 
 
 @dataclass
@@ -85,17 +86,36 @@ class RollView:
     events: list[EventView] = field(default_factory=list)
 
 
-def _encumbered(character: Character) -> bool:
-    if not character.load:
-        return False
-    loads = CharacterItem.objects.filter(character=character, checked=True).values_list(
-        "load", flat=True
+def _encumbered(characters: list[Character]) -> set[int]:
+    """Which of these characters carry more than their load, in two queries for all."""
+    loaded = {c.pk: c for c in characters if c.load}
+    loads: dict[int, list[int]] = {pk: [] for pk in loaded}
+    checked = CharacterItem.objects.filter(character__in=loaded, checked=True)
+    for character_id, load in checked.values_list("character_id", "load"):
+        loads[character_id].append(load)
+    mules = set(
+        CharacterAbility.objects.filter(character__in=loaded, ability__mule=True).values_list(
+            "character_id", flat=True
+        )
     )
-    mule = CharacterAbility.objects.filter(character=character, ability__mule=True).exists()
-    return char_rules.check_load(character.load, mule, char_rules.load_total(loads)).encumbered
+    return {
+        pk
+        for pk, character in loaded.items()
+        if char_rules.check_load(
+            character.load, pk in mules, char_rules.load_total(loads[pk])
+        ).encumbered
+    }
 
 
-def roll_view(roll: ActionRoll, membership: Membership, mine: Character | None) -> RollView:
+def roll_view(
+    roll: ActionRoll,
+    membership: Membership,
+    mine: Character | None,
+    characters: dict[int, Character],
+    encumbered: set[int],
+) -> RollView:
+    """`characters` holds everyone the panel's rolls involve, and `encumbered` those of
+    them over their load: loaded once for the whole panel (panel_context)."""
     is_gm = membership.is_gm
     view = RollView(
         roll=roll,
@@ -111,7 +131,6 @@ def roll_view(roll: ActionRoll, membership: Membership, mine: Character | None) 
         else:
             view.detail = fortune_result(Outcome(roll.outcome)).capitalize() + " effect"
         return view
-    characters = Character.objects.in_bulk(flow.involved(roll))
     view.involved = [characters[pk] for pk in flow.involved(roll) if pk in characters]
     view.group = [
         (characters[int(pk)], dice, _group_notes(roll.group_bonuses.get(pk, {}), characters))
@@ -121,12 +140,12 @@ def roll_view(roll: ActionRoll, membership: Membership, mine: Character | None) 
     view.can_cancel = setup and flow_access.can_cancel(membership, roll)
     if setup:
         character = characters[roll.character_id]
-        view.warnings = char_rules.roll_warnings(character.harm, _encumbered(character))
+        view.warnings = char_rules.roll_warnings(character.harm, character.pk in encumbered)
         if roll.kind == ActionRoll.Kind.ACTION:
             bonuses = flow.bonuses_of(roll)
-            view.pool = flow.pool_of(roll, character)
+            view.pool = max(0, flow.pool_of(roll, character))
             view.position = rules.flow_position(roll.as_position, bonuses)
-            view.effect = rules.flow_effect(roll.as_effect, bonuses)
+            view.effect = flow.effect_of(roll, character, bonuses)
             view.can_assist = teammate and roll.assister_id is None
             view.can_offer = not roll.bargain_accepted
             view.can_roll = view.is_roller
@@ -166,6 +185,10 @@ def roll_view(roll: ActionRoll, membership: Membership, mine: Character | None) 
                 and rolled
                 and bool(consequence.resisted)
                 and not consequence.result,
+                can_heavy=rolled
+                and consequence.heavy_armor_reduces_again
+                and flow_access.suffers(membership, consequence)
+                and not consequence.character.heavy_used,
             )
         )
     return view
@@ -217,6 +240,16 @@ def _rolls(table: Table, is_gm: bool):
     return rolls if is_gm else rolls.exclude(secret=True)
 
 
+def revision(table_id: int, is_gm: bool) -> int:
+    """How far the rolls this audience sees have gone: the last step written. The panel
+    carries it, and so does the signal after each step, so a page whose panel already
+    shows that step (the sender's, drawn in its own response) does not fetch it again."""
+    events = RollEvent.objects.filter(roll__table_id=table_id)
+    if not is_gm:
+        events = events.exclude(roll__secret=True)
+    return events.aggregate(last=Max("pk"))["last"] or 0
+
+
 def panel_context(table: Table, membership: Membership) -> dict:
     is_gm = membership.is_gm
     mine = flow_access.own_character(membership)
@@ -224,8 +257,17 @@ def panel_context(table: Table, membership: Membership) -> dict:
     open_rolls = rolls.filter(step__in=[Step.SETUP, Step.CONSEQUENCES]).order_by("created", "pk")
     finished = rolls.filter(step__in=[Step.DONE, Step.UNDONE]).order_by("-finished", "-pk")
     last = flow_undo.last_finished(table) if is_gm else None
-    open_views = [roll_view(roll, membership, mine) for roll in open_rolls]
-    finished_views = [roll_view(roll, membership, mine) for roll in finished[:FINISHED_SHOWN]]
+    open_rolls, finished = list(open_rolls), list(finished[:FINISHED_SHOWN])
+    involved = {pk for roll in open_rolls + finished for pk in flow.involved(roll)}
+    characters = Character.objects.in_bulk(involved)
+    rolling = [characters[r.character_id] for r in open_rolls if r.character_id in characters]
+    encumbered = _encumbered(rolling)
+
+    def view(roll):
+        return roll_view(roll, membership, mine, characters, encumbered)
+
+    open_views = [view(roll) for roll in open_rolls]
+    finished_views = [view(roll) for roll in finished]
     _event_views(open_views + finished_views, is_gm)
     return {
         "table": table,
@@ -234,6 +276,7 @@ def panel_context(table: Table, membership: Membership) -> dict:
         "open_rolls": open_views,
         "finished": finished_views,
         "undo_roll": last,
+        "revision": revision(table.pk, is_gm),
         "clocks": list(queries.visible_clocks(table.pk, is_gm)),
         "has_crew": Crew.objects.filter(table=table).exists(),
         "positions": list(Position),

@@ -25,6 +25,7 @@ from crews.models import Crew
 from sessions import audience
 from sessions.models import Clock, Membership, Table
 
+from . import log
 from .access import require_gm_at
 from .actions import Changes, Step, locked_roll, record, require_step, stored_harm
 from .models import ActionRoll
@@ -72,7 +73,7 @@ def _reverse_character(character: Character, fields: dict[str, list]) -> tuple[d
     for field, changes in fields.items():
         current = getattr(character, field)
         if field == "stress":
-            back = rules.reverse_count(current, _delta(changes), 0, char_rules.STRESS_MAX)
+            back = rules.reverse_count(current, _delta(changes), 0, character.stress_max)
             new[field] = back.value
             if back.clamped:
                 notes.append(f"{name}'s stress stops at {back.value}")
@@ -141,10 +142,9 @@ def undo_last(*, by: Membership, table: Table, roll_id: int | None = None) -> Ac
             if back.heat_moved(crew) != -steps:
                 notes.append(f"{crew.name}'s heat stops at the end of the track")
             changes += back
-        if roll.setup_from_id:
-            ActionRoll.objects.filter(pk=roll.setup_from_id).update(setup_used=False)
         roll.step = Step.UNDONE
         roll.save(update_fields=["step"])
+        log.undone(roll)
         text = "GM undoes the roll: its changes are taken back"
         if notes:
             text += " except: " + "; ".join(notes)

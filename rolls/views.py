@@ -91,9 +91,16 @@ def start_forms(membership, **bound) -> dict:
     }
 
 
-def table_page_context(table, membership) -> dict:
-    """The table page's action roll card: the panel and the form that starts a roll."""
-    return {**panel_context(table, membership), **start_forms(membership)}
+def table_page_context(request, table, membership) -> dict:
+    """The table page's action roll card: the panel and the form that starts a roll.
+    A sheet's "Roll Survey" links here with `?roll=survey`: the form comes open with
+    that action chosen, and the player says the goal."""
+    context = {**panel_context(table, membership), **start_forms(membership)}
+    action = request.GET.get("roll", "")
+    if "start_form" in context and action in char_rules.ACTIONS:
+        context["start_form"].initial["action"] = action
+        context["start_open"] = True
+    return context
 
 
 def _panel(request, table, membership, *, error: str = "", error_roll: int | None = None):
@@ -247,7 +254,7 @@ def _roll(membership, roll, post):
 
 ROLL_STEPS = {
     "terms": _terms,
-    "ask-trade": lambda m, r, p: flow.ask_trade(by=m, roll=r),
+    "ask-trade": lambda m, r, p: flow.ask_trade(by=m, roll=r, direction=p.get("for", "effect")),
     "accept-trade": lambda m, r, p: flow.answer_trade(by=m, roll=r, accept=True),
     "refuse-trade": lambda m, r, p: flow.answer_trade(by=m, roll=r, accept=False),
     "assist": lambda m, r, p: flow.assist(by=m, roll=r),

@@ -1,6 +1,7 @@
 """Every change to a table happens here: one transaction, then the push on commit."""
 
 import secrets
+from collections.abc import Callable
 
 from django.db import transaction
 from django.db.models import F
@@ -78,15 +79,25 @@ def record_roll(
     table_id: int,
     roller,
     kind: RollKind,
-    result: dice.Roll,
-    summary: str,
+    pool: int,
+    summary: str | Callable[[dice.Roll], str] | None = None,
     note: str = "",
     character=None,
     secret: bool = False,
+    rng=SYSTEM_RNG,
 ) -> Roll:
-    """Store dice the server rolled and send them to the table's log after commit.
+    """The one way the app rolls dice: `pool` dice are drawn here (blades.rules.dice),
+    stored as one line of the table's roll log, and sent to the log after commit.
 
-    Every roll of the app, quick or from a sheet or a phase, enters the log here."""
+    Every roll enters the log here: quick rolls, the shared action roll, resistance,
+    vice, downtime and the phase rolls. `summary` reads the dice for the log (given the
+    drawn dice when it is a function; the kind's own reading when left out). The caller
+    reads the dice from the returned row (`as_dice`)."""
+    result = dice.roll(pool, rng)
+    if summary is None:
+        summary = summarize(kind, result)
+    elif callable(summary):
+        summary = summary(result)
     roll = Roll.objects.create(
         table_id=table_id,
         roller=roller,
@@ -103,6 +114,18 @@ def record_roll(
     return roll
 
 
+def amend_roll(roll: Roll, *, summary: str | None = None, note: str | None = None) -> Roll:
+    """Say more about a logged roll once its consequences are known (stress overflowing
+    into trauma, the harm a shared roll's consequences dealt); its line is drawn again."""
+    if summary is not None:
+        roll.summary = summary[:200]
+    if note is not None:
+        roll.note = note[:200]
+    roll.save(update_fields=["summary", "note"])
+    live.push_roll(roll, created=False)
+    return roll
+
+
 def quick_roll(
     *,
     table: Table,
@@ -113,16 +136,15 @@ def quick_roll(
     secret: bool = False,
     rng=SYSTEM_RNG,
 ) -> Roll:
-    result = dice.roll(pool, rng)
     with transaction.atomic():
         return record_roll(
             table_id=table.pk,
             roller=roller,
             kind=kind,
-            result=result,
-            summary=summarize(kind, result),
+            pool=pool,
             note=note,
             secret=secret,
+            rng=rng,
         )
 
 

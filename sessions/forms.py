@@ -6,17 +6,11 @@ from blades.rules.rolls import RollKind
 
 from .models import Clock
 
-# The kinds a member can roll from the quick-roll box; the others need game state
-# (crew heat, participants) and are rolled by their own flows.
-QUICK_ROLL_KINDS = [
-    RollKind.ACTION,
-    RollKind.RESISTANCE,
-    RollKind.FORTUNE,
-    RollKind.ENGAGEMENT,
-    RollKind.INFORMATION,
-    RollKind.VICE,
-    RollKind.DOWNTIME,
-]
+# The quick-roll box is for what is not an action roll: a plain pool of dice (the GM's
+# fortune roll, a gather information). An action roll is the table's shared roll (rolls/),
+# where the GM sets position and effect; resistance and vice are rolled from the sheet and
+# downtime, engagement and entanglement from the phase, each with what it changes.
+QUICK_ROLL_KINDS = [RollKind.FORTUNE, RollKind.INFORMATION]
 
 
 class TableForm(forms.Form):
@@ -25,7 +19,7 @@ class TableForm(forms.Form):
 
 class RollForm(forms.Form):
     kind = forms.ChoiceField(
-        label="Roll type", choices=[(k.value, k.label) for k in QUICK_ROLL_KINDS], initial="action"
+        label="Roll type", choices=[(k.value, k.label) for k in QUICK_ROLL_KINDS], initial="fortune"
     )
     pool = forms.IntegerField(label="Dice", min_value=0, max_value=MAX_POOL, initial=2)
     note = forms.CharField(label="Note", max_length=200, required=False)

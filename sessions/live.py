@@ -2,17 +2,22 @@
 
 Every table has two groups: its players and its GM. Each push is rendered per
 audience, so what the GM hides is never rendered into a player's frame at all.
-Pushes are scheduled with `transaction.on_commit`: a browser never sees a change that
-could still roll back, and never sees it before the database does.
+Every push goes through `push`: it waits for the commit, then draws each audience's
+fragment from committed state. A browser never sees a change that could still roll back,
+never sees it before the database does, and the write lock is never held while a
+template renders (`push` refuses to draw inside a transaction).
 """
 
+from collections.abc import Callable
+
 from channels.layers import get_channel_layer
-from django.db import transaction
+from django.db import connection, transaction
 from django.template.loader import render_to_string
 
 from blades.server import outbox
 
-from . import audience, panels, queries
+from . import panels, queries
+from .models import Clock
 
 PAGE = "sessions/table.html"
 
@@ -59,47 +64,94 @@ def send_now(*fragments: tuple[str, str]) -> None:
     outbox.post(send_all, failure=UNREACHABLE)
 
 
-def push(table_id: int, *, gm_html: str, players_html: str) -> None:
-    """Send after commit; an empty string sends nothing to that audience."""
-    transaction.on_commit(
-        lambda: send_now((gm_group(table_id), gm_html), (players_group(table_id), players_html))
-    )
+Render = Callable[[], str]
+
+
+class PushInsideTransaction(AssertionError):
+    """A fragment was drawn while a transaction was still open: what it shows could
+    still roll back, and the write lock was held while the template rendered."""
+
+
+def in_a_transaction() -> bool:
+    """Whether a transaction of the app's own is open. A test case's wrapping block does
+    not count: the callbacks a test runs on "commit" run inside it."""
+    return any(not block._from_testcase for block in connection.atomic_blocks)
+
+
+def push(table_id: int, *, gm: Render | None, players: Render | None) -> None:
+    """The one way a change reaches the table's pages: after the commit, each audience's
+    fragment is drawn from committed state and sent. `gm` and `players` draw the GM's and
+    the players' fragments; None (or an empty render) sends nothing to that audience, and
+    the same callable for both is drawn once. Every app's live.py pushes through here."""
+
+    def send() -> None:
+        if in_a_transaction():
+            raise PushInsideTransaction("a live fragment must be rendered after the commit")
+        gm_html = gm() if gm is not None else ""
+        players_html = gm_html if players is gm else (players() if players is not None else "")
+        send_now((gm_group(table_id), gm_html), (players_group(table_id), players_html))
+
+    transaction.on_commit(send)
+
+
+def push_to_table(table_id: int, render: Render) -> None:
+    """A fragment with nothing hidden in it, for the GM and the players alike."""
+    push(table_id, gm=render, players=render)
 
 
 def push_clock(clock, *, created: bool = False, was_hidden: bool | None = None) -> None:
-    """`was_hidden` is the visibility before this change, when the change may have flipped it."""
+    """`was_hidden` is the visibility before this change, when the change may have flipped it.
+    Drawn from the clock as committed: of two ticks at once, each page ends on the last."""
     if was_hidden is None:
         was_hidden = clock.hidden
-    new_to_players = created or was_hidden
-    gm_html = fragment("clock-push", clock=clock, is_gm=True, created=created)
-    if clock.hidden:
-        # A clock that players could see until now must vanish from their pages.
-        players_html = "" if new_to_players else fragment("clock-remove", clock_id=clock.pk)
-    else:
-        players_html = fragment("clock-push", clock=clock, is_gm=False, created=new_to_players)
-    push(clock.table_id, gm_html=gm_html, players_html=players_html)
+    table_id, clock_id = clock.table_id, clock.pk
+
+    def committed():
+        return Clock.objects.filter(pk=clock_id).first()
+
+    def for_gm() -> str:
+        clock = committed()
+        if clock is None:
+            return fragment("clock-remove", clock_id=clock_id)
+        return fragment("clock-push", clock=clock, is_gm=True, created=created)
+
+    def for_players() -> str:
+        clock = committed()
+        if clock is None or clock.hidden:
+            # A clock that players could see until now must vanish from their pages.
+            new_to_players = created or was_hidden
+            return "" if new_to_players else fragment("clock-remove", clock_id=clock_id)
+        return fragment("clock-push", clock=clock, is_gm=False, created=created or was_hidden)
+
+    push(table_id, gm=for_gm, players=for_players)
 
 
 def push_clock_removed(table_id: int, clock_id: int, *, hidden: bool) -> None:
-    html = fragment("clock-remove", clock_id=clock_id)
-    push(table_id, gm_html=html, players_html="" if hidden else html)
+    def removed() -> str:
+        return fragment("clock-remove", clock_id=clock_id)
+
+    push(table_id, gm=removed, players=None if hidden else removed)
 
 
-def push_roll(roll) -> None:
-    """Rendered after commit, like the crew's pushes: rolls are the busiest write at a
-    table, and on SQLite every other writer waits while the write lock is held."""
+def push_roll(roll, *, created: bool = True) -> None:
+    """A new line at the top of the log, or (`created=False`) a line drawn again because
+    what it says has grown (a shared roll's consequences). Secret rolls reach the GM only.
+    Drawn after commit, from the committed row: rolls are the busiest write at a table,
+    and on SQLite every other writer waits while the write lock is held."""
+    roll_id = roll.pk
 
-    def send() -> None:
-        html = fragment("roll-push", roll=roll, is_gm=True)
-        players_html = html
-        if roll.secret:
-            players_html = ""
-        elif audience.REFERENCE.search(roll.note):
-            # The note names a clock or a faction, which the GM may keep hidden.
-            players_html = fragment("roll-push", roll=roll, is_gm=False)
-        send_now((gm_group(roll.table_id), html), (players_group(roll.table_id), players_html))
+    def render(is_gm: bool) -> str:
+        committed = queries.log_line(roll_id)
+        if committed is None or (committed.secret and not is_gm):
+            return ""
+        # Each audience its own drawing: a note may name a clock or faction the GM hides.
+        return fragment("roll-push" if created else "roll-redraw", roll=committed, is_gm=is_gm)
 
-    transaction.on_commit(send)
+    push(
+        roll.table_id,
+        gm=lambda: render(True),
+        players=None if roll.secret else lambda: render(False),
+    )
 
 
 async def push_presence(table_id: int, html: str) -> None:
@@ -117,11 +169,7 @@ def push_members(table) -> None:
         members = table.memberships.select_related("user")
         return fragment("members", members=members, is_gm=is_gm, table=table, oob=True)
 
-    transaction.on_commit(
-        lambda: send_now(
-            (gm_group(table.pk), render(True)), (players_group(table.pk), render(False))
-        )
-    )
+    push(table.pk, gm=lambda: render(True), players=lambda: render(False))
 
 
 def kick(channel_names: list[str]) -> None:
@@ -170,8 +218,3 @@ def snapshot(table_id: int, is_gm: bool) -> str:
 
 def presence(table_id: int, since) -> str:
     return fragment("presence", present=queries.present_users(table_id, since), oob=True)
-
-
-def push_to_table(table_id: int, html: str) -> None:
-    """A fragment with nothing hidden in it, for the GM and the players alike."""
-    push(table_id, gm_html=html, players_html=html)

@@ -22,6 +22,9 @@ class Table(models.Model):
     invite_token = models.CharField(max_length=64, unique=True, default=new_invite_token)
     invite_active = models.BooleanField(default=True)
     created = models.DateTimeField(auto_now_add=True)
+    # The engagement roll "sets the starting position of the score": the score's first
+    # action roll starts there (set by the phase app, taken by the first roll, then "").
+    opening_position = models.CharField(max_length=10, blank=True, default="")
 
     class Meta:
         ordering = ["-created"]

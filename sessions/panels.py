@@ -8,9 +8,11 @@ those apps stand on and imports none of them: each registers its part here from 
 
 from collections.abc import Callable
 
+from django.http import HttpRequest
+
 from .models import Membership, Table
 
-PageContext = Callable[[Table, Membership], dict]
+PageContext = Callable[[HttpRequest, Table, Membership], dict]
 SnapshotPart = Callable[[int, bool], str]
 
 _page_contexts: list[PageContext] = []
@@ -18,7 +20,8 @@ _snapshot_parts: list[SnapshotPart] = []
 
 
 def add(*, page_context: PageContext | None = None, snapshot: SnapshotPart | None = None):
-    """`page_context(table, membership)` gives variables for the table page;
+    """`page_context(request, table, membership)` gives variables for the table page
+    (the request: a link may ask the page to open something, e.g. a roll to propose);
     `snapshot(table_id, is_gm)` gives out-of-band fragments for a reconnecting page.
     Adding one twice keeps one: Django may run `ready()` more than once."""
     if page_context is not None and page_context not in _page_contexts:
@@ -27,10 +30,10 @@ def add(*, page_context: PageContext | None = None, snapshot: SnapshotPart | Non
         _snapshot_parts.append(snapshot)
 
 
-def page_context(table: Table, membership: Membership) -> dict:
+def page_context(request: HttpRequest, table: Table, membership: Membership) -> dict:
     context: dict = {}
     for part in _page_contexts:
-        context.update(part(table, membership))
+        context.update(part(request, table, membership))
     return context
 
 

@@ -14,11 +14,20 @@ def visible_clocks(table_id: int, is_gm: bool):
     return clocks if is_gm else clocks.exclude(visibility=Clock.Visibility.GM)
 
 
+def _log():
+    return Roll.objects.select_related("roller", "character")
+
+
 def recent_rolls(table_id: int, is_gm: bool):
-    rolls = Roll.objects.filter(table_id=table_id).select_related("roller", "character")
+    rolls = _log().filter(table_id=table_id)
     if not is_gm:
         rolls = rolls.exclude(secret=True)
     return rolls[:ROLL_LOG_LENGTH]
+
+
+def log_line(roll_id: int) -> Roll | None:
+    """One line of the log as committed (None once its table is gone)."""
+    return _log().filter(pk=roll_id).first()
 
 
 def present_users(table_id: int, since: datetime):

@@ -55,7 +55,7 @@ def table_detail(request: HttpRequest, table_id: int) -> HttpResponse:
     table, membership = access_table(request.user, table_id)
     context = _table_context(request, table, membership)
     # The apps above add their panels (the action roll's card), see sessions/panels.py.
-    context.update(panels.page_context(table, membership))
+    context.update(panels.page_context(request, table, membership))
     return render(request, PAGE, context)
 
 

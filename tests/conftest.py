@@ -70,3 +70,29 @@ def standard_content(request):
 
         request.getfixturevalue("transactional_db")
         load_standard_content(apps)
+
+
+@pytest.fixture(autouse=True)
+def no_template_drawn_inside_a_transaction(request, monkeypatch):
+    """Issue 13: some pushes were drawn inside the transaction (the write lock held while a
+    template rendered, and a fragment showing what could still roll back). Actions never
+    render and views render outside any transaction, so in every test that touches the
+    database, a template drawn while a transaction of the app is open is a push drawn too
+    early: the test fails. (A test case's own wrapping block does not count.)"""
+    if not {"db", "transactional_db"} & set(request.fixturenames):
+        yield
+        return
+    from django.db import connection
+    from django.template.backends.django import Template
+
+    drawn_inside = []
+    draw = Template.render
+
+    def watched(self, *args, **kwargs):
+        if any(not block._from_testcase for block in connection.atomic_blocks):
+            drawn_inside.append(self.template.name)
+        return draw(self, *args, **kwargs)
+
+    monkeypatch.setattr(Template, "render", watched)
+    yield
+    assert not drawn_inside, f"drawn inside a transaction: {drawn_inside}"

@@ -40,6 +40,41 @@ async def connect(user, table_id: int, origin=ORIGIN):
     return communicator, connected
 
 
+async def make_table():
+    """A table with its GM and one player, made from async tests."""
+    from channels.db import database_sync_to_async
+
+    from tests.factories import MembershipFactory, TableFactory
+
+    def made():
+        table = TableFactory()
+        return table, table.gm, MembershipFactory(table=table).user
+
+    return await database_sync_to_async(made)()
+
+
+async def open_socket(table, client: Client, *headers: tuple[bytes, bytes]):
+    """A table socket with a logged-in test client's session, and the headers given."""
+    from channels.testing import WebsocketCommunicator
+
+    from blades.asgi import application
+
+    cookie = f"sessionid={client.cookies['sessionid'].value}".encode()
+    communicator = WebsocketCommunicator(
+        application, f"/ws/tables/{table.pk}/", headers=[*headers, (b"cookie", cookie)]
+    )
+    connected, _ = await communicator.connect()
+    return communicator, connected
+
+
+async def drain(communicator) -> list[str]:
+    """Every frame until the socket falls quiet."""
+    frames = []
+    while not await communicator.receive_nothing(timeout=0.3):
+        frames.append(await communicator.receive_from())
+    return frames
+
+
 async def drain_greeting(communicator) -> str:
     """On connect the server sends the snapshot, then the presence list."""
     snapshot = await communicator.receive_from()
@@ -72,3 +107,43 @@ def start(ada_m, ada, **kwargs):
     return flow.start_roll(
         by=ada_m, character=ada, goal="slip past the guard", action="prowl", **kwargs
     )
+
+
+# --- What the channel layer carried ----------------------------------------------------
+
+
+def listen(table_id: int, is_gm: bool) -> str:
+    """A channel in the table's GM or players group, as a page's socket would be."""
+    from asgiref.sync import async_to_sync
+    from channels.layers import get_channel_layer
+
+    from sessions import live
+
+    layer = get_channel_layer()
+    channel = async_to_sync(layer.new_channel)()
+    async_to_sync(layer.group_add)(live.groups_for(table_id, is_gm)[0], channel)
+    return channel
+
+
+def frames(channel: str, quiet: float = 0.5) -> list[str]:
+    """Every fragment sent to `channel` so far, in order: received until the channel has
+    been quiet for `quiet` seconds (as channels' `receive_nothing` proves an absence).
+    Works on the in-memory layer and on Redis alike."""
+    import asyncio
+
+    from asgiref.sync import async_to_sync
+    from channels.layers import get_channel_layer
+
+    layer = get_channel_layer()
+    sent = []
+
+    async def drain():
+        while True:
+            try:
+                message = await asyncio.wait_for(layer.receive(channel), timeout=quiet)
+            except TimeoutError:
+                return
+            sent.append(message["html"])
+
+    async_to_sync(drain)()
+    return sent

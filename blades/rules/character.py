@@ -143,12 +143,14 @@ class StressChange:
 def mark_stress(stress: int, amount: int, stress_max: int = STRESS_MAX) -> StressChange:
     """Mark (or, with a negative amount, clear) stress.
 
-    Filling the last box is allowed; marking past it is trauma, and the character comes
-    back with zero stress. Clearing more than is marked stops at zero, as a vice roll can.
+    "When a PC marks their last stress box, they suffer a level of trauma" (001 §Trauma):
+    reaching the last box is trauma, and the character comes back with zero stress;
+    stress beyond the last box is lost with it. Clearing more than is marked stops at
+    zero, as a vice roll can.
     """
     check_range(stress, 0, stress_max, "Stress")
     total = stress + amount
-    if total > stress_max:
+    if amount > 0 and total >= stress_max:
         return StressChange(stress=0, trauma_triggered=True)
     return StressChange(stress=max(0, total), trauma_triggered=False)
 
@@ -170,22 +172,14 @@ def must_retire(traumas: Sequence[str], trauma_max: int = TRAUMA_MAX) -> bool:
     return len(traumas) >= trauma_max
 
 
-def ignored_vice_stress(traumas_count: int, satisfied_by_trauma: bool) -> int:
-    """Stress taken for a downtime without indulging; trauma since then satisfies the vice."""
-    return 0 if satisfied_by_trauma else traumas_count
+def ignored_vice_stress(traumas_count: int, *, indulged: bool, satisfied_by_trauma: bool) -> int:
+    """Stress for a PC who did not indulge their vice this downtime: one per trauma.
 
-
-@dataclass(frozen=True)
-class ViceResult:
-    stress: int
-    overindulged: bool
-
-
-def indulge_vice(stress: int, cleared: int) -> ViceResult:
-    """Clear stress equal to the vice roll; clearing more than was marked is overindulging."""
-    if stress < 0 or cleared < 0:
-        raise RuleError("Stress and stress cleared cannot be negative.")
-    return ViceResult(stress=max(0, stress - cleared), overindulged=cleared > stress)
+    Trauma taken since the last downtime counts as indulging: "When you return, you have
+    zero stress and your vice has been satisfied for the next downtime" (001 §Trauma).
+    """
+    check_range(traumas_count, 0, len(TRAUMA_CONDITIONS), "Trauma")
+    return 0 if indulged or satisfied_by_trauma else traumas_count
 
 
 # --- Harm and healing -----------------------------------------------------------------
@@ -193,6 +187,17 @@ def indulge_vice(stress: int, cleared: int) -> ViceResult:
 HARM_SLOTS: dict[int, int] = {1: 2, 2: 2, 3: 1, 4: 1}
 HARM_PENALTIES: dict[int, str] = {1: "Reduced effect", 2: "−1d", 3: "Need help", 4: "Fatal"}
 HEALING_SEGMENTS = 4
+VIGOROUS_SEGMENTS = 3  # Vigorous: "your healing clock becomes a 3-clock" (SRD_FACTS §2)
+
+
+def healing_segments(vigorous: bool) -> int:
+    return VIGOROUS_SEGMENTS if vigorous else HEALING_SEGMENTS
+
+
+def healing_dice(pool: int, vigorous: bool) -> int:
+    """Vigorous: "+1d to healing treatment rolls" for the character being treated."""
+    return pool + int(vigorous)
+
 
 Harm = dict[int, tuple[str, ...]]
 
@@ -304,19 +309,61 @@ def harm_penalties(harm: Mapping[int, Sequence[str]]) -> list[str]:
     return [HARM_PENALTIES[level] for level in HARM_SLOTS if rows[level]]
 
 
+@dataclass(frozen=True)
+class HarmPenalty:
+    """What harm does to every action roll the character makes (001 §Harm): lesser harm
+    reduces effect, moderate harm costs a die, severe harm incapacitates."""
+
+    dice: int  # -1 with level 2 harm
+    effect: int  # -1 (a level of effect) with level 1 harm
+    incapacitated: bool  # level 3 harm: needs help or a push to act at all
+    dead: bool  # level 4 harm: fatal
+
+
+def harm_penalty(harm: Mapping[int, Sequence[str]]) -> HarmPenalty:
+    rows = _rows(harm)
+    return HarmPenalty(
+        dice=-1 if rows[2] else 0,
+        effect=-1 if rows[1] else 0,
+        incapacitated=bool(rows[3]),
+        dead=bool(rows[4]),
+    )
+
+
 def harm_dice_penalty(harm: Mapping[int, Sequence[str]]) -> int:
-    return -1 if _rows(harm)[2] else 0
+    return harm_penalty(harm).dice
+
+
+def check_can_act(harm: Mapping[int, Sequence[str]], *, helped: bool, pushed: bool) -> None:
+    """Severe harm: "your character is incapacitated and can't do anything unless you have
+    help from someone else or push yourself to perform the action" (001 §Harm)."""
+    penalty = harm_penalty(harm)
+    if penalty.dead:
+        raise RuleError("This character has suffered fatal harm and cannot act.")
+    if penalty.incapacitated and not (helped or pushed):
+        raise RuleError(
+            "Severe harm: incapacitated. Act only with help from someone else, or push "
+            "yourself (2 stress) to act."
+        )
 
 
 # --- Armor ----------------------------------------------------------------------------
 
 ARMOR_BOXES: tuple[str, ...] = ("armor", "heavy", "special")
+ARMOR_LABELS: dict[str, str] = {
+    "armor": "Armor",
+    "heavy": "Heavy armor",
+    "special": "Special armor",
+}
 
 
-def armor_boxes(heavy: bool, special: bool) -> tuple[str, ...]:
-    """The boxes a character may mark: heavy armor adds a second box, and special
-    armor is available only through an ability that grants it."""
-    boxes = ["armor"]
+def armor_boxes(*, armor: bool, heavy: bool, special: bool) -> tuple[str, ...]:
+    """The boxes a character may mark: armor only when armor is carried on this score
+    (an item checked on the chosen load), a second box for heavy armor, and special
+    armor only through an ability that grants it (it needs no load)."""
+    boxes = []
+    if armor or heavy:
+        boxes.append("armor")
     if heavy:
         boxes.append("heavy")
     if special:
@@ -325,11 +372,13 @@ def armor_boxes(heavy: bool, special: bool) -> tuple[str, ...]:
 
 
 def use_armor(
-    used: set[str] | frozenset[str], box: str, has_heavy: bool, has_special: bool
+    used: set[str] | frozenset[str], box: str, *, armor: bool, heavy: bool, special: bool
 ) -> frozenset[str]:
     if box not in ARMOR_BOXES:
         raise RuleError(f"“{box}” is not an armor box.")
-    if box not in armor_boxes(has_heavy, has_special):
+    if box not in armor_boxes(armor=armor, heavy=heavy, special=special):
+        if box == "armor":
+            raise RuleError("No armor is carried: check armor on this score's load first.")
         if box == "heavy":
             raise RuleError("Only heavy armor gives a second armor box.")
         raise RuleError("Special armor needs an ability that grants it.")
@@ -350,8 +399,6 @@ def restore_armor(used: set[str] | frozenset[str], *, downtime: bool) -> frozens
 
 LOAD_LEVELS: dict[str, int] = {"light": 3, "normal": 5, "heavy": 6}
 MULE_LOAD_LEVELS: dict[str, int] = {"light": 5, "normal": 7, "heavy": 8}
-ARMOR_LOAD = 2
-HEAVY_ARMOR_LOAD = 3  # on top of the armor itself
 
 
 @dataclass(frozen=True)
@@ -432,6 +479,24 @@ def stash_coin(coin: int, stash: int, amount: int) -> tuple[int, int]:
     return add_coin(coin, -amount), stash + amount
 
 
+def receive_coin(coin: int, stash: int, amount: int) -> tuple[int, int]:
+    """Coin handed to a scoundrel (a share of the payoff or of the crew's excess).
+
+    "More than 4 coin is an impractical amount to keep lying around. You must spend the
+    excess or put it in your stash" (001 §Coin and Stash): what the purse cannot hold
+    goes into the stash, which must have room for it.
+    """
+    check_range(coin, 0, COIN_MAX, "Coin")
+    check_range(stash, 0, STASH_MAX, "Stash")
+    if amount < 0:
+        raise RuleError("Coin received cannot be negative.")
+    carried = min(COIN_MAX, coin + amount)
+    stashed = amount - (carried - coin)
+    if stash + stashed > STASH_MAX:
+        raise RuleError(f"The stash holds at most {STASH_MAX} coin; spend some first.")
+    return carried, stash + stashed
+
+
 def withdraw_stash(coin: int, stash: int, coin_wanted: int) -> tuple[int, int]:
     """Selling off investments: every 2 stash gives 1 coin."""
     check_range(stash, 0, STASH_MAX, "Stash")
@@ -500,6 +565,24 @@ def end_of_session_xp(triggers: Mapping[str, int]) -> int:
         if not 0 <= value <= XP_PER_TRIGGER_MAX:
             raise RuleError(f"“{trigger}” gives 0, 1 or 2 xp.")
     return sum(triggers.values())
+
+
+XP_TRACKS: tuple[str, ...] = ("playbook", *ATTRIBUTES)
+
+
+def split_session_xp(xp: int, tracks: Mapping[str, int]) -> dict[str, int]:
+    """Where the session's xp goes: "You may mark end-of-session xp on any xp tracks you
+    want (any attribute or your playbook xp track)" (001 §PC Advancement). Every point is
+    placed, none twice; tracks given 0 are left out."""
+    unknown = set(tracks) - set(XP_TRACKS)
+    if unknown:
+        raise RuleError(f"“{sorted(unknown)[0]}” is not an xp track.")
+    if any(amount < 0 for amount in tracks.values()):
+        raise RuleError("Xp marked on a track cannot be negative.")
+    placed = sum(tracks.values())
+    if placed != xp:
+        raise RuleError(f"The triggers give {xp} xp; the tracks take {placed}. Place it all.")
+    return {track: amount for track, amount in tracks.items() if amount}
 
 
 # --- Warnings when rolling --------------------------------------------------------------

@@ -1,8 +1,16 @@
 """Crew sheet arithmetic: rep and turf, development, heat, coin, crew xp and factions."""
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 
-from blades.rules.character import RuleError, XpChange, check_range, mark_track_xp
+from blades.rules.character import (
+    STRESS_MAX,
+    TRAUMA_MAX,
+    RuleError,
+    XpChange,
+    check_range,
+    mark_track_xp,
+)
 from blades.rules.undo import ladder_steps, reverse_ladder
 
 TIER_MAX = 4  # the crew sheet shows 0..IV
@@ -51,9 +59,13 @@ def score_rep(crew_tier: int, target_tier: int, quiet: bool = False) -> int:
     return max(0, 2 + target_tier - crew_tier)
 
 
-def tier_up_cost(tier: int) -> int:
-    """Rising a tier costs the new tier times 8 coin."""
-    return (check_range(tier, 0, TIER_MAX - 1, "Tier") + 1) * 8
+HARDCASE_DISCOUNT = 2
+
+
+def tier_up_cost(tier: int, hardcase: bool = False) -> int:
+    """Rising a tier costs the new tier times 8 coin; with the Hardcase prison claim "it
+    costs 2 fewer coins than it normally would" (003 Prison claims)."""
+    return (check_range(tier, 0, TIER_MAX - 1, "Tier") + 1) * 8 - HARDCASE_DISCOUNT * hardcase
 
 
 @dataclass(frozen=True)
@@ -65,7 +77,9 @@ class Development:
     kind: str  # "strong_hold" or "tier_up"
 
 
-def develop(tier: int, hold: str, rep: int, turf: int, coin: int) -> Development:
+def develop(
+    tier: int, hold: str, rep: int, turf: int, coin: int, hardcase: bool = False
+) -> Development:
     """Spend a full rep track: weak hold turns strong, or strong hold pays to rise a tier.
 
     Turf stays marked; only rep resets.
@@ -81,7 +95,7 @@ def develop(tier: int, hold: str, rep: int, turf: int, coin: int) -> Development
         return Development(tier=tier, hold="strong", rep=0, coin=coin, kind="strong_hold")
     if tier >= TIER_MAX:
         raise RuleError(f"The crew is already at the highest tier ({TIER_MAX}).")
-    cost = tier_up_cost(tier)
+    cost = tier_up_cost(tier, hardcase)
     if coin < cost:
         raise RuleError(f"Rising to tier {tier + 1} costs {cost} coin; the crew has {coin}.")
     return Development(tier=tier + 1, hold="weak", rep=0, coin=coin - cost, kind="tier_up")
@@ -151,6 +165,7 @@ def incarcerate(heat: int, wanted: int) -> tuple[int, int]:
 
 JOB_COIN: dict[str, int] = {"minor": 2, "small": 4, "standard": 6, "big": 8, "major": 10}
 VAULT_LIMITS = (4, 8, 16)  # by vault upgrade boxes marked
+START_COIN = 2  # "Start: Tier 0, strong hold, 0 rep, 2 coin" (SRD_FACTS §6.2)
 
 
 def tithe(tier: int) -> int:
@@ -167,6 +182,32 @@ class CoinChange:
     excess: int
 
 
+def coin_excess(coin: int, limit: int) -> int:
+    return max(0, coin - limit)
+
+
+def check_vault(coin: int, limit: int) -> None:
+    """ "Any coin beyond their limit must be spent as soon as possible (typically before
+    the next score) or distributed among the crew members" (001 §Coin and Stash)."""
+    excess = coin_excess(coin, limit)
+    if excess:
+        raise RuleError(
+            f"The crew holds {excess} coin more than its lair keeps ({limit}): spend it or "
+            "share it out among the crew before the next score."
+        )
+
+
+def share_payoff(coin: int, shares: Iterable[int]) -> int:
+    """What the crew keeps of a payoff after the shares the PCs take ("Record the coin on
+    the crew sheet, or divvy it up among the crew members as you see fit", 003)."""
+    shares = list(shares)
+    if any(share < 0 for share in shares):
+        raise RuleError("A share of the payoff cannot be negative.")
+    if sum(shares) > coin:
+        raise RuleError(f"The shares come to {sum(shares)} coin; the payoff is {coin}.")
+    return coin - sum(shares)
+
+
 def add_crew_coin(coin: int, amount: int, limit: int) -> CoinChange:
     """Coin beyond the lair's limit is kept but flagged as excess: it must be spent or
     shared out before the next score, and the table decides how."""
@@ -175,7 +216,7 @@ def add_crew_coin(coin: int, amount: int, limit: int) -> CoinChange:
     total = coin + amount
     if total < 0:
         raise RuleError(f"The crew has only {coin} coin.")
-    return CoinChange(coin=total, excess=max(0, total - limit))
+    return CoinChange(coin=total, excess=coin_excess(total, limit))
 
 
 # --- Crew advancement ----------------------------------------------------------------
@@ -257,8 +298,6 @@ def gang_scale(tier: int) -> str:
 
 # --- Downtime ------------------------------------------------------------------------
 
-EXTRA_ACTIVITY_COST = 1  # paid as 1 coin or 1 rep, the player's choice
-
 
 def downtime_activities(at_war: bool, war_dogs: bool = False) -> int:
     """Two activities per PC, one while at war (the Bravos' War Dogs keeps two)."""
@@ -266,6 +305,21 @@ def downtime_activities(at_war: bool, war_dogs: bool = False) -> int:
 
 
 # --- The crew's books on the sheet -----------------------------------------------------
+
+
+Cell = tuple[int, int]
+
+
+def claim_reachable(target: Cell, held: Iterable[Cell], paths: Iterable[tuple[Cell, Cell]]) -> bool:
+    """A claim can be seized when a path on the crew's map joins it to a claim the crew
+    holds (the lair counts: it is held from the start)."""
+    held = {tuple(cell) for cell in held}
+    target = tuple(target)
+    for a, b in paths:
+        a, b = tuple(a), tuple(b)
+        if (a == target and b in held) or (b == target and a in held):
+            return True
+    return False
 
 
 def turf_count(held_turf_claims: int) -> int:
@@ -306,6 +360,26 @@ def training_xp(track: str, upgrades: dict[str, int]) -> int:
     if track not in TRAINING_UPGRADES:
         raise RuleError(f"“{track}” is not a track to train; choose an attribute or playbook.")
     return 2 if upgrades.get(TRAINING_UPGRADES[track], 0) >= 1 else 1
+
+
+# Crew upgrades that give every PC one more box once all three of their boxes are marked
+# (SRD_FACTS §6.3: Composed/Steady "+1 stress box", Hardened/Ordained "+1 trauma box").
+STRESS_BOX_UPGRADES = ("composed", "steady")
+TRAUMA_BOX_UPGRADES = ("hardened", "ordained")
+BOX_UPGRADE_FULL = 3
+STRESS_BOXES_MOST = STRESS_MAX + 1
+
+
+def _upgrade_full(upgrades: dict[str, int], keys: tuple[str, ...]) -> bool:
+    return any(upgrades.get(key, 0) >= BOX_UPGRADE_FULL for key in keys)
+
+
+def stress_boxes(upgrades: dict[str, int]) -> int:
+    return STRESS_MAX + _upgrade_full(upgrades, STRESS_BOX_UPGRADES)
+
+
+def trauma_boxes(upgrades: dict[str, int]) -> int:
+    return TRAUMA_MAX + _upgrade_full(upgrades, TRAUMA_BOX_UPGRADES)
 
 
 def vault_coin_limit(upgrades: dict[str, int]) -> int:

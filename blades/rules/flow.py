@@ -20,6 +20,7 @@ from blades.rules.rolls import (
     action_pool,
     push_stress,
     raise_effect,
+    reduce_effect,
 )
 
 # Best to worst, so "worse" is one step right.
@@ -35,6 +36,28 @@ def worsen_position(position: Position) -> Position:
 
 def improve_position(position: Position) -> Position:
     return POSITION_LADDER[max(POSITION_LADDER.index(position) - 1, 0)]
+
+
+TRADES = {"effect": "position for effect", "position": "effect for position"}
+
+
+def trade(position: Position, effect: Effect, direction: str) -> tuple[Position, Effect]:
+    """ "You might trade position for effect, or vice versa" (000 §Effect): "effect" takes
+    a worse position for more effect, "position" takes less effect for a better position."""
+    if direction == "effect":
+        return trade_position_for_effect(position, effect)
+    if direction == "position":
+        return trade_effect_for_position(position, effect)
+    raise RuleError("Trade position for effect, or effect for position.")
+
+
+def trade_effect_for_position(position: Position, effect: Effect) -> tuple[Position, Effect]:
+    """The player takes one level less effect for a better position."""
+    if position is Position.CONTROLLED:
+        raise RuleError("The position is already controlled: there is nothing to gain.")
+    if effect is Effect.ZERO:
+        raise RuleError("The effect is already zero: there is nothing left to trade.")
+    return improve_position(position), reduce_effect(effect)
 
 
 def trade_position_for_effect(position: Position, effect: Effect) -> tuple[Position, Effect]:
@@ -77,8 +100,12 @@ def flow_pool(rating: int, harm_penalty: int, bonuses: Bonuses) -> int:
     )
 
 
-def flow_effect(effect: Effect, bonuses: Bonuses) -> Effect:
-    levels = int(bonuses.push_effect) + bonuses.ability_effect + int(bonuses.setup_effect)
+def flow_effect(effect: Effect, bonuses: Bonuses, harm_effect: int = 0) -> Effect:
+    """The GM's effect, with pushes, abilities and a set up, and lesser harm's reduced
+    effect (`harm_effect`, -1 or 0, from character.harm_penalty)."""
+    levels = (
+        int(bonuses.push_effect) + bonuses.ability_effect + int(bonuses.setup_effect) + harm_effect
+    )
     return raise_effect(effect, levels)
 
 
@@ -97,9 +124,12 @@ def assist_stress(bonuses: Bonuses) -> int:
     return ASSIST_STRESS if bonuses.assist else 0
 
 
-def resisted_harm_level(level: int, avoided: bool) -> int:
-    """The harm left after resisting: one level less, or none (0) if avoided."""
-    return 0 if avoided else max(0, level - 1)
+def resisted_harm_level(level: int, avoided: bool, reductions: int = 1) -> int:
+    """The harm left after resisting: one level less, or none (0) if avoided.
+
+    Heavy armor reduces it once more: "If Silas was wearing heavy armor, he could mark a
+    second armor box and reduce the harm again" (001 §Armor), so `reductions` is 2."""
+    return 0 if avoided else max(0, level - reductions)
 
 
 def remove_harm(harm: Mapping[int, Sequence[str]], level: int, description: str) -> Harm:

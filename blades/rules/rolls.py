@@ -7,7 +7,7 @@ options a result opens up.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import IntEnum, StrEnum
 
@@ -170,16 +170,17 @@ def action_pool(
     bargain: bool = False,
     extra_dice: int = 0,
 ) -> int:
-    """Dice for an action roll.
+    """Dice for an action roll: the one sum behind both the roll and the number its button
+    shows.
 
     ``extra_dice`` covers abilities that add dice and harm that takes one away,
-    so it may be negative; a total of zero or less is a zero pool.
+    so it may be negative; a total of zero or less is a zero pool (2d, keep the lowest).
     """
     if rating < 0:
         raise RuleError("an action rating cannot be negative")
     if push and bargain:
         raise RuleError("the second bonus die comes from pushing or a devil's bargain, not both")
-    return rating + int(assist) + int(push or bargain) + extra_dice
+    return max(0, rating + int(assist) + int(push or bargain) + extra_dice)
 
 
 def push_stress(push_dice: bool, push_effect: bool) -> int:
@@ -197,13 +198,6 @@ def resistance_stress(roll: Roll) -> int:
 
 
 # --- Fortune, engagement, gather information -------------------------------
-
-FORTUNE_LABELS = {
-    "great": "Great / extreme effect",
-    "standard": "Standard / full effect",
-    "limited": "Limited / partial effect",
-    "poor": "Poor / little effect",
-}
 
 _FORTUNE_RESULTS = {
     Outcome.CRITICAL: "great",
@@ -313,13 +307,6 @@ class ViceResult:
     overindulged: bool
 
 
-def vice_pool(attribute_ratings: Iterable[int]) -> int:
-    ratings = list(attribute_ratings)
-    if not ratings:
-        raise ValueError("need at least one attribute rating")
-    return min(ratings)
-
-
 def indulge_vice(roll: Roll, stress_marked: int) -> ViceResult:
     """Relief is the die that counts, so a zero-pool indulgence gives the lower of two dice."""
     if stress_marked < 0:
@@ -422,8 +409,29 @@ _INCARCERATION_RESULTS = {
 }
 
 
-def incarceration_result(outcome: Outcome) -> IncarcerationResult:
-    return _INCARCERATION_RESULTS[outcome]
+def incarceration_result(
+    outcome: Outcome, *, cell_block_control: bool = False
+) -> IncarcerationResult:
+    """Cell Block Control: "You never take trauma from incarceration" (003 Prison claims)."""
+    result = _INCARCERATION_RESULTS[outcome]
+    if cell_block_control and result.trauma:
+        return IncarcerationResult(0, 0, 0, 0, "Nothing happens: the crew runs the cell block")
+    return result
+
+
+def incarceration_pool(tier: int, *, guard_payoff: bool = False) -> int:
+    """The crew's tier; Guard Payoff: "Take +1d to your Tier roll when a member of your crew
+    is incarcerated" (003 Prison claims)."""
+    if tier < 0:
+        raise ValueError("tier cannot be negative")
+    return tier + int(guard_payoff)
+
+
+def sentence(wanted: int, *, parole_influence: bool = False) -> str:
+    """Parole Influence: "a shorter prison stay—as if your wanted level was 1 lower" (003)."""
+    if not 0 <= wanted <= MAX_WANTED:
+        raise ValueError(f"wanted level must be 0-{MAX_WANTED}")
+    return SENTENCES[max(0, wanted - int(parole_influence))]
 
 
 # --- Roll log --------------------------------------------------------------

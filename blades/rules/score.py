@@ -71,6 +71,23 @@ def flashback_stress(stress: int) -> int:
     return check_range(stress, 0, FLASHBACK_STRESS_MAX, "Flashback stress")
 
 
+@dataclass(frozen=True)
+class FlashbackCost:
+    stress: int = 0
+    coin: int = 0
+    rep: int = 0
+
+
+def flashback_cost(stress: int, *, downtime: bool, pay_with: str = "") -> FlashbackCost:
+    """What paying a flashback costs: its stress, or for a downtime activity "pay 1 coin
+    or 1 rep for it, instead of stress" (000 §Flashbacks), the player's choice."""
+    if not downtime:
+        return FlashbackCost(stress=flashback_stress(stress))
+    if pay_with not in ("coin", "rep"):
+        raise RuleError("A flashback to a downtime activity costs 1 coin or 1 rep: choose which.")
+    return FlashbackCost(coin=1) if pay_with == "coin" else FlashbackCost(rep=1)
+
+
 def job_coin(size: str, extra: int = 0) -> int:
     """Coin by size of job; a major job is 10 or more, so only it takes `extra`."""
     if size not in JOB_COIN:
@@ -109,7 +126,8 @@ def lose_hold(hold: str, tier: int) -> HoldLoss:
 class Cost:
     """What one choice does to the books. `fortune` means the app rolls a fortune roll
     and the heat comes from `fortune_heat`; `claim` gives up one claim; `incarcerate`
-    hands someone over; `war` drops status with the faction to war."""
+    hands someone over; `war` drops status with the faction to war; `harm` is the level
+    of harm the PC involved suffers."""
 
     coin: int = 0
     rep: int = 0
@@ -120,6 +138,7 @@ class Cost:
     war: bool = False
     incarcerate: bool = False
     fortune: bool = False
+    harm: int = 0
 
 
 @dataclass(frozen=True)
@@ -136,12 +155,19 @@ def _tier(faction_tier: int | None, name: str) -> int:
 
 
 def entanglement_choices(
-    name: str, *, wanted: int, crew_tier: int, faction_tier: int | None = None, claims: int = 1
+    name: str,
+    *,
+    wanted: int,
+    crew_tier: int,
+    faction_tier: int | None = None,
+    claims: int = 1,
+    allies: bool = True,
 ) -> tuple[Choice, ...]:
     """Each way out of an entanglement, with its cost worked out for this crew.
 
     `faction_tier` is the tier of the faction involved (Cooperation, Reprisals, Rivals);
-    `claims` is how many claims the crew could give up (Show of Force costs hold without).
+    `claims` is how many claims the crew could give up (Show of Force costs hold without);
+    `allies` says whether any faction stands at +3 status with the crew (Cooperation).
     Choices that are not book changes carry no cost: the table plays them out.
     """
     match name:
@@ -156,6 +182,9 @@ def entanglement_choices(
                 Choice("resist", "Resist or escape: play it out"),
             )
         case "Cooperation":
+            # "If you don't have a +3 faction status, you avoid entanglements right now."
+            if not allies:
+                return (Choice("avoid", "No faction at +3 status: no entanglement this time"),)
             tier = _tier(faction_tier, name)
             return (
                 Choice("favour", "Do the favour: play it out"),
@@ -180,7 +209,9 @@ def entanglement_choices(
             return (
                 Choice("pay", "Pay them off: 3 coin", Cost(coin=3)),
                 Choice(
-                    "talk", "Level 2 harm and the PC talks: +3 heat (resist each)", Cost(heat=3)
+                    "talk",
+                    "Level 2 harm and the PC talks: +3 heat (resist each)",
+                    Cost(heat=3, harm=2),
                 ),
             )
         case "Questioning":
@@ -189,7 +220,8 @@ def entanglement_choices(
                 Choice("pay", "Pay them off: 2 coin", Cost(coin=2)),
             )
         case "Reprisals":
-            price = 1 + _tier(faction_tier, name)
+            # "Pay them (1 rep and 1 coin) per Tier of the enemy" (003).
+            price = _tier(faction_tier, name)
             return (
                 Choice("pay", f"Pay {price} rep and {price} coin", Cost(rep=price, coin=price)),
                 Choice("allow", "Let them have their way: play it out"),
@@ -226,7 +258,14 @@ def entanglement_choices(
     raise RuleError(f"“{name}” is not an entanglement.")
 
 
-NEEDS_FACTION = ("Cooperation", "Reprisals", "Rivals", "Show of Force")
+QUESTIONING_DICE = 2  # "Roll 2d for a normal person"
+QUESTIONING_DICE_MAX = 4  # "an experienced underworld type or some kind of tough ... 3d or 4d"
+
+
+def questioning_dice(dice: int) -> int:
+    """The fortune roll of someone questioned (Questioning, The Usual Suspects): 2d for a
+    normal person, 3d or 4d for a tough, 1d or 0d for someone soft or loyal to the law."""
+    return check_range(dice, 0, QUESTIONING_DICE_MAX, "Dice for the person questioned")
 
 
 def fortune_heat(name: str, outcome: Outcome) -> tuple[int, str]:
@@ -259,21 +298,10 @@ UNTREATED_STRESS = 1  # no healer: tough it out, 0d
 RESTRICTED_HEAT = 2
 
 
-def activity_label(kind: str) -> str:
-    if kind not in ACTIVITIES:
-        raise RuleError(f"“{kind}” is not a downtime activity.")
-    return ACTIVITIES[kind]
-
-
 def extra_activity_payment(pay_with: str) -> str:
     if pay_with not in ("coin", "rep"):
         raise RuleError("An extra activity costs 1 coin or 1 rep: choose which.")
     return pay_with
-
-
-def vice_penalty(traumas: int, indulged: bool) -> int:
-    """Stress for a PC who did not indulge their vice this downtime: one per trauma."""
-    return 0 if indulged else check_range(traumas, 0, 4, "Trauma")
 
 
 # --- The xp review ---------------------------------------------------------------------

@@ -12,14 +12,15 @@ document.addEventListener("DOMContentLoaded", function () {
   };
 });
 
-// A sheet's signal (pushed when the sheet changed) fetches it only when this page's copy
-// is older than the pushed revision and no request of that sheet is in flight. Decided
-// here rather than in an hx-trigger filter: filters are evaluated code, which the
-// Content-Security-Policy does not allow.
+// A sheet's or the flow panel's signal (pushed when it changed) fetches it only when this
+// page's copy is older than the pushed revision and no request of it is in flight: the
+// sender already holds its own answer. Decided here rather than in an hx-trigger filter:
+// filters are evaluated code, which the Content-Security-Policy does not allow.
 document.addEventListener("htmx:confirm", function (event) {
   var signal = event.detail.elt;
-  if (!signal.dataset || !signal.dataset.sheet) return;
-  var sheet = document.getElementById(signal.dataset.sheet);
+  var target = signal.dataset && (signal.dataset.sheet || signal.dataset.panel);
+  if (!target) return;
+  var sheet = document.getElementById(target);
   if (
     !sheet ||
     sheet.dataset.revision === signal.dataset.revision ||

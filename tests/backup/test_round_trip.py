@@ -74,7 +74,7 @@ def add_crew_and_factions(table: Table) -> None:
     crew = crew_actions.create_crew(table=table, crew_type="shadows", name="The Lampblacks")
     # The lair is held from the start; seize a turf square as well.
     turf = crew.claims.filter(turf=True, lair=False).first()
-    crew_actions.set_claim(claim=turf, held=True)
+    crew_actions.set_claim(claim=turf, held=True, override=True)
     crew_actions.recruit_cohort(
         crew=crew,
         name="Bell's gang",

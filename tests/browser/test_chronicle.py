@@ -12,14 +12,14 @@ WEBHOOK = "https://discord.com/api/webhooks/123456789012345678/example-token"
 
 def test_dice_statistics_and_the_discord_page(person, make_user):
     gm, ada, bo = start_table(person, make_user)
-    ada.get_by_label("Roll type").select_option(label="Action")
+    ada.get_by_label("Roll type").select_option(label="Fortune")
     ada.get_by_label("Dice").fill("3")
     ada.get_by_role("button", name="Roll the dice").click()
     expect(ada.locator(".roll")).to_have_count(1)
 
     ada.get_by_role("link", name="Dice statistics").click()
     expect(ada.get_by_role("heading", name="ada")).to_be_visible()
-    row = ada.get_by_role("row").filter(has=ada.get_by_role("rowheader", name="Action"))
+    row = ada.get_by_role("row").filter(has=ada.get_by_role("rowheader", name="Fortune"))
     expect(row).to_contain_text("3d")
     expect(row.get_by_role("img")).to_be_visible()
     assert_accessible(ada)

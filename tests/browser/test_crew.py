@@ -39,7 +39,8 @@ def test_gm_keeps_the_books_and_players_watch_live(person, make_user, server):
     gm.get_by_role("button", name="Add 1 coin").click()
     for page in (gm, *watchers):
         expect(page.get_by_role("img", name="Heat 2 of 9")).to_be_visible(timeout=15_000)
-        expect(page.get_by_role("img", name="Coin 1 of 4")).to_be_visible(timeout=15_000)
+        # A new crew starts with 2 coin (SRD_FACTS §6.2).
+        expect(page.get_by_role("img", name="Coin 3 of 4")).to_be_visible(timeout=15_000)
     # Players do not keep the books by default: no buttons for them.
     expect(ada.get_by_role("button", name="Add 1 heat")).to_have_count(0)
 

@@ -126,12 +126,15 @@ def test_a_score_and_its_downtime_played_live(person, server, table_with_crew):
     assert_accessible(gm)
 
     # 3. Payoff: a standard job, 6 coin; rep 2 + 2 for a target two tiers above the crew.
+    # Ada takes 2 of it; the crew keeps 4 on top of the 2 it started with.
     gm.get_by_role("button", name="End the score: payoff").click()
     gm.get_by_label("Size of the job").select_option("standard")
+    gm.get_by_label("Ada's share").fill("2")
     gm.get_by_role("button", name="Apply payoff").click()
     expect(gm.get_by_role("button", name="Apply heat")).to_be_visible()
     crew = books()
     assert (crew.rep, crew.coin) == (4, 6)
+    assert Character.objects.get(pk=ada.pk).coin == 2
     for page in sheets:
         expect(sheet_track(page, f"^Rep 4 of {crew.rep_track}")).to_be_visible()
         expect(sheet_track(page, f"^Coin 6 of {crew.coin_limit}$")).to_be_visible()
@@ -236,10 +239,13 @@ def test_a_score_and_its_downtime_played_live(person, server, table_with_crew):
         expect(page.get_by_role("button", name=f"Mark xp for {pc.name}")).to_be_visible()
         page.get_by_label(re.compile("playbook's xp trigger")).select_option("1")
         page.get_by_label(re.compile("beliefs, drives")).select_option("1")
-        page.get_by_label("Mark it on").select_option("playbook")
+        # End-of-session xp goes on any tracks the player wants (001 §PC Advancement).
+        page.get_by_label("Playbook xp").fill("1")
+        page.get_by_label("Prowess xp").fill("1")
         page.get_by_role("button", name=f"Mark xp for {pc.name}").click()
         expect(page.locator("#phase-panel")).to_contain_text(f"{pc.name}: xp marked.")
-        assert Character.objects.get(pk=pc.pk).playbook_xp == 2
+        marked = Character.objects.get(pk=pc.pk)
+        assert (marked.playbook_xp, marked.prowess_xp) == (1, 1)
     gm.get_by_label("The crew's own xp trigger").select_option("1")
     gm.get_by_label(re.compile("above your current station")).select_option("1")
     gm.get_by_role("button", name="Mark crew xp").click()

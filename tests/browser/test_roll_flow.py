@@ -58,7 +58,16 @@ def party_line(page, character):
     return page.locator(f"#party-{character.pk}")
 
 
+def open_start(page):
+    """The start form is folded away until a player opens it (issue 13)."""
+    start = page.get_by_text("Start an action roll")
+    if not page.locator("#flow-start").is_visible():
+        start.click()
+    expect(page.locator("#flow-start")).to_be_visible()
+
+
 def propose(page, goal, action, group=False):
+    open_start(page)
     form = page.locator("#flow-start")
     form.get_by_label("Goal").fill(goal)
     form.get_by_label("Action", exact=True).select_option(label=action)
@@ -209,7 +218,10 @@ def test_a_roll_built_together_live(person, server, crew):
     while undo.count():
         undone_goal = undo.text_content().split(": ", 1)[1].strip()
         undo.click()
-        undone = gm.get_by_role("article", name=re.compile(f"— {re.escape(undone_goal)}$"))
+        # Finished rolls are folded to one line each: the article is in the fold.
+        undone = gm.get_by_role(
+            "article", name=re.compile(f"— {re.escape(undone_goal)}$"), include_hidden=True
+        )
         expect(undone).to_contain_text("Undone")
     for page in everyone:
         for character in (ada, bo):
@@ -265,6 +277,7 @@ def press(page, target, key="Enter", limit=12, back=False) -> None:
 
 
 def propose_by_keyboard(page, goal, action) -> None:
+    open_start(page)
     form = page.locator("#flow-start")
     form.get_by_label("Goal").focus()
     page.keyboard.type(goal)
@@ -381,7 +394,9 @@ def test_a_whole_roll_by_keyboard(person, server, crew):
     press(gm, roll.get_by_role("button", name="Close the roll"), limit=14)
     for page in everyone:
         expect(open_roll(page, goal)).to_have_count(0)
-        finished = page.get_by_role("article", name=re.compile(re.escape(goal) + "$"))
+        finished = page.get_by_role(
+            "article", name=re.compile(re.escape(goal) + "$"), include_hidden=True
+        )
         expect(finished).to_contain_text("Finished")
     assert_focus_kept(gm)
     assert Consequence.objects.get(description="Stabbed").result == "reduced"

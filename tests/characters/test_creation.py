@@ -1,3 +1,4 @@
+import pytest
 from django.apps import apps
 from django.urls import reverse
 
@@ -80,7 +81,7 @@ def test_wizard_makes_a_character_with_a_standard_playbook(client, table, player
     stances = sorted(c.stance for c in character.contacts.all())
     assert stances == ["", "", "", "friend", "rival"]
     assert character.items.filter(special=True).count() == 6
-    assert character.items.filter(special=False).count() == 17
+    assert character.items.filter(special=False).count() == 16  # Spiritbane is the Cutter's
     assert not Draft.objects.exists()
     # The table page now lists the new character in the party.
     assert "Vex" in client.get(reverse("table_detail", args=[table.pk])).content.decode()
@@ -228,3 +229,16 @@ def test_custom_playbooks_stay_at_their_table(client, table, gm, outsider):
     client.force_login(outsider)
     page = client.get(wizard_url(other)).content.decode()
     assert "Cutter" in page and "Tinkerer" not in page
+
+
+@pytest.mark.parametrize(
+    ("playbook", "charms"),
+    [("cutter", 1), ("hound", 1), ("lurk", 1), ("slide", 1), ("spider", 1), ("leech", 1)],
+)
+def test_spiritbane_charm_is_carried_once(client, table, player, playbook, charms):
+    """Issue 14 item 23: Cutter, Hound, Lurk, Slide and Spider list the Spiritbane charm as
+    a playbook item and it is a standard item too; a sheet carries it once."""
+    client.force_login(player)
+    complete_wizard(client, table, standard_playbook(playbook))
+    items = Character.objects.get(owner=player).items.filter(name__iexact="Spiritbane charm")
+    assert items.count() == charms

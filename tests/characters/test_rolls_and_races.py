@@ -22,6 +22,10 @@ def character(table, player):
     return CharacterFactory(table=table, owner=player, stress=3)
 
 
+def sheet_url(character):
+    return reverse("character_sheet", args=[character.table_id, character.pk])
+
+
 def fresh(character):
     return Character.objects.get(pk=character.pk)
 
@@ -52,22 +56,34 @@ def test_resistance_overflow_is_trauma(character):
     assert "trauma" in roll.summary
 
 
-def test_action_roll_uses_the_rating_less_harm(character):
-    from blades.rules.rolls import Position
-
+def test_the_sheets_roll_buttons_show_the_dice_harm_leaves(client, character):
+    """Issue 13: "Roll Skirmish (2d)" while level 2 harm made the roll 1d."""
     actions.add_harm(character=character, level=2, description="Cut")
-    roll = actions.roll_action(
-        character=character,
-        roller=character.owner,
-        action="skirmish",
-        position=Position.DESPERATE,
-        push=True,
-        rng=FixedDice(5, 3),
-    )
-    assert roll.pool == 2  # 2 dots + 1 push - 1 harm
-    after = fresh(character)
-    assert after.stress == 5 and after.prowess_xp == 1
-    assert "mark 1 xp" in roll.summary
+    client.force_login(character.owner)
+    page = client.get(sheet_url(character)).content.decode()
+    assert "Roll Skirmish (1d)" in page
+    assert "Roll Hunt (0d: 2 dice, lowest counts)" in page
+
+
+def test_the_sheets_roll_buttons_open_the_shared_roll(client, character):
+    """Issue 13: the sheet rolled actions itself, with its own assist, push and bargain,
+    past the GM. Its buttons now propose the table's shared roll, and its own roll is gone."""
+    client.force_login(character.owner)
+    page = client.get(sheet_url(character)).content.decode()
+    table_url = reverse("table_detail", args=[character.table_id])
+    assert f'href="{table_url}?roll=skirmish#flow-start"' in page
+    assert 'name="bargain"' not in page and 'name="push"' not in page
+    old = reverse("character_move", args=[character.table_id, character.pk, "roll"])
+    assert client.post(old, {"action": "skirmish"}).status_code == 404
+    assert not Roll.objects.exists()
+    table_page = client.get(f"{table_url}?roll=skirmish").content.decode()
+    assert '<option value="skirmish" selected>' in table_page
+    assert '<details class="flow-new" open>' in table_page
+
+
+def test_only_the_characters_player_sees_its_roll_buttons(client, character, gm):
+    client.force_login(gm)
+    assert "Roll Skirmish" not in client.get(sheet_url(character)).content.decode()
 
 
 def test_indulging_vice_rolls_the_lowest_attribute(character):
@@ -80,11 +96,11 @@ def test_indulging_vice_rolls_the_lowest_attribute(character):
 def test_sheet_rolls_reach_the_table_log_with_the_name(client, character, gm):
     client.force_login(character.owner)
     client.post(
-        reverse("character_move", args=[character.table_id, character.pk, "roll"]),
-        {"action": "skirmish", "position": "risky", "effect": "standard"},
+        reverse("character_move", args=[character.table_id, character.pk, "resist"]),
+        {"attribute": "prowess"},
     )
     roll = Roll.objects.get()
-    assert roll.character == character and roll.pool == 2
+    assert roll.character == character and roll.pool == 1
     client.force_login(gm)
     page = client.get(reverse("table_detail", args=[character.table_id])).content.decode()
     assert f"<strong>{character.name}</strong>" in page
@@ -92,14 +108,14 @@ def test_sheet_rolls_reach_the_table_log_with_the_name(client, character, gm):
 
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.parametrize("start,clicks", [(0, 9), (0, 20)])
-def test_concurrent_stress_marks_lose_nothing_and_never_pass_nine(start, clicks):
+def test_concurrent_stress_marks_lose_nothing_and_never_reach_nine(start, clicks):
     character = CharacterFactory(stress=start)
     url = reverse("character_move", args=[character.table_id, character.pk, "stress"])
     post_at_once([(character.owner, url, {"by": "1"})] * clicks)
     after = fresh(character)
-    # Every mark counts: each overflow past 9 is a trauma and starts again from 0.
-    assert 0 <= after.stress <= 9
-    assert after.trauma_pending * 10 + after.stress == start + clicks
+    # Every mark counts: marking the last (ninth) box is a trauma and starts again from 0.
+    assert 0 <= after.stress < 9
+    assert after.trauma_pending * 9 + after.stress == start + clicks
 
 
 @pytest.mark.django_db(transaction=True)

@@ -130,13 +130,13 @@ def test_an_action_roll_posts_its_terms_when_the_dice_fall(table, player, gm, ho
     roll_actions.roll_dice(by=ada_m, roll=roll, rng=Dice(5, 1))
     roll_outcome.finish(by=gm_m, roll=roll)
 
+    # The roll's line in the log is the post (closing it later is no news to Discord).
     [embed] = posts(discord, PLAYERS_PATH)
-    assert embed["title"] == f"Ada ({player.username}): Action roll"
-    assert embed["description"] == "slip past the guard"
+    assert embed["title"] == f"Ada ({player.username}): Action"
+    assert (
+        embed["description"] == "Prowl · Desperate / Standard: Partial success\nslip past the guard"
+    )
     fields = {f["name"]: f["value"] for f in embed["fields"]}
-    assert fields["Action"] == "Prowl"
-    assert fields["Position"] == "Desperate"
-    assert fields["Effect"] == "Standard"
     assert fields["Dice"] == "5, 1 (2d)"
     assert fields["Result"] == "Partial success"
 
@@ -220,7 +220,7 @@ def test_the_table_keeps_rolling_while_the_webhook_hangs(table, player, hook, di
         for _ in range(2):
             started = time.monotonic()
             response = client.post(
-                f"/tables/{table.pk}/rolls/", {"kind": "action", "pool": 2, "note": ""}
+                f"/tables/{table.pk}/rolls/", {"kind": "fortune", "pool": 2, "note": ""}
             )
             assert response.status_code in (200, 302)
             assert time.monotonic() - started < 2  # DISCORD_TIMEOUT
@@ -266,7 +266,7 @@ def test_restoring_a_backup_posts_nothing(table, player, hook, discord):
     assert discord.log == []
 
 
-def test_a_group_action_posts_once_when_the_last_participant_rolls(
+def test_each_participant_of_a_group_action_posts_their_own_dice(
     table, player, other_player, hook, discord
 ):
     from rolls import group as roll_group
@@ -281,12 +281,12 @@ def test_a_group_action_posts_once_when_the_last_participant_rolls(
     )
     roll_group.join_group(by=bo_m, roll=roll)
     roll_group.roll_dice(by=ada_m, roll=roll, rng=Dice(5, 1))
-    assert posts(discord, PLAYERS_PATH) == []
     roll_group.roll_dice(by=bo_m, roll=roll, rng=Dice(6))
-    [embed] = posts(discord, PLAYERS_PATH)
-    assert embed["title"] == f"Ada ({player.username}): Group action"
-    fields = {f["name"]: f["value"] for f in embed["fields"]}
-    assert fields["Dice"] == "6 (1d) (the group's best)"
+    ada_post, bo_post = posts(discord, PLAYERS_PATH)
+    assert ada_post["title"] == f"Ada ({player.username}): Group action"
+    assert bo_post["title"] == f"Bo ({other_player.username}): Group action"
+    fields = {f["name"]: f["value"] for f in bo_post["fields"]}
+    assert fields["Dice"] == "6 (1d)"
     assert fields["Result"] == "Full success"
 
 
@@ -308,11 +308,11 @@ def test_a_resistance_roll_posts_its_dice_and_cost(table, player, gm, hook, disc
     )
     roll_outcome.resist(by=ada_m, consequence=consequence, rng=Dice(4, 1, 2))
     action, resistance = posts(discord, PLAYERS_PATH)
-    assert action["title"].endswith("Action roll")
-    assert resistance["title"] == f"Ada ({player.username}): Resistance roll"
-    assert resistance["description"] == "Resists harm: Stabbed"
+    assert action["title"].endswith("Action")
+    assert resistance["title"] == f"Ada ({player.username}): Resistance"
+    assert resistance["description"] == "Take 2 stress\nProwess against harm"
     fields = {f["name"]: f["value"] for f in resistance["fields"]}
-    assert fields == {"Attribute": "Prowess", "Dice": "4, 1, 2 (3d)", "Stress": "takes 2 stress"}
+    assert fields == {"Dice": "4, 1, 2 (3d)", "Result": "Partial success"}
 
 
 def test_an_unreachable_discord_is_a_warning(table, player, discord, settings):

@@ -101,13 +101,10 @@ def test_shared_action_rolls_count_each_participants_dice(table, gm, player, oth
 
     people = {p.name: p for p in table_statistics(table.pk, gm=False)}
     ada_lines = {(line.kind, line.pool): line.total for line in people[player.username].lines}
-    assert ada_lines == {
-        ("Action roll", 2): 1,
-        ("Group action (own dice)", 2): 1,
-        ("Resistance (shared roll)", 2): 1,
-    }
+    # Every die of the shared roll is a line of the log, each counted once.
+    assert ada_lines == {("Action", 2): 1, ("Group action", 2): 1, ("Resistance", 2): 1}
     bo_lines = {(line.kind, line.pool): line.total for line in people[other_player.username].lines}
-    assert bo_lines == {("Group action (own dice)", 1): 1}
+    assert bo_lines == {("Group action", 1): 1}
 
 
 def _queries(client, table) -> int:
@@ -137,3 +134,18 @@ def test_the_query_count_does_not_grow_with_the_rolls(client, table, player, oth
 def test_only_members_see_the_dice(client, table, outsider):
     client.force_login(outsider)
     assert client.get(f"/tables/{table.pk}/dice/").status_code == 404
+
+
+def test_shared_rolls_from_before_the_log_still_count(table, player):
+    """A shared roll made before its dice went to the log (no line) is counted from the
+    roll itself, so a table's history keeps it."""
+    from rolls.models import ActionRoll
+
+    ada = CharacterFactory(table=table, owner=player, name="Ada", prowl=2)
+    ActionRoll.objects.create(
+        table=table, character=ada, goal="old", action="prowl", pool=2, dice=[4, 2],
+        outcome="partial", step="done",
+    )  # fmt: skip
+    people = {p.name: p for p in table_statistics(table.pk, gm=False)}
+    lines = {(line.kind, line.pool): line.total for line in people[player.username].lines}
+    assert lines == {("Action roll", 2): 1}

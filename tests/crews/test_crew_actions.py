@@ -8,7 +8,7 @@ from tests.factories import CrewFactory, FactionFactory
 
 
 def test_create_crew_takes_the_types_defaults(crew):
-    assert (crew.tier, crew.hold, crew.rep, crew.coin, crew.boxes_free) == (0, "strong", 0, 0, 2)
+    assert (crew.tier, crew.hold, crew.rep, crew.coin, crew.boxes_free) == (0, "strong", 0, 2, 2)
     assert crew.abilities == ["everyone_steals"]
     assert crew.upgrades == {"hidden": 1, "prowess": 1}
     assert crew.claims.count() == 15
@@ -57,7 +57,7 @@ def test_heat_rolls_over_into_wanted(crew):
 
 
 def test_coin_by_hand_stops_at_the_vault(crew):
-    actions.add_coin(crew=crew, amount=4)
+    actions.add_coin(crew=crew, amount=2)  # on top of the starting 2
     with pytest.raises(RuleError):
         actions.add_coin(crew=crew, amount=1)
     crew.refresh_from_db()
@@ -67,7 +67,7 @@ def test_coin_by_hand_stops_at_the_vault(crew):
 def test_payoff_may_leave_excess(crew):
     change = actions.add_coin(crew=crew, amount=6, allow_excess=True)
     crew.refresh_from_db()
-    assert (crew.coin, change.excess, crew.coin_excess) == (6, 2, 2)
+    assert (crew.coin, change.excess, crew.coin_excess) == (8, 4, 4)
 
 
 def test_vault_raises_the_limit(crew):
@@ -79,7 +79,7 @@ def test_vault_raises_the_limit(crew):
 def test_turf_shortens_the_rep_track_and_stays_when_rep_resets(crew):
     turf = crew.claims.filter(turf=True).order_by("pk")
     for claim in turf[:2]:
-        actions.set_claim(claim=claim, held=True)
+        actions.set_claim(claim=claim, held=True, override=True)
     crew = Crew.objects.get(pk=crew.pk)
     assert (crew.turf, crew.rep_track) == (2, 10)
     actions.add_rep(crew=crew, amount=12)
@@ -87,7 +87,7 @@ def test_turf_shortens_the_rep_track_and_stays_when_rep_resets(crew):
     assert crew.rep == 10
     actions.mark_upgrade(crew=crew, key="vault", by=1)
     actions.mark_upgrade(crew=crew, key="vault", by=1)
-    actions.add_coin(crew=crew, amount=8)
+    actions.add_coin(crew=crew, amount=6)  # 8 with the starting 2
     result = actions.develop(crew=crew)
     crew = Crew.objects.get(pk=crew.pk)
     assert (result.kind, crew.tier, crew.hold, crew.rep, crew.coin, crew.turf) == (
@@ -214,7 +214,7 @@ def test_war_with_a_hidden_faction_has_no_effect_yet(crew, table):
 def test_custom_claim_counts_as_turf(table):
     crew = CrewFactory(table=table, crew_type="custom")
     claim = actions.add_claim(crew=crew, name="Docks", effect="", turf=True)
-    actions.set_claim(claim=claim, held=True)
+    actions.set_claim(claim=claim, held=True, override=True)
     assert Crew.objects.get(pk=crew.pk).rep_track == 11
     actions.remove_claim(claim=claim)
     assert not Claim.objects.exists()
@@ -223,3 +223,24 @@ def test_custom_claim_counts_as_turf(table):
 def test_map_claims_cannot_be_removed(crew):
     with pytest.raises(RuleError):
         actions.remove_claim(claim=crew.claims.first())
+
+
+def test_steady_gives_a_tenth_stress_box_and_hardened_a_fifth_trauma(table, player):
+    """SRD_FACTS §6.3: Steady "+1 stress box", Hardened "+1 trauma box": the database no
+    longer holds stress at 9, and the fifth trauma is the one that retires."""
+    from characters import actions as character_actions
+    from characters.models import Character
+    from tests.factories import CharacterFactory
+
+    crew = actions.create_crew(table=table, crew_type="shadows", name="Tenth Box")
+    pc = CharacterFactory(table=table, owner=player, stress=8)
+    Crew.objects.filter(pk=crew.pk).update(upgrades={"steady": 3, "hardened": 3})
+    character_actions.mark_stress(character=pc, amount=1)
+    pc = Character.objects.get(pk=pc.pk)
+    assert (pc.stress, pc.trauma_pending, pc.stress_max) == (9, 0, 10)
+    character_actions.mark_stress(character=pc, amount=1)
+    pc = Character.objects.get(pk=pc.pk)
+    assert (pc.stress, pc.trauma_pending) == (0, 1)
+    Character.objects.filter(pk=pc.pk).update(traumas=["cold", "soft", "vicious", "haunted"])
+    character_actions.choose_trauma(character=pc, condition="reckless")
+    assert len(Character.objects.get(pk=pc.pk).traumas) == 5

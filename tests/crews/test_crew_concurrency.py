@@ -26,7 +26,7 @@ def fresh_crew(transactional_db):
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.parametrize("vault,limit", [(0, 4), (2, 16)])
 def test_concurrent_coin_adds_stop_exactly_at_the_vault(fresh_crew, vault, limit):
-    Crew.objects.filter(pk=fresh_crew.pk).update(upgrades={"vault": vault})
+    Crew.objects.filter(pk=fresh_crew.pk).update(upgrades={"vault": vault}, coin=0)
     gm = fresh_crew.table.gm
     statuses = click_all(gm, reverse("crew_coin", args=[fresh_crew.table_id]), {"amount": "1"})
     assert Crew.objects.get(pk=fresh_crew.pk).coin == limit

@@ -1,7 +1,7 @@
 import pytest
 from django.urls import reverse
 
-from crews.models import Crew
+from crews.models import Claim, Crew
 
 HX = {"HX-Request": "true"}
 
@@ -23,7 +23,7 @@ def test_players_do_not_keep_the_books_by_default(client, crew, player, name):
     client.force_login(player)
     assert client.post(url(name, crew), {"amount": "1"}).status_code == 403
     crew.refresh_from_db()
-    assert (crew.heat, crew.coin, crew.rep, crew.xp) == (0, 0, 0, 0)
+    assert (crew.heat, crew.coin, crew.rep, crew.xp) == (0, 2, 0, 0)
 
 
 def test_players_keep_the_books_when_the_gm_allows(client, crew, gm, player):
@@ -34,7 +34,7 @@ def test_players_keep_the_books_when_the_gm_allows(client, crew, gm, player):
     )
     client.force_login(player)
     assert client.post(url("crew_coin", crew), {"amount": "1"}).status_code == 302
-    assert Crew.objects.get(pk=crew.pk).coin == 1
+    assert Crew.objects.get(pk=crew.pk).coin == 3
 
 
 def test_players_edit_the_sheet_unless_the_gm_says_no(client, crew, gm, player):
@@ -125,7 +125,7 @@ def test_player_cannot_grant_a_free_cohort(client, crew, player):
 
 
 def test_seize_a_claim_from_the_page(client, crew, gm):
-    claim = crew.claims.filter(turf=True).first()
+    claim = crew.claims.get(row=1, col=3)  # Turf, next to the Shadows' lair
     client.force_login(gm)
     client.post(url("crew_claim", crew, claim.pk), {"held": "1"})
     crew = Crew.objects.get(pk=crew.pk)
@@ -180,3 +180,29 @@ def test_player_page_has_no_book_controls(client, crew, player):
     page = client.get(url("crew_detail", crew)).content.decode()
     assert "Add 1 heat" not in page and "Who keeps the sheet" not in page
     assert "Edit the crew sheet" in page
+
+
+def test_a_claim_is_seized_next_to_a_held_one_or_the_lair_unless_the_gm_overrides(
+    client, crew, gm, player
+):
+    """Issue 14 item 19: claims need a held claim or the lair adjacent (a path on the
+    crew's map); the app warns, and the GM may seize it anyway."""
+    far = crew.claims.get(row=0, col=0)  # Interrogation Chamber, two paths from the lair
+    client.force_login(gm)
+    response = client.post(url("crew_claim", crew, far.pk), {"held": "1"}, headers=HX)
+    page = response.content.decode()
+    assert response.status_code == 422 and "not next to a claim the crew holds" in page
+    assert "Seize Interrogation Chamber anyway (GM)" in page
+    assert not Claim.objects.get(pk=far.pk).held
+    data = {"held": "1", "override": "1"}
+    assert client.post(url("crew_claim", crew, far.pk), data, headers=HX).status_code == 200
+    assert Claim.objects.get(pk=far.pk).held
+    near = crew.claims.get(row=0, col=1)  # now next to the Interrogation Chamber
+    Crew.objects.filter(pk=crew.pk).update(players_keep_books=True)
+    client.force_login(player)
+    other = crew.claims.get(row=2, col=4)
+    response = client.post(url("crew_claim", crew, other.pk), data, headers=HX)
+    assert response.status_code == 422  # a player's override counts for nothing
+    assert (
+        client.post(url("crew_claim", crew, near.pk), {"held": "1"}, headers=HX).status_code == 200
+    )

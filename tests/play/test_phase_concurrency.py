@@ -47,7 +47,7 @@ def test_concurrent_payoff_and_heat_clicks_apply_once(at_payoff):
     url = reverse("phase_payoff", args=[table.pk])
     statuses = click_all([(table.gm, url, {"size": "small"})] * CLICKS)
     assert sorted(statuses) == [200] + [422] * (CLICKS - 1)
-    assert (Crew.objects.get(pk=crew.pk).rep, Crew.objects.get(pk=crew.pk).coin) == (4, 4)
+    assert (Crew.objects.get(pk=crew.pk).rep, Crew.objects.get(pk=crew.pk).coin) == (4, 2 + 4)
     url = reverse("phase_heat", args=[table.pk])
     statuses = click_all([(table.gm, url, {"exposure": "loud"})] * CLICKS)
     assert sorted(statuses) == [200] + [422] * (CLICKS - 1)

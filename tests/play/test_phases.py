@@ -4,10 +4,12 @@ import pytest
 from django.urls import reverse
 
 from blades.rules.character import RuleError
+from characters import actions as character_actions
 from characters.models import Character
+from crews import actions as crew_actions
 from crews.models import Crew, Faction
 from play import downtime, phases
-from play.models import DowntimeActivity, Phase
+from play.models import DowntimeActivity, Flashback, Phase
 from sessions.models import Clock, Roll
 from tests.factories import CharacterFactory, FactionFactory
 
@@ -67,8 +69,8 @@ def to_step(table, crew, faction, wanted_step, gm):
     if wanted_step == "entanglement":
         return
     phases.roll_entanglement(table=table, roller=gm, rng=FixedDice(6, 6))
-    phases.resolve_entanglement(table=table, roller=gm, name="Cooperation", choice="favour",
-                                faction=faction)  # fmt: skip
+    # No faction stands at +3 with the crew: Cooperation passes them by.
+    phases.resolve_entanglement(table=table, roller=gm, name="Cooperation", choice="avoid")
 
 
 # --- The score -------------------------------------------------------------------------
@@ -174,12 +176,13 @@ def test_payoff_rep_by_tiers_coin_by_size_less_tithe_and_excess_flagged(
     assert client.post(url, {"size": "big", "tithe": "1"}).status_code == 403
     client.force_login(gm)
     client.post(url, {"size": "big", "tithe": "1"})
-    # Tier 0 crew against a tier-2 faction: 2 + 2 rep. Big job 8 coin, tithe 0 + 1.
-    assert books(crew) | {} == {"rep": 4, "heat": 0, "wanted": 0, "coin": 7, "xp": 0}
-    assert Crew.objects.get(pk=crew.pk).coin_excess == 3  # the lair holds 4
+    # Tier 0 crew against a tier-2 faction: 2 + 2 rep. Big job 8 coin, tithe 0 + 1, on top
+    # of the starting 2.
+    assert books(crew) | {} == {"rep": 4, "heat": 0, "wanted": 0, "coin": 9, "xp": 0}
+    assert Crew.objects.get(pk=crew.pk).coin_excess == 5  # the lair holds 4
     assert step(table) == "heat"
     assert client.post(url, {"size": "big"}, headers=HX).status_code == 422  # once only
-    assert books(crew)["coin"] == 7
+    assert books(crew)["coin"] == 9
 
 
 def test_a_quiet_score_earns_no_rep_and_a_full_track_none_either(table, crew, faction, gm):
@@ -328,6 +331,58 @@ def test_questioning_fortune_roll_adds_heat(table, crew, faction, gm):
     assert books(crew)["heat"] == 6
 
 
+def test_cooperation_with_a_plus_3_faction_is_a_favour_without_one_nothing(
+    table, crew, faction, gm
+):
+    """003 Cooperation: "A +3 status faction asks you for a favor ... If you don't have a
+    +3 faction status, you avoid entanglements right now"."""
+    _entangle(table, crew, faction, gm, 2, 1, (6,))
+    with pytest.raises(RuleError, match="ways out of Cooperation"):
+        phases.resolve_entanglement(
+            table=table, roller=gm, name="Cooperation", choice="forfeit", faction=faction
+        )
+    Faction.objects.filter(pk=faction.pk).update(status=3)
+    Crew.objects.filter(pk=crew.pk).update(rep=5)
+    phases.resolve_entanglement(
+        table=table, roller=gm, name="Cooperation", choice="forfeit", faction=faction
+    )
+    assert books(crew)["rep"] == 3  # 1 rep per tier of the friendly faction (tier 2)
+
+
+def test_reprisals_cost_1_rep_and_1_coin_per_tier_of_the_enemy(table, crew, faction, gm):
+    """003 Reprisals: "Pay them (1 rep and 1 coin) per Tier of the enemy"."""
+    _entangle(table, crew, faction, gm, 4, 1, (4,))
+    Crew.objects.filter(pk=crew.pk).update(rep=5, coin=4)
+    phases.resolve_entanglement(
+        table=table, roller=gm, name="Reprisals", choice="pay", faction=faction
+    )
+    assert (books(crew)["rep"], books(crew)["coin"]) == (3, 2)
+
+
+def test_questioning_dice_vary_with_the_person_questioned(client, table, crew, faction, gm):
+    """003 Questioning: "Roll 2d for a normal person ... 3d or 4d ... 1d or 0d"."""
+    _entangle(table, crew, faction, gm, 4, 1, (2,))
+    client.force_login(gm)
+    url = reverse("entanglement_resolve", args=[table.pk])
+    data = {"name": "Questioning", "choice": "fortune", "dice": "5"}
+    assert client.post(url, data, headers=HX).status_code == 422
+    assert client.post(url, {**data, "dice": "4"}, headers=HX).status_code == 200
+    assert Roll.objects.filter(table=table, kind="fortune").get().pool == 4
+
+
+def test_interrogation_talking_is_level_2_harm_to_the_pc_and_3_heat(table, crew, faction, gm, pc):
+    """003 Interrogation: "they beat you up (level 2 harm) and you tell them what they want
+    to know (+3 heat)"."""
+    _entangle(table, crew, faction, gm, 6, 1, (2,))
+    with pytest.raises(RuleError, match="Choose the PC"):
+        phases.resolve_entanglement(table=table, roller=gm, name="Interrogation", choice="talk")
+    phases.resolve_entanglement(
+        table=table, roller=gm, name="Interrogation", choice="talk", character=pc
+    )
+    assert fresh(pc).harm["2"] == ["Interrogation"]
+    assert books(crew)["heat"] == 0 and books(crew)["wanted"] == 2  # 6 + 3 rolls over
+
+
 def test_incarceration_from_the_crew_sheet(client, table, crew, gm, player):
     Crew.objects.filter(pk=crew.pk).update(heat=5, wanted=2, tier=1)
     url = reverse("crew_incarcerate", args=[table.pk])
@@ -455,9 +510,9 @@ def test_xp_review_for_each_pc_and_the_crew(client, table, crew, pc, gm, player)
     assert step(table) == "xp_review"
     client.force_login(player)
     url = reverse("xp_character", args=[table.pk, pc.pk])
-    client.post(url, {"playbook": "2", "beliefs": "1", "vice": "0", "track": "playbook"})
+    client.post(url, {"playbook": "2", "beliefs": "1", "vice": "0", "on_playbook": "3"})
     assert fresh(pc).playbook_xp == 3
-    assert client.post(url, {"playbook": "1", "track": "insight"}, headers=HX).status_code == 422
+    assert client.post(url, {"playbook": "1", "on_insight": "1"}, headers=HX).status_code == 422
     assert client.post(reverse("xp_crew", args=[table.pk]), {"station": "1"}).status_code == 403
     client.force_login(gm)
     client.post(reverse("xp_crew", args=[table.pk]), {"crew_type": "2", "station": "1"})
@@ -469,7 +524,23 @@ def test_xp_review_for_each_pc_and_the_crew(client, table, crew, pc, gm, player)
 def test_a_trigger_gives_at_most_two(table, crew, pc):
     downtime.start_xp_review(table=table)
     with pytest.raises(RuleError):
-        downtime.review_character_xp(character=pc, triggers={"playbook": 3}, track="playbook")
+        downtime.review_character_xp(character=pc, triggers={"playbook": 3}, tracks={"playbook": 3})
+
+
+def test_end_of_session_xp_goes_on_any_xp_tracks_you_want(client, table, crew, pc, player):
+    """001 §PC Advancement: "You may mark end-of-session xp on any xp tracks you want (any
+    attribute or your playbook xp track)"."""
+    downtime.start_xp_review(table=table)
+    client.force_login(player)
+    page = client.get(reverse("phase_detail", args=[table.pk])).content.decode()
+    assert f'<label for="xp-{pc.pk}-on-prowess">Prowess xp</label>' in page
+    url = reverse("xp_character", args=[table.pk, pc.pk])
+    data = {"playbook": "2", "beliefs": "2", "on_playbook": "1", "on_insight": "2"}
+    response = client.post(url, {**data, "on_prowess": "0"}, headers=HX)
+    assert response.status_code == 422 and "Place it all" in response.content.decode()
+    assert client.post(url, {**data, "on_prowess": "1"}, headers=HX).status_code == 200
+    after = fresh(pc)
+    assert (after.playbook_xp, after.insight_xp, after.prowess_xp, after.resolve_xp) == (1, 2, 1, 0)
 
 
 # --- What everyone sees ----------------------------------------------------------------
@@ -514,3 +585,177 @@ def test_a_step_pushes_the_phase_line_to_everyone(
     html = async_to_sync(layer.receive)(channel)["html"]  # the one push of this step
     assert f'id="phase-{table.pk}-line"' in html and "Stealth on Bluecoats" in html
     assert f'id="phase-{table.pk}-signal"' in html
+
+
+def test_trauma_satisfies_the_vice_for_the_next_downtime(in_downtime, table, pc, player):
+    """001 §Trauma: "When you return, you have zero stress and your vice has been
+    satisfied for the next downtime": no stress for not indulging, this downtime only."""
+    Character.objects.filter(pk=pc.pk).update(traumas=["cold"], stress=8)
+    character_actions.mark_stress(character=pc, amount=1)  # the last box: trauma
+    character_actions.choose_trauma(character=pc, condition="haunted")
+    downtime.end_downtime(table=table)
+    after = fresh(pc)
+    assert (after.stress, after.vice_satisfied) == (0, False)
+
+
+# --- Coin: the start, the payoff's shares, the vault (issue 14 items 5, 17, 22) ----------
+
+
+def test_a_new_crew_starts_with_2_coin(crew):
+    """SRD_FACTS §6.2: "Start: Tier 0, strong hold, 0 rep, 2 coin"."""
+    assert books(crew)["coin"] == 2
+
+
+def test_payoff_is_divvied_up_among_the_pcs_and_the_crew_keeps_the_rest(
+    client, table, crew, faction, pc, other_pc, gm
+):
+    """003 Payoff: "Record the coin on the crew sheet, or divvy it up among the crew members
+    as you see fit"; a purse holds 4 and more goes to the stash (001 §Coin and Stash)."""
+    to_step(table, crew, faction, "payoff", gm)
+    Character.objects.filter(pk=pc.pk).update(coin=2)
+    client.force_login(gm)
+    url = reverse("phase_payoff", args=[table.pk])
+    page = client.get(reverse("phase_detail", args=[table.pk])).content.decode()
+    assert f'<label for="share-{pc.pk}">Cross\'s share</label>' in page
+    data = {"size": "standard", f"share_{pc.pk}": "3", f"share_{other_pc.pk}": "2"}
+    assert client.post(url, data, headers=HX).status_code == 200
+    assert (fresh(pc).coin, fresh(pc).stash) == (4, 1)
+    assert fresh(other_pc).coin == 2
+    assert books(crew)["coin"] == 2 + 1  # started with 2, kept 1 of the 6
+
+
+def test_payoff_shares_beyond_the_take_are_refused(client, table, crew, faction, pc, gm):
+    to_step(table, crew, faction, "payoff", gm)
+    client.force_login(gm)
+    url = reverse("phase_payoff", args=[table.pk])
+    response = client.post(url, {"size": "minor", f"share_{pc.pk}": "3"}, headers=HX)
+    assert response.status_code == 422 and "the payoff is 2" in response.content.decode()
+    assert step(table) == "payoff" and fresh(pc).coin == 0
+
+
+def test_coin_past_the_vault_blocks_the_next_score_until_shared(
+    client, table, crew, faction, pc, gm
+):
+    """001 §Coin and Stash: "Any coin beyond their limit must be spent as soon as possible
+    (typically before the next score) or distributed among the crew members"."""
+    Crew.objects.filter(pk=crew.pk).update(coin=6)
+    with pytest.raises(RuleError, match="2 coin more than its lair keeps"):
+        phases.start_score(table=table, plan="stealth", detail="Roof", target_faction=faction)
+    client.force_login(gm)
+    page = client.get(reverse("phase_detail", args=[table.pk])).content.decode()
+    assert "2 over: spend or share it before the next score" in page
+    url = reverse("crew_share_coin", args=[table.pk])
+    assert client.post(url, {"character": pc.pk, "amount": "2"}, headers=HX).status_code == 200
+    assert books(crew)["coin"] == 4 and fresh(pc).coin == 2
+    phases.start_score(table=table, plan="stealth", detail="Roof", target_faction=faction)
+    assert step(table) == "score"
+
+
+def test_only_the_gm_shares_the_crews_coin(client, table, crew, pc, player):
+    client.force_login(player)
+    url = reverse("crew_share_coin", args=[table.pk])
+    assert client.post(url, {"character": pc.pk, "amount": "1"}).status_code == 403
+    assert books(crew)["coin"] == 2
+
+
+def test_special_armor_comes_back_by_itself_at_the_start_of_downtime(table, crew, faction, pc, gm):
+    """000 §Special Armor: "Your special armor is restored at the beginning of downtime"."""
+    to_step(table, crew, faction, "score", gm)
+    phases.roll_engagement(table=table, roller=gm, marks={}, rng=FixedDice(4))
+    Character.objects.filter(pk=pc.pk).update(special_used=True, armor_used=True)
+    phases.end_score(table=table)
+    after = fresh(pc)
+    assert (after.special_used, after.armor_used) == (False, True)
+
+
+def test_vigorous_takes_1d_more_on_healing_treatment_rolls(in_downtime, pc, player):
+    """Vigorous: "+1d to healing treatment rolls" (000, SRD_FACTS §2)."""
+    from characters.models import SpecialAbility
+    from tests.factories import CharacterAbilityFactory
+
+    ability = SpecialAbility.objects.get(key="vigorous", playbook__key="cutter")
+    CharacterAbilityFactory(character=pc, ability=ability)
+    activity = downtime.recover(
+        character=pc, roller=player, healer="npc", quality=2, rng=FixedDice(1, 1, 1)
+    )
+    assert activity.roll.pool == 3
+
+
+def test_incarceration_1_3_gives_the_pc_prisoner_a_trauma(table, crew, gm, pc):
+    """003 incarceration roll (RULES.md): "1-3: the prisoner takes 1 trauma"."""
+    Crew.objects.filter(pk=crew.pk).update(wanted=2, tier=1)
+    phases.incarcerate(crew=crew, roller=gm, prisoner="", character=pc, rng=FixedDice(2))
+    assert fresh(pc).trauma_pending == 1
+    roll = Roll.objects.get(table=table, kind="incarceration")
+    assert roll.note == "Cross serves time: several months"
+
+
+def test_prison_claims_guard_payoff_and_cell_block_control_change_the_roll(table, crew, gm, pc):
+    """003 Prison claims: Guard payoff "+1d to your Tier roll"; Cell block control "You
+    never take trauma from incarceration"."""
+    for name in ("Guard Payoff", "Cell Block Control"):
+        crew_actions.add_claim(crew=crew, name=name, effect="", turf=False)
+    crew.claims.filter(name__in=["Guard Payoff", "Cell Block Control"]).update(held=True)
+    phases.incarcerate(crew=crew, roller=gm, prisoner="", character=pc, rng=FixedDice(1))
+    assert Roll.objects.get(table=table, kind="incarceration").pool == 1  # tier 0 + 1d
+    assert fresh(pc).trauma_pending == 0
+
+
+def test_a_flashback_to_a_downtime_activity_costs_1_coin_or_1_rep_instead_of_stress(
+    client, table, crew, faction, pc, gm, player
+):
+    """000 §Flashbacks: "If a flashback involves a downtime activity, pay 1 coin or 1 rep
+    for it, instead of stress"."""
+    to_step(table, crew, faction, "score", gm)
+    Character.objects.filter(pk=pc.pk).update(coin=2)
+    Crew.objects.filter(pk=crew.pk).update(rep=3)
+    client.force_login(gm)
+    data = {"character": pc.pk, "stress": "2", "note": "Acquired a boat", "downtime": "1"}
+    client.post(reverse("score_flashback", args=[table.pk]), data, headers=HX)
+    second = phases.call_flashback(
+        table=table, character=pc, stress=0, note="Hired a boat", downtime=True
+    )
+    client.force_login(player)
+    page = client.get(reverse("phase_detail", args=[table.pk])).content.decode()
+    assert "Pay 1 coin for the flashback" in page and "Pay 2 stress" not in page
+    flashbacks = list(Flashback.objects.filter(score__table=table))
+    pay = reverse("flashback_pay", args=[table.pk, flashbacks[0].pk])
+    assert client.post(pay, headers=HX).status_code == 422  # coin or rep: say which
+    assert client.post(pay, {"pay_with": "coin"}, headers=HX).status_code == 200
+    phases.pay_flashback(flashback=second, pay_with="rep")
+    assert (fresh(pc).stress, fresh(pc).coin, books(crew)["rep"]) == (0, 1, 2)
+
+
+def test_pushing_yourself_on_a_downtime_roll_and_harm_on_downtime_action_rolls(
+    client, in_downtime, table, crew, pc, player
+):
+    """001 §Pushing Yourself: "+1d to your roll. (This may be used for an action roll or
+    downtime roll ...)"; 001 §Harm: moderate harm −1d, severe harm needs help or a push."""
+    Crew.objects.filter(pk=crew.pk).update(heat=6)
+    Character.objects.filter(pk=pc.pk).update(skirmish=2, harm={"2": ["Cut"], "3": ["Lung"]})
+    client.force_login(player)
+    url = reverse("downtime_activity", args=[table.pk, pc.pk])
+    data = {"kind": "reduce_heat", "action": "skirmish"}
+    response = client.post(url, data, headers=HX)
+    assert response.status_code == 422 and "incapacitated" in response.content.decode()
+    assert client.post(url, {**data, "push": "1"}, headers=HX).status_code == 200
+    assert Roll.objects.get(table=table, kind="downtime").pool == 2  # 2, +1 push, −1 harm
+    assert fresh(pc).stress == 2
+
+
+def test_the_engagement_rolls_position_carries_into_the_first_action_roll(
+    table, crew, faction, pc, gm, player
+):
+    """000 §Engagement roll: the result "sets the starting position of the score"
+    (1-3 desperate); the score's first action roll starts there, the next at risky."""
+    from rolls import actions as roll_actions
+    from sessions.models import Membership
+
+    to_step(table, crew, faction, "score", gm)
+    phases.roll_engagement(table=table, roller=gm, marks={}, rng=FixedDice(2))
+    by = Membership.objects.get(table=table, user=player)
+    first = roll_actions.start_roll(by=by, character=pc, goal="in", action="prowl")
+    assert first.position == "desperate"
+    roll_actions.cancel(by=by, roll=first)
+    second = roll_actions.start_roll(by=by, character=pc, goal="on", action="prowl")
+    assert second.position == "risky"

@@ -40,7 +40,7 @@ async def test_a_thousand_pushes_arrive_in_order_none_missing():
     def push_all():
         # The same path as every change: live.push after commit (no transaction: at once).
         for n in range(EVENTS):
-            live.push_to_table(table.pk, f'<p id="event" data-n="{n}"></p>')
+            live.push_to_table(table.pk, lambda n=n: f'<p id="event" data-n="{n}"></p>')
 
     received = []
 

@@ -10,9 +10,16 @@ from characters.models import Character
 from rolls import actions as flow
 from rolls import group as flow_group
 from rolls import outcome as flow_outcome
+from rolls import queries as flow_queries
 from rolls import undo as flow_undo
 from rolls.models import ActionRoll, Consequence
-from tests.factories import CharacterFactory, ClockFactory, MembershipFactory, TableFactory
+from tests.factories import (
+    CharacterFactory,
+    CharacterItemFactory,
+    ClockFactory,
+    MembershipFactory,
+    TableFactory,
+)
 from tests.helpers import Dice, fresh, member, start
 
 
@@ -111,7 +118,7 @@ def test_ability_bonus_and_zero_dice(ada_m, gm_m, ada, table):
     roll = flow.start_roll(by=ada_m, character=fresh(ada), goal="pick it", action="hunt")
     roll = flow.roll_dice(by=ada_m, roll=roll, rng=Dice(6, 2))
     # Hunt 0, -1d for level 2 harm: two dice, the lowest counts.
-    assert roll.pool == -1 and roll.outcome == "bad"
+    assert roll.pool == 0 and roll.outcome == "bad"
     roll = start(ada_m, ada)
     flow.add_ability_bonus(by=ada_m, roll=roll, bonus="effect", reason="Ghost")
     roll = flow.roll_dice(by=ada_m, roll=roll, rng=Dice(6))
@@ -139,8 +146,18 @@ def test_harm_consequence_resisted_and_reduced(ada_m, gm_m, ada):
     assert ada.harm.get("2", []) == [] and ada.harm["1"] == ["Stabbed"]
 
 
+def carry_armor(character, *, heavy: bool = False) -> None:
+    Character.objects.filter(pk=character.pk).update(load="normal")
+    CharacterItemFactory(character=character, name="Armor", load=2, armor="armor", checked=True)
+    if heavy:
+        CharacterItemFactory(
+            character=character, name="+Heavy", load=3, armor="heavy", checked=True
+        )
+
+
 def test_resistance_critical_clears_stress_and_armor_instead(ada_m, gm_m, ada):
     Character.objects.filter(pk=ada.pk).update(stress=3)
+    carry_armor(ada)
     roll = flow.roll_dice(by=ada_m, roll=start(ada_m, ada), rng=Dice(1, 1))
     first = flow_outcome.add_consequence(
         by=gm_m, roll=roll, kind="harm", level=1, description="Bruised", attribute="prowess"
@@ -334,3 +351,91 @@ def test_concurrent_double_clicks_roll_once_and_charge_once():
     assert roll.step == "consequences"
     assert fresh(ada).stress == 2
     assert roll.events.filter(text__startswith="Rolls ").count() == 1
+
+
+def test_heavy_armor_marks_a_second_box_and_reduces_the_harm_again(ada_m, gm_m, ada):
+    """001 §Armor: "He marks the armor box and the harm becomes level 1 ... If Silas was
+    wearing heavy armor, he could mark a second armor box and reduce the harm again, to
+    zero"."""
+    carry_armor(ada, heavy=True)
+    roll = flow.roll_dice(by=ada_m, roll=start(ada_m, ada), rng=Dice(1, 1))
+    cut = flow_outcome.add_consequence(
+        by=gm_m, roll=roll, kind="harm", level=2, description="Cut to the Ribs"
+    )
+    flow_outcome.use_armor(by=ada_m, consequence=cut)
+    flow_outcome.judge_resistance(by=gm_m, consequence=cut, avoided=False)
+    assert fresh(ada).harm["1"] == ["Cut to the Ribs"]
+    view = flow_queries.panel_context(ada.table, ada_m)["open_rolls"][0]
+    assert view.consequences[0].can_heavy
+    flow_outcome.use_armor(by=ada_m, consequence=cut, box="heavy")
+    ada = fresh(ada)
+    assert ada.harm["1"] == [] and ada.harm.get("2", []) == []
+    assert ada.armor_used and ada.heavy_used
+    assert Consequence.objects.get(pk=cut.pk).result == "avoided"
+
+
+def test_armor_needs_armor_carried_on_the_score(ada_m, gm_m, ada):
+    """Armor is an item: with none checked on the load, there is no armor box to mark."""
+    roll = flow.roll_dice(by=ada_m, roll=start(ada_m, ada), rng=Dice(1, 1))
+    cut = flow_outcome.add_consequence(by=gm_m, roll=roll, kind="harm", level=2, description="Cut")
+    with pytest.raises(RuleError, match="No armor is carried"):
+        flow_outcome.use_armor(by=ada_m, consequence=cut)
+
+
+def test_lesser_harm_reduces_the_shared_rolls_effect_shown_and_rolled(ada_m, gm_m, ada):
+    """Issue 13: "Standard + push for effect reads Great" with level 1 harm; 001 §Harm:
+    lesser harm is reduced effect."""
+    Character.objects.filter(pk=ada.pk).update(harm={"1": ["Tired"]})
+    roll = start(ada_m, ada)
+    flow.set_push(by=ada_m, roll=roll, dice_=False, effect=True)
+    view = flow_queries.panel_context(ada.table, ada_m)["open_rolls"][0]
+    assert view.effect == Effect.STANDARD
+    roll = flow.roll_dice(by=ada_m, roll=roll, rng=Dice(6, 6))
+    assert roll.effect == Effect.STANDARD
+
+
+def test_severe_harm_needs_an_assist_or_a_push_in_the_shared_roll(ada_m, bo_m, ada):
+    """001 §Harm: incapacitated "unless you have help from someone else or push yourself"."""
+    Character.objects.filter(pk=ada.pk).update(harm={"3": ["Punctured lung"]})
+    roll = start(ada_m, ada)
+    with pytest.raises(RuleError, match="incapacitated"):
+        flow.roll_dice(by=ada_m, roll=roll, rng=Dice(6, 6))
+    flow.assist(by=bo_m, roll=roll)
+    assert flow.roll_dice(by=ada_m, roll=roll, rng=Dice(6, 6, 6)).outcome
+
+
+def test_trade_effect_for_position_the_other_way(client, table, ada_m, gm_m, ada, player):
+    """000 §Effect: "trade position for effect, or vice versa"."""
+    from django.urls import reverse
+
+    roll = start(ada_m, ada)
+    client.force_login(player)
+    url = reverse("flow_step", args=[table.pk, roll.pk, "ask-trade"])
+    client.post(url, {"for": "position"}, headers={"HX-Request": "true"})
+    roll = flow.answer_trade(by=gm_m, roll=ActionRoll.objects.get(pk=roll.pk), accept=True)
+    assert (roll.position, roll.effect) == (Position.CONTROLLED, Effect.LIMITED)
+
+
+def test_a_set_up_serves_any_teammate_and_several_follow_ups_and_a_group_leader(
+    ada_m, bo_m, gm_m, ada, bo, table, outsider
+):
+    """004 §Set up: "any member of the team who follows through ... multiple follow-up
+    actions ... including someone leading a group action"."""
+    setup = start(ada_m, ada, setup_for=bo, setup_benefit="position")
+    setup = flow.roll_dice(by=ada_m, roll=setup, rng=Dice(6, 2))
+    flow_outcome.finish(by=gm_m, roll=setup)
+    cy = CharacterFactory(table=table, owner=MembershipFactory(table=table).user, name="Cy")
+    cy_m = member(table, cy.owner)
+    # Cy was not the one named, and follows through anyway.
+    follow = flow.start_roll(by=cy_m, character=cy, goal="climb", action="prowl")
+    assert follow.setup_from == setup
+    follow = flow.roll_dice(by=cy_m, roll=follow, rng=Dice(4, 4))  # prowl 0: 2d, lowest
+    assert follow.as_position is Position.CONTROLLED
+    # Bo leads a group action on the same set up.
+    group = flow.start_roll(by=bo_m, character=bo, goal="rush", action="prowl", group=True)
+    assert group.setup_from == setup
+    group = flow_group.roll_dice(by=bo_m, roll=group, rng=Dice(5))
+    assert group.as_position is Position.CONTROLLED
+    # Each member draws on it once; the setter never does.
+    assert flow.start_roll(by=cy_m, character=cy, goal="again", action="prowl").setup_from is None
+    assert flow.start_roll(by=ada_m, character=ada, goal="own", action="prowl").setup_from is None

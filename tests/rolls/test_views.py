@@ -127,12 +127,18 @@ async def test_a_secret_fortune_roll_signals_only_the_gm():
         flow_outcome.fortune_roll(by=gm_m, table=table, goal="x", trait=1, secret=secret)
 
     await roll(True)
-    assert 'id="flow-signal"' in await gm_socket.receive_from()
+    # Two frames: the line in the roll log and the signal for the flow panel.
+    gm_frames = [await gm_socket.receive_from(), await gm_socket.receive_from()]
+    assert any('id="flow-signal"' in frame for frame in gm_frames)
+    assert any("afterbegin:#roll-log" in frame for frame in gm_frames)
     # The GM's presence reached the player; after that, nothing.
     while not await player_socket.receive_nothing(timeout=0.3):
-        assert "flow-signal" not in await player_socket.receive_from()
+        frame = await player_socket.receive_from()
+        assert "flow-signal" not in frame and "roll-log" not in frame
     await roll(False)
-    assert 'id="flow-signal"' in await player_socket.receive_from()
+    player_frames = [await player_socket.receive_from(), await player_socket.receive_from()]
+    assert any('id="flow-signal"' in frame for frame in player_frames)
+    assert any("afterbegin:#roll-log" in frame for frame in player_frames)
     await player_socket.disconnect()
     await gm_socket.disconnect()
 
@@ -158,3 +164,25 @@ def test_the_log_names_every_step_and_change_and_marks_undo(
     assert "Undone" in response.content.decode()
     ada.refresh_from_db(), bo.refresh_from_db()
     assert (ada.stress, bo.stress) == (0, 0)
+
+
+def test_the_senders_panel_is_drawn_once(
+    client, table, player, ada, django_capture_on_commit_callbacks
+):
+    """Issue 13: the sender's panel came back in its response and again when the signal
+    made its page fetch the panel. The signal now names the step it announces, and a
+    page whose panel shows that step already does not fetch."""
+    import re
+
+    from tests.helpers import frames, listen
+
+    login(client, player)
+    propose(client, table)
+    roll = ActionRoll.objects.get()
+    gms = listen(table.pk, is_gm=True)
+    login(client, table.gm)
+    with django_capture_on_commit_callbacks(execute=True):
+        response = step(client, roll, "terms", position="desperate", effect="3")
+    shown = re.search(r'data-revision="(\d+)"', response.content.decode())
+    (signal,) = [frame for frame in frames(gms) if 'id="flow-signal"' in frame]
+    assert shown and f"dataset.revision !== '{shown[1]}'" in signal

@@ -17,11 +17,11 @@ from blades.rules.character import (
     STRESS_MAX,
     TRAUMA_CONDITIONS,
     TRAUMA_MAX,
+    HarmPenalty,
     HarmResult,
     LoadState,
     RuleError,
     StressChange,
-    ViceResult,
     XpChange,
     action_cap,
     add_coin,
@@ -33,6 +33,7 @@ from blades.rules.character import (
     attribute_rating,
     attribute_ratings,
     can_carry,
+    check_can_act,
     check_load,
     clear_harm,
     custom_playbook_dots,
@@ -40,9 +41,9 @@ from blades.rules.character import (
     end_of_session_xp,
     harm_dice_penalty,
     harm_penalties,
+    harm_penalty,
     heal_one_level,
     ignored_vice_stress,
-    indulge_vice,
     lifestyle,
     load_limit,
     load_total,
@@ -53,6 +54,7 @@ from blades.rules.character import (
     restore_armor,
     retirement_fate,
     set_action_rating,
+    split_session_xp,
     stash_coin,
     tick_healing,
     track_length,
@@ -301,31 +303,37 @@ def test_stress_and_trauma_constants():
     [
         (0, 0, StressChange(0, False)),
         (0, 2, StressChange(2, False)),
-        (5, 4, StressChange(9, False)),  # the last box can be marked
-        (8, 1, StressChange(9, False)),
-        (9, 1, StressChange(0, True)),  # past the last box
-        (8, 2, StressChange(0, True)),
+        (5, 3, StressChange(8, False)),
+        (5, 4, StressChange(0, True)),  # marking the last box is trauma
+        (8, 1, StressChange(0, True)),
+        (8, 2, StressChange(0, True)),  # stress past the last box is lost with it
         (3, 12, StressChange(0, True)),
-        (0, 10, StressChange(0, True)),
-        (9, 0, StressChange(9, False)),
+        (0, 9, StressChange(0, True)),
+        (9, 0, StressChange(9, False)),  # a sheet corrected to 9 by hand stays there
         (5, -2, StressChange(3, False)),
         (3, -5, StressChange(0, False)),  # clearing stops at zero
         (9, -9, StressChange(0, False)),
     ],
 )
-def test_mark_stress(stress, amount, expected):
+def test_mark_stress_when_a_pc_marks_their_last_stress_box_they_suffer_trauma(
+    stress, amount, expected
+):
+    """001 §Trauma: "When a PC marks their last stress box, they suffer a level of
+    trauma ... When you return, you have zero stress"."""
     assert mark_stress(stress, amount) == expected
 
 
 @pytest.mark.parametrize(
     ("stress", "amount", "stress_max", "expected"),
     [
-        (9, 1, 10, StressChange(10, False)),
-        (10, 1, 10, StressChange(0, True)),
-        (11, 1, 12, StressChange(12, False)),
+        (8, 1, 10, StressChange(9, False)),
+        (9, 1, 10, StressChange(0, True)),
+        (10, 1, 12, StressChange(11, False)),
+        (11, 1, 12, StressChange(0, True)),
     ],
 )
 def test_mark_stress_longer_track(stress, amount, stress_max, expected):
+    """An extra stress box moves the last box: trauma comes on marking it."""
     assert mark_stress(stress, amount, stress_max) == expected
 
 
@@ -333,6 +341,24 @@ def test_mark_stress_longer_track(stress, amount, stress_max, expected):
 def test_mark_stress_rejects_stress_off_the_track(stress):
     with pytest.raises(RuleError, match="Stress must be between 0 and 9"):
         mark_stress(stress, 1)
+
+
+@pytest.mark.parametrize(
+    ("traumas", "indulged", "satisfied", "stress"),
+    [
+        (0, False, False, 0),
+        (2, False, False, 2),
+        (3, True, False, 0),
+        (3, False, True, 0),  # trauma since the last downtime satisfied the vice
+        (3, True, True, 0),
+    ],
+)
+def test_ignored_vice_stress_trauma_satisfies_the_vice_for_the_next_downtime(
+    traumas, indulged, satisfied, stress
+):
+    """001 §Trauma: "When you return, you have zero stress and your vice has been
+    satisfied for the next downtime"; otherwise stress equal to trauma (001 §Vice)."""
+    assert ignored_vice_stress(traumas, indulged=indulged, satisfied_by_trauma=satisfied) == stress
 
 
 def test_add_trauma():
@@ -373,32 +399,6 @@ def test_must_retire(traumas, retire):
 
 def test_must_retire_with_an_extra_box():
     assert must_retire(("cold", "soft", "vicious", "haunted"), trauma_max=5) is False
-
-
-@pytest.mark.parametrize(
-    ("count", "satisfied", "stress"),
-    [(0, False, 0), (1, False, 1), (3, False, 3), (3, True, 0), (0, True, 0)],
-)
-def test_ignored_vice_stress(count, satisfied, stress):
-    assert ignored_vice_stress(count, satisfied) == stress
-
-
-@pytest.mark.parametrize(
-    ("stress", "cleared", "expected"),
-    [
-        (5, 3, ViceResult(2, False)),
-        (4, 4, ViceResult(0, False)),
-        (3, 5, ViceResult(0, True)),
-        (0, 1, ViceResult(0, True)),
-    ],
-)
-def test_indulge_vice(stress, cleared, expected):
-    assert indulge_vice(stress, cleared) == expected
-
-
-def test_indulge_vice_rejects_negative():
-    with pytest.raises(RuleError, match="negative"):
-        indulge_vice(3, -1)
 
 
 # --- Harm -----------------------------------------------------------------------------
@@ -609,16 +609,20 @@ def test_harm_penalties(rows, penalties, dice):
 
 
 @pytest.mark.parametrize(
-    ("heavy", "special", "boxes"),
+    ("armor", "heavy", "special", "boxes"),
     [
-        (False, False, ("armor",)),
-        (True, False, ("armor", "heavy")),
-        (False, True, ("armor", "special")),
-        (True, True, ("armor", "heavy", "special")),
+        (False, False, False, ()),  # nothing carried, no ability: no armor at all
+        (True, False, False, ("armor",)),
+        (True, True, False, ("armor", "heavy")),
+        (False, False, True, ("special",)),
+        (True, False, True, ("armor", "special")),
+        (True, True, True, ("armor", "heavy", "special")),
     ],
 )
-def test_armor_boxes(heavy, special, boxes):
-    assert armor_boxes(heavy, special) == boxes
+def test_armor_boxes_only_for_armor_carried_or_an_ability(armor, heavy, special, boxes):
+    """001 §Armor: armor is an item carried on the score; "If you don't have any special
+    abilities that use special armor, then you can't use that armor box at all" (000)."""
+    assert armor_boxes(armor=armor, heavy=heavy, special=special) == boxes
 
 
 @pytest.mark.parametrize(
@@ -631,25 +635,26 @@ def test_armor_boxes(heavy, special, boxes):
     ],
 )
 def test_use_armor(used, box, heavy, special, after):
-    result = use_armor(used, box, heavy, special)
+    result = use_armor(used, box, armor=True, heavy=heavy, special=special)
     assert result == frozenset(after)
     assert isinstance(result, frozenset)
 
 
 @pytest.mark.parametrize(
-    ("used", "box", "heavy", "special", "message"),
+    ("used", "box", "armor", "heavy", "special", "message"),
     [
-        (set(), "shield", True, True, "not an armor box"),
-        ({"armor"}, "heavy", False, False, "Only heavy armor"),
-        (set(), "special", True, False, "needs an ability"),
-        ({"armor"}, "armor", False, False, "already marked"),
-        ({"armor", "heavy"}, "heavy", True, False, "already marked"),
-        (set(), "heavy", True, False, "armor box before the heavy"),
+        (set(), "shield", True, True, True, "not an armor box"),
+        (set(), "armor", False, False, True, "No armor is carried"),
+        ({"armor"}, "heavy", True, False, False, "Only heavy armor"),
+        (set(), "special", True, True, False, "needs an ability"),
+        ({"armor"}, "armor", True, False, False, "already marked"),
+        ({"armor", "heavy"}, "heavy", True, True, False, "already marked"),
+        (set(), "heavy", True, True, False, "armor box before the heavy"),
     ],
 )
-def test_use_armor_errors(used, box, heavy, special, message):
+def test_use_armor_errors(used, box, armor, heavy, special, message):
     with pytest.raises(RuleError, match=message):
-        use_armor(used, box, heavy, special)
+        use_armor(used, box, armor=armor, heavy=heavy, special=special)
 
 
 @pytest.mark.parametrize(
@@ -970,3 +975,68 @@ def test_harm_rows_reads_stored_json_keys_and_fills_missing_rows():
     from blades.rules.character import harm_rows
 
     assert harm_rows({"2": ["Cut"]}) == {1: (), 2: ("Cut",), 3: (), 4: ()}
+
+
+@pytest.mark.parametrize(
+    ("xp", "tracks", "placed"),
+    [
+        (0, {}, {}),
+        (4, {"insight": 4}, {"insight": 4}),
+        (
+            4,
+            {"playbook": 1, "insight": 2, "prowess": 1, "resolve": 0},
+            {"playbook": 1, "insight": 2, "prowess": 1},
+        ),
+        (6, {"playbook": 3, "resolve": 3}, {"playbook": 3, "resolve": 3}),
+    ],
+)
+def test_split_session_xp_on_any_xp_tracks_you_want(xp, tracks, placed):
+    """001 §PC Advancement: "You may mark end-of-session xp on any xp tracks you want (any
+    attribute or your playbook xp track)"."""
+    assert split_session_xp(xp, tracks) == placed
+
+
+@pytest.mark.parametrize(
+    ("xp", "tracks", "message"),
+    [
+        (3, {"insight": 2}, "Place it all"),
+        (2, {"insight": 3}, "Place it all"),
+        (2, {"hunt": 2}, "not an xp track"),
+        (2, {"insight": 3, "prowess": -1}, "negative"),
+    ],
+)
+def test_split_session_xp_errors(xp, tracks, message):
+    with pytest.raises(RuleError, match=message):
+        split_session_xp(xp, tracks)
+
+
+@pytest.mark.parametrize(
+    ("harm", "penalty"),
+    [
+        ({}, HarmPenalty(dice=0, effect=0, incapacitated=False, dead=False)),
+        ({1: ["Battered"]}, HarmPenalty(dice=0, effect=-1, incapacitated=False, dead=False)),
+        ({"2": ["Cut"]}, HarmPenalty(dice=-1, effect=0, incapacitated=False, dead=False)),
+        ({1: ["A"], 2: ["B"], 3: ["C"]}, HarmPenalty(-1, -1, True, False)),
+        ({4: ["Dead"]}, HarmPenalty(0, 0, False, True)),
+    ],
+)
+def test_harm_penalty_lesser_reduced_effect_moderate_minus_1d_severe_incapacitated(harm, penalty):
+    """001 §Harm: lesser harm "reduced effect", moderate "−1d", severe "incapacitated and
+    can't do anything unless you have help from someone else or push yourself"."""
+    assert harm_penalty(harm) == penalty
+
+
+@pytest.mark.parametrize(
+    ("helped", "pushed", "acts"), [(False, False, False), (True, False, True), (False, True, True)]
+)
+def test_severe_harm_acts_only_with_help_or_a_push(helped, pushed, acts):
+    """001 §Harm: "can't do anything unless you have help from someone else or push
+    yourself to perform the action"."""
+    if acts:
+        check_can_act({3: ["Punctured lung"]}, helped=helped, pushed=pushed)
+    else:
+        with pytest.raises(RuleError, match="incapacitated"):
+            check_can_act({3: ["Punctured lung"]}, helped=helped, pushed=pushed)
+    check_can_act({2: ["Cut"]}, helped=False, pushed=False)
+    with pytest.raises(RuleError, match="fatal"):
+        check_can_act({4: ["Dead"]}, helped=True, pushed=True)

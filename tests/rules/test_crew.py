@@ -4,7 +4,6 @@ from blades.rules.character import RuleError, XpChange
 from blades.rules.crew import (
     CREW_XP_DEFAULT,
     EXPOSURE,
-    EXTRA_ACTIVITY_COST,
     FACTION_TIER_MAX,
     GANG_SCALE,
     HEAT_MAX,
@@ -45,7 +44,6 @@ from blades.rules.crew import (
 def test_constants():
     assert (TIER_MAX, FACTION_TIER_MAX, TURF_MAX, HEAT_MAX, WANTED_MAX) == (4, 5, 6, 9, 4)
     assert CREW_XP_DEFAULT == 8
-    assert EXTRA_ACTIVITY_COST == 1
 
 
 # --- Rep, turf and development -------------------------------------------------------
@@ -454,3 +452,41 @@ def test_downtime_activities(at_war, war_dogs, count):
 
 def test_downtime_activities_default():
     assert downtime_activities(True) == 1
+
+
+@pytest.mark.parametrize(
+    ("upgrades", "stress", "trauma"),
+    [
+        ({}, 9, 4),
+        ({"steady": 2}, 9, 4),  # all three boxes are needed
+        ({"steady": 3}, 10, 4),
+        ({"composed": 3}, 10, 4),
+        ({"hardened": 3}, 9, 5),
+        ({"ordained": 3, "composed": 3}, 10, 5),
+    ],
+)
+def test_crew_upgrades_that_give_an_extra_stress_or_trauma_box(upgrades, stress, trauma):
+    """SRD_FACTS §6.3: Composed / Steady "+1 stress box", Hardened / Ordained "+1 trauma
+    box" (three upgrade boxes each)."""
+    from blades.rules.crew import stress_boxes, trauma_boxes
+
+    assert (stress_boxes(upgrades), trauma_boxes(upgrades)) == (stress, trauma)
+
+
+@pytest.mark.parametrize(("tier", "hardcase", "cost"), [(0, False, 8), (0, True, 6), (2, True, 22)])
+def test_hardcase_makes_advancing_a_tier_cost_2_coin_less(tier, hardcase, cost):
+    """003 Hardcase: "When your crew advances Tier, it costs 2 fewer coins than it normally
+    would"."""
+    assert tier_up_cost(tier, hardcase) == cost
+
+
+@pytest.mark.parametrize(
+    ("target", "held", "reachable"),
+    [((0, 1), [(0, 0)], True), ((0, 0), [(1, 1)], False), ((1, 1), [(0, 1), (9, 9)], True)],
+)
+def test_claim_reachable_along_a_path_from_a_held_claim(target, held, reachable):
+    """Issue 14 item 19: a claim is seized next to one the crew holds or its lair."""
+    from blades.rules.crew import claim_reachable
+
+    paths = [((0, 0), (0, 1)), ((0, 1), (1, 1))]
+    assert claim_reachable(target, held, paths) is reachable

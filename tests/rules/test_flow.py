@@ -55,7 +55,7 @@ def test_pool_adds_assist_push_and_ability_and_takes_harm_away():
 
 
 def test_a_zero_rating_with_harm_is_a_zero_pool():
-    assert flow_pool(0, -1, Bonuses()) == -1
+    assert flow_pool(0, -1, Bonuses()) == 0  # 2d, keep the lowest
 
 
 def test_push_for_a_die_and_a_bargain_exclude_each_other():
@@ -168,3 +168,27 @@ def test_group_assist_one_outsider_per_participant_and_one_participant_per_assis
         check_group_assist({1, 2}, {1: 3}, participant=1, assister=4)
     with pytest.raises(RuleError, match="already assist"):
         check_group_assist({1, 2}, {1: 3}, participant=2, assister=3)
+
+
+@pytest.mark.parametrize(
+    ("position", "effect", "direction", "after"),
+    [
+        (Position.RISKY, Effect.STANDARD, "effect", (Position.DESPERATE, Effect.GREAT)),
+        (Position.RISKY, Effect.STANDARD, "position", (Position.CONTROLLED, Effect.LIMITED)),
+        (Position.DESPERATE, Effect.GREAT, "position", (Position.RISKY, Effect.STANDARD)),
+    ],
+)
+def test_trade_position_for_effect_or_vice_versa(position, effect, direction, after):
+    """000 §Effect: "trade position for effect, or vice versa"."""
+    from blades.rules.flow import trade
+
+    assert trade(position, effect, direction) == after
+
+
+def test_trading_effect_for_position_stops_at_controlled_and_zero():
+    from blades.rules.flow import trade
+
+    with pytest.raises(RuleError, match="already controlled"):
+        trade(Position.CONTROLLED, Effect.GREAT, "position")
+    with pytest.raises(RuleError, match="already zero"):
+        trade(Position.RISKY, Effect.ZERO, "position")

@@ -4,16 +4,18 @@ from blades.rules.character import RuleError
 from blades.rules.dice import Outcome
 from blades.rules.score import (
     Cost,
+    FlashbackCost,
     HoldLoss,
     engagement_counts,
     entanglement_choices,
     extra_activity_payment,
+    flashback_cost,
     flashback_stress,
     fortune_heat,
     job_coin,
     lose_hold,
     plan_detail_label,
-    vice_penalty,
+    questioning_dice,
 )
 
 
@@ -105,15 +107,46 @@ def test_costs_that_scale_with_the_faction_or_crew_tier():
         "favour": Cost(), "forfeit": Cost(rep=3), "status": Cost(status=-1)
     }  # fmt: skip
     assert _costs("Gang Trouble", crew_tier=2)["face"] == Cost(rep=3)
-    assert _costs("Reprisals", faction_tier=2)["pay"] == Cost(rep=3, coin=3)
     assert _costs("Rivals", faction_tier=2) == {
         "rep": Cost(rep=2), "coin": Cost(coin=2), "stand": Cost(status=-1)
     }  # fmt: skip
 
 
+@pytest.mark.parametrize(("tier", "price"), [(0, 0), (1, 1), (2, 2), (4, 4), (5, 5)])
+def test_reprisals_pay_1_rep_and_1_coin_per_tier_of_the_enemy(tier, price):
+    """003 Reprisals: "Pay them (1 rep and 1 coin) per Tier of the enemy as an apology"."""
+    assert _costs("Reprisals", faction_tier=tier)["pay"] == Cost(rep=price, coin=price)
+
+
+def test_cooperation_without_a_plus_3_faction_status_avoids_entanglements():
+    """003 Cooperation: "If you don't have a +3 faction status, you avoid entanglements
+    right now" (no faction needed then)."""
+    choices = entanglement_choices("Cooperation", wanted=1, crew_tier=1, allies=False)
+    assert [(c.key, c.cost) for c in choices] == [("avoid", Cost())]
+
+
+def test_interrogation_talking_is_level_2_harm_and_3_heat():
+    """003 Interrogation: "they beat you up (level 2 harm) and you tell them what they want
+    to know (+3 heat)"."""
+    assert _costs("Interrogation")["talk"] == Cost(heat=3, harm=2)
+
+
+@pytest.mark.parametrize("dice", [0, 1, 2, 3, 4])
+def test_questioning_dice_run_0_to_4(dice):
+    """003 Questioning: "Roll 2d for a normal person ... give them 3d or 4d instead ...
+    give them 1d or 0d"."""
+    assert questioning_dice(dice) == dice
+
+
+@pytest.mark.parametrize("dice", [-1, 5])
+def test_questioning_dice_outside_0_to_4_are_refused(dice):
+    with pytest.raises(RuleError, match="between 0 and 4"):
+        questioning_dice(dice)
+
+
 def test_fixed_costs():
     assert _costs("Demonic Notice")["hide"] == Cost(rep=3)
-    assert _costs("Interrogation") == {"pay": Cost(coin=3), "talk": Cost(heat=3)}
+    assert _costs("Interrogation") == {"pay": Cost(coin=3), "talk": Cost(heat=3, harm=2)}
     assert _costs("Questioning") == {"fortune": Cost(fortune=True), "pay": Cost(coin=2)}
     assert _costs("The Usual Suspects") == {"fortune": Cost(fortune=True), "pay": Cost(coin=1)}
     assert set(_costs("Flipped")) == {"flipped"}
@@ -152,13 +185,28 @@ def test_usual_suspects_partial_is_harm():
     assert "level 2 harm" in fortune_heat("The Usual Suspects", Outcome.PARTIAL)[1]
 
 
-@pytest.mark.parametrize("traumas,indulged,stress", [(0, False, 0), (2, False, 2), (3, True, 0)])
-def test_vice_penalty(traumas, indulged, stress):
-    assert vice_penalty(traumas, indulged) == stress
-
-
 def test_extra_activity_is_paid_in_coin_or_rep():
     assert extra_activity_payment("coin") == "coin"
     assert extra_activity_payment("rep") == "rep"
     with pytest.raises(RuleError):
         extra_activity_payment("stress")
+
+
+@pytest.mark.parametrize(
+    ("stress", "downtime", "pay_with", "cost"),
+    [
+        (2, False, "", FlashbackCost(stress=2)),
+        (0, False, "coin", FlashbackCost()),
+        (2, True, "coin", FlashbackCost(coin=1)),
+        (2, True, "rep", FlashbackCost(rep=1)),
+    ],
+)
+def test_flashback_to_a_downtime_activity_costs_1_coin_or_1_rep(stress, downtime, pay_with, cost):
+    """000 §Flashbacks: "If a flashback involves a downtime activity, pay 1 coin or 1 rep
+    for it, instead of stress"."""
+    assert flashback_cost(stress, downtime=downtime, pay_with=pay_with) == cost
+
+
+def test_flashback_to_downtime_needs_coin_or_rep_chosen():
+    with pytest.raises(RuleError, match="1 coin or 1 rep"):
+        flashback_cost(1, downtime=True)

@@ -16,7 +16,7 @@ from rolls import undo as flow_undo
 from sessions import actions
 from sessions.models import Clock, Membership
 from tests.factories import CharacterFactory, ClockFactory
-from tests.rolls.conftest import Dice, start
+from tests.helpers import Dice, start
 
 pytestmark = pytest.mark.django_db
 
@@ -182,7 +182,7 @@ async def test_the_pushes_of_a_score_on_a_hidden_faction_name_it_only_to_the_gm(
     from asgiref.sync import sync_to_async
 
     from tests.factories import MembershipFactory, TableFactory
-    from tests.security.test_sockets import drain, open_socket
+    from tests.helpers import drain, open_socket
 
     def setup():
         table = TableFactory()

@@ -53,9 +53,7 @@ def downtime(table, crew, gm):
     phases.payoff(table=table, size="standard")
     phases.take_heat(table=table, exposure="contained")
     phases.roll_entanglement(table=table, roller=gm, rng=FixedDice(6, 6))
-    phases.resolve_entanglement(
-        table=table, roller=gm, name="Cooperation", choice="favour", faction=faction
-    )
+    phases.resolve_entanglement(table=table, roller=gm, name="Cooperation", choice="avoid")
 
 
 def books(table) -> tuple:
@@ -225,7 +223,14 @@ def test_checking_an_item_that_is_not_on_the_sheet_is_refused(client, table, pc,
     assert not CharacterItem.objects.filter(checked=True).exists()
 
 
-def test_a_sheet_roll_with_push_and_bargain_is_refused(client, table, pc, player):
+def test_push_and_bargain_together_are_refused_and_the_sheet_no_longer_rolls(
+    client, table, pc, player, gm
+):
+    """The 500 came from the sheet's own action roll, which is gone: the sheet starts the
+    shared roll, where a push for the die and the bargain together are refused."""
+    from rolls import actions as flow
+    from tests.helpers import member
+
     client.force_login(player)
     before = books(table)
     response = client.post(
@@ -234,8 +239,15 @@ def test_a_sheet_roll_with_push_and_bargain_is_refused(client, table, pc, player
         | {"bargain": "1"},
         headers=HX,
     )
+    assert response.status_code == 404
+    roll = flow.start_roll(by=member(table, player), character=pc, goal="win", action="skirmish")
+    flow.offer_bargain(by=member(table, gm), roll=roll, text="Owe the Red Sashes")
+    flow.set_push(by=member(table, player), roll=roll, dice_=True, effect=False)
+    response = client.post(
+        reverse("flow_step", args=[table.pk, roll.pk, "accept-bargain"]), headers=HX
+    )
     refused(response, "not both")
-    assert books(table) == before
+    assert books(table) == before and not Roll.objects.exists()
 
 
 def test_a_long_harm_description_is_refused_and_kept_in_the_form(client, table, pc, player):

@@ -133,7 +133,7 @@ def test_a_one_megabyte_note_is_refused_cleanly(client, table, player):
     "url_name,field,extra",
     [
         ("table_list", "name", {}),
-        ("roll_create", "note", {"kind": "action", "pool": "2"}),
+        ("roll_create", "note", {"kind": "fortune", "pool": "2"}),
         ("clock_create", "new-clock-name", {"new-clock-segments": "4"}),
     ],
 )

@@ -4,12 +4,11 @@ while logged in, and a player's socket hears nothing of what the GM does out of 
 import pytest
 from asgiref.sync import sync_to_async
 from channels.db import database_sync_to_async
-from channels.testing import WebsocketCommunicator
 from django.test import Client
 
-from blades.asgi import application
 from crews import actions as crew_actions
 from tests.factories import MembershipFactory, TableFactory
+from tests.helpers import drain, open_socket
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
 
@@ -21,75 +20,6 @@ def seated_player():
     client = Client()
     client.force_login(player)
     return table, player, client
-
-
-async def open_socket(table, client: Client, *headers: tuple[bytes, bytes]):
-    cookie = f"sessionid={client.cookies['sessionid'].value}".encode()
-    communicator = WebsocketCommunicator(
-        application, f"/ws/tables/{table.pk}/", headers=[*headers, (b"cookie", cookie)]
-    )
-    connected, _ = await communicator.connect()
-    return communicator, connected
-
-
-async def drain(communicator) -> list[str]:
-    frames = []
-    while not await communicator.receive_nothing(timeout=0.3):
-        frames.append(await communicator.receive_from())
-    return frames
-
-
-@pytest.mark.parametrize(
-    "host, origin, accepted",
-    [
-        (b"127.0.0.1:8000", b"http://127.0.0.1:8000", True),
-        (b"localhost:8000", b"http://localhost:8000", True),
-        (b"127.0.0.1", b"http://127.0.0.1", True),
-        (b"127.0.0.1", b"http://127.0.0.1:80", True),
-        # Another program on the same machine, or the same host on another scheme.
-        (b"127.0.0.1:8000", b"http://127.0.0.1:1", False),
-        (b"127.0.0.1:8000", b"http://127.0.0.1", False),
-        (b"127.0.0.1:8000", b"https://127.0.0.1:8000", False),
-        (b"127.0.0.1:8000", b"http://localhost:8000", False),
-        (b"127.0.0.1:8000", b"null", False),
-        (b"evil.example:8000", b"http://evil.example:8000", False),
-        (None, b"http://127.0.0.1:1", False),
-        (None, b"https://127.0.0.1", False),
-    ],
-)
-async def test_a_socket_opens_only_from_this_sites_own_origin(host, origin, accepted):
-    table, _, client = await seated_player()
-    headers = [(b"origin", origin)] + ([(b"host", host)] if host else [])
-    communicator, connected = await open_socket(table, client, *headers)
-    assert connected is accepted
-    await communicator.disconnect()
-
-
-async def test_a_trusted_origin_behind_the_proxy_opens_a_socket(settings):
-    settings.CSRF_TRUSTED_ORIGINS = ["https://blades.example.org"]
-    table, _, client = await seated_player()
-    communicator, connected = await open_socket(
-        table, client, (b"origin", b"https://blades.example.org"), (b"host", b"127.0.0.1:8001")
-    )
-    assert connected
-    await communicator.disconnect()
-
-
-async def test_logging_out_closes_the_sockets_of_that_login():
-    table, player, client = await seated_player()
-    other_device = Client()
-    await sync_to_async(other_device.force_login)(player)
-    origin = (b"origin", b"http://127.0.0.1")
-    socket, _ = await open_socket(table, client, origin)
-    elsewhere, _ = await open_socket(table, other_device, origin)
-    await drain(socket)
-    await drain(elsewhere)
-    response = await sync_to_async(client.post)("/accounts/logout/")
-    assert response.status_code == 302
-    assert (await socket.receive_output(timeout=2))["type"] == "websocket.close"
-    # The same player's other login is not this one: its page stays live.
-    assert await elsewhere.receive_nothing(timeout=0.3)
-    await elsewhere.disconnect()
 
 
 async def test_the_gm_touching_a_hidden_faction_sends_players_nothing():

@@ -51,6 +51,7 @@ NOT_HIDDEN = {
     "crew_sheet": "the crew's own name and lair, shown to all",
     "crew_settings": "who may keep the books",
     "crew_develop": "the crew's books only",
+    "crew_share_coin": "coin from the crew's books to a PC, both seen by all",
     "crew_advance": "the crew's books only",
     "crew_ability": "the crew's books only",
     "crew_upgrade": "the crew's books only",

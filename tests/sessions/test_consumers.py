@@ -12,17 +12,10 @@ from django.utils import timezone
 from blades.rules.rolls import RollKind
 from sessions import actions, live, presence
 from sessions.models import Presence
-from tests.factories import ClockFactory, MembershipFactory, TableFactory, UserFactory
-from tests.helpers import connect, drain_greeting
+from tests.factories import ClockFactory, UserFactory
+from tests.helpers import connect, drain_greeting, make_table
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
-
-
-@database_sync_to_async
-def make_table():
-    table = TableFactory()
-    player = MembershipFactory(table=table).user
-    return table, table.gm, player
 
 
 async def test_member_receives_pushed_roll():

@@ -9,7 +9,7 @@ from channels.db import database_sync_to_async
 from django.conf import settings
 
 from sessions import live
-from tests.sessions.test_consumers import connect, drain_greeting, make_table
+from tests.helpers import connect, drain_greeting, make_table
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
 

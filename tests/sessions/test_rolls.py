@@ -40,7 +40,7 @@ def test_posted_result_and_dice_are_ignored(client, table, player):
     client.post(
         reverse("roll_create", args=[table.pk]),
         {
-            "kind": "action",
+            "kind": "fortune",
             "pool": 1,
             "dice": "[6, 6]",
             "result": "critical",
@@ -73,7 +73,7 @@ def test_bad_pool_is_refused_next_to_the_field(client, table, player, pool):
     client.force_login(player)
     response = client.post(
         reverse("roll_create", args=[table.pk]),
-        {"kind": "action", "pool": pool, "note": "keep me"},
+        {"kind": "fortune", "pool": pool, "note": "keep me"},
         headers={"HX-Request": "true"},
     )
     page = response.content.decode()
@@ -88,7 +88,7 @@ def test_a_roll_from_the_page_answers_with_no_content(client, table, player):
     client.force_login(player)
     response = client.post(
         reverse("roll_create", args=[table.pk]),
-        {"kind": "action", "pool": 2, "note": "Pick the lock"},
+        {"kind": "fortune", "pool": 2, "note": "Pick the lock"},
         headers={"HX-Request": "true"},
     )
     assert response.status_code == 204 and not response.content
@@ -98,7 +98,7 @@ def test_a_roll_from_the_page_answers_with_no_content(client, table, player):
 def test_a_mended_roll_draws_the_form_again_without_its_errors(client, table, player):
     client.force_login(player)
     url = reverse("roll_create", args=[table.pk])
-    refused = client.post(url, {"kind": "action", "pool": 12}, headers={"HX-Request": "true"})
+    refused = client.post(url, {"kind": "fortune", "pool": 12}, headers={"HX-Request": "true"})
     assert 'name="redraw"' in refused.content.decode()
     response = client.post(
         url,
@@ -136,3 +136,17 @@ def test_gm_secret_roll_never_reaches_a_player_page(client, table, gm, player):
     assert (
         "Lampblack ambush" in client.get(reverse("table_detail", args=[table.pk])).content.decode()
     )
+
+
+def test_the_quick_roller_makes_no_action_roll(client, table, player):
+    """Issue 13: three ways to roll an action. An action roll is the table's shared roll
+    now (the GM sets position and effect); the quick roller keeps plain pools."""
+    client.force_login(player)
+    page = client.get(reverse("table_detail", args=[table.pk])).content.decode()
+    assert '<option value="action"' not in page
+    refused = client.post(
+        reverse("roll_create", args=[table.pk]),
+        {"kind": "action", "pool": 2},
+        HTTP_HX_REQUEST="true",
+    )
+    assert refused.status_code == 422 and not Roll.objects.exists()

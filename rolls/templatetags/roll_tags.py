@@ -1,0 +1,19 @@
+"""The shared roll on pages that do not come from the roll views (the shared screen)."""
+
+from django import template
+
+from rolls.models import ActionRoll
+
+register = template.Library()
+
+
+@register.simple_tag
+def rolls_in_progress(table_id: int) -> list[ActionRoll]:
+    """The open rolls everyone may see, oldest first: a secret roll is the GM's alone, and
+    the shared screen is drawn as the players see it."""
+    rolls = ActionRoll.objects.filter(
+        table_id=table_id,
+        step__in=[ActionRoll.Step.SETUP, ActionRoll.Step.CONSEQUENCES],
+        secret=False,
+    )
+    return list(rolls.select_related("character", "assister").order_by("created", "pk"))

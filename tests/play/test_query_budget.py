@@ -1,0 +1,46 @@
+"""Every open phase page fetches its panel again after each signal (issue 13): in
+downtime, what one fetch costs must not grow with the characters and their activities."""
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+
+from crews import actions as crew_actions
+from play import downtime, phases
+from sessions.models import Table
+from tests.factories import CharacterFactory, FactionFactory, MembershipFactory, TableFactory
+from tests.helpers import Dice
+
+
+def _downtime_with(table: Table, gm, n: int):
+    crew_actions.create_crew(table=table, crew_type="shadows", name="Crows")
+    faction = FactionFactory(table=table, name="Bluecoats", tier=2)
+    phases.start_score(table=table, plan="stealth", detail="Roof", target_faction=faction)
+    phases.roll_engagement(table=table, roller=gm, marks={}, rng=Dice(4))
+    phases.end_score(table=table)
+    phases.payoff(table=table, size="standard")
+    phases.take_heat(table=table, exposure="contained")
+    phases.roll_entanglement(table=table, roller=gm, rng=Dice(6, 6))
+    phases.resolve_entanglement(table=table, roller=gm, name="Cooperation", choice="avoid")
+    for i in range(n):
+        user = MembershipFactory(table=table).user
+        character = CharacterFactory(table=table, owner=user, name=f"Rogue {i}", stress=3)
+        downtime.indulge_vice(character=character, roller=user, rng=Dice(4, 4, 4, 4))
+    return user
+
+
+@pytest.mark.parametrize("viewer", ["gm", "player"])
+def test_the_downtime_panel_costs_the_same_with_one_character_or_ten(
+    client, db, viewer, django_assert_num_queries
+):
+    small, big = TableFactory(), TableFactory()
+    player_small = _downtime_with(small, small.gm, 1)
+    player_big = _downtime_with(big, big.gm, 10)
+
+    client.force_login(small.gm if viewer == "gm" else player_small)
+    with CaptureQueriesContext(connection) as one:
+        assert client.get(reverse("phase_panel", args=[small.pk])).status_code == 200
+    client.force_login(big.gm if viewer == "gm" else player_big)
+    with django_assert_num_queries(len(one)):
+        assert client.get(reverse("phase_panel", args=[big.pk])).status_code == 200
