@@ -38,12 +38,16 @@ def seed(make_user):
     crew = crew_actions.create_crew(table=table, crew_type="shadows", name="The Lanterns")
     crew_actions.add_rep(crew=crew, amount=3)
     crew_actions.add_heat(crew=crew, amount=2)
-    crew_actions.add_coin(crew=crew, amount=3)
+    crew_actions.add_coin(crew=crew, amount=2)
     sable = CharacterFactory(
         table=table, owner=ada, name="Sable", alias="the Knife", load="normal", stress=3
     )
-    for name, load in (("A blade or two", 1), ("Fine lockpicks", 1), ("Armor", 2)):
-        CharacterItemFactory(character=sable, name=name, load=load, checked=name != "Armor")
+    for name, load, armor in (
+        ("A blade or two", 1, ""),
+        ("Fine lockpicks", 1, ""),
+        ("Armor", 2, "armor"),
+    ):
+        CharacterItemFactory(character=sable, name=name, load=load, armor=armor, checked=True)
     sheet.add_harm(character=sable, level=2, description="Broken hand")
     sheet.add_harm(character=sable, level=1, description="Bruised")
     sheet.add_coin(character=sable, amount=2)

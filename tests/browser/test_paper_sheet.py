@@ -26,6 +26,8 @@ def sheet(make_user):
     Membership.objects.create(table=table, user=ada, role=Membership.Role.PLAYER)
     character = CharacterFactory(table=table, owner=ada, name="Sable", load="normal")
     CharacterItemFactory(character=character, name="Fine lockpicks", load=1)
+    # Armor is a box only while it is carried on the load.
+    CharacterItemFactory(character=character, name="Armor", load=2, armor="armor", checked=True)
     return character
 
 
@@ -71,9 +73,13 @@ def test_boxes_dots_and_ticks_are_clicked_and_every_browser_follows(person, serv
     ada.get_by_role("button", name="Coin 3 of 4", exact=True).click()
     expect(gm.get_by_text("Coin 3/4", exact=True)).to_be_visible()
     ada.get_by_role("button", name="Fine lockpicks").click()
-    expect(gm.get_by_text("Normal load: 1/5")).to_be_visible()
-    ada.get_by_role("button", name="Armor", exact=True).click()
-    pressed(gm, "Armor").to_have_attribute("aria-pressed", "true")
+    expect(gm.get_by_text("Normal load: 3/5")).to_be_visible()
+    # The item and the armor box it gives share the name "Armor": the box is in its group.
+    armor_box = {"role": "button", "name": "Armor", "exact": True}
+    ada.get_by_role("group", name="Armor").get_by_role(**armor_box).click()
+    expect(gm.get_by_role("group", name="Armor").get_by_role(**armor_box)).to_have_attribute(
+        "aria-pressed", "true"
+    )
     ada.get_by_role("button", name="Healing 2 of 4", exact=True).click()
     expect(gm.get_by_role("heading", name="Healing clock 2/4")).to_be_visible()
 
