@@ -52,6 +52,9 @@ PARTS: list[tuple[str, Callable[[int], dict]]] = [
     ("rolls.ActionRoll", lambda t: {"table_id": t}),
     ("rolls.Consequence", lambda t: {"roll__table_id": t}),
     ("rolls.RollEvent", lambda t: {"roll__table_id": t}),
+    ("chronicle.PlaySession", lambda t: {"table_id": t}),
+    ("chronicle.Learned", lambda t: {"session__table_id": t}),
+    ("chronicle.Happening", lambda t: {"table_id": t}),
 ]
 
 # Models that belong to a table but stay out of an export, and why. A model reaching

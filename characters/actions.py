@@ -36,6 +36,7 @@ from .models import (
     SpecialAbility,
 )
 from .queries import VETERAN, veteran_choices
+from .signals import sheet_written
 
 XP_FIELDS = {"playbook": "playbook_xp", **{attr: f"{attr}_xp" for attr in rules.ATTRIBUTES}}
 ADVANCE_FIELDS = {track: field.replace("_xp", "_advances") for track, field in XP_FIELDS.items()}
@@ -62,8 +63,10 @@ def _write(character: Character, **fields) -> Character:
     to it (its own change already came back in the response). Called with no fields
     when the change is in a related row (an item, a contact)."""
     Character.objects.filter(pk=character.pk).update(**fields, revision=F("revision") + 1)
+    before = {name: getattr(character, name) for name in fields}
     for name, value in fields.items():
         setattr(character, name, value)
+    sheet_written.send(sender=Character, character=character, before=before)
     character.revision = Character.objects.values_list("revision", flat=True).get(pk=character.pk)
     push_character(character)
     return character

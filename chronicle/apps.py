@@ -9,6 +9,10 @@ class ChronicleConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
-        from . import relay
+        from sessions import panels
+
+        from . import recorder, relay, views
 
         relay.connect()
+        recorder.connect()
+        panels.add(page_context=views.table_page_context)

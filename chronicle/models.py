@@ -1,4 +1,7 @@
+from django.conf import settings
 from django.db import models
+from django.db.models import Q
+from django.utils import timezone
 
 
 class DiscordHook(models.Model):
@@ -17,3 +20,101 @@ class DiscordHook(models.Model):
 
     def __str__(self) -> str:
         return f"Discord for {self.table}"
+
+
+class PlaySession(models.Model):
+    """One evening of play, from the GM's start to their end. The journal of a session is
+    written from what the table's rows say happened between the two."""
+
+    table = models.ForeignKey(
+        "table_sessions.Table", on_delete=models.CASCADE, related_name="play_sessions"
+    )
+    title = models.CharField(max_length=120, blank=True)
+    # The GM's own: never in a player's journal or export.
+    gm_notes = models.TextField("GM notes", blank=True)
+    started = models.DateTimeField(default=timezone.now)
+    ended = models.DateTimeField(null=True, blank=True)
+    # The step of the loop the table was at when play began: the journal's first heading.
+    start_step = models.CharField(max_length=20, blank=True)
+
+    class Meta:
+        ordering = ["-started", "-pk"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["table"], condition=Q(ended=None), name="one_open_session_per_table"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return self.title or f"Session of {self.started:%Y-%m-%d}"
+
+    @property
+    def open(self) -> bool:
+        return self.ended is None
+
+
+class Learned(models.Model):
+    """A player's own line in a session's journal: what we learned."""
+
+    session = models.ForeignKey(PlaySession, on_delete=models.CASCADE, related_name="learned")
+    author = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+    text = models.CharField(max_length=300)
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["pk"]
+
+    def __str__(self) -> str:
+        return self.text
+
+
+class Happening(models.Model):
+    """A change no other row keeps a time for, heard through a signal so the journal can
+    place it: the phase moving on, a clock filling, a faction's status, harm, trauma, xp
+    and advances, payoff, heat, the entanglement, a downtime activity.
+
+    It stores references, never names: each journal names the clock or faction for its
+    audience from the object as it is when the journal is read.
+    """
+
+    class Kind(models.TextChoices):
+        PHASE = "phase", "Phase"
+        CLOCK_FILLED = "clock_filled", "Clock filled"
+        FACTION_STATUS = "faction_status", "Faction status"
+        HARM = "harm", "Harm"
+        TRAUMA = "trauma", "Trauma"
+        XP = "xp", "Xp"
+        ADVANCE = "advance", "Advance"
+        PAYOFF = "payoff", "Payoff"
+        HEAT = "heat", "Heat"
+        ENTANGLEMENT = "entanglement", "Entanglement"
+        DOWNTIME = "downtime", "Downtime activity"
+
+    table = models.ForeignKey(
+        "table_sessions.Table", on_delete=models.CASCADE, related_name="happenings"
+    )
+    kind = models.CharField(max_length=20, choices=Kind.choices)
+    created = models.DateTimeField(default=timezone.now, db_index=True)
+    clock = models.ForeignKey(
+        "table_sessions.Clock", on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+    faction = models.ForeignKey(
+        "crews.Faction", on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+    character = models.ForeignKey(
+        "characters.Character", on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+    score = models.ForeignKey("play.Score", on_delete=models.SET_NULL, null=True, related_name="+")
+    activity = models.ForeignKey(
+        "play.DowntimeActivity", on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+    # The numbers and words of the change (a step, a status, harm text, an xp track).
+    data = models.JSONField(default=dict)
+
+    class Meta:
+        ordering = ["created", "pk"]
+
+    def __str__(self) -> str:
+        return f"{self.get_kind_display()} at {self.created:%H:%M}"

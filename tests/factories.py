@@ -370,3 +370,29 @@ class DiscordHookFactory(factory.django.DjangoModelFactory):
 
     table = factory.SubFactory(TableFactory)
     players_url = "https://discord.com/api/webhooks/1/players-token"
+
+
+class PlaySessionFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = "chronicle.PlaySession"
+
+    table = factory.SubFactory(TableFactory)
+    title = factory.Sequence(lambda n: f"Session {n}")
+
+
+class LearnedFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = "chronicle.Learned"
+
+    session = factory.SubFactory(PlaySessionFactory)
+    author = factory.SubFactory(UserFactory)
+    text = "The Bluecoats patrol the canal at dawn"
+
+
+class HappeningFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = "chronicle.Happening"
+
+    table = factory.SubFactory(TableFactory)
+    kind = "phase"
+    data = factory.LazyFunction(lambda: {"step": "score"})

@@ -9,6 +9,7 @@ from django.utils import timezone
 from backup.tables import MOVED, PARTS, dumps, export_table, import_table
 from characters import actions as character_actions
 from characters.models import Character
+from chronicle.models import Happening, Learned, PlaySession
 from crews import actions as crew_actions
 from rolls.models import ActionRoll, RollEvent
 from sessions.models import Table
@@ -67,6 +68,7 @@ def full_table() -> Table:
     add_crew_and_factions(table)
     add_score_and_downtime(table, character)
     add_action_roll(table, player, character)
+    add_journal(table, player)
     return table
 
 
@@ -167,6 +169,14 @@ def add_action_roll(table: Table, player, character: Character) -> None:
         text="Rolled 6",
         changes=[{"clock": clock.pk, "field": "filled", "before": 3, "after": 5}],
     )
+
+
+def add_journal(table: Table, player) -> None:
+    session = PlaySession.objects.create(
+        table=table, title="Night one", gm_notes="They trust Bazso", ended=timezone.now()
+    )
+    Learned.objects.create(session=session, author=player, text="Bazso lies")
+    Happening.objects.create(table=table, kind=Happening.Kind.PHASE, data={"step": "score"})
 
 
 def comparable(document: dict) -> dict:

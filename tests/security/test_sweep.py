@@ -30,7 +30,11 @@ CABAL_GOAL = "Zq-sweep-cabal-goal"
 SECRET_NOTES = "Zq-sweep-faction-notes"  # a visible faction's hidden notes
 GM_NOTE = "Zq-sweep-gm-note"
 SECRET_ROLL = "Zq-sweep-secret-roll"
-MARKERS = (HIDDEN_CLOCK, CABAL, CABAL_NOTES, CABAL_GOAL, SECRET_NOTES, GM_NOTE, SECRET_ROLL)
+SESSION_NOTES = "Zq-sweep-session-notes"  # the GM's notes in the session journal
+MARKERS = (
+    HIDDEN_CLOCK, CABAL, CABAL_NOTES, CABAL_GOAL, SECRET_NOTES, GM_NOTE, SECRET_ROLL,
+    SESSION_NOTES,
+)  # fmt: skip
 # Every marker shares this, so one search finds any of them (and names which).
 LEAK = re.compile(rb"Zq-sweep-[a-z-]+")
 
@@ -128,6 +132,7 @@ class Session:
     hidden_clock: object
     cabal: object
     open_faction: object
+    play_session: object = None  # the journal's session, started before anything happens
     swept: set[str] = field(default_factory=set)
     answers: list[bytes] = field(default_factory=list)  # the player's own answers
     gm_answers: list[bytes] = field(default_factory=list)
@@ -349,13 +354,32 @@ def downtime(s: Session) -> None:
     s.gm_post(s.url("clock_delete", clock_id=s.hidden_clock.pk))
 
 
+def journal_opens(s: Session) -> None:
+    """Everything after this is in the session: the player's journal and exports, scanned
+    after every part, tell it all as players saw it."""
+    from chronicle.models import PlaySession
+
+    s.gm_post(s.url("journal_start"), {"title": "The sweep"})
+    s.play_session = PlaySession.objects.get(table=s.table)
+
+
+def journal_closes(s: Session) -> None:
+    session = {"session_id": s.play_session.pk}
+    s.post(s.player, s.url("journal_learned", **session), {"text": "What we learned"})
+    s.gm_post(s.url("journal_edit", **session), {"title": "The sweep", "gm_notes": SESSION_NOTES})
+    s.gm_post(s.url("journal_end", **session))
+    s.gm_answers.append(s.gm.get(s.url("journal_export", **session)).content)
+
+
 PLAY: list[Callable[[Session], None]] = [
+    journal_opens,
     clocks_and_factions,
     crew_books,
     sheets,
     action_roll,
     score,
     downtime,
+    journal_closes,
 ]
 
 
@@ -372,6 +396,8 @@ def players_pages(s: Session) -> bytes:
     from tests.security.urls import table_urls
 
     ids = {"table_id": s.table.pk, "clock_id": s.hidden_clock.pk, "user_id": s.gm_user_id}
+    if s.play_session is not None:
+        ids["session_id"] = s.play_session.pk
     seen = b""
     for character in (s.ada, s.bo):
         for url in table_urls(**ids, character_id=character.pk):
