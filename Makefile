@@ -7,7 +7,7 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 PYTEST := $(BIN)/python -m pytest
 
-.PHONY: run test test-fast smoke test-browser test-postgres test-scale lint system-deps benchmark clean
+.PHONY: run test test-fast smoke test-browser test-postgres test-scale lint system-deps benchmark clean screenshots
 
 $(BIN)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -56,6 +56,10 @@ test-postgres: $(BIN)/.installed system-deps
 # They and the scale tests keep their written order (each test is long; no shuffling).
 test-browser: $(BIN)/.installed system-deps
 	$(PYTEST) tests/browser -p no:randomly
+
+# PNGs of the main pages of a seeded demo table (GM and player, 1280 and 390 px wide).
+screenshots: $(BIN)/.installed system-deps
+	$(PYTEST) tests/browser/screenshots.py
 
 test-scale: $(BIN)/.installed system-deps
 	$(BIN)/python -m tests.services -- $(PYTEST) tests/scale -p no:randomly

@@ -57,12 +57,59 @@ def party(table_id: int):
     )
 
 
+@dataclass(frozen=True)
+class Box:
+    """One box (or dot) of a track on the paper sheet, counted from 1; clicking it posts
+    `value`, so the template never does the arithmetic."""
+
+    number: int
+    on: bool
+    value: int
+
+
+def track(marked: int, length: int, *, change: bool = False) -> list[Box]:
+    """Like on paper: clicking a box marks up to it, clicking the last marked one clears
+    it. The value is the new count, or with change=True the difference to post (xp, coin
+    and healing are marked by an amount)."""
+    boxes = []
+    for number in range(1, length + 1):
+        target = number - 1 if number == marked else number
+        boxes.append(Box(number, number <= marked, target - marked if change else target))
+    return boxes
+
+
+@dataclass
+class ActionLine:
+    action: str
+    dots: int
+    # What an action roll would draw before bonus dice (harm's -1d taken): the dice its
+    # link shows, from the same sum the roll uses.
+    pool: int
+    track: list[Box]
+
+
+@dataclass
+class AttributeView:
+    attribute: str
+    rating: int
+    xp: int
+    xp_track: list[Box]
+    advances: int
+    actions: list[ActionLine]
+
+
+@dataclass
+class HarmLine:
+    level: int
+    penalty: str
+    # What is written on each of the level's lines, "" for a blank one.
+    lines: list[str]
+
+
 @dataclass
 class SheetView:
     party: PartyView
-    # Per attribute: its rating, xp, advances, and each action as (action, dots, dice),
-    # the dice being what an action roll would draw before bonus dice (harm's -1d taken).
-    attributes: list[tuple[str, int, int, int, list[tuple[str, int, int]]]]
+    attributes: list[AttributeView]
     action_cap: int
     abilities: list[SpecialAbility]
     ability_choices: list[SpecialAbility]
@@ -83,6 +130,15 @@ class SheetView:
     vice_dice: int
     trauma_choices: list[str] = field(default_factory=list)
     slots: dict[int, int] = field(default_factory=dict)
+    stress_track: list[Box] = field(default_factory=list)
+    # Every condition in the rules' order, with whether it is taken.
+    trauma_track: list[tuple[str, bool]] = field(default_factory=list)
+    harm_lines: list[HarmLine] = field(default_factory=list)
+    healing_track: list[Box] = field(default_factory=list)
+    playbook_xp_track: list[Box] = field(default_factory=list)
+    coin_track: list[Box] = field(default_factory=list)
+    stash_track: list[Box] = field(default_factory=list)
+    load_levels: list[tuple[str, int]] = field(default_factory=list)
 
 
 def load_character(character_id: int) -> Character:
@@ -116,25 +172,38 @@ def sheet_view(character: Character, *, mastery: bool) -> SheetView:
     heavy = "heavy" in carried
     total = rules.load_total(i.load for i in items if i.checked)
     load = rules.check_load(character.load, mule, total) if character.load else None
+    cap = rules.action_cap(mastery)
     harm_dice = rules.harm_dice_penalty(character.harm)
     attributes = [
-        (
-            attribute,
-            rules.attribute_rating(ratings, attribute),
-            getattr(character, f"{attribute}_xp"),
-            getattr(character, f"{attribute}_advances"),
-            # The dice each action's button shows, from the same sum the roll uses.
-            [
-                (action, ratings[action], action_pool(ratings[action], extra_dice=harm_dice))
+        AttributeView(
+            attribute=attribute,
+            rating=rules.attribute_rating(ratings, attribute),
+            xp=getattr(character, f"{attribute}_xp"),
+            xp_track=track(
+                getattr(character, f"{attribute}_xp"),
+                rules.track_length(attribute),
+                change=True,
+            ),
+            advances=getattr(character, f"{attribute}_advances"),
+            actions=[
+                ActionLine(
+                    action,
+                    ratings[action],
+                    action_pool(ratings[action], extra_dice=harm_dice),
+                    track(ratings[action], cap),
+                )
                 for action in actions
             ],
         )
         for attribute, actions in rules.ATTRIBUTES.items()
     ]
+    harm = rules.harm_rows(character.harm)
+    segments = rules.healing_segments(any(a.key == "vigorous" for a in taken))
+    party = party_view(character)
     return SheetView(
-        party=party_view(character),
+        party=party,
         attributes=attributes,
-        action_cap=rules.action_cap(mastery),
+        action_cap=cap,
         abilities=taken,
         ability_choices=[
             a
@@ -151,7 +220,7 @@ def sheet_view(character: Character, *, mastery: bool) -> SheetView:
         mule=mule,
         special_armor=special,
         heavy_carried=heavy,
-        healing_segments=rules.healing_segments(any(a.key == "vigorous" for a in taken)),
+        healing_segments=segments,
         armor_boxes=[
             (box, rules.ARMOR_LABELS[box], getattr(character, f"{box}_used"))
             for box in rules.armor_boxes(armor="armor" in carried, heavy=heavy, special=special)
@@ -166,6 +235,25 @@ def sheet_view(character: Character, *, mastery: bool) -> SheetView:
         vice_dice=rules.vice_dice(ratings),
         trauma_choices=[c for c in rules.TRAUMA_CONDITIONS if c not in character.traumas],
         slots=dict(rules.HARM_SLOTS),
+        stress_track=track(character.stress, party.stress_max),
+        trauma_track=[(c, c in character.traumas) for c in rules.TRAUMA_CONDITIONS],
+        harm_lines=[
+            HarmLine(
+                level,
+                rules.HARM_PENALTIES[level],
+                list(harm[level]) + [""] * (rules.HARM_SLOTS[level] - len(harm[level])),
+            )
+            for level in sorted(rules.HARM_SLOTS, reverse=True)
+        ],
+        healing_track=track(
+            character.healing,
+            segments,
+            change=True,
+        ),
+        playbook_xp_track=track(character.playbook_xp, rules.PLAYBOOK_XP, change=True),
+        coin_track=track(character.coin, rules.COIN_MAX, change=True),
+        stash_track=track(character.stash, rules.STASH_MAX),
+        load_levels=[(level, rules.load_limit(level, mule)) for level in rules.LOAD_LEVELS],
     )
 
 

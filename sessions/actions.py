@@ -35,9 +35,11 @@ def join_table(*, user, token: str) -> Table:
         table = Table.objects.filter(invite_token=token, invite_active=True).first()
         if table is None:
             raise InviteError("This invite link is not valid any more. Ask your GM for a new one.")
-        Membership.objects.get_or_create(
+        _, joined = Membership.objects.get_or_create(
             table=table, user=user, defaults={"role": Membership.Role.PLAYER}
         )
+        if joined:
+            live.push_members(table)
     return table
 
 
@@ -69,6 +71,7 @@ def remove_player(*, table: Table, user_id: int) -> None:
         Presence.objects.filter(table=table, user_id=user_id).delete()
         membership.delete()
         live.kick(channels)
+        live.push_members(table)
 
 
 def record_roll(

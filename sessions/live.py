@@ -161,6 +161,17 @@ async def push_presence(table_id: int, html: str) -> None:
         await layer.group_send(group, {"type": "table.fragment", "html": html})
 
 
+def push_members(table) -> None:
+    """The Players list, after someone joins or is removed: the GM's copy carries the
+    Remove buttons, so each audience gets its own rendering."""
+
+    def render(is_gm: bool) -> str:
+        members = table.memberships.select_related("user")
+        return fragment("members", members=members, is_gm=is_gm, table=table, oob=True)
+
+    push(table.pk, gm=lambda: render(True), players=lambda: render(False))
+
+
 def kick(channel_names: list[str]) -> None:
     """Close the sockets of a removed player, whichever process holds them."""
 

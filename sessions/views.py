@@ -60,15 +60,19 @@ def table_detail(request: HttpRequest, table_id: int) -> HttpResponse:
 
 
 def join(request: HttpRequest, token: str) -> HttpResponse:
-    if not request.user.is_authenticated:
-        return redirect(f"{reverse('login')}?next={request.path}")
-    tables = Table.objects.filter(invite_token=token, invite_active=True)
-    table = tables.first() if is_token(token) else None
-    if request.method == "POST" and table is not None:
+    """Anyone with the link sees which table invites them (or that the link is revoked)
+    before being asked to log in; only a logged-in visitor can join."""
+    invited = None
+    if is_token(token):
+        invited = Table.objects.filter(invite_token=token).select_related("gm").first()
+    table = invited if invited is not None and invited.invite_active else None
+    if request.method == "POST" and request.user.is_authenticated and table is not None:
         table = actions.join_table(user=request.user, token=token)
         return redirect("table_detail", table_id=table.pk)
-    status = 200 if table else 404
-    return render(request, "sessions/join.html", {"table": table}, status=status)
+    if request.method == "POST" and table is not None:
+        return redirect(f"{reverse('login')}?next={request.path}")
+    context = {"table": table, "revoked": invited is not None and table is None}
+    return render(request, "sessions/join.html", context, status=200 if table else 404)
 
 
 @login_required

@@ -414,3 +414,47 @@ function hasTarget(el) {
     true
   );
 })();
+
+// A Copy button beside a read-only link (the invite, the shared screen): it copies the
+// field named by data-copy and says so in its own label for a moment.
+document.addEventListener("click", function (event) {
+  var button = event.target.closest && event.target.closest("button[data-copy]");
+  if (!button) return;
+  var field = document.getElementById(button.dataset.copy);
+  if (!field) return;
+  var done = function () {
+    button.dataset.copied = "true";
+    button.firstChild.textContent = "Copied";
+    setTimeout(function () {
+      button.firstChild.textContent = "Copy";
+      delete button.dataset.copied;
+    }, 2000);
+  };
+  if (navigator.clipboard && window.isSecureContext) {
+    navigator.clipboard.writeText(field.value).then(done, function () {
+      field.select();
+    });
+  } else {
+    field.select();
+    if (document.execCommand("copy")) done();
+  }
+});
+
+// The downtime form shows only the fields of the chosen activity (each group names the
+// activities it serves in data-activities); the others are hidden, and still sent as
+// before, so the server reads the same form either way.
+function showActivityFields(select) {
+  var form = select.form;
+  if (!form) return;
+  form.querySelectorAll(".dt-fields").forEach(function (group) {
+    group.hidden = group.dataset.activities.split(" ").indexOf(select.value) === -1;
+  });
+}
+document.addEventListener("change", function (event) {
+  if (event.target.matches && event.target.matches("select.dt-kind")) {
+    showActivityFields(event.target);
+  }
+});
+document.addEventListener("htmx:load", function (event) {
+  event.detail.elt.querySelectorAll("select.dt-kind").forEach(showActivityFields);
+});

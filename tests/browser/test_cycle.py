@@ -192,7 +192,7 @@ def test_a_score_and_its_downtime_played_live(person, server, table_with_crew):
     # Players act only for their own characters.
     expect(ada_phase.get_by_label("Activity for Bo")).to_have_count(0)
     # Bo starts writing while Ada's activities redraw his panel: his words and focus stay.
-    bo_asset = bo_phase.get_by_label("Asset (acquire asset)")
+    bo_asset = bo_phase.get_by_label("Asset", exact=True)
     bo_asset.focus()
     bo_phase.keyboard.type("A fast horse")
     for page, pc in ((ada_phase, ada), (bo_phase, bo)):
@@ -201,10 +201,13 @@ def test_a_score_and_its_downtime_played_live(person, server, table_with_crew):
             expect(bo_asset).to_have_value("A fast horse")
             bo_asset.fill("")
         page.get_by_label(f"Activity for {pc.name}").select_option(label="Indulge vice")
+        # Only the chosen activity's fields show: indulging a vice asks for none.
+        expect(page.get_by_label("Asset", exact=True)).to_be_hidden()
+        expect(page.get_by_label("Healer", exact=True)).to_be_hidden()
         page.get_by_role("button", name=f"Spend an activity for {pc.name}").click()
         expect(page.get_by_role("heading", name=f"{pc.name} (1 done)")).to_be_visible()
         page.get_by_label(f"Activity for {pc.name}").select_option(label="Recover")
-        page.get_by_label("Healer (recover)").select_option("npc")
+        page.get_by_label("Healer", exact=True).select_option("npc")
         page.get_by_label("Healer's quality").fill("2")
         page.get_by_role("button", name=f"Spend an activity for {pc.name}").click()
         expect(page.get_by_role("heading", name=f"{pc.name} (2 done)")).to_be_visible()

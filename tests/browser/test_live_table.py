@@ -180,7 +180,7 @@ def test_gm_revokes_the_invite(person, make_user, server):
     make_user("cy")
     cy = person("cy")
     cy.goto(invite)
-    expect(cy.get_by_role("heading", name="Invite not valid")).to_be_visible()
+    expect(cy.get_by_role("heading", name="Invite revoked")).to_be_visible()
 
 
 def test_joining_when_logged_out_comes_back_to_the_invite(person, make_user, server):
@@ -192,6 +192,8 @@ def test_joining_when_logged_out_comes_back_to_the_invite(person, make_user, ser
     make_user("dee", password=PASSWORD)
     dee = person()
     dee.goto(invite)
+    expect(dee.get_by_role("heading", name="Join Late joiners")).to_be_visible()
+    dee.get_by_role("link", name="Log in to join").click()
     dee.get_by_label("Username").fill("dee")
     dee.get_by_label("Password").fill(PASSWORD)
     dee.get_by_role("button", name="Log in").click()

@@ -27,7 +27,7 @@ def test_armor_needs_a_chosen_load_with_armor_checked_and_the_button_names_the_b
     client, table, player
 ):
     """Armor is an item (001 §Armor, SRD_FACTS §4.2): without a load chosen and armor
-    checked there is nothing to mark; the button reads "Mark armor", not "Use armor armor"."""
+    checked there is nothing to mark; the box reads "Armor", not "Armor armor"."""
     from blades.rules.character import RuleError
     from tests.factories import CharacterItemFactory
 
@@ -36,13 +36,15 @@ def test_armor_needs_a_chosen_load_with_armor_checked_and_the_button_names_the_b
     sheet = reverse("character_sheet", args=[table.pk, character.pk])
     client.force_login(player)
     page = client.get(sheet).content.decode()
-    assert "Use armor armor" not in page and "Mark armor</button>" not in page
+    box = f'id="armor-{character.pk}-armor"'
+    assert "Armor armor" not in page and box not in page
     assert "No armor: check armor on this score" in page
     with pytest.raises(RuleError, match="No armor is carried"):
         actions.use_armor(character=character, box="armor")
     actions.set_load(character=character, level="normal")
     actions.check_item(character=character, item_id=armor.pk, checked=True)
-    assert "Mark armor</button>" in client.get(sheet).content.decode()
+    page = client.get(sheet).content.decode()
+    assert box in page and ">Armor</button>" in page
     actions.use_armor(character=character, box="armor")
     assert fresh(character).armor_used
 
@@ -58,7 +60,7 @@ def test_vigorous_heals_on_a_3_segment_clock(client, table, player):
     CharacterAbilityFactory(character=character, ability=ability)
     client.force_login(player)
     sheet = reverse("character_sheet", args=[table.pk, character.pk])
-    assert "Healing clock: 0/3" in client.get(sheet).content.decode()
+    assert "Healing clock 0/3" in client.get(sheet).content.decode()
     actions.tick_healing(character=character, ticks=3)
     after = fresh(character)
     assert (after.healing, after.harm["1"], after.harm["2"]) == (0, ["Cut"], [])

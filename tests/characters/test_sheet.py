@@ -1,3 +1,5 @@
+import re
+
 import pytest
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
@@ -55,7 +57,7 @@ def test_another_player_cannot_edit_and_sees_no_controls(client, character, othe
     after = fresh(character)
     assert (after.stress, after.coin, after.notes) == (0, 0, "")
     page = client.get(sheet_url(character)).content.decode()
-    assert character.name in page and "Mark 1 stress" not in page
+    assert character.name in page and 'aria-label="Stress 1 of 9"' not in page
     edit = reverse("character_edit", args=[character.table_id, character.pk])
     assert client.get(edit).status_code == 403
 
@@ -130,11 +132,45 @@ def test_out_of_range_values_are_refused_and_change_nothing(
     assert {f.attname: getattr(after, f.attname) for f in Character._meta.concrete_fields} == before
 
 
-def test_refused_stress_keeps_the_typed_value_next_to_the_field(client, character):
+def test_refused_stress_is_answered_beside_the_track(client, character):
     client.force_login(character.owner)
     page = client.post(move_url(character, "set-stress"), {"stress": "10"}, headers=HTMX)
     html = page.content.decode()
-    assert 'value="10"' in html and 'id="error-set_stress"' in html
+    assert 'id="error-set_stress"' in html and 'aria-label="Stress 9 of 9"' in html
+
+
+def boxes(html: str, name: str) -> list[tuple[bool, str]]:
+    """The buttons of one track on the sheet, by accessible name: pressed, and what each posts."""
+    found = re.findall(
+        rf'aria-pressed="(true|false)" aria-label="{name} \d+ of \d+"'
+        r"[^>]*hx-vals='([^']*)'",
+        html,
+    )
+    return [(pressed == "true", vals) for pressed, vals in found]
+
+
+def test_the_sheet_is_played_like_paper_one_box_per_click(client, character):
+    """A box marks up to it, the last marked one clears it; how many boxes comes from the
+    rules (stress 9, coin 4, playbook xp 8, actions 3 without Mastery)."""
+    Character.objects.filter(pk=character.pk).update(stress=3, coin=2, hunt=2, playbook_xp=1)
+    client.force_login(character.owner)
+    html = client.get(sheet_url(character)).content.decode()
+    stress = boxes(html, "Stress")
+    assert len(stress) == 9 and [on for on, _ in stress] == [True] * 3 + [False] * 6
+    assert stress[2][1] == '{"stress": 2}' and stress[5][1] == '{"stress": 6}'
+    coin = boxes(html, "Coin")
+    assert len(coin) == 4 and coin[1][1] == '{"amount": -1}' and coin[3][1] == '{"amount": 2}'
+    hunt = boxes(html, "Hunt")
+    assert len(hunt) == 3 and hunt[1][1] == '{"action": "hunt", "rating": 1}'
+    assert len(boxes(html, "Playbook xp")) == 8
+    assert "Mark 1 stress" not in html and "hx-boost" not in html
+
+    # What a click posts is what the action is given.
+    client.post(move_url(character, "set-stress"), {"stress": "6"}, headers=HTMX)
+    client.post(move_url(character, "coin"), {"amount": "-1"}, headers=HTMX)
+    client.post(move_url(character, "action"), {"action": "hunt", "rating": "1"}, headers=HTMX)
+    after = fresh(character)
+    assert (after.stress, after.coin, after.hunt) == (6, 1, 1)
 
 
 def test_action_cap_is_four_with_mastery(character, monkeypatch):

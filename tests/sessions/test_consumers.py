@@ -212,3 +212,34 @@ async def test_a_push_reaches_the_socket_while_the_sync_thread_is_busy():
         release.set()
         await busy
     await communicator.disconnect()
+
+
+async def test_a_player_joining_updates_the_players_list_live():
+    """The GM's list gains the newcomer with a Remove button; a player's list, without."""
+    table, gm, player = await make_table()
+    gm_socket, _ = await connect(gm, table.pk)
+    player_socket, _ = await connect(player, table.pk)
+    for socket in (gm_socket, player_socket):
+        await drain_greeting(socket)
+    newcomer = await database_sync_to_async(UserFactory)(username="newcomer")
+    await database_sync_to_async(actions.join_table)(user=newcomer, token=table.invite_token)
+    gm_frame = await next_frame_with(gm_socket, 'id="members"')
+    player_frame = await next_frame_with(player_socket, 'id="members"')
+    for frame in (gm_frame, player_frame):
+        assert 'id="members"' in frame and 'hx-swap-oob="true"' in frame and "newcomer" in frame
+    assert 'aria-label="Remove newcomer"' in gm_frame
+    assert "Remove" not in player_frame
+    # Joining again changes nothing and sends nothing.
+    await database_sync_to_async(actions.join_table)(user=newcomer, token=table.invite_token)
+    assert await gm_socket.receive_nothing()
+
+    for socket in (gm_socket, player_socket):
+        await socket.disconnect()
+
+
+async def next_frame_with(communicator, text: str) -> str:
+    """Presence frames come and go as sockets connect: skip them."""
+    while True:
+        frame = await communicator.receive_from()
+        if text in frame:
+            return frame

@@ -39,10 +39,21 @@ def test_join_by_invite_link(client, table, outsider):
     assert Membership.objects.get(table=table, user=outsider).role == "player"
 
 
-def test_join_when_logged_out_goes_to_login_and_back(client, table):
+def test_join_when_logged_out_names_the_table_then_goes_to_login_and_back(client, table):
     url = reverse("join", args=[table.invite_token])
-    response = client.get(url)
-    assert response.url == f"{reverse('login')}?next={url}"
+    page = client.get(url).content.decode()
+    assert table.name in page and table.gm.username in page
+    assert f'href="{reverse("login")}?next={url}"' in page
+    assert client.post(url).url == f"{reverse('login')}?next={url}"
+    assert not Membership.objects.filter(table=table).exclude(user=table.gm).exists()
+
+
+def test_a_revoked_link_says_so_before_asking_to_log_in(client, table):
+    actions.revoke_invite(table=table)
+    response = client.get(reverse("join", args=[table.invite_token]))
+    page = response.content.decode()
+    assert response.status_code == 404
+    assert "revoked" in page and table.name not in page and "Log in to join" not in page
 
 
 def test_signup_with_next_joins_the_flow(client, table):

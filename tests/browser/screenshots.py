@@ -1,0 +1,106 @@
+"""`make screenshots`: the main pages of a seeded demo table, as a GM and a player see
+them on a desktop (1280 px) and a phone (390 px), written to docs/screenshots/.
+
+Run by name (pytest collects only test_*.py on its own); it uses the browser suite's
+fixtures, so the pages come from a real daphne like every browser test.
+"""
+
+import random
+from pathlib import Path
+
+import pytest
+from django.apps import apps
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from playwright.sync_api import expect
+
+from blades.rules.rolls import RollKind
+from characters import actions as sheet
+from characters.content import load_standard_content
+from crews import actions as crew_actions
+from play import phases
+from sessions import actions
+from sessions.models import Clock
+from tests.browsers import PHONE, wait_for_socket
+from tests.factories import CharacterFactory, CharacterItemFactory
+
+pytestmark = pytest.mark.browser
+OUT = Path(settings.BASE_DIR) / "docs" / "screenshots"
+DESKTOP = {"width": 1280, "height": 900}
+
+
+def seed(make_user):
+    load_standard_content(apps)
+    gm, ada, bo = (make_user(name) for name in ("gm", "ada", "bo"))
+    table = actions.create_table(gm=gm, name="The Crows' Nest")
+    for player in (ada, bo):
+        actions.join_table(user=player, token=table.invite_token)
+    crew = crew_actions.create_crew(table=table, crew_type="shadows", name="The Lanterns")
+    crew_actions.add_rep(crew=crew, amount=3)
+    crew_actions.add_heat(crew=crew, amount=2)
+    crew_actions.add_coin(crew=crew, amount=2)
+    sable = CharacterFactory(
+        table=table, owner=ada, name="Sable", alias="the Knife", load="normal", stress=3
+    )
+    for name, load, armor in (
+        ("A blade or two", 1, ""),
+        ("Fine lockpicks", 1, ""),
+        ("Armor", 2, "armor"),
+    ):
+        CharacterItemFactory(character=sable, name=name, load=load, armor=armor, checked=True)
+    sheet.add_harm(character=sable, level=2, description="Broken hand")
+    sheet.add_harm(character=sable, level=1, description="Bruised")
+    sheet.add_coin(character=sable, amount=2)
+    sheet.mark_xp(character=sable, track="prowess", amount=2)
+    CharacterFactory(
+        table=table,
+        owner=bo,
+        name="Nib",
+        playbook=sable.playbook.__class__.objects.get(key="lurk", table=None),
+        stress=5,
+        traumas=["cold"],
+    )
+    for name, segments, filled, kind, visibility in (
+        ("Bluecoats close in", 6, 2, Clock.Kind.DANGER, Clock.Visibility.EVERYONE),
+        ("Crack the vault", 8, 5, Clock.Kind.MISSION, Clock.Visibility.EVERYONE),
+        ("The Lampblacks' revenge", 8, 3, Clock.Kind.FACTION, Clock.Visibility.GM),
+    ):
+        clock = actions.create_clock(
+            table=table, name=name, segments=segments, kind=kind, visibility=visibility
+        )
+        actions.tick_clock(clock=clock, by=filled)
+    rng = random.Random(3)
+    for roller, note in ((ada, "Over the rooftops"), (bo, "Talk past the guard"), (gm, "")):
+        actions.quick_roll(
+            table=table, roller=roller, kind=RollKind.ACTION, pool=2, note=note, rng=rng
+        )
+    phases.start_score(
+        table=table, plan="stealth", detail="the roof", target_name="Bellweather Crematorium",
+        target_tier=2,
+    )  # fmt: skip
+    return table, sable
+
+
+def test_screenshots(person, make_user, server):
+    table, sable = seed(make_user)
+    OUT.mkdir(parents=True, exist_ok=True)
+    pages = {
+        "table": f"/tables/{table.pk}/",
+        "sheet": f"/tables/{table.pk}/characters/{sable.pk}/",
+        "crew": f"/tables/{table.pk}/crew/",
+        "phase": f"/tables/{table.pk}/phase/",
+        "screen": f"/tables/{table.pk}/screen/",
+    }
+    for who in ("gm", "ada"):
+        for size, viewport in (("desktop", DESKTOP), ("phone", PHONE)):
+            page = person(who, viewport=viewport)
+            # Dice caught mid-tumble look broken in a still picture.
+            page.emulate_media(reduced_motion="reduce")
+            for name, path in pages.items():
+                page.goto(server.url + path)
+                expect(page.locator("h1").first).to_be_visible()
+                if name != "screen":
+                    wait_for_socket(page)
+                page.evaluate("document.fonts.ready")
+                page.screenshot(path=OUT / f"{name}-{who}-{size}.png", full_page=True)
+    assert get_user_model().objects.count() == 3

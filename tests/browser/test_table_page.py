@@ -1,0 +1,63 @@
+"""The table page as people meet it: the Players list fills as they join, the GM ticks a
+clock by tapping it, and the page is accessible and fits a phone and a desktop."""
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.browser.test_live_table import add_clock
+from tests.browsers import (
+    PHONE,
+    assert_accessible,
+    assert_fits_phone,
+    start_table,
+    wait_for_socket,
+)
+
+pytestmark = pytest.mark.browser
+
+
+def test_the_players_list_updates_live_and_a_clock_ticks_by_tap(person, make_user, server):
+    make_user("cy")
+    gm, ada, bo = start_table(person, make_user)
+    members = gm.locator("#members")
+    # Ada and Bo joined after the GM's page loaded: they are listed, with Remove buttons.
+    for name in ("ada", "bo"):
+        expect(members.get_by_role("button", name=f"Remove {name}")).to_be_visible()
+    invite = gm.get_by_label("Invite link").input_value()
+    cy = person("cy")
+    cy.goto(invite)
+    cy.get_by_role("button", name="Join the table").click()
+    expect(members.get_by_role("button", name="Remove cy")).to_be_visible()
+    expect(ada.locator("#members")).to_contain_text("cy")
+    expect(ada.locator("#members").get_by_role("button")).to_have_count(0)
+
+    add_clock(gm, "Bluecoats close in", 4)
+    tap = gm.get_by_role("button", name="Tick Bluecoats close in", exact=True)
+    tap.click()
+    expect(ada.get_by_role("img", name="1 of 4 segments filled")).to_be_visible()
+    # By keyboard: the clock's face takes the focus and Enter ticks it.
+    gm.get_by_role("button", name="Tick Bluecoats close in", exact=True).focus()
+    gm.keyboard.press("Enter")
+    expect(ada.get_by_role("img", name="2 of 4 segments filled")).to_be_visible()
+    expect(gm.get_by_role("img", name="2 of 4 segments filled")).to_be_visible()
+
+    for page in (gm, ada):
+        assert_accessible(page)
+        assert_fits_phone(page)  # at 1280 px
+        page.set_viewport_size(PHONE)
+        assert_fits_phone(page)
+
+
+def test_a_logged_out_visitor_sees_which_table_invites_them(person, make_user, server):
+    gm, ada, bo = start_table(person, make_user)
+    invite = gm.get_by_label("Invite link").input_value()
+    visitor = person()
+    visitor.goto(invite)
+    expect(visitor.get_by_role("heading", name="Join The Crows' Nest")).to_be_visible()
+    visitor.get_by_role("link", name="Log in to join").click()
+    expect(visitor.get_by_label("Username")).to_be_visible()
+    gm.get_by_role("button", name="Revoke invite link").click()
+    expect(gm.get_by_text("The invite link is revoked")).to_be_visible()
+    visitor.goto(invite)
+    expect(visitor.get_by_role("heading", name="Invite revoked")).to_be_visible()
+    wait_for_socket(gm)
