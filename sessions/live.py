@@ -16,7 +16,7 @@ from django.template.loader import render_to_string
 
 from blades.server import outbox
 
-from . import panels, queries
+from . import audience, panels, queries
 from .models import Clock
 
 PAGE = "sessions/table.html"
@@ -147,11 +147,12 @@ def push_roll(roll, *, created: bool = True) -> None:
         # Each audience its own drawing: a note may name a clock or faction the GM hides.
         return fragment("roll-push" if created else "roll-redraw", roll=committed, is_gm=is_gm)
 
-    push(
-        roll.table_id,
-        gm=lambda: render(True),
-        players=None if roll.secret else lambda: render(False),
-    )
+    def gm() -> str:
+        return render(True)
+
+    # Most lines name nothing the GM could hide: then one drawing serves both audiences.
+    players = gm if not audience.REFERENCE.search(roll.note or "") else lambda: render(False)
+    push(roll.table_id, gm=gm, players=None if roll.secret else players)
 
 
 async def push_presence(table_id: int, html: str) -> None:
