@@ -35,6 +35,9 @@ def test_the_players_list_updates_live_and_a_clock_ticks_by_tap(person, make_use
     tap = gm.get_by_role("button", name="Tick Bluecoats close in", exact=True)
     tap.click()
     expect(ada.get_by_role("img", name="1 of 4 segments filled")).to_be_visible()
+    # The GM's clock is redrawn by the tick's answer and its push: focus the face only
+    # once it shows the tick, or Enter may land on a button already replaced.
+    expect(gm.get_by_role("img", name="1 of 4 segments filled")).to_be_visible()
     # By keyboard: the clock's face takes the focus and Enter ticks it.
     gm.get_by_role("button", name="Tick Bluecoats close in", exact=True).focus()
     gm.keyboard.press("Enter")
