@@ -24,6 +24,8 @@ from channels.layers import get_channel_layer  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from django.urls import path  # noqa: E402
 
+from blades.server import pauses  # noqa: E402
+
 # About the size of a pushed roll fragment, so both runs move the same bytes.
 PAYLOAD = "<div hx-swap-oob='afterbegin:#roll-log'>" + "x" * 600 + "{marker}</div>"
 
@@ -52,9 +54,12 @@ async def push(scope, receive, send) -> None:
     await send({"type": "http.response.body", "body": b""})
 
 
-application = ProtocolTypeRouter(
-    {
-        "http": push,
-        "websocket": URLRouter([path("ws/<str:group>/", FanOut.as_asgi())]),
-    }
+# Its pauses are measured as the app's are (blades/asgi.py), so both carry the same probe.
+application = pauses.watch(
+    ProtocolTypeRouter(
+        {
+            "http": push,
+            "websocket": URLRouter([path("ws/<str:group>/", FanOut.as_asgi())]),
+        }
+    )
 )
