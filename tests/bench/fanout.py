@@ -5,18 +5,26 @@ HTTP POST to /push/<group>/<marker>/ sends a fixed payload carrying the marker t
 group. Served by daphne exactly like the app: `daphne tests.bench.fanout:application`.
 """
 
+import os
+
 import django
 from django.conf import settings
 
+# The app's own choice of layer (blades/settings.py): channels-redis when REDIS_URL names
+# a server (`loadtest --processes 2`), otherwise the embedded in-memory layer.
+REDIS_URL = os.environ.get("REDIS_URL", "")
+if REDIS_URL:
+    LAYER = {
+        "BACKEND": "channels_redis.core.RedisChannelLayer",
+        "CONFIG": {"hosts": [{"address": REDIS_URL, "socket_timeout": 15}], "capacity": 2000},
+    }
+else:
+    LAYER = {
+        "BACKEND": "blades.server.channel_layer.InMemoryChannelLayer",
+        "CONFIG": {"capacity": 2000},
+    }
 if not settings.configured:
-    settings.configure(
-        CHANNEL_LAYERS={
-            "default": {
-                "BACKEND": "blades.server.channel_layer.InMemoryChannelLayer",
-                "CONFIG": {"capacity": 2000},
-            }
-        },
-    )
+    settings.configure(CHANNEL_LAYERS={"default": LAYER})
     django.setup()
 
 from channels.generic.websocket import AsyncWebsocketConsumer  # noqa: E402
