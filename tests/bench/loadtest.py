@@ -61,49 +61,6 @@ PING_SECONDS = 25
 STORM_TIMEOUT = 60  # seconds a storm's socket may take before it counts as dropped
 
 
-# --- Seeding the app's database (runs in a child process with Django set up) ----------
-
-
-def seed(tables: int, players: int) -> dict:
-    import django
-
-    django.setup()
-    from django.contrib.auth import (
-        BACKEND_SESSION_KEY,
-        HASH_SESSION_KEY,
-        SESSION_KEY,
-        get_user_model,
-    )
-    from django.contrib.auth.hashers import make_password
-    from django.contrib.sessions.backends.db import SessionStore
-
-    from sessions.models import Membership, Table
-
-    User = get_user_model()
-    password = make_password(secrets.token_urlsafe(16))
-    users = User.objects.bulk_create(
-        [User(username=f"load{n}", password=password) for n in range(tables * (players + 1))]
-    )
-    out = []
-    for t in range(tables):
-        gm, *seated = users[t * (players + 1) : (t + 1) * (players + 1)]
-        table = Table.objects.create(name=f"Load table {t}", gm=gm)
-        Membership.objects.bulk_create(
-            [Membership(table=table, user=gm, role="gm")]
-            + [Membership(table=table, user=u, role="player") for u in seated]
-        )
-        sessions = []
-        for user in seated:
-            store = SessionStore()
-            store[SESSION_KEY] = str(user.pk)
-            store[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
-            store[HASH_SESSION_KEY] = user.get_session_auth_hash()
-            store.create()
-            sessions.append(store.session_key)
-        out.append({"table": table.pk, "sessions": sessions})
-    return {"tables": out}
-
-
 # --- The client -----------------------------------------------------------------------
 
 
@@ -154,6 +111,7 @@ class Side:
         self.http = [Http("127.0.0.1", s.port, connections) for s in cluster.servers]
         self.tasks: list[asyncio.Task] = []
         self.sockets: list[Socket] = []
+        self.at_table: dict[int, list[Socket]] = {}
         n = 0
         for table in tables:
             for session in table["sessions"]:
@@ -163,7 +121,9 @@ class Side:
                 else:
                     uri = f"ws://{server.url}/ws/tables/{table['table']}/"
                     headers = [("Cookie", f"sessionid={session}")]
-                self.sockets.append(Socket(table, n % len(cluster.servers), uri, headers))
+                socket = Socket(table, n % len(cluster.servers), uri, headers)
+                self.sockets.append(socket)
+                self.at_table.setdefault(table["table"], []).append(socket)
                 n += 1
 
     async def open(self, socket: Socket) -> None:
@@ -282,7 +242,7 @@ class Side:
                 "Content-Type": "application/x-www-form-urlencoded",
             }
         roll = Roll(phase, process)
-        sockets = sum(1 for s in self.sockets if s.table is table and s.ws is not None)
+        sockets = sum(1 for s in self.at_table[table["table"]] if s.ws is not None)
 
         def on_send() -> None:
             # Expected from the moment it is sent: a roll whose answer is still on its
@@ -402,13 +362,13 @@ async def measure(cluster: Cluster, tables: list[dict], args, bare: bool) -> dic
     side = Side(cluster, tables, bare, args.connections)
     result: dict = {"storms": []}
     windows: list[dict] = []
-    await cluster.settle()
+    settled = await cluster.settle()
     await cluster.close_pause_window()  # start-up is not the run
     for storm in range(args.storms):
-        result["storms"].append(await side.storm())
+        result["storms"].append({**await side.storm(), "settled_before_seconds": settled})
         if storm < args.storms - 1:
             await side.close_sockets()
-            await cluster.settle()
+            settled = await cluster.settle()
     result["sockets_failed"] = await side.reopen_dropped()
     result["sockets"] = sum(1 for s in side.sockets if s.ws is not None)
     side.listen()
@@ -532,11 +492,7 @@ def main() -> int:
     parser.add_argument("--idle-seconds", type=float, default=5)
     parser.add_argument("--connections", type=int, default=32, help="HTTP pool per process")
     parser.add_argument("--processes", type=int, default=1)
-    parser.add_argument("--seed", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
-    if args.seed:
-        print(json.dumps(seed(args.tables, args.players)))
-        return 0
 
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
@@ -574,8 +530,7 @@ def run(args, env: dict, folder: Path) -> dict:
     quiet = dict(env=env, cwd=ROOT, check=True, stdout=subprocess.DEVNULL)
     subprocess.run([sys.executable, "manage.py", "migrate", "--no-input"], **quiet)
     seeded = subprocess.run(
-        [sys.executable, "-m", "tests.bench.loadtest", "--seed"]
-        + ["--tables", str(args.tables), "--players", str(args.players)],
+        [sys.executable, "-m", "tests.bench.seed", str(args.tables), str(args.players)],
         env=env,
         cwd=ROOT,
         check=True,

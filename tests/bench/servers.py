@@ -82,14 +82,17 @@ class Cluster:
     async def close_pause_window(self) -> list[dict]:
         return list(await asyncio.gather(*(s.close_pause_window() for s in self.servers)))
 
-    async def settle(self, limit: float = 20) -> None:
-        """Wait until the servers are near idle again (below a tenth of a core)."""
-        deadline = time.perf_counter() + limit
-        while time.perf_counter() < deadline:
+    async def settle(self, limit: float = 60) -> float | None:
+        """Wait until the servers are near idle again (below a tenth of a core): the
+        seconds that took, or None if they never were. A storm on a server still busy
+        with the last one measures the last one."""
+        start = time.perf_counter()
+        while time.perf_counter() < start + limit:
             before = self.cpu_seconds()
             await asyncio.sleep(0.5)
             if self.cpu_seconds() - before < 0.05:
-                return
+                return round(time.perf_counter() - start, 1)
+        return None
 
     def stop(self) -> None:
         for server in self.servers:

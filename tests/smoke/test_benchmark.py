@@ -40,7 +40,7 @@ RATIOS = {
 }
 
 
-def test_the_benchmark_prints_every_figure_and_ratio():
+def test_the_benchmark_prints_every_figure_and_ratio(tmp_path):
     command = [sys.executable, "-m", "tests.bench.loadtest", "--tables", "2", "--players", "2"]
     command += ["--seconds", "2", "--storms", "1", "--saturation-seconds", "1"]
     command += ["--idle-seconds", "0"]
@@ -63,3 +63,16 @@ def test_the_benchmark_prints_every_figure_and_ratio():
         assert figures["saturation"]["frames_per_second"] > 0
     assert set(results["ratios"]) >= RATIOS
     assert all(value is not None for value in results["ratios"].values())
+
+    # The README's table, from two runs' lines (the same one twice here).
+    line = tmp_path / "run.json"
+    line.write_text(done.stdout.splitlines()[-1])
+    table = subprocess.run(
+        [sys.executable, "-m", "tests.bench.table", str(line), str(line)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    assert "| saturation: frames per second |" in table
+    assert "| 33 rolls/s: p99 (ms) |" in table
