@@ -61,9 +61,10 @@ def test_a_full_collection_is_recorded_as_a_gen2_stall(tmp_path):
     first, last = (json.loads(line) for line in log.read_text().splitlines())
     assert first["gc"]["gen2"]["count"] >= 1
     assert first["gc"]["gen2"]["max_ms"] > 0
-    longest = first["process"]["longest"][0]
-    assert longest["ms"] == first["process"]["max_ms"] > 0
-    assert longest["cause"] == "gc-gen2"
+    longest = first["process"]["longest"]
+    assert longest[0]["ms"] == first["process"]["max_ms"] > 0
+    # Among the longest stops (a busy machine may add its own, put down to "other").
+    assert "gc-gen2" in {stall["cause"] for stall in longest}
     assert first["loop"]["samples"] > 0  # the loop was found and probed
     for window in (first, last):
         for kind in ("process", "loop"):
