@@ -7,7 +7,7 @@ garbage collection, a C call holding the GIL). The same thread also posts a call
 the event loop and records how long the loop takes to run it: the loop's lag, which is
 what a frame waiting to go out sees. Garbage collections are timed through gc.callbacks,
 and each stall is put down to the oldest generation collected during it ("gc-gen2"),
-or to "other".
+to "off-cpu" if the process hardly ran meanwhile (a busy machine), or to "other".
 
 The figures are written as one JSON line per window: SIGUSR1 closes the current window
 (appending its line) and opens the next, and exit closes the last. The benchmark sends
@@ -83,14 +83,15 @@ class Monitor:
             _, started = self.gc_started.pop(threading.get_ident(), (0, now))
             self.collections.append((info["generation"], started, now))
 
-    def probe(self, posted: float) -> None:
-        self.loop_lags.append((posted, time.perf_counter()))
+    def probe(self, posted: float, cpu: float) -> None:
+        self.loop_lags.append((posted, cpu, time.perf_counter(), time.process_time()))
 
     def run(self) -> None:
         recent: list[tuple[int, float, float]] = []  # collections of the last second
         probe_out = False
         ticks = 0
         expected = time.perf_counter() + TICK
+        cpu = time.process_time()
         while True:
             time.sleep(TICK)
             now = time.perf_counter()
@@ -107,14 +108,18 @@ class Monitor:
                 # The monitor can get the GIL back before the collector's "stop" callback
                 # has run: a collection still under way at wake-up counts as ending now.
                 running = [(g, began, now) for g, began in list(self.gc_started.values())]
-                why = cause(recent + running, expected, now)
+                # The CPU since the sleep began, against the lateness alone: the sleep
+                # itself may be idle, a stall of a running process is not.
+                used = time.process_time() - cpu
+                why = cause(recent + running, expected, now, used)
             self.window.add_stall("process", late, why)
             while self.loop_lags:
-                posted, ran = self.loop_lags.popleft()
+                posted, cpu_posted, ran, cpu_ran = self.loop_lags.popleft()
                 lag = ran - posted
-                self.window.add_stall(
-                    "loop", lag, cause(recent, posted, ran) if lag >= EXPLAIN else "other"
+                why = (
+                    cause(recent, posted, ran, cpu_ran - cpu_posted) if lag >= EXPLAIN else "other"
                 )
+                self.window.add_stall("loop", lag, why)
                 probe_out = False
             # Each probe wakes the loop: probing every other tick keeps the monitor's whole
             # cost, paid on both sides of the benchmark, about 1 % of a core (3 % when
@@ -122,13 +127,14 @@ class Monitor:
             loop = self.loop
             if loop and not probe_out and ticks % PROBE_EVERY == 0 and not loop.is_closed():
                 probe_out = True
-                loop.call_soon_threadsafe(self.probe, time.perf_counter())
+                loop.call_soon_threadsafe(self.probe, time.perf_counter(), time.process_time())
             if self.close_window.is_set() or self.stopping.is_set():
                 self.close_window.clear()
                 self.write()
                 if self.stopping.is_set():
                     return
             expected = time.perf_counter() + TICK
+            cpu = time.process_time()
 
     def write(self) -> None:
         window, self.window = self.window, Window()
@@ -136,7 +142,13 @@ class Monitor:
             out.write(json.dumps(window.figures()) + "\n")
 
 
-def cause(collections: list, start: float, end: float) -> str:
+def cause(collections: list, start: float, end: float, cpu: float) -> str:
+    """Why the process stood still from `start` to `end`, having used `cpu` seconds.
+
+    A process that got less than half a core meanwhile was not running at all: the
+    machine gave its cores to others ("off-cpu"), whatever it was doing then."""
+    if cpu < 0.5 * (end - start):
+        return "off-cpu"
     overlapping = [g for g, began, ended in collections if began < end and ended > start]
     return f"gc-gen{max(overlapping)}" if overlapping else "other"
 

@@ -155,9 +155,11 @@ class Side:
                 await self.open(socket)
                 done.append(time.perf_counter() - start)
             except Exception as error:  # noqa: BLE001 - every way a handshake fails counts
-                socket.ws = None
                 kind = type(error).__name__
                 dropped[kind] = dropped.get(kind, 0) + 1
+                if socket.ws is not None:  # accepted, but no snapshot in time
+                    await socket.ws.close()
+                socket.ws = None
 
         await asyncio.gather(*(one(socket) for socket in self.sockets))
         return {
@@ -174,19 +176,24 @@ class Side:
             socket.ws = None
 
     async def reopen_dropped(self) -> int:
-        """Sockets a storm dropped, opened again as a page would; how many never opened."""
-        failed = 0
-        for socket in self.sockets:
+        """Sockets a storm dropped, opened again as pages would (a few at a time, backing
+        off); how many never opened."""
+        gate = asyncio.Semaphore(20)
+
+        async def again(socket: Socket) -> None:
             for attempt in range(5):
-                if socket.ws is not None:
-                    break
-                with contextlib.suppress(Exception):
-                    await self.open(socket)
-                    break
-                socket.ws = None
-                await asyncio.sleep(0.2 * (attempt + 1))
-            failed += socket.ws is None
-        return failed
+                try:
+                    async with gate:
+                        await self.open(socket)
+                    return
+                except Exception:  # noqa: BLE001 - any failure is tried again, then counted
+                    if socket.ws is not None:
+                        await socket.ws.close()
+                    socket.ws = None
+                    await asyncio.sleep(0.2 * (attempt + 1))
+
+        await asyncio.gather(*(again(s) for s in self.sockets if s.ws is None))
+        return sum(1 for socket in self.sockets if socket.ws is None)
 
     def listen(self) -> None:
         for socket in self.sockets:
@@ -497,6 +504,7 @@ def main() -> int:
     parser.add_argument("--idle-seconds", type=float, default=5)
     parser.add_argument("--connections", type=int, default=32, help="HTTP pool per process")
     parser.add_argument("--processes", type=int, default=1)
+    parser.add_argument("--logs", type=Path, help="keep the servers' logs in this folder")
     args = parser.parse_args()
 
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
@@ -505,6 +513,9 @@ def main() -> int:
     with contextlib.ExitStack() as stack:
         folder = Path(tempfile.mkdtemp(prefix="blades-load-"))
         stack.callback(shutil.rmtree, folder, ignore_errors=True)
+        # Kept there if asked: daphne's own log of each process and its pause windows.
+        logs = args.logs or folder
+        logs.mkdir(parents=True, exist_ok=True)
         env = {
             **os.environ,
             "SECRET_KEY": secrets.token_urlsafe(40),
@@ -523,7 +534,7 @@ def main() -> int:
                 env["DATABASE_URL"] = stack.enter_context(postgres())
             if not env.get("REDIS_URL"):
                 env["REDIS_URL"] = stack.enter_context(redis())
-        results = run(args, env, folder)
+        results = run(args, env, logs)
     results["wall_seconds"] = round(time.perf_counter() - started, 1)
     for name in ("app", "bare"):
         print("\n".join(summary(name, results[name], args)))
@@ -531,7 +542,7 @@ def main() -> int:
     return 0
 
 
-def run(args, env: dict, folder: Path) -> dict:
+def run(args, env: dict, logs: Path) -> dict:
     quiet = dict(env=env, cwd=ROOT, check=True, stdout=subprocess.DEVNULL)
     subprocess.run([sys.executable, "manage.py", "migrate", "--no-input"], **quiet)
     seeded = subprocess.run(
@@ -559,7 +570,7 @@ def run(args, env: dict, folder: Path) -> dict:
         ("app", "blades.asgi:application"),
         ("bare", "tests.bench.fanout:application"),
     ):
-        cluster = Cluster([Server(app, env, folder, f"{name}{n}") for n in range(args.processes)])
+        cluster = Cluster([Server(app, env, logs, f"{name}{n}") for n in range(args.processes)])
         try:
             results[name] = asyncio.run(measure(cluster, tables, args, bare=name == "bare"))
         finally:

@@ -22,6 +22,7 @@ class Server:
         self.port = free_port()
         self.url = f"127.0.0.1:{self.port}"
         self.pause_log = folder / f"{name}.pauses.jsonl"
+        self.pause_log.unlink(missing_ok=True)  # a kept folder's last run
         self.log = (folder / f"{name}.log").open("w")
         self.process = subprocess.Popen(
             [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(self.port), app],
