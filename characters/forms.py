@@ -6,7 +6,8 @@ from django.db.models import Q
 from blades import content
 from blades.rules import character as rules
 
-from .models import Character, Option, Playbook
+from .models import WIZARD_STEPS, Character, Draft, Option, Playbook
+from .queries import draft_playbook
 
 ACTION_CHOICES = [(a, a.capitalize()) for a in rules.ACTIONS]
 
@@ -142,16 +143,38 @@ class NameStep(StepForm):
     look = forms.CharField(label="Look", max_length=200, required=False)
 
 
-STEPS: list[tuple[str, str, type[StepForm]]] = [
-    ("playbook", "Playbook", PlaybookStep),
-    ("heritage", "Heritage", HeritageStep),
-    ("background", "Background", BackgroundStep),
-    ("actions", "Action dots", ActionsStep),
-    ("ability", "Special ability", AbilityStep),
-    ("friends", "Friend and rival", FriendsStep),
-    ("vice", "Vice", ViceStep),
-    ("name", "Name and look", NameStep),
-]
+# Each wizard step's title and form, in the order of WIZARD_STEPS.
+STEPS: dict[str, tuple[str, type[StepForm]]] = {
+    "playbook": ("Playbook", PlaybookStep),
+    "heritage": ("Heritage", HeritageStep),
+    "background": ("Background", BackgroundStep),
+    "actions": ("Action dots", ActionsStep),
+    "ability": ("Special ability", AbilityStep),
+    "friends": ("Friend and rival", FriendsStep),
+    "vice": ("Vice", ViceStep),
+    "name": ("Name and look", NameStep),
+}
+
+
+def step_form(draft: Draft, step: str, table, data=None) -> StepForm:
+    """A step's form, built from the draft's playbook (bound to `data` when given)."""
+    form_class = STEPS[step][1]
+    playbook = None if step == "playbook" else draft_playbook(draft, table)
+    if data is None:
+        return form_class(initial=draft.data, table=table, playbook=playbook)
+    return form_class(data, table=table, playbook=playbook)
+
+
+def check_draft(draft: Draft, table) -> tuple[dict, str | None, StepForm | None]:
+    """Every step's answers checked again (the playbook may have changed since a step
+    was answered): the choices, or the first step that refuses them and its form."""
+    choices: dict = {}
+    for step in WIZARD_STEPS:
+        form = step_form(draft, step, table, draft.data)
+        if not form.is_valid():
+            return {}, step, form
+        choices.update(form.cleaned_data)
+    return choices, None, None
 
 
 # --- Custom playbooks -----------------------------------------------------------------

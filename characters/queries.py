@@ -11,8 +11,9 @@ from django.db.models import Prefetch, Q
 
 from blades.rules import character as rules
 from blades.rules.rolls import action_pool
+from sessions import inputs
 
-from .models import Character, CharacterAbility, SpecialAbility
+from .models import WIZARD_STEPS, Character, CharacterAbility, Draft, Playbook, SpecialAbility
 
 
 @dataclass
@@ -275,3 +276,30 @@ def veteran_choices(character: Character):
         .select_related("playbook")
         .order_by("playbook__name", "order")
     )
+
+
+# --- The creation wizard --------------------------------------------------------------
+
+
+def active_character(table, user) -> Character | None:
+    """The player's character at the table, if they have one (then there is no wizard)."""
+    return Character.objects.filter(table=table, owner=user, state="active").first()
+
+
+def draft_playbook(draft: Draft, table) -> Playbook | None:
+    """The playbook the draft names, if it is one this table may use (standard or its
+    own custom ones); the draft keeps whatever was posted, so this is checked each time."""
+    chosen = str(draft.data.get("playbook", ""))
+    if not chosen.isdigit() or int(chosen) > inputs.ID_MAX:
+        return None
+    return Playbook.objects.filter(Q(table=None) | Q(table=table), pk=int(chosen)).first()
+
+
+def posted_step(draft: Draft, table, posted: str) -> str | None:
+    """The step a post answers: None when it names no step; the first step while the
+    draft has no playbook, since every later step is built from it."""
+    if posted not in WIZARD_STEPS:
+        return None
+    if draft_playbook(draft, table) is None:
+        return WIZARD_STEPS[0]
+    return posted

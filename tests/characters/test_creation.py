@@ -2,10 +2,10 @@ import pytest
 from django.apps import apps
 from django.urls import reverse
 
-from blades.rules.character import ACTIONS
 from characters.content import load_standard_content
 from characters.models import Character, Draft, Item, Option, Playbook, SpecialAbility
 from tests.factories import CharacterFactory, standard_playbook
+from tests.helpers import wizard_answers as answers
 
 
 def test_standard_content_is_in_the_database(db):
@@ -32,30 +32,6 @@ def test_loading_content_again_changes_nothing(db):
 
 def wizard_url(table):
     return reverse("character_new", args=[table.pk])
-
-
-def ids(playbook):
-    return playbook.abilities.first().pk, [f.pk for f in playbook.friends.all()]
-
-
-def free_dots(playbook):
-    """One dot in each of four actions the playbook gives nothing to."""
-    free = [a for a in ACTIONS if a not in playbook.dots][:4]
-    return dict.fromkeys(free, 1)
-
-
-def answers(playbook):
-    ability, friends = ids(playbook)
-    return [
-        {"step": "playbook", "playbook": playbook.pk},
-        {"step": "heritage", "heritage": "skovlan", "heritage_detail": "Miner's child"},
-        {"step": "background", "background": "military", "background_detail": "Deserter"},
-        {"step": "actions", **free_dots(playbook)},
-        {"step": "ability", "ability": ability},
-        {"step": "friends", "close_friend": friends[0], "rival": friends[1]},
-        {"step": "vice", "vice": "gambling", "vice_purveyor": "Spades' dice den"},
-        {"step": "name", "name": "Vex", "alias": "the Knife", "look": "Scarred"},
-    ]
 
 
 def complete_wizard(client, table, playbook):
