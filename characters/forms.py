@@ -1,5 +1,7 @@
 """The creation wizard's steps and the GM's custom playbook form."""
 
+from dataclasses import dataclass
+
 from django import forms
 from django.db.models import Q
 
@@ -60,22 +62,92 @@ class BackgroundStep(StepForm):
     )
 
 
+@dataclass(frozen=True)
+class CreationDot:
+    """One choice of an action's dots at creation, drawn as a dot: choosing it gives the
+    action `rating` dots by adding `added` to the playbook's."""
+
+    rating: int
+    added: int
+    checked: bool
+    name: str  # its accessible name, "Hunt 2 of 2 dots"
+
+
+@dataclass(frozen=True)
+class CreationAction:
+    action: str
+    label: str
+    given: int  # the playbook's dots, drawn filled and fixed
+    dots: list[CreationDot]
+    field: forms.BoundField  # for its errors
+
+    @property
+    def fixed(self) -> range:
+        """The playbook's dots below the one its own choice is drawn on."""
+        return range(1, self.given)
+
+
 class ActionsStep(StepForm):
-    """Four dots: one for heritage, one for background, two free; none above 2."""
+    """The four dots a new character adds to the playbook's, none above the creation cap."""
+
+    budget = rules.CREATION_DOTS
+    cap = rules.CREATION_MAX
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        dots = self.playbook.dots if self.playbook else {}
         for action, label in ACTION_CHOICES:
-            given = dots.get(action, 0)
             self.fields[action] = forms.IntegerField(
-                label=f"{label} (playbook gives {given})" if given else label,
+                label=label,
                 min_value=0,
                 max_value=rules.CREATION_MAX,
                 initial=0,
                 required=False,  # blank means no dots added
-                widget=forms.NumberInput(attrs={"inputmode": "numeric"}),
             )
+
+    def _given(self, action: str) -> int:
+        return (self.playbook.dots if self.playbook else {}).get(action, 0)
+
+    def _chosen(self, action: str) -> int | None:
+        """The dots added to an action as posted (or kept in the draft); None when that
+        is not a number the step offers."""
+        try:
+            added = int(self[action].value() or 0)
+        except (TypeError, ValueError):
+            return None
+        return added if 0 <= added <= self.cap - self._given(action) else None
+
+    def attributes(self) -> list[tuple[str, list[CreationAction]]]:
+        """The actions under their attribute, as on the paper sheet, each with its dots."""
+        rows = []
+        for attribute, names in rules.ATTRIBUTES.items():
+            lines = []
+            for action in names:
+                label, given = self.fields[action].label, self._given(action)
+                chosen = self._chosen(action)
+                dots = [
+                    CreationDot(
+                        rating=rating,
+                        added=rating - given,
+                        checked=rating - given == chosen,
+                        name=f"{label} {rating} of {self.cap} dots",
+                    )
+                    for rating in range(given, self.cap + 1)
+                ]
+                lines.append(CreationAction(action, label, given, dots, self[action]))
+            rows.append((attribute, lines))
+        return rows
+
+    def _left(self) -> int:
+        chosen = {action: self._chosen(action) or 0 for action in rules.ACTIONS}
+        return rules.creation_dots_left(chosen)
+
+    def dots_left(self) -> int:
+        return max(0, self._left())
+
+    def dots_over(self) -> int:
+        """How many dots too many are chosen (the server refuses them; the page says so
+        before the player posts)."""
+        return max(0, -self._left())
 
     def clean(self):
         cleaned = super().clean()

@@ -96,6 +96,11 @@ def validate_creation_dots(
     return ratings
 
 
+def creation_dots_left(added: Mapping[str, int]) -> int:
+    """The dots a new character has still to add; below zero when too many were chosen."""
+    return CREATION_DOTS - sum(added.values())
+
+
 def custom_playbook_dots(primary: str, secondary: str) -> dict[str, int]:
     _check_action(primary)
     _check_action(secondary)

@@ -218,3 +218,28 @@ def test_spiritbane_charm_is_carried_once(client, table, player, playbook, charm
     complete_wizard(client, table, standard_playbook(playbook))
     items = Character.objects.get(owner=player).items.filter(name__iexact="Spiritbane charm")
     assert items.count() == charms
+
+
+def test_action_dots_are_grouped_under_their_attribute_with_the_count(client, table, player):
+    client.force_login(player)
+    reach_actions_step(client, table, standard_playbook("cutter"))
+    page = client.get(wizard_url(table)).content.decode()
+    assert page.index("<legend>Insight</legend>") < page.index("Hunt 1 of 2 dots")
+    assert page.index("Hunt 1 of 2 dots") < page.index("<legend>Prowess</legend>")
+    assert "4 dots left" in page
+    # The playbook's two Skirmish dots leave nothing to choose but the dots it gives.
+    assert "Skirmish 2 of 2 dots" in page and "Skirmish 0 of 2 dots" not in page
+    assert "Command 1 of 2 dots" in page and "Command 0 of 2 dots" not in page
+
+
+def test_a_refused_over_spend_keeps_the_dots_chosen(client, table, player):
+    client.force_login(player)
+    reach_actions_step(client, table, standard_playbook("cutter"))
+    chosen = {"hunt": 2, "study": 2, "prowl": 1}
+    response = client.post(wizard_url(table), {"step": "actions", **chosen, "nav": "next"})
+    page = response.content.decode()
+    assert response.status_code == 422
+    assert "1 dot too many" in page
+    assert 'id="dots-error" role="alert">Add exactly 4 action dots' in page
+    for action, added in chosen.items():
+        assert f'name="{action}" value="{added}" data-dots checked' in page

@@ -36,6 +36,7 @@ from blades.rules.character import (
     check_can_act,
     check_load,
     clear_harm,
+    creation_dots_left,
     custom_playbook_dots,
     empty_harm,
     end_of_session_xp,
@@ -222,6 +223,19 @@ def test_valid_creation(playbook, added, changed):
 def test_invalid_creation(playbook, added, message):
     with pytest.raises(RuleError, match=message):
         validate_creation_dots(playbook, added)
+
+
+@pytest.mark.parametrize(
+    ("added", "left"),
+    [
+        ({}, 4),
+        ({"hunt": 1}, 3),
+        ({"hunt": 2, "prowl": 2}, 0),
+        ({"hunt": 2, "prowl": 2, "study": 1}, -1),
+    ],
+)
+def test_dots_left_count_down_from_the_creation_dots(added, left):
+    assert creation_dots_left(added) == left
 
 
 def test_creation_with_a_custom_playbook():
