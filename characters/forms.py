@@ -256,13 +256,30 @@ CUSTOM_ITEMS = 5
 CUSTOM_ABILITIES = 7
 
 
+def pluralize_dots(count: int) -> str:
+    return f"{count} dot" if count == 1 else f"{count} dots"
+
+
 class CustomPlaybookForm(forms.Form):
+    # What the page asks for, said once here for its help text and its checks.
+    primary_dots = rules.CUSTOM_PRIMARY_DOTS
+    secondary_dots = rules.CUSTOM_SECONDARY_DOTS
+    ability_count = CUSTOM_ABILITIES
+    friend_count = CUSTOM_FRIENDS
+    item_count = CUSTOM_ITEMS
+
     name = forms.CharField(label="Playbook name", max_length=60)
     xp_trigger = forms.CharField(
         label="XP trigger", max_length=200, help_text="When does this playbook mark xp?"
     )
-    primary = forms.ChoiceField(label="Primary action (2 dots)", choices=ACTION_CHOICES)
-    secondary = forms.ChoiceField(label="Secondary action (1 dot)", choices=ACTION_CHOICES)
+    primary = forms.ChoiceField(
+        label=f"Primary action ({pluralize_dots(rules.CUSTOM_PRIMARY_DOTS)})",
+        choices=ACTION_CHOICES,
+    )
+    secondary = forms.ChoiceField(
+        label=f"Secondary action ({pluralize_dots(rules.CUSTOM_SECONDARY_DOTS)})",
+        choices=ACTION_CHOICES,
+    )
     abilities = forms.MultipleChoiceField(
         label="Special abilities from the list",
         choices=[(a["key"], a["name"]) for a in content.custom_abilities()],

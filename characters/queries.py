@@ -10,10 +10,20 @@ from dataclasses import dataclass, field
 from django.db.models import Prefetch, Q
 
 from blades.rules import character as rules
+from blades.rules.dice import dice_count
 from blades.rules.rolls import action_pool
+from blades.rules.score import CHARACTER_TRIGGERS
 from sessions import inputs
 
-from .models import WIZARD_STEPS, Character, CharacterAbility, Draft, Playbook, SpecialAbility
+from .models import (
+    WIZARD_STEPS,
+    Character,
+    CharacterAbility,
+    CharacterItem,
+    Draft,
+    Playbook,
+    SpecialAbility,
+)
 
 
 @dataclass
@@ -21,6 +31,7 @@ class PartyView:
     stress: int
     stress_max: int
     traumas: list[str]
+    trauma_max: int
     trauma_pending: int
     must_retire: bool
     harm: list[tuple[int, list[str], str]]
@@ -45,6 +56,7 @@ def party_view(character: Character) -> PartyView:
         stress=character.stress,
         stress_max=character.stress_max,
         traumas=list(character.traumas),
+        trauma_max=character.trauma_max,
         trauma_pending=character.trauma_pending,
         must_retire=rules.must_retire(character.traumas, character.trauma_max),
         harm=_harm_rows(character),
@@ -88,6 +100,15 @@ class ActionLine:
     pool: int
     track: list[Box]
 
+    @property
+    def zero_pool(self) -> bool:
+        """Rolls dice all the same, keeping the lowest."""
+        return self.pool <= 0
+
+    @property
+    def dice(self) -> int:
+        return dice_count(self.pool)
+
 
 @dataclass
 class AttributeView:
@@ -112,6 +133,7 @@ class SheetView:
     party: PartyView
     attributes: list[AttributeView]
     action_cap: int
+    mastery_cap: int  # the cap once the crew has Mastery
     abilities: list[SpecialAbility]
     ability_choices: list[SpecialAbility]
     veteran_choices: list[SpecialAbility]
@@ -140,6 +162,12 @@ class SheetView:
     coin_track: list[Box] = field(default_factory=list)
     stash_track: list[Box] = field(default_factory=list)
     load_levels: list[tuple[str, int]] = field(default_factory=list)
+    # Each item with a pip per load, as the paper sheet draws them.
+    items: list[tuple[CharacterItem, range]] = field(default_factory=list)
+    # What marks xp at the end of a session, the playbook's own trigger first.
+    xp_triggers: list[str] = field(default_factory=list)
+    xp_per_trigger_max: int = rules.XP_PER_TRIGGER_MAX
+    stash_per_coin: int = rules.STASH_PER_COIN
 
 
 def load_character(character_id: int) -> Character:
@@ -205,6 +233,7 @@ def sheet_view(character: Character, *, mastery: bool) -> SheetView:
         party=party,
         attributes=attributes,
         action_cap=cap,
+        mastery_cap=rules.action_cap(True),
         abilities=taken,
         ability_choices=[
             a
@@ -255,7 +284,17 @@ def sheet_view(character: Character, *, mastery: bool) -> SheetView:
         coin_track=track(character.coin, rules.COIN_MAX, change=True),
         stash_track=track(character.stash, rules.STASH_MAX),
         load_levels=[(level, rules.load_limit(level, mule)) for level in rules.LOAD_LEVELS],
+        items=[(item, range(item.load)) for item in items],
+        xp_triggers=xp_triggers(character.playbook),
     )
+
+
+def xp_triggers(playbook) -> list[str]:
+    """The end-of-session triggers as this playbook's sheet prints them: its own trigger
+    in place of the rules' generic line."""
+    return [playbook.xp_trigger.rstrip(".")] + [
+        text for key, text in CHARACTER_TRIGGERS.items() if key != "playbook"
+    ]
 
 
 VETERAN = "veteran"

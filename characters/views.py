@@ -148,6 +148,9 @@ def _sheet_context(membership, character_id: int, **extra) -> dict:
         "v": queries.sheet_view(character, mastery=mastery_for(character.table)),
         "errors": {},
         "typed": {},
+        # The longest text each field takes, the same numbers the moves check.
+        "harm_text_max": HARM_TEXT_MAX,
+        "notes_max": NOTES_MAX,
         **extra,
     }
     if is_gm:

@@ -215,9 +215,9 @@ def test_valid_creation(playbook, added, changed):
             r"exactly 4.*added 5",
         ),
         ({"skirmish": 2, "command": 1}, {}, r"added 0"),
-        ({"skirmish": 2, "command": 1}, {"skirmish": 1, "hunt": 2, "sway": 1}, "skirmish"),
+        ({"skirmish": 2, "command": 1}, {"skirmish": 1, "hunt": 2, "sway": 1}, "Skirmish"),
         ({"skirmish": 2, "command": 1}, {"hunt": 3, "sway": 1}, "above 2"),
-        ({"skirmish": 2, "command": 1}, {"command": 2, "hunt": 2}, "command"),
+        ({"skirmish": 2, "command": 1}, {"command": 2, "hunt": 2}, "Command"),
     ],
 )
 def test_invalid_creation(playbook, added, message):
@@ -1054,3 +1054,8 @@ def test_severe_harm_acts_only_with_help_or_a_push(helped, pushed, acts):
     check_can_act({2: ["Cut"]}, helped=False, pushed=False)
     with pytest.raises(RuleError, match="fatal"):
         check_can_act({4: ["Dead"]}, helped=True, pushed=True)
+
+
+def test_an_action_too_high_at_creation_is_named_capitalised():
+    with pytest.raises(RuleError, match=r"\(Hunt would\)"):
+        validate_creation_dots({"hunt": 2}, {"hunt": 1, "study": 1, "survey": 1, "tinker": 1})
