@@ -20,7 +20,9 @@ from .models import (
     Character,
     CharacterAbility,
     CharacterItem,
+    Contact,
     Draft,
+    GmNote,
     Playbook,
     SpecialAbility,
 )
@@ -168,6 +170,21 @@ class SheetView:
     xp_triggers: list[str] = field(default_factory=list)
     xp_per_trigger_max: int = rules.XP_PER_TRIGGER_MAX
     stash_per_coin: int = rules.STASH_PER_COIN
+
+
+def gm_note_text(character: Character) -> str:
+    """The GM's private notes on the character ("" when none are written). Ask only for
+    a viewer who may see them."""
+    note = GmNote.objects.filter(character=character).first()
+    return note.text if note else ""
+
+
+def own_items(character: Character):
+    return CharacterItem.objects.filter(character=character)
+
+
+def own_contacts(character: Character):
+    return Contact.objects.filter(character=character)
 
 
 def load_character(character_id: int) -> Character:

@@ -18,7 +18,7 @@ from sessions.refusals import answers_refusals
 from . import actions, queries
 from .access import access_character, can_edit_character, can_see_gm_notes, mastery_for
 from .forms import STEPS, CustomPlaybookForm, DetailsForm, check_draft, step_form
-from .models import WIZARD_STEPS, Character, CharacterItem, Contact, Draft, GmNote
+from .models import WIZARD_STEPS, Character, Draft
 
 SHEET = "characters/sheet.html"
 WIZARD = "characters/wizard.html"
@@ -154,8 +154,7 @@ def _sheet_context(membership, character_id: int, **extra) -> dict:
         **extra,
     }
     if is_gm:
-        note = GmNote.objects.filter(character=character).first()
-        context["gm_note"] = note.text if note else ""
+        context["gm_note"] = queries.gm_note_text(character)
     return context
 
 
@@ -263,7 +262,7 @@ def _moves(post, character: Character, membership, request) -> dict[str, tuple[s
             "gear",
             lambda: actions.check_item(
                 character=character,
-                item_id=_mine(CharacterItem.objects.filter(character=character), post, "item"),
+                item_id=_mine(queries.own_items(character), post, "item"),
                 checked=inputs.flag(post, "checked"),
             ),
         ),
@@ -313,7 +312,7 @@ def _moves(post, character: Character, membership, request) -> dict[str, tuple[s
             "contacts",
             lambda: actions.set_contact_stance(
                 character=character,
-                contact_id=_mine(Contact.objects.filter(character=character), post, "contact"),
+                contact_id=_mine(queries.own_contacts(character), post, "contact"),
                 stance=post.get("stance", ""),
             ),
         ),
