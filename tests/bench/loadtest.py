@@ -51,6 +51,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from websockets.asyncio.client import connect
+from websockets.exceptions import InvalidStatus
 
 from tests.bench.servers import ROOT, Cluster, Http, Server, pause_figures
 from tests.services import postgres, redis
@@ -156,6 +157,8 @@ class Side:
                 done.append(time.perf_counter() - start)
             except Exception as error:  # noqa: BLE001 - every way a handshake fails counts
                 kind = type(error).__name__
+                if isinstance(error, InvalidStatus):  # answered, but not with 101
+                    kind += f" {error.response.status_code}"
                 dropped[kind] = dropped.get(kind, 0) + 1
                 if socket.ws is not None:  # accepted, but no snapshot in time
                     await socket.ws.close()
