@@ -65,7 +65,7 @@ test-scale: $(BIN)/.installed system-deps
 	$(BIN)/python -m tests.services -- $(PYTEST) tests/scale -p no:randomly
 
 # The load benchmark (tests/bench/loadtest.py): the app against bare Channels in one run,
-# about 4 minutes; its last line is a JSON object. A quick look:
+# 4-6 minutes; its last line is a JSON object. A quick look:
 # make benchmark ARGS="--tables 10 --seconds 3 --storms 1 --saturation-seconds 2"
 benchmark: $(BIN)/.installed
 	$(BIN)/python -m tests.bench.loadtest $(ARGS)

@@ -1,6 +1,6 @@
 """The load benchmark: the app against a bare Channels fan-out, same load, same run.
 
-    python -m tests.bench.loadtest                      # 125 tables × 8 sockets, ~4 minutes
+    python -m tests.bench.loadtest                      # 125 tables × 8 sockets, 4-6 minutes
     python -m tests.bench.loadtest --processes 2        # two daphne on PostgreSQL + Redis
 
 Everything stays on 127.0.0.1. Each side (the app, then tests/bench/fanout.py: daphne,
