@@ -197,11 +197,6 @@ def _linked_ids(clock_id: int) -> set[int]:
     return (ids | {row.get("unlocks_id"), row.get("rival_id")}) - {None, clock_id}
 
 
-def _push_linked(ids: set[int]) -> None:
-    for other in Clock.objects.filter(pk__in=ids):
-        live.push_clock(other)
-
-
 def create_clock(
     *,
     table: Table,
@@ -229,8 +224,7 @@ def create_clock(
         )
         _set_rival(clock, rival)
         clock.refresh_from_db()
-        live.push_clock(clock, created=True)
-        _push_linked(_linked_ids(clock.pk))
+        live.push_clock_setup(table.pk, [clock.pk, *_linked_ids(clock.pk)], created=clock.pk)
     return clock
 
 
@@ -269,9 +263,12 @@ def update_clock(
         _set_rival(clock, rival)
         before = clock.filled
         clock.refresh_from_db()
-        live.push_clock(clock, was_hidden=was_hidden)
-        # Their faces name this clock, or are locked or opened by it.
-        _push_linked(linked_before | _linked_ids(clock.pk))
+        # The clocks linked before or now: their faces name this clock, or are locked or
+        # opened by it.
+        linked = linked_before | _linked_ids(clock.pk)
+        live.push_clock_setup(
+            clock.table_id, [clock.pk, *linked], was_hidden={clock.pk} if was_hidden else ()
+        )
         clock_moved.send(sender=Clock, clock=clock, before=before)
     return clock
 
@@ -302,7 +299,8 @@ def tick_clock(*, clock: Clock, by: int, by_gm: bool = True) -> Clock:
         if clock.full != was_full:
             # Filling opens the clock it unlocks, emptying locks it again; a rival shows
             # whether this side has finished.
-            _push_linked({clock.unlocks_id, clock.rival_id} - {None})
+            for other in Clock.objects.filter(pk__in=[clock.unlocks_id, clock.rival_id]):
+                live.push_clock(other)
         clock_moved.send(sender=Clock, clock=clock, before=before)
     return clock
 
@@ -312,6 +310,7 @@ def delete_clock(*, clock: Clock) -> None:
         table_id, clock_id, hidden = clock.table_id, clock.pk, clock.hidden
         linked = _linked_ids(clock_id)
         clock.delete()
-        live.push_clock_removed(table_id, clock_id, hidden=hidden)
         # The clock it locked opens; those that named it name it no more.
-        _push_linked(linked)
+        live.push_clock_setup(
+            table_id, [clock_id, *linked], was_hidden={clock_id} if hidden else ()
+        )

@@ -268,3 +268,21 @@ def test_tug_of_war_taps_at_once_count_exactly():
     clock.refresh_from_db()
     # Nothing reaches either edge, so every tap counts whatever the order.
     assert clock.filled == 6 + 5 - 3
+
+
+@pytest.mark.django_db(transaction=True)
+def test_every_clock_the_gm_can_edit_offers_a_new_clock_at_once():
+    table = TableFactory()
+    alarm = ClockFactory(table=table, name="Alarm")
+    gm = listen(table.pk, True)
+    players = listen(table.pk, False)
+    actions.create_clock(table=table, name="Trapped", segments=4, kind="linked",
+                         visibility="everyone")  # fmt: skip
+    trapped = Clock.objects.get(name="Trapped")
+    (drawn,) = frames(gm)
+    # Alarm's edit form, drawn again with the rest of the list, can now unlock Trapped.
+    assert 'id="clock-list"' in drawn
+    assert f'id="id_clock-{alarm.pk}-unlocks"' in drawn
+    assert f'<option value="{trapped.pk}">Trapped</option>' in drawn
+    (shown,) = frames(players)
+    assert "Trapped" in shown and "Alarm" not in shown
