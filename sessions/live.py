@@ -8,7 +8,7 @@ never sees it before the database does, and the write lock is never held while a
 template renders (`push` refuses to draw inside a transaction).
 """
 
-from collections.abc import Callable
+from collections.abc import Callable, Collection, Iterable
 
 from channels.layers import get_channel_layer
 from django.db import connection, transaction
@@ -17,7 +17,6 @@ from django.template.loader import render_to_string
 from blades.server import outbox
 
 from . import audience, panels, queries
-from .models import Clock
 
 PAGE = "sessions/table.html"
 
@@ -99,6 +98,17 @@ def push_to_table(table_id: int, render: Render) -> None:
     push(table_id, gm=render, players=render)
 
 
+def _players_clock(clock_id: int, *, created: bool, was_hidden: bool) -> str:
+    """One clock as players see it now, drawn from committed state: appended when new to
+    them, drawn again when they had it, taken away when it is hidden or gone."""
+    clock = queries.clock_faces().filter(pk=clock_id).first()
+    if clock is None or clock.hidden:
+        # A clock that players could see until now must vanish from their pages.
+        new_to_players = created or was_hidden
+        return "" if new_to_players else fragment("clock-remove", clock_id=clock_id)
+    return fragment("clock-push", clock=clock, is_gm=False, created=created or was_hidden)
+
+
 def push_clock(clock, *, created: bool = False, was_hidden: bool | None = None) -> None:
     """`was_hidden` is the visibility before this change, when the change may have flipped it.
     Drawn from the clock as committed: of two ticks at once, each page ends on the last."""
@@ -106,22 +116,40 @@ def push_clock(clock, *, created: bool = False, was_hidden: bool | None = None) 
         was_hidden = clock.hidden
     table_id, clock_id = clock.table_id, clock.pk
 
-    def committed():
-        return Clock.objects.filter(pk=clock_id).first()
-
     def for_gm() -> str:
-        clock = committed()
-        if clock is None:
+        committed = queries.clock_faces().filter(pk=clock_id).first()
+        if committed is None:
             return fragment("clock-remove", clock_id=clock_id)
-        return fragment("clock-push", clock=clock, is_gm=True, created=created)
+        return fragment("clock-push", clock=committed, is_gm=True, created=created)
 
     def for_players() -> str:
-        clock = committed()
-        if clock is None or clock.hidden:
-            # A clock that players could see until now must vanish from their pages.
-            new_to_players = created or was_hidden
-            return "" if new_to_players else fragment("clock-remove", clock_id=clock_id)
-        return fragment("clock-push", clock=clock, is_gm=False, created=created or was_hidden)
+        return _players_clock(clock_id, created=created, was_hidden=was_hidden)
+
+    push(table_id, gm=for_gm, players=for_players)
+
+
+def push_clock_setup(
+    table_id: int,
+    clock_ids: Iterable[int],
+    *,
+    created: int | None = None,
+    was_hidden: Collection[int] = (),
+) -> None:
+    """After the GM makes, edits or deletes a clock (sessions.actions). The GM's whole
+    list is drawn again: each clock's edit form offers the table's clocks to link to, so
+    a clock made, renamed or deleted changes every one of them. Players get each of
+    `clock_ids` (the clock changed and the clocks whose faces name it or are locked by it)
+    as it is now; `was_hidden`: those players could not see before the change."""
+    ids = list(dict.fromkeys(clock_ids))
+
+    def for_gm() -> str:
+        clocks = queries.visible_clocks(table_id, is_gm=True)
+        return fragment("clock-list", clocks=clocks, is_gm=True, oob=True)
+
+    def for_players() -> str:
+        return "".join(
+            _players_clock(pk, created=pk == created, was_hidden=pk in was_hidden) for pk in ids
+        )
 
     push(table_id, gm=for_gm, players=for_players)
 

@@ -207,18 +207,32 @@ def set_the_table() -> Session:
 
 def clocks_and_factions(s: Session) -> None:
     hidden = s.hidden_clock.pk
+    from sessions.models import Clock
+
     s.gm_post(
         s.url("clock_create"),
         {"new-clock-name": HIDDEN_CLOCK + "-two", "new-clock-segments": 4,
-         "new-clock-kind": "danger", "new-clock-visibility": "gm"},
+         "new-clock-kind": "racing", "new-clock-visibility": "gm"},
     )  # fmt: skip
+    two = Clock.objects.get(name=HIDDEN_CLOCK + "-two").pk
+    # Visible clocks linked to hidden ones, which players may tick: their faces and the
+    # refusals name the hidden clocks only as hidden.
+    for name, kind, link in (("Alarm", "linked", "unlocks"), ("Escape", "racing", "rival"),
+                             ("Trap", "danger", None)):  # fmt: skip
+        fields = {"name": name, "segments": 4, "kind": kind, "visibility": "everyone",
+                  "players_tick": "on", **({link: two} if link else {})}  # fmt: skip
+        s.gm_post(s.url("clock_create"), {f"new-clock-{k}": v for k, v in fields.items()})
+    trap = Clock.objects.get(table=s.table, name="Trap").pk
     s.gm_post(s.url("clock_tick", clock_id=hidden), {"by": "1"})
     prefix = f"clock-{hidden}"
     s.gm_post(
         s.url("clock_update", clock_id=hidden),
         {f"{prefix}-name": HIDDEN_CLOCK, f"{prefix}-segments": 12,
-         f"{prefix}-kind": "project", f"{prefix}-visibility": "gm"},
+         f"{prefix}-kind": "project", f"{prefix}-visibility": "gm", f"{prefix}-unlocks": trap},
     )  # fmt: skip
+    s.post(s.player, s.url("clock_tick", clock_id=trap), {"by": "1"}, ok=(422,))
+    alarm = Clock.objects.get(table=s.table, name="Alarm").pk
+    s.post(s.player, s.url("clock_tick", clock_id=alarm), {"by": "1"})
     goal = f"goal-{s.cabal.pk}"
     s.gm_post(
         s.url("faction_clock", faction_id=s.cabal.pk),
