@@ -12,7 +12,8 @@ from characters.content import load_standard_content
 from crews import actions as crew_actions
 from sessions import actions
 from sessions.models import Clock, Membership
-from tests.browsers import wait_for_socket
+from tests.browser.screenshots import DESKTOP
+from tests.browsers import PHONE, assert_fits_phone, wait_for_socket
 from tests.factories import CharacterFactory
 
 pytestmark = pytest.mark.browser
@@ -85,3 +86,22 @@ def test_the_tv_follows_the_table_live_without_polling(person, server, crew):
     gm.get_by_text("Share this view").click()
     gm.get_by_role("button", name="Revoke link").click()
     wait_for_socket(tv, "closed")
+
+
+# Each book's value against its own box's width (the value is what overflows: "Strong"
+# in the display face ran into "Rep 3/12" at 1280 px).
+OVERFLOWING_BOOKS = """[...document.querySelectorAll('.screen-grid > div')]
+  .filter(box => box.scrollWidth > box.clientWidth)
+  .map(box => box.textContent.trim())"""
+
+
+def test_the_books_each_fit_their_box_on_a_tv_and_a_phone(person, server, crew):
+    table, shared = crew
+    crew_actions.create_crew(table=table, crew_type="shadows", name="The Lanterns")
+    for viewport in (DESKTOP, PHONE):
+        tv = person(viewport=viewport)
+        tv.goto(f"{server.url}/screen/{shared.token}/")
+        books = tv.get_by_role("region", name=re.compile("The Lanterns"))
+        expect(books.get_by_role("definition")).to_have_count(6)
+        assert tv.evaluate(OVERFLOWING_BOOKS) == []
+        assert_fits_phone(tv)
