@@ -14,7 +14,13 @@ from blades.rules.rolls import RollKind
 from characters import actions as character_actions
 from crews import actions
 from sessions import actions as table_actions
-from tests.factories import CharacterFactory, ClockFactory, FactionFactory, TableFactory
+from tests.factories import (
+    CharacterFactory,
+    ClockFactory,
+    FactionFactory,
+    MembershipFactory,
+    TableFactory,
+)
 from tests.helpers import ORIGIN, session_cookie
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
@@ -171,3 +177,13 @@ async def test_members_screen_refused_to_a_stranger_and_logged_out():
     for user in (None, stranger.gm):
         _, connected = await open_screen(f"/ws/tables/{table.pk}/screen/", user)
         assert not connected
+
+
+async def test_a_removed_players_screen_is_closed():
+    table, _ = await make_screen()
+    player = await database_sync_to_async(lambda: MembershipFactory(table=table).user)()
+    screen, connected = await open_screen(f"/ws/tables/{table.pk}/screen/", player)
+    assert connected
+    await screen.receive_from()
+    await database_sync_to_async(table_actions.remove_player)(table=table, user_id=player.pk)
+    assert (await screen.receive_output(timeout=1))["type"] == "websocket.close"
