@@ -95,7 +95,9 @@ class ScreenConsumer(TableConsumer):
             await self.set_presence(here=False)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
-        """A screen sends nothing; whatever arrives is ignored."""
+        # A member's screen pings like their other pages; the token link has no one to mark.
+        if self.user is not None:
+            await super().receive(text_data, bytes_data)
 
     async def table_fragment(self, event: dict) -> None:
         if self.signal_task is None:
