@@ -34,6 +34,11 @@ def session_group(session_key: str) -> str:
     return f"login-{session_key}"
 
 
+def screen_group(screen_id: int) -> str:
+    """The sockets opened with one shared-screen link, so that revoking it closes them."""
+    return f"screen-{screen_id}"
+
+
 def groups_for(table_id: int, is_gm: bool, session_key: str | None = None) -> list[str]:
     groups = [gm_group(table_id) if is_gm else players_group(table_id)]
     return [*groups, session_group(session_key)] if session_key else groups
@@ -184,10 +189,11 @@ def push_roll(roll, *, created: bool = True) -> None:
 
 
 async def push_presence(table_id: int, html: str) -> None:
-    """Presence is not a database change: it goes out at once, from the consumer."""
+    """Presence is not a database change: it goes out at once, from the consumer. Its own
+    message type, so that a socket which shows no presence (the shared screen) skips it."""
     layer = get_channel_layer()
     for group in (gm_group(table_id), players_group(table_id)):
-        await layer.group_send(group, {"type": "table.fragment", "html": html})
+        await layer.group_send(group, {"type": "table.presence", "html": html})
 
 
 def push_members(table) -> None:
@@ -219,8 +225,17 @@ def kick_session(session_key: str) -> None:
     """Close every socket opened with this login session, whichever process holds them:
     after logging out, a page left open must stop receiving the table's pushes."""
 
+    _kick_group(session_group(session_key))
+
+
+def kick_screen(screen_id: int) -> None:
+    """Close every socket opened with a shared-screen link, once its revoking commits."""
+    _kick_group(screen_group(screen_id))
+
+
+def _kick_group(group: str) -> None:
     async def send() -> None:
-        await get_channel_layer().group_send(session_group(session_key), {"type": "table.kick"})
+        await get_channel_layer().group_send(group, {"type": "table.kick"})
 
     transaction.on_commit(lambda: outbox.post(send, failure=UNREACHABLE))
 
