@@ -23,7 +23,7 @@ from blades.rules.rolls import (
 from characters import actions as character_actions
 from characters.models import Character
 from crews import actions as crew_actions
-from crews.models import Crew, Faction
+from crews.models import Crew
 from sessions import actions as table_actions
 from sessions import audience
 from sessions.actions import SYSTEM_RNG
@@ -302,13 +302,16 @@ def raise_result(*, activity: DowntimeActivity, coin: int) -> DowntimeActivity:
     return activity
 
 
-def faction_roll(*, faction: Faction, clock: Clock, roller, rng=SYSTEM_RNG) -> Clock:
-    """The GM's faction downtime: a fortune roll on the faction's tier ticks its clock."""
+def faction_roll(*, clock: Clock | None, roller, rng=SYSTEM_RNG) -> Clock:
+    """The GM's faction downtime: a fortune roll on the faction's tier ticks the goal
+    clock; the clock names its faction."""
+    link = getattr(clock, "faction_link", None)
+    if link is None:
+        raise RuleError("Choose a faction's goal clock.", field="clock")
+    faction = link.faction
     with transaction.atomic():
         phase = locked_phase(faction.table_id)
         expect_step(phase, Step.ACTIVITIES)
-        if not clock.faction_link or clock.faction_link.faction_id != faction.pk:
-            raise RuleError("Choose one of the faction's goal clocks.")
         # A hidden clock's roll is the GM's alone, and so is its name.
         roll = store_roll(
             faction.table_id, roller, RollKind.FORTUNE, faction.tier, rng,

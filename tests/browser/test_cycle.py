@@ -160,10 +160,11 @@ def test_a_score_and_its_downtime_played_live(person, server, table_with_crew):
     name, choice = pick_entanglement(before, score.entanglements, faction)
     for page in (gm, ada_phase, bo_phase):
         expect(page.locator("#phase-panel")).to_contain_text(
-            f"Entanglement roll: {' or '.join(score.entanglements)}."
+            f"The roll gives {' or '.join(score.entanglements)}"
         )
-    gm.get_by_label("Entanglement", exact=True).select_option(name)
-    gm.get_by_label("Choice").select_option(label=f"{name}: {choice.label}")
+    # One menu names the entanglement and its way out together (issue 15).
+    expect(gm.get_by_label("Entanglement", exact=True)).to_have_count(0)
+    gm.get_by_label("Entanglement and way out").select_option(f"{name}:{choice.key}")
     gm.get_by_label("Faction involved").select_option(label="Bluecoats (tier 2)")
     gm.get_by_role("button", name="Apply the choice").click()
     expect(gm.get_by_role("heading", name="Downtime activities")).to_be_visible()
