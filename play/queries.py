@@ -6,8 +6,9 @@ downtime activities.
 """
 
 from blades.rules import character as character_rules
+from blades.rules import crew as crew_rules
 from blades.rules import score as score_rules
-from blades.rules.rolls import OVERINDULGENCES
+from blades.rules.rolls import OVERINDULGENCES, PUSH_STRESS
 from characters.models import Character
 from crews import queries as crew_queries
 from crews.models import Crew, Faction
@@ -25,6 +26,38 @@ QUESTIONING = {
     "tough": "-".join(map(str, score_rules.QUESTIONING_TOUGH)),
     "soft": "-".join(map(str, score_rules.QUESTIONING_SOFT)),
     "max": score_rules.QUESTIONING_DICE_MAX,
+}
+
+
+# The payoff's job sizes and the heat's exposures as the forms offer them: "Major: 10+ coin".
+JOB_SIZES = [
+    (size, f"{size.capitalize()}: {coin}{'+' if size == 'major' else ''} coin")
+    for size, coin in crew_rules.JOB_COIN.items()
+]
+EXPOSURES = [
+    (key, f"{crew_rules.EXPOSURE_LABELS[key]}: {heat}") for key, heat in crew_rules.EXPOSURE.items()
+]
+# The numbers the page's words and number fields show: the rules own them (the actions
+# check them), the template only prints them.
+RULE_NUMBERS = {
+    "faction_tier_max": crew_rules.FACTION_TIER_MAX,
+    "flashback_stress_max": score_rules.FLASHBACK_STRESS_MAX,
+    "downtime_flashback": score_rules.DOWNTIME_FLASHBACK_COST,
+    "score_rep": crew_rules.SCORE_REP,
+    "job_extra_max": crew_rules.JOB_EXTRA_MAX,
+    "purse": character_rules.COIN_MAX,
+    "heat_high_profile": crew_rules.HEAT_HIGH_PROFILE,
+    "heat_hostile_turf": crew_rules.HEAT_HOSTILE_TURF,
+    "heat_at_war": crew_rules.HEAT_AT_WAR,
+    "heat_killing": crew_rules.HEAT_KILLING,
+    "extra_activity": score_rules.EXTRA_ACTIVITY_COST,
+    "restricted_heat": score_rules.RESTRICTED_HEAT,
+    "self_heal_stress": score_rules.SELF_HEAL_STRESS,
+    "untreated_stress": score_rules.UNTREATED_STRESS,
+    "healer_quality_max": score_rules.HEALER_QUALITY_MAX,
+    "push_stress": PUSH_STRESS,
+    "xp_marks": range(character_rules.XP_PER_TRIGGER_MAX + 1),
+    "session_xp_max": character_rules.XP_PER_TRIGGER_MAX * len(score_rules.CHARACTER_TRIGGERS),
 }
 
 
@@ -96,5 +129,9 @@ def phase_page(table: Table, membership: Membership, **extra) -> dict:
         "xp_tracks": character_rules.XP_TRACKS,
         "crew_triggers": crew_triggers(crew),
         "questioning": QUESTIONING,
+        "job_sizes": JOB_SIZES,
+        "exposures": EXPOSURES,
+        "tithe": crew_rules.tithe(crew.tier) if crew else 0,
+        "rule": RULE_NUMBERS,
         **extra,
     }

@@ -29,7 +29,7 @@ from .models import DowntimeActivity, Flashback
 from .queries import phase_page
 
 PAGE = "play/phase.html"
-EXTRA_COIN_MAX = 99  # a major job's extra coin; the rules judge the rest
+EXTRA_COIN_MAX = crew_rules.JOB_EXTRA_MAX  # bounds coin typed in; the rules judge the rest
 RAISE_COIN_MAX = 3  # three levels lift the worst result to a critical
 # Forms that draw a refusal beside the field at fault (its `RuleError.field`), by view;
 # any other refusal of the form goes beside the first.
@@ -336,7 +336,9 @@ def downtime_activity(request: HttpRequest, table_id: int, character_id: int) ->
             case "recover":
                 downtime.recover(
                     **common, roller=request.user, healer=post.get("healer", ""),
-                    quality=inputs.whole(post, "quality", low=0, high=6, default=0),
+                    quality=inputs.whole(
+                        post, "quality", low=0, high=score_rules.HEALER_QUALITY_MAX, default=0
+                    ),
                     healer_character=inputs.one(
                         _active_characters(table), post, "healer_character", what="Healer"
                     ),
@@ -413,7 +415,8 @@ def session_end(request: HttpRequest, table_id: int) -> HttpResponse:
 
 def _marks(request, triggers: dict[str, str]) -> dict[str, int]:
     """Each xp trigger is worth 0, 1 or 2."""
-    return {key: inputs.whole(request.POST, key, low=0, high=2, default=0) for key in triggers}
+    top = character_rules.XP_PER_TRIGGER_MAX
+    return {key: inputs.whole(request.POST, key, low=0, high=top, default=0) for key in triggers}
 
 
 @login_required

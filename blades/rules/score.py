@@ -78,14 +78,22 @@ class FlashbackCost:
     rep: int = 0
 
 
+DOWNTIME_FLASHBACK_COST = 1  # "pay 1 coin or 1 rep for it, instead of stress"
+
+
 def flashback_cost(stress: int, *, downtime: bool, pay_with: str = "") -> FlashbackCost:
     """What paying a flashback costs: its stress, or for a downtime activity "pay 1 coin
     or 1 rep for it, instead of stress" (000 §Flashbacks), the player's choice."""
     if not downtime:
         return FlashbackCost(stress=flashback_stress(stress))
     if pay_with not in ("coin", "rep"):
-        raise RuleError("A flashback to a downtime activity costs 1 coin or 1 rep: choose which.")
-    return FlashbackCost(coin=1) if pay_with == "coin" else FlashbackCost(rep=1)
+        raise RuleError(
+            f"A flashback to a downtime activity costs {DOWNTIME_FLASHBACK_COST} coin or "
+            f"{DOWNTIME_FLASHBACK_COST} rep: choose which."
+        )
+    if pay_with == "coin":
+        return FlashbackCost(coin=DOWNTIME_FLASHBACK_COST)
+    return FlashbackCost(rep=DOWNTIME_FLASHBACK_COST)
 
 
 def job_coin(size: str, extra: int = 0) -> int:
@@ -337,12 +345,17 @@ ACTIVITIES: dict[str, str] = {
 RAISABLE = ("acquire_asset", "project", "recover", "reduce_heat")
 SELF_HEAL_STRESS = 2  # a Physicker treating their own wounds
 UNTREATED_STRESS = 1  # no healer: tough it out, 0d
+HEALER_QUALITY_MAX = 6  # an NPC healer's quality; the texts give no top, and 6d is past any tier
 RESTRICTED_HEAT = 2
+EXTRA_ACTIVITY_COST = 1  # each activity past the free ones costs 1 coin or 1 rep
 
 
 def extra_activity_payment(pay_with: str) -> str:
     if pay_with not in ("coin", "rep"):
-        raise RuleError("An extra activity costs 1 coin or 1 rep: choose which.")
+        raise RuleError(
+            f"An extra activity costs {EXTRA_ACTIVITY_COST} coin or {EXTRA_ACTIVITY_COST} rep: "
+            "choose which."
+        )
     return pay_with
 
 

@@ -7,7 +7,7 @@ import pytest
 from django.urls import reverse
 
 from crews.models import Crew
-from play import phases
+from play import downtime, phases
 from play.models import Phase
 from tests.factories import CharacterFactory, FactionFactory, standard_playbook
 from tests.helpers import Dice
@@ -99,3 +99,53 @@ def test_the_xp_review_names_each_playbooks_own_trigger(client, table, gm, playe
     client.force_login(player)
     html = _panel(client, table)
     assert "violence or coercion" in html and "stealth or evasion" not in html
+
+
+@pytest.mark.parametrize(
+    ("marks", "words"),
+    [
+        ({"plan": "advantage", "detail": "disadvantage"}, "(1 advantage, 1 disadvantage)"),
+        (
+            {"plan": "advantage", "friends": "advantage", "detail": "disadvantage",
+             "other": "disadvantage"},
+            "(2 advantages, 2 disadvantages)",
+        ),
+    ],
+)  # fmt: skip
+def test_the_engagement_counts_its_advantages_in_words(client, table, crew, gm, marks, words):
+    phases.start_score(table=table, plan="stealth", detail="Roof", target_name="A vault")
+    phases.roll_engagement(table=table, roller=gm, marks=marks, rng=Dice(4, 4))
+    client.force_login(gm)
+    assert words in _panel(client, table)
+
+
+@pytest.mark.parametrize(("faces", "words"), [((1,), "Tower: 1 tick"), ((4,), "Tower: 2 ticks")])
+def test_a_projects_ticks_are_counted_in_words(client, table, crew, gm, player, faces, words):
+    phases.start_score(table=table, plan="stealth", detail="Roof", target_name="A vault")
+    phases.roll_engagement(table=table, roller=gm, marks={}, rng=Dice(4))
+    phases.end_score(table=table, gave_up=True)
+    phases.take_heat(table=table, exposure="quiet")
+    phases.roll_entanglement(table=table, roller=gm, rng=Dice(6, 6))
+    phases.resolve_entanglement(table=table, roller=gm, name="Cooperation", choice="avoid")
+    character = CharacterFactory(table=table, owner=player, name="Cross", prowl=1)
+    downtime.long_term_project(
+        character=character, roller=player, action="prowl", name="Tower", rng=Dice(*faces)
+    )
+    client.force_login(player)
+    assert words in _panel(client, table)
+
+
+def test_the_payoff_and_heat_forms_take_their_numbers_from_the_rules(client, table, crew, gm):
+    Crew.objects.filter(pk=crew.pk).update(tier=2)
+    phases.start_score(table=table, plan="stealth", detail="Roof", target_name="A vault")
+    phases.roll_engagement(table=table, roller=gm, marks={}, rng=Dice(4))
+    phases.end_score(table=table)
+    client.force_login(gm)
+    html = _panel(client, table)
+    assert "Pay a tithe (3 coin)" in html  # crew tier + 1 (003 §Payoff)
+    assert '<option value="major">Major: 10+ coin</option>' in html
+    assert '<option value="standard" selected>Standard: 6 coin</option>' in html
+    phases.payoff(table=table, size="standard")
+    html = _panel(client, table)
+    assert '<option value="loud">Loud and chaotic: 4</option>' in html
+    assert "Killing (+2)" in html
