@@ -238,7 +238,9 @@ def test_a_score_and_its_downtime_played_live(person, server, table_with_crew):
     expect(gm.get_by_role("heading", name="End of session: xp")).to_be_visible()
     for page, pc in ((ada_phase, ada), (bo_phase, bo)):
         expect(page.get_by_role("button", name=f"Mark xp for {pc.name}")).to_be_visible()
-        page.get_by_label(re.compile("playbook's xp trigger")).select_option("1")
+        # Each PC's first line is their playbook's own trigger (issue 15).
+        trigger = pc.playbook.xp_trigger.rstrip(".")
+        page.get_by_label(trigger).select_option("1")
         page.get_by_label(re.compile("beliefs, drives")).select_option("1")
         # End-of-session xp goes on any tracks the player wants (001 §PC Advancement).
         page.get_by_label("Playbook xp").fill("1")
@@ -247,7 +249,7 @@ def test_a_score_and_its_downtime_played_live(person, server, table_with_crew):
         expect(page.locator("#phase-panel")).to_contain_text(f"{pc.name}: xp marked.")
         marked = Character.objects.get(pk=pc.pk)
         assert (marked.playbook_xp, marked.prowess_xp) == (1, 1)
-    gm.get_by_label("The crew's own xp trigger").select_option("1")
+    gm.get_by_label(re.compile("^Execute a successful espionage")).select_option("1")
     gm.get_by_label(re.compile("above your current station")).select_option("1")
     gm.get_by_role("button", name="Mark crew xp").click()
     expect(gm.locator("#phase-panel")).to_contain_text("Crew xp marked.")
