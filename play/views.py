@@ -29,7 +29,6 @@ from .models import DowntimeActivity, Flashback
 from .queries import phase_page
 
 PAGE = "play/phase.html"
-EXTRA_COIN_MAX = crew_rules.JOB_EXTRA_MAX  # bounds coin typed in; the rules judge the rest
 RAISE_COIN_MAX = 3  # three levels lift the worst result to a critical
 # Forms that draw a refusal beside the field at fault (its `RuleError.field`), by view;
 # any other refusal of the form goes beside the first.
@@ -198,12 +197,14 @@ def phase_payoff(request: HttpRequest, table_id: int) -> HttpResponse:
         phases.payoff(
             table=table,
             size=request.POST.get("size", ""),
-            extra=inputs.whole(request.POST, "extra", low=0, high=EXTRA_COIN_MAX, default=0),
+            extra=inputs.whole(
+                request.POST, "extra", low=0, high=crew_rules.JOB_EXTRA_MAX, default=0
+            ),
             quiet=inputs.flag(request.POST, "quiet"),
             tithe=inputs.flag(request.POST, "tithe"),
             shares={
                 c: inputs.whole(
-                    request.POST, f"share_{c.pk}", low=0, high=EXTRA_COIN_MAX, default=0
+                    request.POST, f"share_{c.pk}", low=0, high=crew_rules.JOB_EXTRA_MAX, default=0
                 )
                 for c in _active_characters(table)
             },
@@ -226,7 +227,7 @@ def crew_share_coin(request: HttpRequest, table_id: int) -> HttpResponse:
         crew_actions.share_coin(
             crew=phases.table_crew(table.pk),
             character=character,
-            amount=inputs.whole(request.POST, "amount", low=0, high=EXTRA_COIN_MAX),
+            amount=inputs.whole(request.POST, "amount", low=0, high=crew_rules.JOB_EXTRA_MAX),
         )
 
     return _run(request, table_id, change)
