@@ -18,12 +18,13 @@ from blades.rules.rolls import (
     action_pool,
     downtime_ticks,
     raise_outcome,
+    ticks_text,
     tier_result,
 )
 from characters import actions as character_actions
 from characters.models import Character
 from crews import actions as crew_actions
-from crews.models import Crew, Faction
+from crews.models import Crew
 from sessions import actions as table_actions
 from sessions import audience
 from sessions.actions import SYSTEM_RNG
@@ -55,14 +56,14 @@ def _begin(character: Character, kind: str, pay_with: str) -> tuple[Phase, Crew,
     if spent >= allowance(crew):
         paid = rules.extra_activity_payment(pay_with)
         if paid == "coin":
-            character_actions.add_coin(character=character, amount=-1)
+            character_actions.add_coin(character=character, amount=-rules.EXTRA_ACTIVITY_COST)
         else:
-            crew_actions.add_rep(crew=crew, amount=-1)
+            crew_actions.add_rep(crew=crew, amount=-rules.EXTRA_ACTIVITY_COST)
     return phase, crew, {"score": score, "character": character, "kind": kind, "paid_with": paid}
 
 
 def _roll(character: Character, roller, pool: int, rng, label: str, summary=None):
-    text = summary or (lambda result: f"{downtime_ticks(result.outcome)} ticks")
+    text = summary or (lambda result: ticks_text(downtime_ticks(result.outcome)))
     roll = store_roll(
         character.table_id, roller, RollKind.DOWNTIME, pool, rng, text, label, character
     )
@@ -143,7 +144,7 @@ def long_term_project(
         table_actions.tick_clock(clock=clock, by=ticks)
         activity = DowntimeActivity.objects.create(
             **fields, detail=action, roll=roll, outcome=result.outcome, amount=ticks,
-            clock=clock, result=f"{named}: {ticks} ticks",
+            clock=clock, result=f"{named}: {ticks_text(ticks)}",
         )  # fmt: skip
         push_phase(phase)
     return activity
@@ -164,7 +165,10 @@ def recover(
     with transaction.atomic():
         phase, crew, fields = _begin(character, Kind.RECOVER, pay_with)
         if healer == "npc":
-            pool, who = crew_rules.check_range(quality, 0, 6, "Healer's quality"), "a healer"
+            quality = crew_rules.check_range(
+                quality, 0, rules.HEALER_QUALITY_MAX, "Healer's quality"
+            )
+            pool, who = quality, "a healer"
         elif healer == "pc":
             if healer_character is None or healer_character.table_id != character.table_id:
                 raise RuleError("Choose the PC who treats them.")
@@ -302,17 +306,20 @@ def raise_result(*, activity: DowntimeActivity, coin: int) -> DowntimeActivity:
     return activity
 
 
-def faction_roll(*, faction: Faction, clock: Clock, roller, rng=SYSTEM_RNG) -> Clock:
-    """The GM's faction downtime: a fortune roll on the faction's tier ticks its clock."""
+def faction_roll(*, clock: Clock | None, roller, rng=SYSTEM_RNG) -> Clock:
+    """The GM's faction downtime: a fortune roll on the faction's tier ticks the goal
+    clock; the clock names its faction."""
+    link = getattr(clock, "faction_link", None)
+    if link is None:
+        raise RuleError("Choose a faction's goal clock.", field="clock")
+    faction = link.faction
     with transaction.atomic():
         phase = locked_phase(faction.table_id)
         expect_step(phase, Step.ACTIVITIES)
-        if not clock.faction_link or clock.faction_link.faction_id != faction.pk:
-            raise RuleError("Choose one of the faction's goal clocks.")
         # A hidden clock's roll is the GM's alone, and so is its name.
         roll = store_roll(
             faction.table_id, roller, RollKind.FORTUNE, faction.tier, rng,
-            lambda result: f"{downtime_ticks(result.outcome)} ticks",
+            lambda result: ticks_text(downtime_ticks(result.outcome)),
             audience.ref("clock", clock), secret=clock.hidden,
         )  # fmt: skip
         ticks = downtime_ticks(roll.as_dice.outcome)

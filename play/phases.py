@@ -306,13 +306,24 @@ def roll_entanglement(*, table: Table, roller, rng=SYSTEM_RNG) -> Score:
     return score
 
 
-def choices_for(crew: Crew, name: str, faction: Faction | None = None):
+def ways_out(
+    crew: Crew, names, faction: Faction | None = None
+) -> list[tuple[str, tuple[rules.Choice, ...]]]:
+    """Each entanglement in `names` with its ways out priced for this crew; without a
+    faction, a price by its tier is worded per tier (the GM names the faction on resolving)."""
     held = crew.claims.filter(held=True, lair=False).count()
     allies = Faction.objects.filter(table_id=crew.table_id, status=crew_rules.STATUS_MAX).exists()
-    return rules.entanglement_choices(
-        name, wanted=crew.wanted, crew_tier=crew.shown_tier,
-        faction_tier=faction.tier if faction else None, claims=held, allies=allies,
-    )  # fmt: skip
+    return [
+        (name, rules.entanglement_choices(
+            name, wanted=crew.wanted, crew_tier=crew.shown_tier,
+            faction_tier=faction.tier if faction else None, claims=held, allies=allies,
+        ))
+        for name in names
+    ]  # fmt: skip
+
+
+def choices_for(crew: Crew, name: str, faction: Faction | None = None) -> tuple[rules.Choice, ...]:
+    return ways_out(crew, [name], faction)[0][1]
 
 
 def resolve_entanglement(
@@ -329,11 +340,13 @@ def resolve_entanglement(
         phase = locked_phase(table.pk)
         score = expect_step(phase, Step.ENTANGLEMENT)
         if name not in score.entanglements:
-            raise RuleError("Choose one of the entanglements the roll gave.")
+            raise RuleError("Choose one of the entanglements the roll gave.", field="choice")
         crew = table_crew(table.pk)
         picked = next((c for c in choices_for(crew, name, faction) if c.key == choice), None)
         if picked is None:
-            raise RuleError(f"Choose one of the ways out of {name}.")
+            raise RuleError(f"Choose one of the ways out of {name}.", field="choice")
+        if picked.needs_faction and faction is None:
+            raise RuleError(f"Choose the faction involved in {name}.", field="faction")
         notes = [picked.label]
         notes += _apply_cost(
             crew, picked.cost, name, faction, claim, prisoner, roller, rng,
@@ -349,11 +362,9 @@ def _apply_cost(
     crew, cost: rules.Cost, name, faction, claim, prisoner, roller, rng, *, character, dice_pool
 ) -> list[str]:
     notes = []
-    if (cost.status or cost.war) and faction is None:
-        raise RuleError("Choose the faction involved.")
     if cost.harm:
         if character is None or character.table_id != crew.table_id or not character.active:
-            raise RuleError(f"Choose the PC who suffers {name}'s harm.")
+            raise RuleError(f"Choose the PC who suffers {name}'s harm.", field="character")
         landed = character_actions.add_harm(
             character=character, level=cost.harm, description=name
         ).level
@@ -370,7 +381,7 @@ def _apply_cost(
         crew_actions.shift_status(faction=faction, delta=crew_rules.STATUS_MIN - faction.status)
     if cost.claim:
         if claim is None or claim.crew_id != crew.pk or not claim.held or claim.lair:
-            raise RuleError("Choose a claim the crew holds (not its lair).")
+            raise RuleError("Choose a claim the crew holds (not its lair).", field="claim")
         crew_actions.set_claim(claim=claim, held=False)
         notes.append(f"gave up {claim.name}")
     if cost.hold and crew_actions.lose_hold(crew=crew).lair_threatened:

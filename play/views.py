@@ -15,96 +15,38 @@ from blades.rules import crew as crew_rules
 from blades.rules import score as score_rules
 from blades.rules.clocks import CLOCK_MAX, CLOCK_MIN
 from blades.rules.errors import RuleError
-from blades.rules.rolls import OVERINDULGENCES
 from characters.access import can_edit_character
 from characters.models import Character
 from crews import actions as crew_actions
-from crews import queries
 from crews.models import Claim, Faction
 from sessions import inputs
-from sessions import queries as table_queries
 from sessions.access import access_table, clocks_for, require_gm
 from sessions.models import Clock
 from sessions.refusals import answers_refusals
 
 from . import downtime, phases
-from .downtime import allowance
 from .models import DowntimeActivity, Flashback
-from .phases import choices_for, phase_of
+from .queries import phase_page
 
 PAGE = "play/phase.html"
-EXTRA_COIN_MAX = 99  # a major job's extra coin; the rules judge the rest
 RAISE_COIN_MAX = 3  # three levels lift the worst result to a critical
-
-
-def phase_context(table, membership, **extra) -> dict:
-    phase = phase_of(table.pk)
-    crew = queries.crew_sheet(table.pk)
-    score = phase.score
-    characters = list(
-        Character.objects.filter(table=table, state=Character.State.ACTIVE).select_related(
-            "owner", "vice"
-        )
-    )
-    activities = (
-        list(DowntimeActivity.objects.filter(score=score).select_related("roll")) if score else []
-    )
-    mine = {c.pk for c in characters if membership.is_gm or c.owner_id == membership.user_id}
-    for character in characters:
-        character.mine = character.pk in mine
-        character.activities = [a for a in activities if a.character_id == character.pk]
-        character.xp_done = character.pk in phase.xp_done
-    factions = list(Faction.objects.filter(table=table)) if membership.is_gm else []
-    entanglement_choices = {}
-    if crew and score and score.entanglements:
-        for name in score.entanglements:
-            try:
-                entanglement_choices[name] = choices_for(crew, name, score.target_faction)
-            except RuleError:  # a faction entanglement waits for the GM to name the faction
-                entanglement_choices[name] = None
-    return {
-        "table": table,
-        "phase": phase,
-        "score": score,
-        "crew": crew,
-        "is_gm": membership.is_gm,
-        "characters": characters,
-        "flashbacks": list(score.flashbacks.select_related("character")) if score else [],
-        "allowance": allowance(crew) if crew else 0,
-        "factions": factions,
-        "entanglement_choices": entanglement_choices,
-        # The same clocks the downtime post accepts: one rule for the menu and the check.
-        "project_clocks": clocks_for(membership).filter(kind=Clock.Kind.PROJECT).order_by("pk"),
-        "held_claims": crew.claims.filter(held=True, lair=False)
-        if crew and membership.is_gm
-        else [],
-        "faction_clocks": Clock.objects.filter(table=table, kind=Clock.Kind.FACTION)
-        if membership.is_gm
-        else [],
-        "rolls": table_queries.recent_rolls(table.pk, membership.is_gm),
-        "plans": list(score_rules.PLANS.items()),
-        "checklist": list(score_rules.ENGAGEMENT_CHECKLIST.items()),
-        "activities": list(score_rules.ACTIVITIES.items()),
-        "raisable": score_rules.RAISABLE,
-        "overindulgences": list(OVERINDULGENCES.items()),
-        "actions": character_rules.ACTIONS,
-        "character_triggers": list(score_rules.CHARACTER_TRIGGERS.items()),
-        "xp_tracks": character_rules.XP_TRACKS,
-        "crew_triggers": list(score_rules.CREW_TRIGGERS.items()),
-        **extra,
-    }
+# Forms that draw a refusal beside the field at fault (its `RuleError.field`), by view;
+# any other refusal of the form goes beside the first.
+FIELD_ERRORS = {
+    "entanglement_resolve": ("choice", "faction", "claim", "prisoner", "character", "dice"),
+}
 
 
 @login_required
 def phase_detail(request: HttpRequest, table_id: int) -> HttpResponse:
     table, membership = access_table(request.user, table_id)
-    return render(request, PAGE, phase_context(table, membership))
+    return render(request, PAGE, phase_page(table, membership))
 
 
 @login_required
 def phase_panel(request: HttpRequest, table_id: int) -> HttpResponse:
     table, membership = access_table(request.user, table_id)
-    return render(request, f"{PAGE}#phase-panel", phase_context(table, membership))
+    return render(request, f"{PAGE}#phase-panel", phase_page(table, membership))
 
 
 # --- Posts: parse, authorize, call one action, answer with the panel --------------------
@@ -114,7 +56,7 @@ def _answer(request, table, membership, *, status: int = 200, **extra) -> HttpRe
     if status == 200 and not request.htmx:
         return redirect("phase_detail", table_id=table.pk)
     template = f"{PAGE}#phase-panel" if request.htmx else PAGE
-    return render(request, template, phase_context(table, membership, **extra), status=status)
+    return render(request, template, phase_page(table, membership, **extra), status=status)
 
 
 def _run(request, table_id: int, change, *, gm: bool = True) -> HttpResponse:
@@ -131,6 +73,13 @@ def _refused(request, error: RuleError) -> HttpResponse:
     kwargs = request.resolver_match.kwargs
     table, membership = access_table(request.user, kwargs["table_id"])
     typed = {**request.POST.dict(), "for_character": kwargs.get("character_id")}
+    fields = FIELD_ERRORS.get(request.resolver_match.url_name)
+    if fields:
+        # Beside the field at fault; a refusal of the choice as a whole goes by the menu.
+        at = error.field if error.field in fields else fields[0]
+        return _answer(
+            request, table, membership, status=422, typed=typed, field_errors={at: str(error)}
+        )
     return _answer(request, table, membership, status=422, error=str(error), typed=typed)
 
 
@@ -248,12 +197,14 @@ def phase_payoff(request: HttpRequest, table_id: int) -> HttpResponse:
         phases.payoff(
             table=table,
             size=request.POST.get("size", ""),
-            extra=inputs.whole(request.POST, "extra", low=0, high=EXTRA_COIN_MAX, default=0),
+            extra=inputs.whole(
+                request.POST, "extra", low=0, high=crew_rules.JOB_EXTRA_MAX, default=0
+            ),
             quiet=inputs.flag(request.POST, "quiet"),
             tithe=inputs.flag(request.POST, "tithe"),
             shares={
                 c: inputs.whole(
-                    request.POST, f"share_{c.pk}", low=0, high=EXTRA_COIN_MAX, default=0
+                    request.POST, f"share_{c.pk}", low=0, high=crew_rules.JOB_EXTRA_MAX, default=0
                 )
                 for c in _active_characters(table)
             },
@@ -276,7 +227,7 @@ def crew_share_coin(request: HttpRequest, table_id: int) -> HttpResponse:
         crew_actions.share_coin(
             crew=phases.table_crew(table.pk),
             character=character,
-            amount=inputs.whole(request.POST, "amount", low=0, high=EXTRA_COIN_MAX),
+            amount=inputs.whole(request.POST, "amount", low=0, high=crew_rules.JOB_EXTRA_MAX),
         )
 
     return _run(request, table_id, change)
@@ -314,11 +265,13 @@ def entanglement_roll(request: HttpRequest, table_id: int) -> HttpResponse:
 def entanglement_resolve(request: HttpRequest, table_id: int) -> HttpResponse:
     def change(table, membership):
         post = request.POST
+        # One menu names the entanglement and its way out together: "Rivals:coin".
+        name, _, choice = post.get("choice", "").rpartition(":")
         phases.resolve_entanglement(
             table=table,
             roller=request.user,
-            name=post.get("name", ""),
-            choice=post.get("choice", ""),
+            name=name,
+            choice=choice,
             faction=_faction(table, post),
             claim=inputs.one(Claim.objects.filter(crew__table=table), post, "claim"),
             prisoner=_text(post, "prisoner", 80),
@@ -384,7 +337,9 @@ def downtime_activity(request: HttpRequest, table_id: int, character_id: int) ->
             case "recover":
                 downtime.recover(
                     **common, roller=request.user, healer=post.get("healer", ""),
-                    quality=inputs.whole(post, "quality", low=0, high=6, default=0),
+                    quality=inputs.whole(
+                        post, "quality", low=0, high=score_rules.HEALER_QUALITY_MAX, default=0
+                    ),
                     healer_character=inputs.one(
                         _active_characters(table), post, "healer_character", what="Healer"
                     ),
@@ -440,10 +395,7 @@ def activity_overindulge(request: HttpRequest, table_id: int, activity_id: int) 
 def downtime_faction_roll(request: HttpRequest, table_id: int) -> HttpResponse:
     def change(table, membership):
         clock = inputs.one(clocks_for(membership), request.POST, "clock", what="Goal clock")
-        link = getattr(clock, "faction_link", None)
-        if link is None:
-            raise RuleError("Choose a faction's goal clock.")
-        downtime.faction_roll(faction=link.faction, clock=clock, roller=request.user)
+        downtime.faction_roll(clock=clock, roller=request.user)
 
     return _run(request, table_id, change)
 
@@ -464,7 +416,8 @@ def session_end(request: HttpRequest, table_id: int) -> HttpResponse:
 
 def _marks(request, triggers: dict[str, str]) -> dict[str, int]:
     """Each xp trigger is worth 0, 1 or 2."""
-    return {key: inputs.whole(request.POST, key, low=0, high=2, default=0) for key in triggers}
+    top = character_rules.XP_PER_TRIGGER_MAX
+    return {key: inputs.whole(request.POST, key, low=0, high=top, default=0) for key in triggers}
 
 
 @login_required

@@ -16,6 +16,7 @@ from blades.rules import flow as rules
 from blades.rules.dice import Outcome
 from blades.rules.errors import RuleError
 from blades.rules.rolls import (
+    ASSIST_STRESS,
     Effect,
     Position,
     desperate_xp,
@@ -376,7 +377,7 @@ def assist(*, by: Membership, roll: ActionRoll) -> ActionRoll:
             raise RuleError("Someone is already assisting; only one can.")
         roll.assister = helper
         roll.save(update_fields=["assister"])
-        record(roll, by, f"{helper.name} assists (+1d, 1 stress on the roll)")
+        record(roll, by, f"{helper.name} assists (+1d, {ASSIST_STRESS} stress on the roll)")
     return roll
 
 
@@ -460,12 +461,13 @@ def pay_at_the_roll(
         notes.append(f"{character.name} takes {stress} stress{changes.stress(character, stress)}")
     if bonuses.assist:
         helper = Character.objects.get(pk=assister_id)
-        trauma = changes.stress(helper, rules.assist_stress(bonuses))
-        notes.append(f"{helper.name} takes 1 stress for assisting{trauma}")
+        cost = rules.assist_stress(bonuses)
+        trauma = changes.stress(helper, cost)
+        notes.append(f"{helper.name} takes {cost} stress for assisting{trauma}")
     if desperate_xp(roll.as_position):
         attribute = char_rules.attribute_of(roll.action)
         changes.on_character(character, sheet.mark_xp, track=attribute, amount=1)
-        notes.append(f"{character.name} marks {attribute} xp")
+        notes.append(f"{character.name} marks {attribute.capitalize()} xp")
     return notes
 
 

@@ -80,8 +80,10 @@ def add_consequence(
         changes = Changes()
         text = f"GM: {CONSEQUENCE_KINDS[kind]}"
         if kind == "harm":
-            if level not in (1, 2, 3, 4) or not consequence.description:
-                raise RuleError("Harm needs a level (1-4) and a description.")
+            if level not in char_rules.HARM_SLOTS or not consequence.description:
+                raise RuleError(
+                    f"Harm needs a level (1-{max(char_rules.HARM_SLOTS)}) and a description."
+                )
             landed = changes.on_character(
                 target, sheet.add_harm, level=level, description=consequence.description
             )
@@ -90,7 +92,7 @@ def add_consequence(
             if landed.level != level:
                 text += f" (the row is full: level {landed.level})"
         elif kind == "complication" and heat:
-            if clock is not None or heat not in (1, 2):
+            if clock is not None or heat not in rules.COMPLICATION_HEAT:
                 raise RuleError("A complication ticks a clock or adds 1 or 2 heat, not both.")
             crew = Crew.objects.filter(table_id=roll.table_id).first()
             if crew is None:
@@ -99,7 +101,8 @@ def add_consequence(
             consequence.heat = changes.heat_moved(crew)
             text += f": {crew.name} +{heat} heat"
         elif kind == "complication":
-            if clock is None or clock.table_id != roll.table_id or ticks not in (1, 2, 3):
+            on_table = clock is not None and clock.table_id == roll.table_id
+            if not on_table or ticks not in rules.COMPLICATION_TICKS:
                 raise RuleError(
                     "A complication ticks one of this table's clocks 1, 2 or 3, "
                     "or adds 1 or 2 heat to the crew."

@@ -7,10 +7,12 @@ from django.db.models import Max, Prefetch
 
 from blades.rules import character as char_rules
 from blades.rules import flow as rules
-from blades.rules.dice import Outcome
+from blades.rules.dice import Outcome, dice_count
 from blades.rules.rolls import (
+    ASSIST_STRESS,
     CONSEQUENCE_KINDS,
     INFORMATION_LABELS,
+    PUSH_STRESS,
     ActionOutcome,
     Effect,
     Position,
@@ -283,4 +285,11 @@ def panel_context(table: Table, membership: Membership) -> dict:
         "effects": list(Effect),
         "attributes": list(char_rules.ATTRIBUTES),
         "flashback_costs": rules.FLASHBACK_COSTS,
+        "harm_levels": list(char_rules.HARM_SLOTS),
+        "harm_default": rules.HARM_DEFAULT,
+        "complication_ticks": rules.COMPLICATION_TICKS,
+        "complication_heat": rules.COMPLICATION_HEAT,
+        "push_stress": PUSH_STRESS,
+        "zero_pool_dice": dice_count(0),
+        "assist_stress": ASSIST_STRESS,
     }

@@ -3,8 +3,9 @@ field with its bounds, never a bare `int(request.POST[...])`.
 
 A value that does not parse (not a number, a fraction, past its bounds, too long, a NUL
 byte, an id that is not among the ones the member may name) raises `InputError`, a
-`RuleError` whose message names the field, before any action runs: the refusal path answers 422
-with the message beside the control, and nothing has changed.
+`RuleError` whose message names the field (and whose `field` is its name), before any
+action runs: the refusal path answers 422 with the message beside the control, and
+nothing has changed.
 """
 
 import re
@@ -36,7 +37,7 @@ def _clean(field: forms.Field, post, name: str, what: str) -> Any:
     try:
         return field.clean(post.get(name))
     except ValidationError as error:
-        raise InputError(f"{what}: {error.messages[0]}") from None
+        raise InputError(f"{what}: {error.messages[0]}", field=name) from None
 
 
 def _what(name: str) -> str:
@@ -79,5 +80,5 @@ def one(queryset: QuerySet[M], post, name: str, *, what: str = "") -> M | None:
         return None
     found = queryset.filter(pk=key).first()
     if found is None:
-        raise InputError(f"{what}: choose one from the list.")
+        raise InputError(f"{what}: choose one from the list.", field=name)
     return found

@@ -52,11 +52,14 @@ def add_rep(rep: int, turf: int, amount: int) -> RepChange:
     return RepChange(rep=new_rep, full=new_rep >= track)
 
 
+SCORE_REP = 2  # "2 rep, +1 per tier the target is above the crew, -1 per tier below"
+
+
 def score_rep(crew_tier: int, target_tier: int, quiet: bool = False) -> int:
     """2 rep, +1 per tier the target is above the crew, -1 per tier below."""
     if quiet:
         return 0
-    return max(0, 2 + target_tier - crew_tier)
+    return max(0, SCORE_REP + target_tier - crew_tier)
 
 
 HARDCASE_DISCOUNT = 2
@@ -104,6 +107,17 @@ def develop(
 # --- Heat and wanted level -----------------------------------------------------------
 
 EXPOSURE: dict[str, int] = {"quiet": 0, "contained": 2, "loud": 4, "wild": 6}
+EXPOSURE_LABELS: dict[str, str] = {
+    "quiet": "Smooth and quiet",
+    "contained": "Contained",
+    "loud": "Loud and chaotic",
+    "wild": "Wild",
+}
+# What a score's circumstances add to its heat (003 §Heat).
+HEAT_HIGH_PROFILE = 1
+HEAT_HOSTILE_TURF = 1
+HEAT_AT_WAR = 1
+HEAT_KILLING = 2
 
 
 @dataclass(frozen=True)
@@ -151,7 +165,13 @@ def score_heat(
 ) -> int:
     if exposure not in EXPOSURE:
         raise RuleError(f"“{exposure}” is not an exposure; choose quiet, contained, loud or wild.")
-    return EXPOSURE[exposure] + high_profile + hostile_turf + at_war + 2 * killing
+    return (
+        EXPOSURE[exposure]
+        + HEAT_HIGH_PROFILE * high_profile
+        + HEAT_HOSTILE_TURF * hostile_turf
+        + HEAT_AT_WAR * at_war
+        + HEAT_KILLING * killing
+    )
 
 
 def incarcerate(heat: int, wanted: int) -> tuple[int, int]:
@@ -164,6 +184,7 @@ def incarcerate(heat: int, wanted: int) -> tuple[int, int]:
 # --- Payoff and crew coin ------------------------------------------------------------
 
 JOB_COIN: dict[str, int] = {"minor": 2, "small": 4, "standard": 6, "big": 8, "major": 10}
+JOB_EXTRA_MAX = 99  # a major job's coin past its 10: "10+", bounded only against garbage
 VAULT_LIMITS = (4, 8, 16)  # by vault upgrade boxes marked
 START_COIN = 2  # "Start: Tier 0, strong hold, 0 rep, 2 coin" (SRD_FACTS §6.2)
 

@@ -27,6 +27,10 @@ from blades.rules.rolls import (
 POSITION_LADDER = (Position.CONTROLLED, Position.RISKY, Position.DESPERATE)
 FLASHBACK_COSTS = (0, 1, 2, 3)
 SETUP_BENEFITS = {"effect": "+1 effect", "position": "Improved position"}
+# What a complication may do: tick a clock 1-3 segments, or give the crew 1-2 heat.
+COMPLICATION_TICKS = (1, 2, 3)
+COMPLICATION_HEAT = (1, 2)
+HARM_DEFAULT = 2  # the GM's menu opens on the level most harm is
 
 
 def worsen_position(position: Position) -> Position:

@@ -324,6 +324,11 @@ def indulge_vice(roll: Roll, stress_marked: int) -> ViceResult:
 _DOWNTIME_TICKS = {Outcome.BAD: 1, Outcome.PARTIAL: 2, Outcome.SUCCESS: 3, Outcome.CRITICAL: 5}
 
 
+def ticks_text(ticks: int) -> str:
+    """ "1 tick", "2 ticks": how every log line and result counts a clock's ticks."""
+    return f"{ticks} tick" if ticks == 1 else f"{ticks} ticks"
+
+
 def downtime_ticks(outcome: Outcome) -> int:
     return _DOWNTIME_TICKS[outcome]
 
@@ -500,8 +505,7 @@ def summarize(
         case RollKind.VICE:
             return f"Relief {roll.counting}"
         case RollKind.DOWNTIME:
-            ticks = downtime_ticks(outcome)
-            return f"{ticks} tick" if ticks == 1 else f"{ticks} ticks"
+            return ticks_text(downtime_ticks(outcome))
         case RollKind.ENTANGLEMENT:
             return " or ".join(entanglements(heat, outcome))
         case RollKind.INCARCERATION:

@@ -78,14 +78,22 @@ class FlashbackCost:
     rep: int = 0
 
 
+DOWNTIME_FLASHBACK_COST = 1  # "pay 1 coin or 1 rep for it, instead of stress"
+
+
 def flashback_cost(stress: int, *, downtime: bool, pay_with: str = "") -> FlashbackCost:
     """What paying a flashback costs: its stress, or for a downtime activity "pay 1 coin
     or 1 rep for it, instead of stress" (000 §Flashbacks), the player's choice."""
     if not downtime:
         return FlashbackCost(stress=flashback_stress(stress))
     if pay_with not in ("coin", "rep"):
-        raise RuleError("A flashback to a downtime activity costs 1 coin or 1 rep: choose which.")
-    return FlashbackCost(coin=1) if pay_with == "coin" else FlashbackCost(rep=1)
+        raise RuleError(
+            f"A flashback to a downtime activity costs {DOWNTIME_FLASHBACK_COST} coin or "
+            f"{DOWNTIME_FLASHBACK_COST} rep: choose which."
+        )
+    if pay_with == "coin":
+        return FlashbackCost(coin=DOWNTIME_FLASHBACK_COST)
+    return FlashbackCost(rep=DOWNTIME_FLASHBACK_COST)
 
 
 def job_coin(size: str, extra: int = 0) -> int:
@@ -143,15 +151,21 @@ class Cost:
 
 @dataclass(frozen=True)
 class Choice:
+    """One way out. `needs_faction`: the faction involved sets its price (by its tier) or
+    takes the change (status, war), so the GM must name it."""
+
     key: str
     label: str
     cost: Cost = field(default_factory=Cost)
+    needs_faction: bool = False
 
 
-def _tier(faction_tier: int | None, name: str) -> int:
-    if faction_tier is None:
-        raise RuleError(f"{name} needs a faction: choose the faction involved.")
-    return faction_tier
+def _per_tier(faction_tier: int | None, *what: str) -> str:
+    """A price by the faction's tier: the number once the faction is known ("2 rep and 2
+    coin"), the rule's own words before ("1 rep and 1 coin per tier of the faction")."""
+    each = 1 if faction_tier is None else faction_tier
+    price = " and ".join(f"{each} {unit}" for unit in what)
+    return f"{price} per tier of the faction" if faction_tier is None else price
 
 
 def entanglement_choices(
@@ -165,7 +179,9 @@ def entanglement_choices(
 ) -> tuple[Choice, ...]:
     """Each way out of an entanglement, with its cost worked out for this crew.
 
-    `faction_tier` is the tier of the faction involved (Cooperation, Reprisals, Rivals);
+    `faction_tier` is the tier of the faction involved (Cooperation, Reprisals, Rivals),
+    None until the GM names it: those prices are then worded per tier, and the choices
+    marked `needs_faction` wait for the faction;
     `claims` is how many claims the crew could give up (Show of Force costs hold without);
     `allies` says whether any faction stands at +3 status with the crew (Cooperation).
     Choices that are not book changes carry no cost: the table plays them out.
@@ -185,11 +201,21 @@ def entanglement_choices(
             # "If you don't have a +3 faction status, you avoid entanglements right now."
             if not allies:
                 return (Choice("avoid", "No faction at +3 status: no entanglement this time"),)
-            tier = _tier(faction_tier, name)
+            tier = faction_tier or 0
             return (
                 Choice("favour", "Do the favour: play it out"),
-                Choice("forfeit", f"Refuse and forfeit {tier} rep", Cost(rep=tier)),
-                Choice("status", "Refuse and lose 1 status with them", Cost(status=-1)),
+                Choice(
+                    "forfeit",
+                    f"Refuse and forfeit {_per_tier(faction_tier, 'rep')}",
+                    Cost(rep=tier),
+                    needs_faction=True,
+                ),
+                Choice(
+                    "status",
+                    "Refuse and lose 1 status with them",
+                    Cost(status=-1),
+                    needs_faction=True,
+                ),
             )
         case "Demonic Notice":
             return (
@@ -221,25 +247,47 @@ def entanglement_choices(
             )
         case "Reprisals":
             # "Pay them (1 rep and 1 coin) per Tier of the enemy" (003).
-            price = _tier(faction_tier, name)
+            price = faction_tier or 0
             return (
-                Choice("pay", f"Pay {price} rep and {price} coin", Cost(rep=price, coin=price)),
+                Choice(
+                    "pay",
+                    f"Pay {_per_tier(faction_tier, 'rep', 'coin')}",
+                    Cost(rep=price, coin=price),
+                    needs_faction=True,
+                ),
                 Choice("allow", "Let them have their way: play it out"),
                 Choice("fight", "Fight back: play it out"),
             )
         case "Rivals":
-            tier = _tier(faction_tier, name)
+            tier = faction_tier or 0
             return (
-                Choice("rep", f"Forfeit {tier} rep", Cost(rep=tier)),
-                Choice("coin", f"Forfeit {tier} coin", Cost(coin=tier)),
-                Choice("stand", "Stand up to them: lose 1 status with them", Cost(status=-1)),
+                Choice(
+                    "rep",
+                    f"Forfeit {_per_tier(faction_tier, 'rep')}",
+                    Cost(rep=tier),
+                    needs_faction=True,
+                ),
+                Choice(
+                    "coin",
+                    f"Forfeit {_per_tier(faction_tier, 'coin')}",
+                    Cost(coin=tier),
+                    needs_faction=True,
+                ),
+                Choice(
+                    "stand",
+                    "Stand up to them: lose 1 status with them",
+                    Cost(status=-1),
+                    needs_faction=True,
+                ),
             )
         case "Show of Force":
             if claims < 1:
                 return (Choice("hold", "No claims to give: lose 1 hold", Cost(hold=1)),)
             return (
                 Choice("claim", "Give them 1 claim", Cost(claim=True)),
-                Choice("war", "Go to war with them (status −3)", Cost(war=True)),
+                Choice(
+                    "war", "Go to war with them (status −3)", Cost(war=True), needs_faction=True
+                ),
             )
         case "Unquiet Dead":
             return (
@@ -259,7 +307,9 @@ def entanglement_choices(
 
 
 QUESTIONING_DICE = 2  # "Roll 2d for a normal person"
-QUESTIONING_DICE_MAX = 4  # "an experienced underworld type or some kind of tough ... 3d or 4d"
+QUESTIONING_TOUGH = (3, 4)  # "an experienced underworld type or some kind of tough ... 3d or 4d"
+QUESTIONING_SOFT = (0, 1)  # "soft or ... some loyalty to the law, give them 1d or 0d"
+QUESTIONING_DICE_MAX = QUESTIONING_TOUGH[-1]
 
 
 def questioning_dice(dice: int) -> int:
@@ -295,12 +345,17 @@ ACTIVITIES: dict[str, str] = {
 RAISABLE = ("acquire_asset", "project", "recover", "reduce_heat")
 SELF_HEAL_STRESS = 2  # a Physicker treating their own wounds
 UNTREATED_STRESS = 1  # no healer: tough it out, 0d
+HEALER_QUALITY_MAX = 6  # an NPC healer's quality; the texts give no top, and 6d is past any tier
 RESTRICTED_HEAT = 2
+EXTRA_ACTIVITY_COST = 1  # each activity past the free ones costs 1 coin or 1 rep
 
 
 def extra_activity_payment(pay_with: str) -> str:
     if pay_with not in ("coin", "rep"):
-        raise RuleError("An extra activity costs 1 coin or 1 rep: choose which.")
+        raise RuleError(
+            f"An extra activity costs {EXTRA_ACTIVITY_COST} coin or {EXTRA_ACTIVITY_COST} rep: "
+            "choose which."
+        )
     return pay_with
 
 

@@ -160,10 +160,11 @@ def test_a_score_and_its_downtime_played_live(person, server, table_with_crew):
     name, choice = pick_entanglement(before, score.entanglements, faction)
     for page in (gm, ada_phase, bo_phase):
         expect(page.locator("#phase-panel")).to_contain_text(
-            f"Entanglement roll: {' or '.join(score.entanglements)}."
+            f"The roll gives {' or '.join(score.entanglements)}"
         )
-    gm.get_by_label("Entanglement", exact=True).select_option(name)
-    gm.get_by_label("Choice").select_option(label=f"{name}: {choice.label}")
+    # One menu names the entanglement and its way out together (issue 15).
+    expect(gm.get_by_label("Entanglement", exact=True)).to_have_count(0)
+    gm.get_by_label("Entanglement and way out").select_option(f"{name}:{choice.key}")
     gm.get_by_label("Faction involved").select_option(label="Bluecoats (tier 2)")
     gm.get_by_role("button", name="Apply the choice").click()
     expect(gm.get_by_role("heading", name="Downtime activities")).to_be_visible()
@@ -237,7 +238,9 @@ def test_a_score_and_its_downtime_played_live(person, server, table_with_crew):
     expect(gm.get_by_role("heading", name="End of session: xp")).to_be_visible()
     for page, pc in ((ada_phase, ada), (bo_phase, bo)):
         expect(page.get_by_role("button", name=f"Mark xp for {pc.name}")).to_be_visible()
-        page.get_by_label(re.compile("playbook's xp trigger")).select_option("1")
+        # Each PC's first line is their playbook's own trigger (issue 15).
+        trigger = pc.playbook.xp_trigger.rstrip(".")
+        page.get_by_label(trigger).select_option("1")
         page.get_by_label(re.compile("beliefs, drives")).select_option("1")
         # End-of-session xp goes on any tracks the player wants (001 §PC Advancement).
         page.get_by_label("Playbook xp").fill("1")
@@ -246,7 +249,7 @@ def test_a_score_and_its_downtime_played_live(person, server, table_with_crew):
         expect(page.locator("#phase-panel")).to_contain_text(f"{pc.name}: xp marked.")
         marked = Character.objects.get(pk=pc.pk)
         assert (marked.playbook_xp, marked.prowess_xp) == (1, 1)
-    gm.get_by_label("The crew's own xp trigger").select_option("1")
+    gm.get_by_label(re.compile("^Execute a successful espionage")).select_option("1")
     gm.get_by_label(re.compile("above your current station")).select_option("1")
     gm.get_by_role("button", name="Mark crew xp").click()
     expect(gm.locator("#phase-panel")).to_contain_text("Crew xp marked.")

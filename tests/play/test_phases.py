@@ -259,12 +259,12 @@ def test_arrest_paid_in_coin(client, table, crew, faction, gm, player):
     Crew.objects.filter(pk=crew.pk).update(coin=3, upgrades={"vault": 1})
     url = reverse("entanglement_resolve", args=[table.pk])
     client.force_login(player)
-    assert client.post(url, {"name": "Arrest", "choice": "pay"}).status_code == 403
+    assert client.post(url, {"choice": "Arrest:pay"}).status_code == 403
     client.force_login(gm)
-    assert client.post(url, {"name": "Arrest", "choice": "pay"}, headers=HX).status_code == 422
+    assert client.post(url, {"choice": "Arrest:pay"}, headers=HX).status_code == 422
     assert books(crew)["coin"] == 3  # wanted 1 + 3 = 4 coin: more than the crew has
     Crew.objects.filter(pk=crew.pk).update(coin=6)
-    client.post(url, {"name": "Arrest", "choice": "pay"})
+    client.post(url, {"choice": "Arrest:pay"})
     assert books(crew)["coin"] == 2
     assert step(table) == "activities"
 
@@ -364,7 +364,7 @@ def test_questioning_dice_vary_with_the_person_questioned(client, table, crew, f
     _entangle(table, crew, faction, gm, 4, 1, (2,))
     client.force_login(gm)
     url = reverse("entanglement_resolve", args=[table.pk])
-    data = {"name": "Questioning", "choice": "fortune", "dice": "5"}
+    data = {"choice": "Questioning:fortune", "dice": "5"}
     assert client.post(url, data, headers=HX).status_code == 422
     assert client.post(url, {**data, "dice": "4"}, headers=HX).status_code == 200
     assert Roll.objects.filter(table=table, kind="fortune").get().pool == 4

@@ -8,6 +8,7 @@ from django.urls import reverse
 
 from crews import actions as crew_actions
 from play import downtime, phases
+from play.models import Phase
 from sessions.models import Table
 from tests.factories import CharacterFactory, FactionFactory, MembershipFactory, TableFactory
 from tests.helpers import Dice
@@ -42,5 +43,35 @@ def test_the_downtime_panel_costs_the_same_with_one_character_or_ten(
     with CaptureQueriesContext(connection) as one:
         assert client.get(reverse("phase_panel", args=[small.pk])).status_code == 200
     client.force_login(big.gm if viewer == "gm" else player_big)
+    with django_assert_num_queries(len(one)):
+        assert client.get(reverse("phase_panel", args=[big.pk])).status_code == 200
+
+
+@pytest.mark.parametrize("step", ["entanglement", "xp_review"])
+def test_the_entanglement_and_xp_review_panels_cost_the_same_with_one_character_or_ten(
+    client, db, step, django_assert_num_queries
+):
+    """Each PC's xp lines come from their playbook, and the entanglement's ways out from
+    the crew's claims and allies: neither may cost a query per character."""
+    tables = []
+    for n in (1, 10):
+        table = TableFactory()
+        crew_actions.create_crew(table=table, crew_type="shadows", name="Crows")
+        phases.start_score(table=table, plan="stealth", detail="Roof", target_name="A vault")
+        phases.roll_engagement(table=table, roller=table.gm, marks={}, rng=Dice(4))
+        phases.end_score(table=table, gave_up=True)
+        phases.take_heat(table=table, exposure="loud")
+        phases.roll_entanglement(table=table, roller=table.gm, rng=Dice(4, 4))
+        for i in range(n):
+            user = MembershipFactory(table=table).user
+            CharacterFactory(table=table, owner=user, name=f"Rogue {i}")
+        if step == "xp_review":
+            Phase.objects.filter(table=table).update(step=step)
+        tables.append(table)
+    small, big = tables
+    client.force_login(small.gm)
+    with CaptureQueriesContext(connection) as one:
+        assert client.get(reverse("phase_panel", args=[small.pk])).status_code == 200
+    client.force_login(big.gm)
     with django_assert_num_queries(len(one)):
         assert client.get(reverse("phase_panel", args=[big.pk])).status_code == 200

@@ -158,9 +158,23 @@ def test_show_of_force_takes_a_claim_or_war_and_hold_without_claims():
     assert _costs("Show of Force", claims=0) == {"hold": Cost(hold=1)}
 
 
-def test_faction_entanglements_need_the_faction():
-    with pytest.raises(RuleError):
-        entanglement_choices("Rivals", wanted=0, crew_tier=0)
+def test_faction_entanglements_are_offered_per_tier_until_the_faction_is_named():
+    """003 Rivals: "Forfeit 1 rep or 1 coin per Tier of the rival": before the GM names the
+    rival, the menu says it in those words, and each such choice waits for the faction."""
+    choices = entanglement_choices("Rivals", wanted=0, crew_tier=0)
+    assert [c.label for c in choices[:2]] == [
+        "Forfeit 1 rep per tier of the faction",
+        "Forfeit 1 coin per tier of the faction",
+    ]
+    assert all(c.needs_faction for c in choices)
+    assert [c.label for c in entanglement_choices("Rivals", wanted=0, crew_tier=0, faction_tier=1)][
+        :2
+    ] == ["Forfeit 1 rep", "Forfeit 1 coin"]
+    show_of_force = entanglement_choices("Show of Force", wanted=0, crew_tier=0)
+    assert [c.needs_faction for c in show_of_force] == [False, True]
+
+
+def test_an_unknown_entanglement_is_refused():
     with pytest.raises(RuleError):
         entanglement_choices("Bad Luck", wanted=0, crew_tier=0)
 

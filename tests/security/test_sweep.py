@@ -344,7 +344,7 @@ def score(s: Session) -> None:
     name = score.entanglements[0]
     for choice in choices_for(crew, name, s.cabal):
         s.gm_post(s.url("entanglement_resolve"),
-                  {"name": name, "choice": choice.key, "faction": s.cabal.pk,
+                  {"choice": f"{name}:{choice.key}", "faction": s.cabal.pk,
                    "prisoner": "Ada"}, ok=(200, 422))  # fmt: skip
         if Phase.objects.get(table=s.table).step == "activities":
             break

@@ -1,0 +1,137 @@
+"""What the phase page reads: one member's view of where the table is in the loop.
+
+Reads only; the changes are in `phases.py` and `downtime.py`. The number of queries is
+fixed (tests/play/test_query_budget.py): it does not grow with the characters or their
+downtime activities.
+"""
+
+from blades.rules import character as character_rules
+from blades.rules import crew as crew_rules
+from blades.rules import score as score_rules
+from blades.rules.rolls import OVERINDULGENCES, PUSH_STRESS
+from characters.models import Character
+from crews import queries as crew_queries
+from crews.models import Crew, Faction
+from sessions import queries as table_queries
+from sessions.access import clocks_for
+from sessions.models import Clock, Membership, Table
+
+from .downtime import allowance
+from .models import DowntimeActivity
+from .phases import phase_of, ways_out
+
+# The dice for someone questioned (Questioning, The Usual Suspects), as the form offers them.
+QUESTIONING = {
+    "normal": score_rules.QUESTIONING_DICE,
+    "tough": "-".join(map(str, score_rules.QUESTIONING_TOUGH)),
+    "soft": "-".join(map(str, score_rules.QUESTIONING_SOFT)),
+    "max": score_rules.QUESTIONING_DICE_MAX,
+}
+
+
+# The payoff's job sizes and the heat's exposures as the forms offer them: "Major: 10+ coin".
+JOB_SIZES = [
+    (size, f"{size.capitalize()}: {coin}{'+' if size == 'major' else ''} coin")
+    for size, coin in crew_rules.JOB_COIN.items()
+]
+EXPOSURES = [
+    (key, f"{crew_rules.EXPOSURE_LABELS[key]}: {heat}") for key, heat in crew_rules.EXPOSURE.items()
+]
+# The numbers the page's words and number fields show: the rules own them (the actions
+# check them), the template only prints them.
+RULE_NUMBERS = {
+    "faction_tier_max": crew_rules.FACTION_TIER_MAX,
+    "flashback_stress_max": score_rules.FLASHBACK_STRESS_MAX,
+    "downtime_flashback": score_rules.DOWNTIME_FLASHBACK_COST,
+    "score_rep": crew_rules.SCORE_REP,
+    "job_extra_max": crew_rules.JOB_EXTRA_MAX,
+    "purse": character_rules.COIN_MAX,
+    "heat_high_profile": crew_rules.HEAT_HIGH_PROFILE,
+    "heat_hostile_turf": crew_rules.HEAT_HOSTILE_TURF,
+    "heat_at_war": crew_rules.HEAT_AT_WAR,
+    "heat_killing": crew_rules.HEAT_KILLING,
+    "extra_activity": score_rules.EXTRA_ACTIVITY_COST,
+    "restricted_heat": score_rules.RESTRICTED_HEAT,
+    "self_heal_stress": score_rules.SELF_HEAL_STRESS,
+    "untreated_stress": score_rules.UNTREATED_STRESS,
+    "healer_quality_max": score_rules.HEALER_QUALITY_MAX,
+    "push_stress": PUSH_STRESS,
+    "xp_marks": range(character_rules.XP_PER_TRIGGER_MAX + 1),
+    "session_xp_max": character_rules.XP_PER_TRIGGER_MAX * len(score_rules.CHARACTER_TRIGGERS),
+}
+
+
+def xp_triggers(character: Character) -> list[tuple[str, str]]:
+    """The end-of-session xp lines as this PC's sheet words them: the playbook's own
+    trigger ("You addressed a challenge with violence or coercion") in place of the
+    generic first line, then the lines every playbook shares."""
+    lines = dict(score_rules.CHARACTER_TRIGGERS)
+    if character.playbook.xp_trigger:
+        lines["playbook"] = character.playbook.xp_trigger.rstrip(".")
+    return list(lines.items())
+
+
+def crew_triggers(crew: Crew | None) -> list[tuple[str, str]]:
+    """The crew's xp lines, the crew type's own trigger first (a custom crew keeps the
+    generic line: its trigger is the table's to say)."""
+    lines = dict(score_rules.CREW_TRIGGERS)
+    data = crew.type_data if crew else None
+    if data and data.get("xp_trigger"):
+        lines["crew_type"] = data["xp_trigger"].rstrip(".")
+    return list(lines.items())
+
+
+def phase_page(table: Table, membership: Membership, **extra) -> dict:
+    """Everything the phase page draws for this member (the GM's controls, a player's for
+    their own characters)."""
+    is_gm = membership.is_gm
+    phase = phase_of(table.pk)
+    crew = crew_queries.crew_sheet(table.pk)
+    score = phase.score
+    characters = list(
+        Character.objects.filter(table=table, state=Character.State.ACTIVE).select_related(
+            "owner", "vice", "playbook"
+        )
+    )
+    activities = (
+        list(DowntimeActivity.objects.filter(score=score).select_related("roll")) if score else []
+    )
+    for character in characters:
+        character.mine = is_gm or character.owner_id == membership.user_id
+        character.activities = [a for a in activities if a.character_id == character.pk]
+        character.xp_done = character.pk in phase.xp_done
+        character.xp_triggers = xp_triggers(character)
+    entangled = crew is not None and score is not None and bool(score.entanglements)
+    return {
+        "table": table,
+        "phase": phase,
+        "score": score,
+        "crew": crew,
+        "is_gm": is_gm,
+        "characters": characters,
+        "flashbacks": list(score.flashbacks.select_related("character")) if score else [],
+        "allowance": allowance(crew) if crew else 0,
+        "factions": list(Faction.objects.filter(table=table)) if is_gm else [],
+        "entanglement_ways": ways_out(crew, score.entanglements) if entangled else [],
+        # The same clocks the downtime post accepts: one rule for the menu and the check.
+        "project_clocks": clocks_for(membership).filter(kind=Clock.Kind.PROJECT).order_by("pk"),
+        "held_claims": crew.claims.filter(held=True, lair=False) if crew and is_gm else [],
+        "faction_clocks": Clock.objects.filter(table=table, kind=Clock.Kind.FACTION)
+        if is_gm
+        else [],
+        "rolls": table_queries.recent_rolls(table.pk, is_gm),
+        "plans": list(score_rules.PLANS.items()),
+        "checklist": list(score_rules.ENGAGEMENT_CHECKLIST.items()),
+        "activities": list(score_rules.ACTIVITIES.items()),
+        "raisable": score_rules.RAISABLE,
+        "overindulgences": list(OVERINDULGENCES.items()),
+        "actions": character_rules.ACTIONS,
+        "xp_tracks": character_rules.XP_TRACKS,
+        "crew_triggers": crew_triggers(crew),
+        "questioning": QUESTIONING,
+        "job_sizes": JOB_SIZES,
+        "exposures": EXPOSURES,
+        "tithe": crew_rules.tithe(crew.tier) if crew else 0,
+        "rule": RULE_NUMBERS,
+        **extra,
+    }
