@@ -14,7 +14,7 @@ django_http_app = OneHopASGIHandler()
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 
-from blades.origin import SameOriginValidator  # noqa: E402
+from blades.server.origin import SameOriginValidator  # noqa: E402
 from sessions.routing import websocket_urlpatterns  # noqa: E402
 
 application = ProtocolTypeRouter(
