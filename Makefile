@@ -7,7 +7,7 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 PYTEST := $(BIN)/python -m pytest
 
-.PHONY: run test test-fast smoke test-browser test-postgres test-scale lint system-deps benchmark clean screenshots
+.PHONY: run test test-fast smoke test-browser test-postgres test-scale lint system-deps benchmark benchmark-scale clean screenshots
 
 $(BIN)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -63,6 +63,16 @@ screenshots: $(BIN)/.installed system-deps
 
 test-scale: $(BIN)/.installed system-deps
 	$(BIN)/python -m tests.services -- $(PYTEST) tests/scale -p no:randomly
+
+# The load benchmark (tests/bench/loadtest.py): the app against bare Channels in one run,
+# 4-6 minutes; its last line is a JSON object. A quick look:
+# make benchmark ARGS="--tables 10 --seconds 3 --storms 1 --saturation-seconds 2"
+benchmark: $(BIN)/.installed
+	$(BIN)/python -m tests.bench.loadtest $(ARGS)
+
+# The same on two daphne processes, throwaway PostgreSQL and Redis.
+benchmark-scale: $(BIN)/.installed system-deps
+	$(BIN)/python -m tests.bench.loadtest --processes 2 $(ARGS)
 
 lint: $(BIN)/.installed
 	$(BIN)/ruff check .

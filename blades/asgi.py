@@ -14,14 +14,21 @@ django_http_app = OneHopASGIHandler()
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 
+from blades.server import pauses  # noqa: E402
 from blades.server.origin import SameOriginValidator  # noqa: E402
-from sessions.routing import websocket_urlpatterns  # noqa: E402
+from crews.routing import websocket_urlpatterns as screen_sockets  # noqa: E402
+from sessions.routing import websocket_urlpatterns as table_sockets  # noqa: E402
 
-application = ProtocolTypeRouter(
-    {
-        "http": django_http_app,
-        "websocket": SameOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
-    }
+# The load benchmark measures the process's pauses (BLADES_PAUSE_LOG); otherwise as is.
+application = pauses.watch(
+    ProtocolTypeRouter(
+        {
+            "http": django_http_app,
+            "websocket": SameOriginValidator(
+                AuthMiddlewareStack(URLRouter(table_sockets + screen_sockets))
+            ),
+        }
+    )
 )
 
 # What starting up made (modules, settings, URL patterns, models) lives as long as the

@@ -24,10 +24,13 @@ from sessions.models import Roll
 
 from .live import push_character
 from .models import (
+    PLAYBOOK_ANSWERS,
+    WIZARD_STEPS,
     Character,
     CharacterAbility,
     CharacterItem,
     Contact,
+    Draft,
     GmNote,
     Item,
     Option,
@@ -35,7 +38,7 @@ from .models import (
     PlaybookFriend,
     SpecialAbility,
 )
-from .queries import VETERAN, veteran_choices
+from .queries import VETERAN, draft_playbook, veteran_choices
 from .signals import sheet_written
 
 XP_FIELDS = {"playbook": "playbook_xp", **{attr: f"{attr}_xp" for attr in rules.ATTRIBUTES}}
@@ -426,6 +429,62 @@ def indulge_vice(*, character: Character, roller, rng=SYSTEM_RNG) -> Roll:
 
 
 # --- Creation -------------------------------------------------------------------------
+
+
+def open_draft(*, table, user) -> Draft:
+    """The player's draft (a new one on their first visit), on a step they may be on:
+    every step after the first is built from the playbook, so without one it is the first."""
+    draft, _ = Draft.objects.get_or_create(table=table, user=user)
+    if draft.step not in WIZARD_STEPS or draft_playbook(draft, table) is None:
+        draft.step = WIZARD_STEPS[0]
+    return draft
+
+
+def answer_step(
+    *, draft: Draft, step: str, answers: dict[str, str], back: bool, accepted: bool
+) -> bool:
+    """Keep what was typed at a step, refused or not (going back and forth, or closing
+    the tab, loses nothing), and move the draft: back a step, on to the next when the
+    answers were accepted, or stay on this one. True when the last step was accepted:
+    the character can be made."""
+    if answers.get("playbook") and answers["playbook"] != draft.data.get("playbook"):
+        for stale in PLAYBOOK_ANSWERS:
+            draft.data.pop(stale, None)
+    draft.data.update(answers)
+    index = WIZARD_STEPS.index(step)
+    finished = False
+    if back:
+        draft.step = WIZARD_STEPS[max(0, index - 1)]
+    elif accepted and index + 1 < len(WIZARD_STEPS):
+        draft.step = WIZARD_STEPS[index + 1]
+    else:
+        draft.step = step
+        finished = accepted
+    draft.save()
+    return finished
+
+
+def reopen_step(*, draft: Draft, step: str) -> Draft:
+    """Send the player back to a step the final check refused (the playbook may have
+    changed since it was answered)."""
+    draft.step = step
+    draft.save(update_fields=["step", "updated"])
+    return draft
+
+
+def create_from_draft(*, draft: Draft, choices: dict) -> Character:
+    """Make the character of a finished draft; `choices` is every step's checked answers.
+    The draft goes with the same transaction, so a failed creation keeps it."""
+    choices = dict(choices)
+    playbook = choices.pop("playbook")
+    for chosen in ("heritage", "background", "vice", "ability", "close_friend", "rival"):
+        choices[chosen] = choices[chosen].pk
+    with transaction.atomic():
+        character = create_character(
+            table=draft.table, owner=draft.user, playbook=playbook, choices=choices
+        )
+        draft.delete()
+    return character
 
 
 def create_character(*, table, owner, playbook, choices: dict) -> Character:

@@ -1,12 +1,15 @@
 """The creation wizard's steps and the GM's custom playbook form."""
 
+from dataclasses import dataclass
+
 from django import forms
 from django.db.models import Q
 
 from blades import content
 from blades.rules import character as rules
 
-from .models import Character, Option, Playbook
+from .models import WIZARD_STEPS, Character, Draft, Option, Playbook
+from .queries import draft_playbook
 
 ACTION_CHOICES = [(a, a.capitalize()) for a in rules.ACTIONS]
 
@@ -59,22 +62,92 @@ class BackgroundStep(StepForm):
     )
 
 
+@dataclass(frozen=True)
+class CreationDot:
+    """One choice of an action's dots at creation, drawn as a dot: choosing it gives the
+    action `rating` dots by adding `added` to the playbook's."""
+
+    rating: int
+    added: int
+    checked: bool
+    name: str  # its accessible name, "Hunt 2 of 2 dots"
+
+
+@dataclass(frozen=True)
+class CreationAction:
+    action: str
+    label: str
+    given: int  # the playbook's dots, drawn filled and fixed
+    dots: list[CreationDot]
+    field: forms.BoundField  # for its errors
+
+    @property
+    def fixed(self) -> range:
+        """The playbook's dots below the one its own choice is drawn on."""
+        return range(1, self.given)
+
+
 class ActionsStep(StepForm):
-    """Four dots: one for heritage, one for background, two free; none above 2."""
+    """The four dots a new character adds to the playbook's, none above the creation cap."""
+
+    budget = rules.CREATION_DOTS
+    cap = rules.CREATION_MAX
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        dots = self.playbook.dots if self.playbook else {}
         for action, label in ACTION_CHOICES:
-            given = dots.get(action, 0)
             self.fields[action] = forms.IntegerField(
-                label=f"{label} (playbook gives {given})" if given else label,
+                label=label,
                 min_value=0,
                 max_value=rules.CREATION_MAX,
                 initial=0,
                 required=False,  # blank means no dots added
-                widget=forms.NumberInput(attrs={"inputmode": "numeric"}),
             )
+
+    def _given(self, action: str) -> int:
+        return (self.playbook.dots if self.playbook else {}).get(action, 0)
+
+    def _chosen(self, action: str) -> int | None:
+        """The dots added to an action as posted (or kept in the draft); None when that
+        is not a number the step offers."""
+        try:
+            added = int(self[action].value() or 0)
+        except (TypeError, ValueError):
+            return None
+        return added if 0 <= added <= self.cap - self._given(action) else None
+
+    def attributes(self) -> list[tuple[str, list[CreationAction]]]:
+        """The actions under their attribute, as on the paper sheet, each with its dots."""
+        rows = []
+        for attribute, names in rules.ATTRIBUTES.items():
+            lines = []
+            for action in names:
+                label, given = self.fields[action].label, self._given(action)
+                chosen = self._chosen(action)
+                dots = [
+                    CreationDot(
+                        rating=rating,
+                        added=rating - given,
+                        checked=rating - given == chosen,
+                        name=f"{label} {rating} of {self.cap} dots",
+                    )
+                    for rating in range(given, self.cap + 1)
+                ]
+                lines.append(CreationAction(action, label, given, dots, self[action]))
+            rows.append((attribute, lines))
+        return rows
+
+    def _left(self) -> int:
+        chosen = {action: self._chosen(action) or 0 for action in rules.ACTIONS}
+        return rules.creation_dots_left(chosen)
+
+    def dots_left(self) -> int:
+        return max(0, self._left())
+
+    def dots_over(self) -> int:
+        """How many dots too many are chosen (the server refuses them; the page says so
+        before the player posts)."""
+        return max(0, -self._left())
 
     def clean(self):
         cleaned = super().clean()
@@ -142,16 +215,38 @@ class NameStep(StepForm):
     look = forms.CharField(label="Look", max_length=200, required=False)
 
 
-STEPS: list[tuple[str, str, type[StepForm]]] = [
-    ("playbook", "Playbook", PlaybookStep),
-    ("heritage", "Heritage", HeritageStep),
-    ("background", "Background", BackgroundStep),
-    ("actions", "Action dots", ActionsStep),
-    ("ability", "Special ability", AbilityStep),
-    ("friends", "Friend and rival", FriendsStep),
-    ("vice", "Vice", ViceStep),
-    ("name", "Name and look", NameStep),
-]
+# Each wizard step's title and form, in the order of WIZARD_STEPS.
+STEPS: dict[str, tuple[str, type[StepForm]]] = {
+    "playbook": ("Playbook", PlaybookStep),
+    "heritage": ("Heritage", HeritageStep),
+    "background": ("Background", BackgroundStep),
+    "actions": ("Action dots", ActionsStep),
+    "ability": ("Special ability", AbilityStep),
+    "friends": ("Friend and rival", FriendsStep),
+    "vice": ("Vice", ViceStep),
+    "name": ("Name and look", NameStep),
+}
+
+
+def step_form(draft: Draft, step: str, table, data=None) -> StepForm:
+    """A step's form, built from the draft's playbook (bound to `data` when given)."""
+    form_class = STEPS[step][1]
+    playbook = None if step == "playbook" else draft_playbook(draft, table)
+    if data is None:
+        return form_class(initial=draft.data, table=table, playbook=playbook)
+    return form_class(data, table=table, playbook=playbook)
+
+
+def check_draft(draft: Draft, table) -> tuple[dict, str | None, StepForm | None]:
+    """Every step's answers checked again (the playbook may have changed since a step
+    was answered): the choices, or the first step that refuses them and its form."""
+    choices: dict = {}
+    for step in WIZARD_STEPS:
+        form = step_form(draft, step, table, draft.data)
+        if not form.is_valid():
+            return {}, step, form
+        choices.update(form.cleaned_data)
+    return choices, None, None
 
 
 # --- Custom playbooks -----------------------------------------------------------------
@@ -161,13 +256,30 @@ CUSTOM_ITEMS = 5
 CUSTOM_ABILITIES = 7
 
 
+def pluralize_dots(count: int) -> str:
+    return f"{count} dot" if count == 1 else f"{count} dots"
+
+
 class CustomPlaybookForm(forms.Form):
+    # What the page asks for, said once here for its help text and its checks.
+    primary_dots = rules.CUSTOM_PRIMARY_DOTS
+    secondary_dots = rules.CUSTOM_SECONDARY_DOTS
+    ability_count = CUSTOM_ABILITIES
+    friend_count = CUSTOM_FRIENDS
+    item_count = CUSTOM_ITEMS
+
     name = forms.CharField(label="Playbook name", max_length=60)
     xp_trigger = forms.CharField(
         label="XP trigger", max_length=200, help_text="When does this playbook mark xp?"
     )
-    primary = forms.ChoiceField(label="Primary action (2 dots)", choices=ACTION_CHOICES)
-    secondary = forms.ChoiceField(label="Secondary action (1 dot)", choices=ACTION_CHOICES)
+    primary = forms.ChoiceField(
+        label=f"Primary action ({pluralize_dots(rules.CUSTOM_PRIMARY_DOTS)})",
+        choices=ACTION_CHOICES,
+    )
+    secondary = forms.ChoiceField(
+        label=f"Secondary action ({pluralize_dots(rules.CUSTOM_SECONDARY_DOTS)})",
+        choices=ACTION_CHOICES,
+    )
     abilities = forms.MultipleChoiceField(
         label="Special abilities from the list",
         choices=[(a["key"], a["name"]) for a in content.custom_abilities()],

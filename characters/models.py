@@ -307,6 +307,21 @@ class GmNote(models.Model):
         return f"GM note on {self.character}"
 
 
+# The creation wizard's steps, in the order the player meets them.
+WIZARD_STEPS = (
+    "playbook",
+    "heritage",
+    "background",
+    "actions",
+    "ability",
+    "friends",
+    "vice",
+    "name",
+)
+# Answers that name something of the playbook: a new playbook starts them afresh.
+PLAYBOOK_ANSWERS = ("ability", "close_friend", "rival")
+
+
 class Draft(models.Model):
     """A character being made: the wizard's answers so far, one per player per table."""
 

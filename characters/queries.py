@@ -10,9 +10,22 @@ from dataclasses import dataclass, field
 from django.db.models import Prefetch, Q
 
 from blades.rules import character as rules
+from blades.rules.dice import dice_count
 from blades.rules.rolls import action_pool
+from blades.rules.score import CHARACTER_TRIGGERS
+from sessions import inputs
 
-from .models import Character, CharacterAbility, SpecialAbility
+from .models import (
+    WIZARD_STEPS,
+    Character,
+    CharacterAbility,
+    CharacterItem,
+    Contact,
+    Draft,
+    GmNote,
+    Playbook,
+    SpecialAbility,
+)
 
 
 @dataclass
@@ -20,6 +33,7 @@ class PartyView:
     stress: int
     stress_max: int
     traumas: list[str]
+    trauma_max: int
     trauma_pending: int
     must_retire: bool
     harm: list[tuple[int, list[str], str]]
@@ -44,6 +58,7 @@ def party_view(character: Character) -> PartyView:
         stress=character.stress,
         stress_max=character.stress_max,
         traumas=list(character.traumas),
+        trauma_max=character.trauma_max,
         trauma_pending=character.trauma_pending,
         must_retire=rules.must_retire(character.traumas, character.trauma_max),
         harm=_harm_rows(character),
@@ -87,6 +102,15 @@ class ActionLine:
     pool: int
     track: list[Box]
 
+    @property
+    def zero_pool(self) -> bool:
+        """Rolls dice all the same, keeping the lowest."""
+        return self.pool <= 0
+
+    @property
+    def dice(self) -> int:
+        return dice_count(self.pool)
+
 
 @dataclass
 class AttributeView:
@@ -111,6 +135,7 @@ class SheetView:
     party: PartyView
     attributes: list[AttributeView]
     action_cap: int
+    mastery_cap: int  # the cap once the crew has Mastery
     abilities: list[SpecialAbility]
     ability_choices: list[SpecialAbility]
     veteran_choices: list[SpecialAbility]
@@ -139,6 +164,27 @@ class SheetView:
     coin_track: list[Box] = field(default_factory=list)
     stash_track: list[Box] = field(default_factory=list)
     load_levels: list[tuple[str, int]] = field(default_factory=list)
+    # Each item with a pip per load, as the paper sheet draws them.
+    items: list[tuple[CharacterItem, range]] = field(default_factory=list)
+    # What marks xp at the end of a session, the playbook's own trigger first.
+    xp_triggers: list[str] = field(default_factory=list)
+    xp_per_trigger_max: int = rules.XP_PER_TRIGGER_MAX
+    stash_per_coin: int = rules.STASH_PER_COIN
+
+
+def gm_note_text(character: Character) -> str:
+    """The GM's private notes on the character ("" when none are written). Ask only for
+    a viewer who may see them."""
+    note = GmNote.objects.filter(character=character).first()
+    return note.text if note else ""
+
+
+def own_items(character: Character):
+    return CharacterItem.objects.filter(character=character)
+
+
+def own_contacts(character: Character):
+    return Contact.objects.filter(character=character)
 
 
 def load_character(character_id: int) -> Character:
@@ -204,6 +250,7 @@ def sheet_view(character: Character, *, mastery: bool) -> SheetView:
         party=party,
         attributes=attributes,
         action_cap=cap,
+        mastery_cap=rules.action_cap(True),
         abilities=taken,
         ability_choices=[
             a
@@ -254,7 +301,17 @@ def sheet_view(character: Character, *, mastery: bool) -> SheetView:
         coin_track=track(character.coin, rules.COIN_MAX, change=True),
         stash_track=track(character.stash, rules.STASH_MAX),
         load_levels=[(level, rules.load_limit(level, mule)) for level in rules.LOAD_LEVELS],
+        items=[(item, range(item.load)) for item in items],
+        xp_triggers=xp_triggers(character.playbook),
     )
+
+
+def xp_triggers(playbook) -> list[str]:
+    """The end-of-session triggers as this playbook's sheet prints them: its own trigger
+    in place of the rules' generic line."""
+    return [playbook.xp_trigger.rstrip(".")] + [
+        text for key, text in CHARACTER_TRIGGERS.items() if key != "playbook"
+    ]
 
 
 VETERAN = "veteran"
@@ -275,3 +332,30 @@ def veteran_choices(character: Character):
         .select_related("playbook")
         .order_by("playbook__name", "order")
     )
+
+
+# --- The creation wizard --------------------------------------------------------------
+
+
+def active_character(table, user) -> Character | None:
+    """The player's character at the table, if they have one (then there is no wizard)."""
+    return Character.objects.filter(table=table, owner=user, state="active").first()
+
+
+def draft_playbook(draft: Draft, table) -> Playbook | None:
+    """The playbook the draft names, if it is one this table may use (standard or its
+    own custom ones); the draft keeps whatever was posted, so this is checked each time."""
+    chosen = str(draft.data.get("playbook", ""))
+    if not chosen.isdigit() or int(chosen) > inputs.ID_MAX:
+        return None
+    return Playbook.objects.filter(Q(table=None) | Q(table=table), pk=int(chosen)).first()
+
+
+def posted_step(draft: Draft, table, posted: str) -> str | None:
+    """The step a post answers: None when it names no step; the first step while the
+    draft has no playbook, since every later step is built from it."""
+    if posted not in WIZARD_STEPS:
+        return None
+    if draft_playbook(draft, table) is None:
+        return WIZARD_STEPS[0]
+    return posted

@@ -4,7 +4,6 @@ from collections.abc import Callable
 
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
-from django.db.models import Q
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
@@ -13,39 +12,20 @@ from blades.rules import character as char_rules
 from blades.rules.errors import RuleError
 from sessions import inputs
 from sessions.access import access_table, require_gm
-from sessions.models import Membership
 from sessions.queries import recent_rolls
 from sessions.refusals import answers_refusals
 
 from . import actions, queries
 from .access import access_character, can_edit_character, can_see_gm_notes, mastery_for
-from .forms import STEPS, CustomPlaybookForm, DetailsForm
-from .models import Character, CharacterItem, Contact, Draft, GmNote, Playbook
+from .forms import STEPS, CustomPlaybookForm, DetailsForm, check_draft, step_form
+from .models import WIZARD_STEPS, Character, Draft
 
 SHEET = "characters/sheet.html"
 WIZARD = "characters/wizard.html"
 ANSWER_MAX = 200  # the longest wizard field
-STEP_KEYS = [key for key, _, _ in STEPS]
 
 
 # --- The creation wizard --------------------------------------------------------------
-
-
-def _draft_playbook(draft: Draft, table) -> Playbook | None:
-    """The playbook the draft names, if it is one this table may use (standard or its
-    own custom ones); the draft keeps whatever was posted, so this is checked each time."""
-    chosen = str(draft.data.get("playbook", ""))
-    if not chosen.isdigit() or int(chosen) > inputs.ID_MAX:
-        return None
-    return Playbook.objects.filter(Q(table=None) | Q(table=table), pk=int(chosen)).first()
-
-
-def _step_form(draft: Draft, key: str, table, data=None):
-    _, _, form_class = STEPS[STEP_KEYS.index(key)]
-    playbook = None if key == "playbook" else _draft_playbook(draft, table)
-    if data is None:
-        return form_class(initial=draft.data, table=table, playbook=playbook)
-    return form_class(data, table=table, playbook=playbook)
 
 
 def _answers(request: HttpRequest, form) -> dict[str, str]:
@@ -57,92 +37,58 @@ def _answers(request: HttpRequest, form) -> dict[str, str]:
 
 @login_required
 def wizard(request: HttpRequest, table_id: int) -> HttpResponse:
-    """One step per screen. Answers are kept in a Draft row, so going back and forth (or
-    closing the tab) loses nothing; the character is made only after the last step."""
+    """One step per screen; the answers live in a Draft row, and the character is made
+    only after the last step."""
     table, membership = access_table(request.user, table_id)
-    current = Character.objects.filter(table=table, owner=request.user, state="active").first()
+    current = queries.active_character(table, request.user)
     if current is not None:
         return redirect("character_sheet", table_id=table.pk, character_id=current.pk)
-    draft, _ = Draft.objects.get_or_create(table=table, user=request.user)
-    # Every step after the first needs the playbook: without one, back to choosing it.
-    has_playbook = _draft_playbook(draft, table) is not None
-    if draft.step not in STEP_KEYS or not has_playbook:
-        draft.step = "playbook"
-    status = 200
-    form = _step_form(draft, draft.step, table)
-    if request.method == "POST":
-        key = request.POST.get("step", draft.step)
-        if key not in STEP_KEYS:
-            raise Http404
-        if not has_playbook:
-            key = "playbook"
-        form = _step_form(draft, key, table, request.POST)
-        answers = _answers(request, form)
-        if answers.get("playbook") and answers["playbook"] != draft.data.get("playbook"):
-            # Abilities and friends come from the playbook: a new one starts them afresh.
-            for stale in ("ability", "close_friend", "rival"):
-                draft.data.pop(stale, None)
-        draft.data.update(answers)
-        index = STEP_KEYS.index(key)
-        if request.POST.get("nav") == "back":
-            draft.step = STEP_KEYS[max(0, index - 1)]
-            draft.save()
-            return redirect("character_new", table_id=table.pk)
-        if form.is_valid():
-            if index + 1 < len(STEP_KEYS):
-                draft.step = STEP_KEYS[index + 1]
-                draft.save()
-                return redirect("character_new", table_id=table.pk)
-            draft.save()
-            return _finish(request, table, draft)
-        draft.step = key
-        draft.save()
-        status = 422
-    return _render_step(request, table, membership, draft, form, status)
+    draft = actions.open_draft(table=table, user=request.user)
+    if request.method != "POST":
+        form = step_form(draft, draft.step, table)
+        return _render_step(request, table, membership, draft, form)
+    step = queries.posted_step(draft, table, request.POST.get("step", draft.step))
+    if step is None:
+        raise Http404
+    form = step_form(draft, step, table, request.POST)
+    back = request.POST.get("nav") == "back"
+    finished = actions.answer_step(
+        draft=draft,
+        step=step,
+        answers=_answers(request, form),
+        back=back,
+        accepted=not back and form.is_valid(),
+    )
+    if finished:
+        return _finish(request, table, membership, draft)
+    if back or draft.step != step:
+        return redirect("character_new", table_id=table.pk)
+    return _render_step(request, table, membership, draft, form, status=422)
 
 
 def _render_step(request, table, membership, draft, form, status=200) -> HttpResponse:
-    index = STEP_KEYS.index(draft.step)
-    playbook = _draft_playbook(draft, table)
+    title, _ = STEPS[draft.step]
+    number = WIZARD_STEPS.index(draft.step) + 1
     context = {
         "table": table,
         "membership": membership,
         "form": form,
         "step": draft.step,
-        "step_title": STEPS[index][1],
-        "number": index + 1,
-        "steps": len(STEPS),
-        "last": index == len(STEPS) - 1,
-        "playbook": playbook,
+        "step_title": title,
+        "number": number,
+        "steps": len(WIZARD_STEPS),
+        "last": number == len(WIZARD_STEPS),
+        "playbook": queries.draft_playbook(draft, table),
     }
     return render(request, WIZARD, context, status=status)
 
 
-def _finish(request, table, draft: Draft) -> HttpResponse:
-    """Check every step again (the playbook may have changed since), then create."""
-    choices: dict = {}
-    for key in STEP_KEYS:
-        form = _step_form(draft, key, table, draft.data)
-        if not form.is_valid():
-            draft.step = key
-            draft.save()
-            membership = Membership.objects.get(table=table, user=request.user)
-            return _render_step(request, table, membership, draft, form, status=422)
-        choices.update(form.cleaned_data)
-    playbook = choices.pop("playbook")
-    answers = {
-        **choices,
-        "heritage": choices["heritage"].pk,
-        "background": choices["background"].pk,
-        "vice": choices["vice"].pk,
-        "ability": choices["ability"].pk,
-        "close_friend": choices["close_friend"].pk,
-        "rival": choices["rival"].pk,
-    }
-    character = actions.create_character(
-        table=table, owner=request.user, playbook=playbook, choices=answers
-    )
-    draft.delete()
+def _finish(request, table, membership, draft: Draft) -> HttpResponse:
+    choices, refused, form = check_draft(draft, table)
+    if refused is not None:
+        actions.reopen_step(draft=draft, step=refused)
+        return _render_step(request, table, membership, draft, form, status=422)
+    character = actions.create_from_draft(draft=draft, choices=choices)
     return redirect("character_sheet", table_id=table.pk, character_id=character.pk)
 
 
@@ -202,11 +148,13 @@ def _sheet_context(membership, character_id: int, **extra) -> dict:
         "v": queries.sheet_view(character, mastery=mastery_for(character.table)),
         "errors": {},
         "typed": {},
+        # The longest text each field takes, the same numbers the moves check.
+        "harm_text_max": HARM_TEXT_MAX,
+        "notes_max": NOTES_MAX,
         **extra,
     }
     if is_gm:
-        note = GmNote.objects.filter(character=character).first()
-        context["gm_note"] = note.text if note else ""
+        context["gm_note"] = queries.gm_note_text(character)
     return context
 
 
@@ -314,7 +262,7 @@ def _moves(post, character: Character, membership, request) -> dict[str, tuple[s
             "gear",
             lambda: actions.check_item(
                 character=character,
-                item_id=_mine(CharacterItem.objects.filter(character=character), post, "item"),
+                item_id=_mine(queries.own_items(character), post, "item"),
                 checked=inputs.flag(post, "checked"),
             ),
         ),
@@ -364,7 +312,7 @@ def _moves(post, character: Character, membership, request) -> dict[str, tuple[s
             "contacts",
             lambda: actions.set_contact_stance(
                 character=character,
-                contact_id=_mine(Contact.objects.filter(character=character), post, "contact"),
+                contact_id=_mine(queries.own_contacts(character), post, "contact"),
                 stance=post.get("stance", ""),
             ),
         ),

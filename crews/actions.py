@@ -582,8 +582,13 @@ def new_screen_link(*, table: Table) -> Screen:
         screen, _ = Screen.objects.update_or_create(
             table=table, defaults={"token": new_screen_token(), "active": True}
         )
+        live.kick_screen(screen.pk)
     return screen
 
 
 def revoke_screen_link(*, table: Table) -> None:
-    Screen.objects.filter(table=table).update(active=False)
+    with transaction.atomic():
+        screen = Screen.objects.filter(table=table).first()
+        if screen is not None:
+            Screen.objects.filter(pk=screen.pk).update(active=False)
+            live.kick_screen(screen.pk)

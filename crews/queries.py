@@ -31,7 +31,12 @@ def visible_factions(table_id: int, is_gm: bool) -> list[Faction]:
     """The faction ladder: highest tier first; players never get hidden factions or
     hidden goal clocks."""
     factions = Faction.objects.filter(table_id=table_id)
-    links = FactionClock.objects.select_related("clock").order_by("clock__created", "clock__pk")
+    # A goal clock is drawn with the clocks it is linked to (sessions.queries.clock_faces).
+    links = (
+        FactionClock.objects.select_related("clock__unlocks", "clock__rival")
+        .prefetch_related("clock__unlocked_by")
+        .order_by("clock__created", "clock__pk")
+    )
     if not is_gm:
         factions = factions.filter(hidden=False)
         links = links.exclude(clock__visibility=Clock.Visibility.GM)

@@ -1,10 +1,10 @@
-"""The table view for a shared screen: crew books, visible clocks, the latest rolls, big.
+"""The table view for a shared screen: crew books, visible clocks, the roll in progress, the
+party and the latest rolls, big enough for a TV across the room.
 
 Read-only and always the players' view, whoever opens it: the GM's own page is the place
-for secrets, and a screen is seen by everyone in the room. The page refreshes itself
-every few seconds rather than holding the table socket: the token link has no login, so
-it cannot join the table's groups, and polling one players-only fragment keeps both
-entry points (members and token) on the same path.
+for secrets, and a screen is seen by everyone in the room. It holds a socket of its own
+(crews/consumers.py) that says only "something changed"; the page then fetches its body
+here once, so both entry points (a member's and the token link) draw it the same way.
 """
 
 from django.contrib.auth.decorators import login_required
@@ -23,17 +23,15 @@ from .models import Screen
 
 PAGE = "crews/screen.html"
 LATEST_ROLLS = 3
-REFRESH_SECONDS = 3
 
 
-def _render(request: HttpRequest, table: Table, refresh_url: str, **extra) -> HttpResponse:
+def _render(request: HttpRequest, table: Table, socket_url: str, **extra) -> HttpResponse:
     context = {
         "table": table,
         "crew": queries.crew_sheet(table.pk),
         "clocks": table_queries.visible_clocks(table.pk, is_gm=False),
         "rolls": table_queries.recent_rolls(table.pk, is_gm=False)[:LATEST_ROLLS],
-        "refresh_url": refresh_url,
-        "refresh_seconds": REFRESH_SECONDS,
+        "socket_url": socket_url,
         "is_gm": False,  # every fragment is drawn as the players see it
         **extra,
     }
@@ -46,14 +44,14 @@ def screen(request: HttpRequest, table_id: int) -> HttpResponse:
     table, membership = access_table(request.user, table_id)
     extra = {}
     if membership.is_gm:
-        # The GM's copy also offers the link to hand out, outside the refreshed part.
+        # The GM's copy also offers the link to hand out, outside the redrawn part.
         shared = Screen.objects.filter(table=table, active=True).first()
         extra = {
             "can_share": True,
             "share_link": shared
             and request.build_absolute_uri(reverse("screen_shared", args=[shared.token])),
         }
-    return _render(request, table, reverse("screen", args=[table.pk]), **extra)
+    return _render(request, table, f"/ws/tables/{table.pk}/screen/", **extra)
 
 
 def screen_shared(request: HttpRequest, token: str) -> HttpResponse:
@@ -61,7 +59,7 @@ def screen_shared(request: HttpRequest, token: str) -> HttpResponse:
     shared = shared.first() if is_token(token) else None
     if shared is None:
         raise Http404
-    return _render(request, shared.table, reverse("screen_shared", args=[token]))
+    return _render(request, shared.table, f"/ws/screen/{token}/")
 
 
 @login_required

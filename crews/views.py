@@ -16,6 +16,7 @@ from django.views.decorators.http import require_POST
 from blades.rules import crew as rules
 from blades.rules.errors import RuleError
 from sessions import inputs
+from sessions import queries as table_queries
 from sessions.access import access_table, require_gm
 from sessions.refusals import answers_refusals
 
@@ -354,6 +355,8 @@ def _factions_context(table, membership, **extra) -> dict:
         "table_id": table.pk,
         "is_gm": membership.is_gm,
         "factions": queries.visible_factions(table.pk, membership.is_gm),
+        # What each goal clock's edit form offers to link to, asked once for them all.
+        "clocks": table_queries.visible_clocks(table.pk, membership.is_gm),
         "faction_form": extra.pop("faction_form", None) or FactionForm(),
         "status_range": (rules.STATUS_MIN, rules.STATUS_MAX),
         "war": rules.war_effects(True),

@@ -4,14 +4,15 @@ import secrets
 from collections.abc import Callable
 
 from django.db import transaction
-from django.db.models import F
+from django.db.models import F, Q
 from django.db.models.functions import Greatest, Least
 
+from blades.rules import clocks as clock_rules
 from blades.rules import dice
 from blades.rules.errors import RuleError
 from blades.rules.rolls import RollKind, summarize
 
-from . import live
+from . import audience, live, queries
 from .models import Clock, Membership, Presence, Roll, Table, new_invite_token
 from .signals import clock_moved
 
@@ -148,21 +149,106 @@ def quick_roll(
         )
 
 
-def create_clock(*, table: Table, name: str, segments: int, kind: str, visibility: str) -> Clock:
-    with transaction.atomic():
-        clock = Clock.objects.create(
-            table=table, name=name, segments=segments, kind=kind, visibility=visibility
+def _check_setup(
+    *,
+    clock: Clock | None,
+    table_id: int,
+    kind: str,
+    visibility: str,
+    players_tick: bool,
+    unlocks: Clock | None,
+    rival: Clock | None,
+) -> None:
+    for other in (unlocks, rival):
+        # Views offer only the table's clocks; an action is a door of its own.
+        if other is not None and other.table_id != table_id:
+            raise RuleError("A clock links only to clocks of its own table.")
+    clock_rules.check_setup(
+        kind=kind,
+        hidden=visibility == Clock.Visibility.GM,
+        players_tick=players_tick,
+        has_rival=rival is not None,
+    )
+    if rival is not None and rival.kind != Clock.Kind.RACING:
+        raise RuleError(f"“{rival.name}” is not a racing clock.")
+    if clock is not None:
+        links = dict(Clock.objects.filter(table_id=table_id).values_list("pk", "unlocks_id"))
+        links[clock.pk] = unlocks.pk if unlocks is not None else None
+        clock_rules.check_links(links)
+
+
+def _set_rival(clock: Clock, rival: Clock | None) -> None:
+    """A race has two sides: each clock names the other, and neither races a third."""
+    ends = [clock.pk] if rival is None else [clock.pk, rival.pk]
+    Clock.objects.filter(rival_id__in=ends).update(rival=None)
+    if rival is not None:
+        Clock.objects.filter(pk=rival.pk).update(rival=clock)
+        Clock.objects.filter(pk=clock.pk).update(rival=rival)
+
+
+def _linked_ids(clock_id: int) -> set[int]:
+    """The clocks whose faces name this one: what it unlocks, what unlocks it, its rival."""
+    row = Clock.objects.filter(pk=clock_id).values("unlocks_id", "rival_id").first() or {}
+    ids = set(
+        Clock.objects.filter(Q(unlocks_id=clock_id) | Q(rival_id=clock_id)).values_list(
+            "pk", flat=True
         )
-        live.push_clock(clock, created=True)
+    )
+    return (ids | {row.get("unlocks_id"), row.get("rival_id")}) - {None, clock_id}
+
+
+def create_clock(
+    *,
+    table: Table,
+    name: str,
+    segments: int,
+    kind: str,
+    visibility: str,
+    players_tick: bool = False,
+    unlocks: Clock | None = None,
+    rival: Clock | None = None,
+) -> Clock:
+    with transaction.atomic():
+        _check_setup(
+            clock=None, table_id=table.pk, kind=kind, visibility=visibility,
+            players_tick=players_tick, unlocks=unlocks, rival=rival,
+        )  # fmt: skip
+        clock = Clock.objects.create(
+            table=table,
+            name=name,
+            segments=segments,
+            kind=kind,
+            visibility=visibility,
+            players_tick=players_tick,
+            unlocks=unlocks,
+        )
+        _set_rival(clock, rival)
+        clock.refresh_from_db()
+        live.push_clock_setup(table.pk, [clock.pk, *_linked_ids(clock.pk)], created=clock.pk)
     return clock
 
 
-def update_clock(*, clock: Clock, name: str, segments: int, kind: str, visibility: str) -> Clock:
+def update_clock(
+    *,
+    clock: Clock,
+    name: str,
+    segments: int,
+    kind: str,
+    visibility: str,
+    players_tick: bool = False,
+    unlocks: Clock | None = None,
+    rival: Clock | None = None,
+) -> Clock:
     with transaction.atomic():
+        _check_setup(
+            clock=clock, table_id=clock.table_id, kind=kind, visibility=visibility,
+            players_tick=players_tick, unlocks=unlocks, rival=rival,
+        )  # fmt: skip
         was_hidden = (
             Clock.objects.filter(pk=clock.pk).values_list("visibility", flat=True).get()
             == Clock.Visibility.GM
         )
+        linked_before = _linked_ids(clock.pk)
         # Shrinking a clock keeps the ticks that still fit; done in SQL so a tick
         # landing at the same moment cannot push `filled` past the new size.
         Clock.objects.filter(pk=clock.pk).update(
@@ -170,24 +256,51 @@ def update_clock(*, clock: Clock, name: str, segments: int, kind: str, visibilit
             segments=segments,
             kind=kind,
             visibility=visibility,
+            players_tick=players_tick,
+            unlocks=unlocks,
             filled=Least(F("filled"), segments),
         )
+        _set_rival(clock, rival)
         before = clock.filled
         clock.refresh_from_db()
-        live.push_clock(clock, was_hidden=was_hidden)
+        # The clocks linked before or now: their faces name this clock, or are locked or
+        # opened by it.
+        linked = linked_before | _linked_ids(clock.pk)
+        live.push_clock_setup(
+            clock.table_id, [clock.pk, *linked], was_hidden={clock.pk} if was_hidden else ()
+        )
         clock_moved.send(sender=Clock, clock=clock, before=before)
     return clock
 
 
-def tick_clock(*, clock: Clock, by: int) -> Clock:
-    """Fill (or empty, with a negative `by`) segments, clamped to the clock in one UPDATE."""
+def tick_clock(*, clock: Clock, by: int, by_gm: bool = True) -> Clock:
+    """Fill (or empty, with a negative `by`) segments, clamped to the clock in one UPDATE.
+
+    `by_gm=False`: a player's tap, allowed only on a clock the GM lets players tick (asked
+    in the same UPDATE, so the GM taking the permission back at that moment wins)."""
     with transaction.atomic():
-        before = clock.filled
-        Clock.objects.filter(pk=clock.pk).update(
-            filled=Greatest(Least(F("filled") + by, F("segments")), 0)
+        face = queries.clock_faces().get(pk=clock.pk)
+        blocker = face.locked_by
+        clock_rules.check_tick(
+            kind=face.kind,
+            by=by,
+            locked_until=None if blocker is None else audience.name(blocker, is_gm=by_gm),
+            by_gm=by_gm,
         )
+        before = clock.filled
+        moving = Clock.objects.filter(pk=clock.pk)
+        if not by_gm:
+            moving = moving.filter(players_tick=True, visibility=Clock.Visibility.EVERYONE)
+        if not moving.update(filled=Greatest(Least(F("filled") + by, F("segments")), 0)):
+            raise RuleError("The GM has not let players tick this clock.")
+        was_full = face.full
         clock.refresh_from_db()
         live.push_clock(clock)
+        if clock.full != was_full:
+            # Filling opens the clock it unlocks, emptying locks it again; a rival shows
+            # whether this side has finished.
+            for other in Clock.objects.filter(pk__in=[clock.unlocks_id, clock.rival_id]):
+                live.push_clock(other)
         clock_moved.send(sender=Clock, clock=clock, before=before)
     return clock
 
@@ -195,5 +308,9 @@ def tick_clock(*, clock: Clock, by: int) -> Clock:
 def delete_clock(*, clock: Clock) -> None:
     with transaction.atomic():
         table_id, clock_id, hidden = clock.table_id, clock.pk, clock.hidden
+        linked = _linked_ids(clock_id)
         clock.delete()
-        live.push_clock_removed(table_id, clock_id, hidden=hidden)
+        # The clock it locked opens; those that named it name it no more.
+        live.push_clock_setup(
+            table_id, [clock_id, *linked], was_hidden={clock_id} if hidden else ()
+        )

@@ -97,6 +97,8 @@ class TableConsumer(FramesSkipTheDatabase, AsyncWebsocketConsumer):
     async def table_fragment(self, event: dict) -> None:
         await self.send(text_data=event["html"])
 
+    table_presence = table_fragment
+
     async def table_kick(self, event: dict) -> None:
         await self.close()
 

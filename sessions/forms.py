@@ -4,6 +4,7 @@ from blades.rules import clocks as clock_rules
 from blades.rules.dice import MAX_POOL
 from blades.rules.rolls import RollKind
 
+from . import audience
 from .models import Clock
 
 # The quick-roll box is for what is not an action roll: a plain pool of dice (the GM's
@@ -39,3 +40,25 @@ class ClockForm(forms.Form):
     visibility = forms.ChoiceField(
         label="Visible to", choices=Clock.Visibility.choices, initial="everyone"
     )
+    players_tick = forms.BooleanField(label="Players may tick", required=False)
+    unlocks = forms.TypedChoiceField(
+        label="Unlocks (once full)", coerce=int, empty_value=None, required=False
+    )
+    rival = forms.TypedChoiceField(
+        label="Races against", coerce=int, empty_value=None, required=False
+    )
+
+    def __init__(self, *args, clocks=(), clock: Clock | None = None, **kwargs):
+        """`clocks`: the table's clocks the GM may link this one to (the page's own list,
+        so the many edit forms on the page ask the database nothing more)."""
+        super().__init__(*args, **kwargs)
+        self.others = {c.pk: c for c in clocks if clock is None or c.pk != clock.pk}
+        choices = [("", "—"), *((c.pk, audience.menu_label(c)) for c in self.others.values())]
+        self.fields["unlocks"].choices = choices
+        self.fields["rival"].choices = choices
+
+    def clean_unlocks(self) -> Clock | None:
+        return self.others.get(self.cleaned_data["unlocks"])
+
+    def clean_rival(self) -> Clock | None:
+        return self.others.get(self.cleaned_data["rival"])

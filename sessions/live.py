@@ -8,7 +8,7 @@ never sees it before the database does, and the write lock is never held while a
 template renders (`push` refuses to draw inside a transaction).
 """
 
-from collections.abc import Callable
+from collections.abc import Callable, Collection, Iterable
 
 from channels.layers import get_channel_layer
 from django.db import connection, transaction
@@ -17,7 +17,6 @@ from django.template.loader import render_to_string
 from blades.server import outbox
 
 from . import audience, panels, queries
-from .models import Clock
 
 PAGE = "sessions/table.html"
 
@@ -33,6 +32,11 @@ def gm_group(table_id: int) -> str:
 def session_group(session_key: str) -> str:
     """Every socket opened with one login session, so that logging out closes them all."""
     return f"login-{session_key}"
+
+
+def screen_group(screen_id: int) -> str:
+    """The sockets opened with one shared-screen link, so that revoking it closes them."""
+    return f"screen-{screen_id}"
 
 
 def groups_for(table_id: int, is_gm: bool, session_key: str | None = None) -> list[str]:
@@ -99,6 +103,17 @@ def push_to_table(table_id: int, render: Render) -> None:
     push(table_id, gm=render, players=render)
 
 
+def _players_clock(clock_id: int, *, created: bool, was_hidden: bool) -> str:
+    """One clock as players see it now, drawn from committed state: appended when new to
+    them, drawn again when they had it, taken away when it is hidden or gone."""
+    clock = queries.clock_faces().filter(pk=clock_id).first()
+    if clock is None or clock.hidden:
+        # A clock that players could see until now must vanish from their pages.
+        new_to_players = created or was_hidden
+        return "" if new_to_players else fragment("clock-remove", clock_id=clock_id)
+    return fragment("clock-push", clock=clock, is_gm=False, created=created or was_hidden)
+
+
 def push_clock(clock, *, created: bool = False, was_hidden: bool | None = None) -> None:
     """`was_hidden` is the visibility before this change, when the change may have flipped it.
     Drawn from the clock as committed: of two ticks at once, each page ends on the last."""
@@ -106,22 +121,40 @@ def push_clock(clock, *, created: bool = False, was_hidden: bool | None = None) 
         was_hidden = clock.hidden
     table_id, clock_id = clock.table_id, clock.pk
 
-    def committed():
-        return Clock.objects.filter(pk=clock_id).first()
-
     def for_gm() -> str:
-        clock = committed()
-        if clock is None:
+        committed = queries.clock_faces().filter(pk=clock_id).first()
+        if committed is None:
             return fragment("clock-remove", clock_id=clock_id)
-        return fragment("clock-push", clock=clock, is_gm=True, created=created)
+        return fragment("clock-push", clock=committed, is_gm=True, created=created)
 
     def for_players() -> str:
-        clock = committed()
-        if clock is None or clock.hidden:
-            # A clock that players could see until now must vanish from their pages.
-            new_to_players = created or was_hidden
-            return "" if new_to_players else fragment("clock-remove", clock_id=clock_id)
-        return fragment("clock-push", clock=clock, is_gm=False, created=created or was_hidden)
+        return _players_clock(clock_id, created=created, was_hidden=was_hidden)
+
+    push(table_id, gm=for_gm, players=for_players)
+
+
+def push_clock_setup(
+    table_id: int,
+    clock_ids: Iterable[int],
+    *,
+    created: int | None = None,
+    was_hidden: Collection[int] = (),
+) -> None:
+    """After the GM makes, edits or deletes a clock (sessions.actions). The GM's whole
+    list is drawn again: each clock's edit form offers the table's clocks to link to, so
+    a clock made, renamed or deleted changes every one of them. Players get each of
+    `clock_ids` (the clock changed and the clocks whose faces name it or are locked by it)
+    as it is now; `was_hidden`: those players could not see before the change."""
+    ids = list(dict.fromkeys(clock_ids))
+
+    def for_gm() -> str:
+        clocks = queries.visible_clocks(table_id, is_gm=True)
+        return fragment("clock-list", clocks=clocks, is_gm=True, oob=True)
+
+    def for_players() -> str:
+        return "".join(
+            _players_clock(pk, created=pk == created, was_hidden=pk in was_hidden) for pk in ids
+        )
 
     push(table_id, gm=for_gm, players=for_players)
 
@@ -156,10 +189,11 @@ def push_roll(roll, *, created: bool = True) -> None:
 
 
 async def push_presence(table_id: int, html: str) -> None:
-    """Presence is not a database change: it goes out at once, from the consumer."""
+    """Presence is not a database change: it goes out at once, from the consumer. Its own
+    message type, so that a socket which shows no presence (the shared screen) skips it."""
     layer = get_channel_layer()
     for group in (gm_group(table_id), players_group(table_id)):
-        await layer.group_send(group, {"type": "table.fragment", "html": html})
+        await layer.group_send(group, {"type": "table.presence", "html": html})
 
 
 def push_members(table) -> None:
@@ -191,8 +225,17 @@ def kick_session(session_key: str) -> None:
     """Close every socket opened with this login session, whichever process holds them:
     after logging out, a page left open must stop receiving the table's pushes."""
 
+    _kick_group(session_group(session_key))
+
+
+def kick_screen(screen_id: int) -> None:
+    """Close every socket opened with a shared-screen link, once its revoking commits."""
+    _kick_group(screen_group(screen_id))
+
+
+def _kick_group(group: str) -> None:
     async def send() -> None:
-        await get_channel_layer().group_send(session_group(session_key), {"type": "table.kick"})
+        await get_channel_layer().group_send(group, {"type": "table.kick"})
 
     transaction.on_commit(lambda: outbox.post(send, failure=UNREACHABLE))
 

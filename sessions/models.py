@@ -81,6 +81,16 @@ class Clock(models.Model):
     visibility = models.CharField(
         max_length=10, choices=Visibility.choices, default=Visibility.EVERYONE
     )
+    # The GM lets players tick this clock (never a hidden one: see `players_may_tick`).
+    players_tick = models.BooleanField(default=False)
+    # A linked clock: this one, once full, opens `unlocks`, which is locked until then.
+    unlocks = models.ForeignKey(
+        "self", on_delete=models.SET_NULL, null=True, blank=True, related_name="unlocked_by"
+    )
+    # A racing clock's opponent; each of the two names the other (sessions.actions).
+    rival = models.ForeignKey(
+        "self", on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
     created = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -106,7 +116,24 @@ class Clock(models.Model):
 
     @property
     def full(self) -> bool:
-        return self.filled >= self.segments
+        return clock_rules.is_full(self.filled, self.segments)
+
+    @property
+    def players_may_tick(self) -> bool:
+        return self.players_tick and not self.hidden and self.kind != self.Kind.FACTION
+
+    @property
+    def tug_of_war(self) -> bool:
+        return self.kind == self.Kind.TUG_OF_WAR
+
+    @property
+    def locked_by(self) -> "Clock | None":
+        """The clock still to fill before this one opens (None: it is open). Reads
+        `unlocked_by`, which the table's queries prefetch."""
+        unlockers = list(self.unlocked_by.all())
+        if not clock_rules.is_locked((c.filled, c.segments) for c in unlockers):
+            return None
+        return next(c for c in unlockers if not c.full)
 
 
 class Roll(models.Model):

@@ -9,8 +9,13 @@ from .models import Clock, Presence, Roll
 ROLL_LOG_LENGTH = 30
 
 
+def clock_faces():
+    """Clocks with what their faces show of the clocks they are linked to."""
+    return Clock.objects.select_related("unlocks", "rival").prefetch_related("unlocked_by")
+
+
 def visible_clocks(table_id: int, is_gm: bool):
-    clocks = Clock.objects.filter(table_id=table_id)
+    clocks = clock_faces().filter(table_id=table_id)
     return clocks if is_gm else clocks.exclude(visibility=Clock.Visibility.GM)
 
 

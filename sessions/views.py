@@ -1,16 +1,19 @@
 from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
+from blades.rules.errors import RuleError
 from blades.rules.rolls import RollKind
 
 from . import actions, panels, queries
-from .access import access_table, require_gm
+from .access import access_table, clocks_for, require_gm
 from .forms import ClockForm, RollForm, TableForm
 from .inputs import ID_MAX, is_token
 from .models import Clock, Membership, Table
+from .refusals import answers_refusals
 
 PAGE = "sessions/table.html"
 # Every clock has its own edit form on the page; prefixes keep their ids apart.
@@ -33,15 +36,17 @@ def table_list(request: HttpRequest) -> HttpResponse:
 
 def _table_context(request, table: Table, membership: Membership, **forms) -> dict:
     is_gm = membership.is_gm
+    clocks = queries.visible_clocks(table.pk, is_gm)
     context = {
         "table": table,
         "membership": membership,
         "is_gm": is_gm,
-        "clocks": queries.visible_clocks(table.pk, is_gm),
+        "clocks": clocks,
         "rolls": queries.recent_rolls(table.pk, is_gm),
         "members": table.memberships.select_related("user"),
         "roll_form": forms.get("roll_form") or RollForm(),
-        "clock_form": forms.get("clock_form") or ClockForm(prefix=NEW_CLOCK),
+        # The new clock's links are chosen from the same list the page draws (one query).
+        "clock_form": forms.get("clock_form") or ClockForm(prefix=NEW_CLOCK, clocks=clocks),
     }
     if is_gm:
         context["invite_url"] = request.build_absolute_uri(
@@ -148,21 +153,60 @@ def _form_response(request, table, membership, partial: str, **forms) -> HttpRes
     return render(request, template, context, status=status)
 
 
+def _clock_form(table: Table, data, *, prefix: str, clock: Clock | None = None) -> ClockForm:
+    # The GM links a clock only to the table's own clocks: the choices are the ownership check.
+    clocks = Clock.objects.filter(table=table)
+    return ClockForm(data, prefix=prefix, clocks=clocks, clock=clock)
+
+
 def _gm_clock(request, table_id: int, clock_id: int):
     table, membership = access_table(request.user, table_id)
     require_gm(membership)
     return table, membership, get_object_or_404(Clock, pk=clock_id, table=table)
 
 
+def _clock_face(request, table, membership, clock_id: int, *, status=200, **extra):
+    """One clock drawn again for the member who acted on it, as the table's queries draw it."""
+    clock = get_object_or_404(queries.visible_clocks(table.pk, membership.is_gm), pk=clock_id)
+    context = {"clock": clock, "is_gm": membership.is_gm, "table": table, **extra}
+    return render(request, f"{PAGE}#clock", context, status=status)
+
+
+def _clock_create_refused(request, error: RuleError) -> HttpResponse:
+    table, membership = access_table(request.user, request.resolver_match.kwargs["table_id"])
+    form = _clock_form(table, request.POST, prefix=NEW_CLOCK)
+    form.is_valid()
+    form.add_error(None, str(error))
+    return _form_response(request, table, membership, "clock-form", clock_form=form)
+
+
+def _clock_tick_refused(request, error: RuleError) -> HttpResponse:
+    """A refused tick: the clock with the message beside it."""
+    kwargs = request.resolver_match.kwargs
+    table, membership = access_table(request.user, kwargs["table_id"])
+    return _clock_face(request, table, membership, kwargs["clock_id"], refusal=str(error))
+
+
+def _clock_update_refused(request, error: RuleError) -> HttpResponse:
+    """A refused edit: the clock with its edit form open, holding what was typed."""
+    kwargs = request.resolver_match.kwargs
+    table, membership, clock = _gm_clock(request, kwargs["table_id"], kwargs["clock_id"])
+    form = _clock_form(table, request.POST, prefix=f"clock-{clock.pk}", clock=clock)
+    form.is_valid()
+    form.add_error(None, str(error))
+    return _clock_face(request, table, membership, clock.pk, edit_form=form)
+
+
 @login_required
 @require_POST
+@answers_refusals(_clock_create_refused)
 def clock_create(request: HttpRequest, table_id: int) -> HttpResponse:
     table, membership = access_table(request.user, table_id)
     require_gm(membership)
-    form = ClockForm(request.POST, prefix=NEW_CLOCK)
+    form = _clock_form(table, request.POST, prefix=NEW_CLOCK)
     if form.is_valid():
         actions.create_clock(table=table, **form.cleaned_data)
-        form = ClockForm(prefix=NEW_CLOCK)
+        form = _clock_form(table, None, prefix=NEW_CLOCK)
         if not request.htmx:
             return redirect("table_detail", table_id=table.pk)
     return _form_response(request, table, membership, "clock-form", clock_form=form)
@@ -170,32 +214,34 @@ def clock_create(request: HttpRequest, table_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
+@answers_refusals(_clock_update_refused)
 def clock_update(request: HttpRequest, table_id: int, clock_id: int) -> HttpResponse:
     table, membership, clock = _gm_clock(request, table_id, clock_id)
-    form = ClockForm(request.POST, prefix=f"clock-{clock.pk}")
+    form = _clock_form(table, request.POST, prefix=f"clock-{clock.pk}", clock=clock)
     if form.is_valid():
         clock = actions.update_clock(clock=clock, **form.cleaned_data)
         form = None
-    status = 422 if form is not None else 200
     if not request.htmx and form is None:
         return redirect("table_detail", table_id=table.pk)
-    return render(
-        request,
-        f"{PAGE}#clock",
-        {"clock": clock, "is_gm": True, "table": table, "edit_form": form},
-        status=status,
-    )
+    status = 422 if form is not None else 200
+    return _clock_face(request, table, membership, clock.pk, status=status, edit_form=form)
 
 
 @login_required
 @require_POST
+@answers_refusals(_clock_tick_refused)
 def clock_tick(request: HttpRequest, table_id: int, clock_id: int) -> HttpResponse:
-    table, membership, clock = _gm_clock(request, table_id, clock_id)
+    """The GM ticks any clock; a player only one the GM lets players tick (a hidden clock
+    is no clock to them: 404)."""
+    table, membership = access_table(request.user, table_id)
+    clock = get_object_or_404(clocks_for(membership), pk=clock_id)
+    if not membership.is_gm and not clock.players_may_tick:
+        raise PermissionDenied("The GM has not let players tick this clock.")
     by = 1 if request.POST.get("by", "1") != "-1" else -1
-    clock = actions.tick_clock(clock=clock, by=by)
+    actions.tick_clock(clock=clock, by=by, by_gm=membership.is_gm)
     if not request.htmx:
         return redirect("table_detail", table_id=table.pk)
-    return render(request, f"{PAGE}#clock", {"clock": clock, "is_gm": True, "table": table})
+    return _clock_face(request, table, membership, clock.pk)
 
 
 @login_required

@@ -45,6 +45,11 @@ class ClockFactory(factory.django.DjangoModelFactory):
     table = factory.SubFactory(TableFactory)
     name = factory.Sequence(lambda n: f"Clock {n}")
     segments = 4
+    # The GM's clock until the GM says otherwise; linked and racing clocks name their
+    # other clock: ClockFactory(unlocks=other), ClockFactory(kind="racing", rival=other).
+    players_tick = False
+    unlocks = None
+    rival = None
 
 
 class RollFactory(factory.django.DjangoModelFactory):

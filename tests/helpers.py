@@ -8,6 +8,7 @@ Not for `tests/rules`, which also runs without Django.
 from django.conf import settings
 from django.test import Client
 
+from blades.rules.character import ACTIONS
 from characters.models import Character
 from rolls import actions as flow
 from sessions.models import Membership
@@ -147,3 +148,20 @@ def frames(channel: str, quiet: float = 0.5) -> list[str]:
 
     async_to_sync(drain)()
     return sent
+
+
+def wizard_answers(playbook) -> list[dict]:
+    """A post for each wizard step making "Vex" of `playbook`: one dot in each of four
+    actions the playbook gives nothing to, its first ability and friends."""
+    free = [a for a in ACTIONS if a not in playbook.dots][:4]
+    friends = [f.pk for f in playbook.friends.all()]
+    return [
+        {"step": "playbook", "playbook": playbook.pk},
+        {"step": "heritage", "heritage": "skovlan", "heritage_detail": "Miner's child"},
+        {"step": "background", "background": "military", "background_detail": "Deserter"},
+        {"step": "actions", **dict.fromkeys(free, 1)},
+        {"step": "ability", "ability": playbook.abilities.first().pk},
+        {"step": "friends", "close_friend": friends[0], "rival": friends[1]},
+        {"step": "vice", "vice": "gambling", "vice_purveyor": "Spades' dice den"},
+        {"step": "name", "name": "Vex", "alias": "the Knife", "look": "Scarred"},
+    ]

@@ -71,7 +71,7 @@ def _check_dots(dots: Mapping[str, int]) -> None:
     for action, value in dots.items():
         _check_action(action)
         if value < 0:
-            raise RuleError(f"Action dots cannot be negative ({action}).")
+            raise RuleError(f"Action dots cannot be negative ({action.capitalize()}).")
 
 
 def validate_creation_dots(
@@ -91,9 +91,19 @@ def validate_creation_dots(
     too_high = [action for action, value in ratings.items() if value > CREATION_MAX]
     if too_high:
         raise RuleError(
-            f"No action can start above {CREATION_MAX} dots ({', '.join(too_high)} would)."
+            f"No action can start above {CREATION_MAX} dots "
+            f"({', '.join(a.capitalize() for a in too_high)} would)."
         )
     return ratings
+
+
+def creation_dots_left(added: Mapping[str, int]) -> int:
+    """The dots a new character has still to add; below zero when too many were chosen."""
+    return CREATION_DOTS - sum(added.values())
+
+
+CUSTOM_PRIMARY_DOTS = 2
+CUSTOM_SECONDARY_DOTS = 1
 
 
 def custom_playbook_dots(primary: str, secondary: str) -> dict[str, int]:
@@ -101,7 +111,7 @@ def custom_playbook_dots(primary: str, secondary: str) -> dict[str, int]:
     _check_action(secondary)
     if primary == secondary:
         raise RuleError("The primary and secondary actions must differ.")
-    return {primary: 2, secondary: 1}
+    return {primary: CUSTOM_PRIMARY_DOTS, secondary: CUSTOM_SECONDARY_DOTS}
 
 
 def action_cap(mastery: bool) -> int:

@@ -16,4 +16,4 @@ def rolls_in_progress(table_id: int) -> list[ActionRoll]:
         step__in=[ActionRoll.Step.SETUP, ActionRoll.Step.CONSEQUENCES],
         secret=False,
     )
-    return list(rolls.select_related("character", "assister").order_by("created", "pk"))
+    return list(rolls.select_related("character", "assister", "log").order_by("created", "pk"))

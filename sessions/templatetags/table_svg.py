@@ -1,8 +1,10 @@
 """Geometry for the drawn clocks and dice. Pure drawing: no game rules here."""
 
 import math
+from datetime import timedelta
 
 from django import template
+from django.utils import timezone
 
 register = template.Library()
 
@@ -39,3 +41,15 @@ def clock_wedges(segments: int, filled: int) -> list[dict]:
 @register.filter
 def pips(face: int) -> list[tuple[int, int]]:
     return PIPS.get(int(face), [])
+
+
+# How long after the dice fall they still tumble as a page draws them. The shared screen
+# draws its whole body again on every change at the table: dice rolled a while ago must
+# keep still, and the fetch that follows the roll comes well within this.
+TUMBLE_WINDOW = timedelta(seconds=4)
+
+
+@register.filter
+def just_rolled(line) -> bool:
+    """Whether a roll-log line (None or nothing: not rolled yet) was written a moment ago."""
+    return bool(line) and timezone.now() - line.created < TUMBLE_WINDOW

@@ -496,3 +496,18 @@ document.addEventListener("change", function (event) {
 document.addEventListener("htmx:load", function (event) {
   event.detail.elt.querySelectorAll("select.dt-kind").forEach(showActivityFields);
 });
+
+// The wizard's "dots left" counts down as action dots are chosen (the budget comes from
+// the page, which has it from the rules); the server counts again when the step is posted.
+document.addEventListener("change", function (event) {
+  var form = event.target.form;
+  if (!form || !form.dataset.dotsBudget || !event.target.matches("input[data-dots]")) return;
+  var spent = 0;
+  form.querySelectorAll("input[data-dots]:checked").forEach(function (input) {
+    spent += Number(input.value);
+  });
+  var left = Number(form.dataset.dotsBudget) - spent;
+  var count = Math.abs(left);
+  var dots = count === 1 ? " dot" : " dots";
+  form.querySelector("#dots-left").textContent = count + dots + (left < 0 ? " too many" : " left");
+});

@@ -5,24 +5,34 @@ HTTP POST to /push/<group>/<marker>/ sends a fixed payload carrying the marker t
 group. Served by daphne exactly like the app: `daphne tests.bench.fanout:application`.
 """
 
+import os
+
 import django
 from django.conf import settings
 
+# The app's own choice of layer (blades/settings.py): channels-redis when REDIS_URL names
+# a server (`loadtest --processes 2`), otherwise the embedded in-memory layer.
+REDIS_URL = os.environ.get("REDIS_URL", "")
+if REDIS_URL:
+    LAYER = {
+        "BACKEND": "channels_redis.core.RedisChannelLayer",
+        "CONFIG": {"hosts": [{"address": REDIS_URL, "socket_timeout": 15}], "capacity": 2000},
+    }
+else:
+    LAYER = {
+        "BACKEND": "blades.server.channel_layer.InMemoryChannelLayer",
+        "CONFIG": {"capacity": 2000},
+    }
 if not settings.configured:
-    settings.configure(
-        CHANNEL_LAYERS={
-            "default": {
-                "BACKEND": "blades.server.channel_layer.InMemoryChannelLayer",
-                "CONFIG": {"capacity": 2000},
-            }
-        },
-    )
+    settings.configure(CHANNEL_LAYERS={"default": LAYER})
     django.setup()
 
 from channels.generic.websocket import AsyncWebsocketConsumer  # noqa: E402
 from channels.layers import get_channel_layer  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from django.urls import path  # noqa: E402
+
+from blades.server import pauses  # noqa: E402
 
 # About the size of a pushed roll fragment, so both runs move the same bytes.
 PAYLOAD = "<div hx-swap-oob='afterbegin:#roll-log'>" + "x" * 600 + "{marker}</div>"
@@ -52,9 +62,12 @@ async def push(scope, receive, send) -> None:
     await send({"type": "http.response.body", "body": b""})
 
 
-application = ProtocolTypeRouter(
-    {
-        "http": push,
-        "websocket": URLRouter([path("ws/<str:group>/", FanOut.as_asgi())]),
-    }
+# Its pauses are measured as the app's are (blades/asgi.py), so both carry the same probe.
+application = pauses.watch(
+    ProtocolTypeRouter(
+        {
+            "http": push,
+            "websocket": URLRouter([path("ws/<str:group>/", FanOut.as_asgi())]),
+        }
+    )
 )

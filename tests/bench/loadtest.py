@@ -1,24 +1,40 @@
 """The load benchmark: the app against a bare Channels fan-out, same load, same run.
 
-    python -m tests.bench.loadtest --tables 125 --players 8 --rate 12 --seconds 60
+    python -m tests.bench.loadtest                      # 125 tables × 8 sockets, 4-6 minutes
+    python -m tests.bench.loadtest --processes 2        # two daphne on PostgreSQL + Redis
 
-Everything stays on 127.0.0.1 and ends within about `--seconds` × 2 + a minute. The app
-runs as one daphne process on a fresh SQLite file (the embedded default). Players are
-signed in by writing their sessions into the database (1,000 password hashes would
-measure the hasher); each opens the table socket with its session cookie and an Origin
-header, and posts quick rolls over HTTP with a CSRF token at `--rate` rolls a minute.
-Every roll's note carries a marker; each socket records when it sees it, so latency is
-measured from the moment the request is written to the moment each socket has the frame.
+Everything stays on 127.0.0.1. Each side (the app, then tests/bench/fanout.py: daphne,
+Channels and group_send with no database, sessions or templates) goes through the same
+phases, and the ratios of the two are what the app itself costs:
 
-Then the same sockets and rolls go to tests/bench/fanout.py: daphne, Channels and
-group_send, with no database, sessions or templates. The ratio of the two is what the
-app itself costs. The client is one asyncio process (websockets + raw HTTP/1.1 on
-keep-alive connections) and reports its own CPU so it can be seen not to be the limit.
-The last line printed is one JSON object with all results.
+1. Reconnect storms (`--storms`): every socket opened at once, as pages do when a busy
+   process restarts. Timed until the last socket has its snapshot (app) or its accept
+   (bare); a handshake without an HTTP answer, or closed before that, is dropped.
+2. Load at each of `--rates` (rolls a second across all tables, Poisson arrivals) for
+   `--seconds`: push latency from the moment a request is written to the moment each
+   socket has the frame, the POST's own time, frames lost, duplicated or reordered (a
+   socket seeing a roll before one that was answered before it was sent), and the
+   server's CPU per roll (/proc utime + stime over the phase ÷ rolls).
+3. Saturation: `--connections` posters per process, each posting again as soon as it is
+   answered, for `--saturation-seconds`: the frames per second the sockets receive,
+   until the last has come (a backlog still draining counts).
+
+Every socket sends the page's presence ping every 25 s. The servers run with their
+pause monitor on (blades/server/pauses.py): the longest whole-process stop of each phase
+and of the run, with its cause. Players are signed in by writing their sessions into the
+database (1,000 password hashes would measure the hasher). With `--processes 2` the
+sockets and posts are spread over two daphne processes on PostgreSQL and Redis (throwaway
+servers from tests/services.py unless DATABASE_URL and REDIS_URL name them), the bare side
+on channels-redis likewise, and each phase also reports the cross-process hop: latency to
+sockets on the process that took the post against sockets on the other.
+
+The client is one asyncio process and reports its own CPU, so it can be seen not to be
+the limit. The last line printed is one JSON object with every figure and ratio.
 """
 
 import argparse
 import asyncio
+import contextlib
 import json
 import os
 import random
@@ -26,312 +42,288 @@ import re
 import resource
 import secrets
 import shutil
-import statistics
 import string
 import subprocess
 import sys
 import tempfile
 import time
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from websockets.asyncio.client import connect
-from websockets.exceptions import InvalidHandshake, InvalidMessage
+from websockets.exceptions import InvalidStatus
 
-from tests.services import free_port, wait_for_port
+from tests.bench.servers import ROOT, Cluster, Http, Server, pause_figures
+from tests.services import postgres, redis
 
-ROOT = Path(__file__).resolve().parents[2]
 # Long and odd enough that no random token in a fragment (a CSRF token) can contain
 # one by chance: a chance match once counted frames twice.
 MARKER = re.compile(r"BENCH(\d+)MARK")
-CLOCK_TICK = os.sysconf("SC_CLK_TCK")
 PING_SECONDS = 25
-
-
-# --- The server process -------------------------------------------------------------
-
-
-class Server:
-    def __init__(self, app: str, env: dict, log: Path):
-        self.port = free_port()
-        self.url = f"127.0.0.1:{self.port}"
-        self.log = log.open("w")
-        self.process = subprocess.Popen(
-            [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(self.port), app],
-            env=env,
-            cwd=ROOT,
-            stdout=self.log,
-            stderr=subprocess.STDOUT,
-        )
-        wait_for_port(self.port, 60)
-
-    def cpu_seconds(self) -> float:
-        fields = Path(f"/proc/{self.process.pid}/stat").read_text().rsplit(")", 1)[1].split()
-        return (int(fields[11]) + int(fields[12])) / CLOCK_TICK  # utime + stime
-
-    def peak_memory_mb(self) -> float:
-        for line in Path(f"/proc/{self.process.pid}/status").read_text().splitlines():
-            if line.startswith("VmHWM:"):
-                return int(line.split()[1]) / 1024
-        return 0.0
-
-    def stop(self) -> None:
-        self.process.terminate()
-        try:
-            self.process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-        self.log.close()
-
-
-# --- Seeding the app's database (runs in a child process with Django set up) ----------
-
-
-def seed(tables: int, players: int) -> dict:
-    import django
-
-    django.setup()
-    from django.contrib.auth import (
-        BACKEND_SESSION_KEY,
-        HASH_SESSION_KEY,
-        SESSION_KEY,
-        get_user_model,
-    )
-    from django.contrib.auth.hashers import make_password
-    from django.contrib.sessions.backends.db import SessionStore
-
-    from sessions.models import Membership, Table
-
-    User = get_user_model()
-    password = make_password(secrets.token_urlsafe(16))
-    users = User.objects.bulk_create(
-        [User(username=f"load{n}", password=password) for n in range(tables * (players + 1))]
-    )
-    out = []
-    for t in range(tables):
-        gm, *seated = users[t * (players + 1) : (t + 1) * (players + 1)]
-        table = Table.objects.create(name=f"Load table {t}", gm=gm)
-        Membership.objects.bulk_create(
-            [Membership(table=table, user=gm, role="gm")]
-            + [Membership(table=table, user=u, role="player") for u in seated]
-        )
-        sessions = []
-        for user in seated:
-            store = SessionStore()
-            store[SESSION_KEY] = str(user.pk)
-            store[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
-            store[HASH_SESSION_KEY] = user.get_session_auth_hash()
-            store.create()
-            sessions.append(store.session_key)
-        out.append({"table": table.pk, "sessions": sessions})
-    return {"tables": out}
+SNAPSHOT = 'id="roll-log"'  # in the snapshot (sessions/live.py), never in a roll's push
+STORM_TIMEOUT = 60  # seconds a storm's socket may take before it counts as dropped
 
 
 # --- The client -----------------------------------------------------------------------
 
 
-class Http:
-    """Keep-alive HTTP/1.1 connections, just enough for posting a form."""
+@dataclass
+class Phase:
+    """What one phase's rolls did."""
 
-    def __init__(self, host: str, port: int, size: int):
-        self.host, self.port, self.size = host, port, size
-        self.idle: asyncio.Queue = asyncio.Queue()
-
-    async def open(self) -> None:
-        for _ in range(self.size):
-            self.idle.put_nowait(await asyncio.open_connection(self.host, self.port))
-
-    async def post(self, path: str, body: bytes, headers: dict, on_send=None) -> int:
-        reader, writer = await self.idle.get()
-        # Latency starts when the request leaves, not while it waits for a pooled
-        # connection: that wait is the client's, not the server's.
-        if on_send:
-            on_send()
-        try:
-            head = f"POST {path} HTTP/1.1\r\nHost: {self.host}:{self.port}\r\n"
-            head += "".join(f"{k}: {v}\r\n" for k, v in headers.items())
-            head += f"Content-Length: {len(body)}\r\n\r\n"
-            writer.write(head.encode() + body)
-            status = int((await reader.readline()).split()[1])
-            length, chunked = 0, False
-            while (line := await reader.readline()) not in (b"\r\n", b""):
-                name, _, value = line.decode().partition(":")
-                if name.lower() == "content-length":
-                    length = int(value)
-                elif name.lower() == "transfer-encoding" and "chunked" in value:
-                    chunked = True
-            if chunked:
-                while size := int((await reader.readline()).strip(), 16):
-                    await reader.readexactly(size + 2)
-                await reader.readline()
-            elif length:
-                await reader.readexactly(length)
-            self.idle.put_nowait((reader, writer))
-            return status
-        except (OSError, ValueError, IndexError, asyncio.IncompleteReadError):
-            writer.close()
-            self.idle.put_nowait(await asyncio.open_connection(self.host, self.port))
-            return 0
-
-    async def close(self) -> None:
-        while not self.idle.empty():
-            _, writer = self.idle.get_nowait()
-            writer.close()
+    rolls: int = 0
+    http_errors: int = 0
+    expected: int = 0
+    delivered: int = 0
+    duplicates: int = 0
+    reordered: int = 0
+    latencies: list = field(default_factory=list)
+    same_process: list = field(default_factory=list)
+    other_process: list = field(default_factory=list)
+    posts: list = field(default_factory=list)
+    arrivals: list = field(default_factory=list)
 
 
-class Run:
-    """One load run against one server: sockets, rolls, and what arrived when."""
+@dataclass
+class Socket:
+    table: dict
+    process: int
+    uri: str
+    headers: list
+    ws: object = None
+    seen: set = field(default_factory=set)
+    latest_sent: float = 0.0  # the latest send time among the rolls this socket has seen
 
-    def __init__(self, server: Server, tables: list[dict], bare: bool):
-        self.server, self.tables, self.bare = server, tables, bare
-        self.sent: dict[int, float] = {}  # marker → when the request was written
-        self.expected: dict[int, int] = {}  # marker → sockets that should see it
-        self.latencies: list[float] = []
-        self.delivered = 0
-        self.duplicates = 0  # a marker seen again on the same socket
-        self.sockets = []
-        self.readers = []
-        self.http_errors = 0
-        self.failed_sockets = 0
+
+@dataclass
+class Roll:
+    phase: Phase
+    process: int
+    sent: float = 0.0
+    answered: float | None = None
+
+
+class Side:
+    """One side's run (app or bare): its servers, its sockets, its rolls."""
+
+    def __init__(self, cluster: Cluster, tables: list[dict], bare: bool, connections: int):
+        self.cluster, self.tables, self.bare = cluster, tables, bare
+        self.rolls: dict[int, Roll] = {}
         self.seq = 0
         self.csrf = "".join(random.choices(string.ascii_letters + string.digits, k=32))
-
-    async def open_sockets(self) -> None:
-        origin = f"http://{self.server.url}"
-        jobs = []
-        for table in self.tables:
+        self.http = [Http("127.0.0.1", s.port, connections) for s in cluster.servers]
+        self.tasks: list[asyncio.Task] = []
+        self.sockets: list[Socket] = []
+        self.at_table: dict[int, list[Socket]] = {}
+        n = 0
+        for table in tables:
             for session in table["sessions"]:
-                if self.bare:
-                    uri = f"ws://{self.server.url}/ws/t{table['table']}/"
-                    headers = []
+                server = cluster.servers[n % len(cluster.servers)]
+                if bare:
+                    uri, headers = f"ws://{server.url}/ws/t{table['table']}/", []
                 else:
-                    uri = f"ws://{self.server.url}/ws/tables/{table['table']}/"
+                    uri = f"ws://{server.url}/ws/tables/{table['table']}/"
                     headers = [("Cookie", f"sessionid={session}")]
-                jobs.append((uri, headers))
-        semaphore = asyncio.Semaphore(20)
+                socket = Socket(table, n % len(cluster.servers), uri, headers)
+                self.sockets.append(socket)
+                self.at_table.setdefault(table["table"], []).append(socket)
+                n += 1
 
-        async def one(uri, headers):
-            # A storm of handshakes can see one dropped by the server; try again, and
-            # count what never opened rather than failing the whole run.
+    async def open(self, socket: Socket) -> None:
+        socket.ws = await connect(
+            socket.uri,
+            origin=f"http://{socket.uri.split('/')[2]}",
+            additional_headers=socket.headers,
+            compression=None,
+            max_size=None,
+            ping_interval=None,
+            open_timeout=STORM_TIMEOUT,
+        )
+        if not self.bare:
+            # A page is whole again once its snapshot (the roll log swapped in whole) is in.
+            async with asyncio.timeout(STORM_TIMEOUT):
+                while SNAPSHOT not in await socket.ws.recv():
+                    pass
+
+    async def storm(self) -> dict:
+        """Open every socket at once; time until the last has its snapshot (or accept)."""
+        dropped: dict[str, int] = {}
+        done: list[float] = []
+        start = time.perf_counter()
+
+        async def one(socket: Socket) -> None:
+            try:
+                await self.open(socket)
+                done.append(time.perf_counter() - start)
+            except Exception as error:  # noqa: BLE001 - every way a handshake fails counts
+                kind = type(error).__name__
+                if isinstance(error, InvalidStatus):  # answered, but not with 101
+                    kind += f" {error.response.status_code}"
+                dropped[kind] = dropped.get(kind, 0) + 1
+                if socket.ws is not None:  # accepted, but no snapshot in time
+                    await socket.ws.close()
+                socket.ws = None
+
+        await asyncio.gather(*(one(socket) for socket in self.sockets))
+        return {
+            "seconds": round(max(done), 2) if done else None,
+            "p50_seconds": round(percentile(done, 0.5), 2) if done else None,
+            "opened": len(done),
+            "dropped": sum(dropped.values()),
+            "dropped_by_error": dropped,
+        }
+
+    async def close_sockets(self) -> None:
+        await asyncio.gather(*(s.ws.close() for s in self.sockets if s.ws), return_exceptions=True)
+        for socket in self.sockets:
+            socket.ws = None
+
+    async def reopen_dropped(self) -> int:
+        """Sockets a storm dropped, opened again as pages would (a few at a time, backing
+        off); how many never opened."""
+        gate = asyncio.Semaphore(20)
+
+        async def again(socket: Socket) -> None:
             for attempt in range(5):
                 try:
-                    async with semaphore:
-                        socket = await connect(
-                            uri,
-                            origin=origin,
-                            additional_headers=headers,
-                            compression=None,
-                            max_size=None,
-                            ping_interval=None,
-                            open_timeout=60,
-                        )
-                    break
-                except (TimeoutError, OSError, InvalidHandshake, InvalidMessage):
+                    async with gate:
+                        await self.open(socket)
+                    return
+                except Exception:  # noqa: BLE001 - any failure is tried again, then counted
+                    if socket.ws is not None:
+                        await socket.ws.close()
+                    socket.ws = None
                     await asyncio.sleep(0.2 * (attempt + 1))
-            else:
-                self.failed_sockets += 1
-                return
-            self.sockets.append(socket)
-            self.readers.append(asyncio.create_task(self.read(socket)))
-            self.readers.append(asyncio.create_task(self.ping(socket)))
 
-        await asyncio.gather(*(one(uri, headers) for uri, headers in jobs))
+        await asyncio.gather(*(again(s) for s in self.sockets if s.ws is None))
+        return sum(1 for socket in self.sockets if socket.ws is None)
 
-    async def read(self, socket) -> None:
-        seen: set[int] = set()
-        try:
-            async for frame in socket:
+    def listen(self) -> None:
+        for socket in self.sockets:
+            if socket.ws is not None:
+                self.tasks.append(asyncio.create_task(self.read(socket)))
+                self.tasks.append(asyncio.create_task(self.ping(socket)))
+
+    async def read(self, socket: Socket) -> None:
+        with contextlib.suppress(Exception):  # a closed socket ends its reader
+            async for frame in socket.ws:
                 now = time.perf_counter()
                 # A fragment may show the note twice (text and label): count it once.
                 for marker in {int(m) for m in MARKER.findall(frame)}:
-                    if marker not in self.sent:
+                    roll = self.rolls.get(marker)
+                    if roll is None:
                         continue
-                    if marker in seen:
-                        self.duplicates += 1
+                    phase = roll.phase
+                    if marker in socket.seen:
+                        phase.duplicates += 1
                         continue
-                    seen.add(marker)
-                    self.latencies.append(now - self.sent[marker])
-                    self.delivered += 1
-        except Exception:  # noqa: BLE001 - a closed socket ends its reader, nothing more
-            return
+                    socket.seen.add(marker)
+                    # Out of order: this roll was answered before a roll this socket has
+                    # already seen was even sent.
+                    if roll.answered is not None and roll.answered < socket.latest_sent:
+                        phase.reordered += 1
+                    socket.latest_sent = max(socket.latest_sent, roll.sent)
+                    latency = now - roll.sent
+                    phase.latencies.append(latency)
+                    hop = phase.same_process if roll.process == socket.process else None
+                    (hop if hop is not None else phase.other_process).append(latency)
+                    phase.arrivals.append(now)
+                    phase.delivered += 1
 
-    async def ping(self, socket) -> None:
+    async def ping(self, socket: Socket) -> None:
         # As the page does (table.html): its presence ping, every 25 s, at its own phase.
-        await asyncio.sleep(random.uniform(0, PING_SECONDS))
-        try:
+        with contextlib.suppress(Exception):  # a closed socket ends its pings
+            await asyncio.sleep(random.uniform(0, PING_SECONDS))
             while True:
-                await socket.send('{"ping": "1"}')
+                await socket.ws.send('{"ping": "1"}')
                 await asyncio.sleep(PING_SECONDS)
-        except Exception:  # noqa: BLE001 - a closed socket ends its pings, nothing more
-            return
 
-    async def roll(self, http: Http, table: dict, session: str) -> None:
+    async def roll(self, phase: Phase) -> None:
+        table = random.choice(self.tables)
+        session = random.choice(table["sessions"])
+        process = random.randrange(len(self.http))
         self.seq += 1
         marker = self.seq
         if self.bare:
             path, body, headers = f"/push/t{table['table']}/BENCH{marker}MARK/", b"", {}
         else:
             path = f"/tables/{table['table']}/rolls/"
-            body = f"kind=action&pool=2&note=BENCH{marker}MARK".encode()
+            body = f"kind=fortune&pool=2&note=BENCH{marker}MARK".encode()
             headers = {
                 "Cookie": f"sessionid={session}; csrftoken={self.csrf}",
                 "X-CSRFToken": self.csrf,
                 "HX-Request": "true",  # as the page's form sends it
                 "Content-Type": "application/x-www-form-urlencoded",
             }
+        roll = Roll(phase, process)
+        sockets = sum(1 for s in self.at_table[table["table"]] if s.ws is not None)
 
         def on_send() -> None:
             # Expected from the moment it is sent: a roll whose answer is still on its
             # way when the run stops waiting has still been pushed to every socket.
-            self.sent[marker] = time.perf_counter()
-            self.expected[marker] = len(table["sessions"])
+            roll.sent = time.perf_counter()
+            self.rolls[marker] = roll
+            phase.rolls += 1
+            phase.expected += sockets
 
-        status = await http.post(path, body, headers, on_send=on_send)
-        if status not in (200, 204, 302):
-            self.sent.pop(marker, None)
-            self.expected.pop(marker, None)
-            self.http_errors += 1
+        status = await self.http[process].post(path, body, headers, on_send=on_send)
+        roll.answered = time.perf_counter()
+        if status in (200, 204, 302):
+            phase.posts.append(roll.answered - roll.sent)
+        else:
+            del self.rolls[marker]
+            phase.rolls -= 1
+            phase.expected -= sockets
+            phase.http_errors += 1
 
-    async def load(self, http: Http, rate: float, seconds: float) -> float:
-        interval = 60 / rate
-        deadline = time.perf_counter() + seconds
+    async def load(self, phase: Phase, rate: float, seconds: float) -> float:
+        """Rolls at `rate` a second, Poisson arrivals, for `seconds`."""
         pending: set[asyncio.Task] = set()
-
-        async def player(table, session):
-            await asyncio.sleep(random.uniform(0, interval))
-            while time.perf_counter() < deadline:
-                task = asyncio.create_task(self.roll(http, table, session))
-                pending.add(task)
-                task.add_done_callback(pending.discard)
-                await asyncio.sleep(interval)
-
         start = time.perf_counter()
-        await asyncio.gather(
-            *(player(t, s) for t in self.tables for s in t["sessions"]),
-        )
+        at = start
+        while (at := at + random.expovariate(rate)) < start + seconds:
+            await asyncio.sleep(max(0.0, at - time.perf_counter()))
+            task = asyncio.create_task(self.roll(phase))
+            pending.add(task)
+            task.add_done_callback(pending.discard)
+        await asyncio.sleep(max(0.0, start + seconds - time.perf_counter()))
         if pending:
             await asyncio.wait(pending, timeout=30)
         return time.perf_counter() - start
 
-    async def drain(self, quiet: float = 3, limit: float = 60) -> None:
+    async def saturate(self, phase: Phase, seconds: float) -> float:
+        """Every pooled connection posts again as soon as it is answered."""
+        deadline = time.perf_counter() + seconds
+
+        async def poster() -> None:
+            while time.perf_counter() < deadline:
+                await self.roll(phase)
+
+        start = time.perf_counter()
+        posters = sum(http.size for http in self.http)
+        await asyncio.gather(*(poster() for _ in range(posters)))
+        return time.perf_counter() - start
+
+    async def drain(self, phase: Phase, quiet: float = 3, limit: float = 60) -> None:
         """Wait until every expected frame has come, or none has come for `quiet` seconds.
 
         An overloaded server still has rolls in hand when the load stops: their frames
         are late, not lost, and counting them as lost would blur what a lost frame is."""
         deadline = time.perf_counter() + limit
-        last, last_change = self.delivered, time.perf_counter()
-        while time.perf_counter() < deadline:
-            if self.delivered >= sum(self.expected.values()):
-                return
-            if self.delivered != last:
-                last, last_change = self.delivered, time.perf_counter()
+        last, last_change = phase.delivered, time.perf_counter()
+        while time.perf_counter() < deadline and phase.delivered < phase.expected:
+            if phase.delivered != last:
+                last, last_change = phase.delivered, time.perf_counter()
             elif time.perf_counter() - last_change > quiet:
                 return
-            await asyncio.sleep(0.2)
+            await asyncio.sleep(0.1)
 
     async def close(self) -> None:
-        await asyncio.gather(*(s.close() for s in self.sockets), return_exceptions=True)
-        for reader in self.readers:
-            reader.cancel()
+        await self.close_sockets()
+        for task in self.tasks:
+            task.cancel()
+        for http in self.http:
+            await http.close()
 
 
 def percentile(values: list[float], share: float) -> float:
@@ -341,131 +333,253 @@ def percentile(values: list[float], share: float) -> float:
     return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
 
 
-async def measure(server: Server, tables: list[dict], args, bare: bool) -> dict:
-    run = Run(server, tables, bare)
-    opened = time.perf_counter()
-    await run.open_sockets()
-    opened = time.perf_counter() - opened
-    await asyncio.sleep(3)  # let the connect-time presence pushes settle
-    idle_cpu = None
-    if not bare and args.idle_seconds:
-        before = server.cpu_seconds()
-        await asyncio.sleep(args.idle_seconds)
-        idle_cpu = 100 * (server.cpu_seconds() - before) / args.idle_seconds
-    http = Http("127.0.0.1", server.port, args.connections)
-    await http.open()
-    cpu_before, client_before = server.cpu_seconds(), time.process_time()
-    elapsed = await run.load(http, args.rate, args.seconds)
-    await run.drain()
-    cpu = server.cpu_seconds() - cpu_before
-    client_cpu = time.process_time() - client_before
-    expected = sum(run.expected.values())
-    result = {
-        "sockets": len(run.sockets),
-        "sockets_failed": run.failed_sockets,
-        "sockets_open_seconds": round(opened, 2),
-        "rolls": len(run.expected),
-        "http_errors": run.http_errors,
-        "frames_expected": expected,
-        "frames_delivered": run.delivered,
-        "frames_lost": expected - run.delivered,
-        "frames_duplicated": run.duplicates,
-        "frames_per_second": round(run.delivered / elapsed, 1),
-        "p50_ms": round(1000 * percentile(run.latencies, 0.50), 2),
-        "p95_ms": round(1000 * percentile(run.latencies, 0.95), 2),
-        "p99_ms": round(1000 * percentile(run.latencies, 0.99), 2),
-        "max_ms": round(1000 * max(run.latencies, default=float("nan")), 2),
-        "mean_ms": round(1000 * statistics.fmean(run.latencies), 2) if run.latencies else None,
+def ms(value: float) -> float | None:
+    # No samples give None: JSON has no NaN.
+    return None if value != value else round(1000 * value, 2)
+
+
+def phase_figures(phase: Phase, elapsed: float, cpu: float, client_cpu: float) -> dict:
+    figures = {
+        "rolls": phase.rolls,
+        "rolls_per_second": round(phase.rolls / elapsed, 1),
+        "http_errors": phase.http_errors,
+        "p50_ms": ms(percentile(phase.latencies, 0.50)),
+        "p95_ms": ms(percentile(phase.latencies, 0.95)),
+        "p99_ms": ms(percentile(phase.latencies, 0.99)),
+        "max_ms": ms(max(phase.latencies, default=float("nan"))),
+        "post_p50_ms": ms(percentile(phase.posts, 0.50)),
+        "post_p99_ms": ms(percentile(phase.posts, 0.99)),
+        "frames_expected": phase.expected,
+        "frames_delivered": phase.delivered,
+        "frames_lost": phase.expected - phase.delivered,
+        "frames_duplicated": phase.duplicates,
+        "frames_reordered": phase.reordered,
+        # What one roll costs the server in all (request, write, render, every frame, and
+        # the pings meanwhile): the rate one core can sustain is 1000 / this.
+        "server_cpu_ms_per_roll": round(1000 * cpu / max(phase.rolls, 1), 2),
         "server_cpu_percent_of_one_core": round(100 * cpu / elapsed, 1),
-        # What one roll costs the server in all (request, write, render, every frame):
-        # the rate one core can sustain is 1000 / this.
-        "server_cpu_ms_per_roll": round(1000 * cpu / max(len(run.expected), 1), 2),
-        "server_peak_memory_mb": round(server.peak_memory_mb(), 1),
         "client_cpu_percent_of_one_core": round(100 * client_cpu / elapsed, 1),
     }
-    if idle_cpu is not None:
-        result["idle_cpu_percent_of_one_core"] = round(idle_cpu, 2)
-    await http.close()
-    await run.close()
+    if phase.other_process:
+        # Posted to one process, pushed to sockets on it and on the other.
+        figures["same_process_p50_ms"] = ms(percentile(phase.same_process, 0.5))
+        figures["same_process_p99_ms"] = ms(percentile(phase.same_process, 0.99))
+        figures["other_process_p50_ms"] = ms(percentile(phase.other_process, 0.5))
+        figures["other_process_p99_ms"] = ms(percentile(phase.other_process, 0.99))
+        figures["cross_process_hop_p50_ms"] = round(
+            figures["other_process_p50_ms"] - figures["same_process_p50_ms"], 2
+        )
+    return figures
+
+
+async def measure(cluster: Cluster, tables: list[dict], args, bare: bool) -> dict:
+    side = Side(cluster, tables, bare, args.connections)
+    result: dict = {"storms": []}
+    windows: list[dict] = []
+    settled = await cluster.settle()
+    await cluster.close_pause_window()  # start-up is not the run
+    for storm in range(args.storms):
+        result["storms"].append({**await side.storm(), "settled_before_seconds": settled})
+        if storm < args.storms - 1:
+            await side.close_sockets()
+            settled = await cluster.settle()
+    result["sockets_failed"] = await side.reopen_dropped()
+    result["sockets"] = sum(1 for s in side.sockets if s.ws is not None)
+    side.listen()
+    await cluster.settle()
+    windows += await cluster.close_pause_window()
+    result["storm"] = pause_figures(windows)
+    if args.idle_seconds:
+        before = cluster.cpu_seconds()
+        await asyncio.sleep(args.idle_seconds)
+        result["idle_cpu_percent_of_one_core"] = round(
+            100 * (cluster.cpu_seconds() - before) / args.idle_seconds, 2
+        )
+    for http in side.http:
+        await http.open()
+
+    async def run_phase(name: str, drive) -> None:
+        phase = Phase()
+        await cluster.close_pause_window()
+        cpu, client = cluster.cpu_seconds(), time.process_time()
+        start = time.perf_counter()
+        window = await drive(phase)
+        await side.drain(phase)
+        elapsed = time.perf_counter() - start
+        figures = phase_figures(
+            phase, elapsed, cluster.cpu_seconds() - cpu, time.process_time() - client
+        )
+        if name == "saturation":
+            # Frames delivered until the last one came: a server that answers posts
+            # faster than it sends frames builds a backlog, and counting only what came
+            # while the posters ran would charge it for frames it delivers later.
+            delivering = max(phase.arrivals, default=start) - start
+            figures["seconds"] = round(window, 2)
+            figures["frames_per_second"] = round(phase.delivered / max(delivering, window), 1)
+        phase_windows = await cluster.close_pause_window()
+        windows.extend(phase_windows)
+        result[name] = {**figures, **pause_figures(phase_windows)}
+
+    for rate in args.rates:
+        await run_phase(
+            f"at_{rate:g}_rolls_per_second", lambda p, r=rate: side.load(p, r, args.seconds)
+        )
+    if args.saturation_seconds:
+        await run_phase("saturation", lambda p: side.saturate(p, args.saturation_seconds))
+    result["run"] = pause_figures(windows)
+    result["server_peak_memory_mb"] = round(cluster.peak_memory_mb(), 1)
+    await side.close()
     return result
+
+
+def ratio(app: float | None, bare: float | None) -> float | None:
+    if app is None or not bare or app != app or bare != bare:  # missing, zero or NaN
+        return None
+    return round(app / bare, 2)
+
+
+def ratios(app: dict, bare: dict, args) -> dict:
+    out = {}
+    for rate in args.rates:
+        name = f"at_{rate:g}_rolls_per_second"
+        for figure in ("p50_ms", "p95_ms", "p99_ms", "post_p99_ms", "server_cpu_ms_per_roll"):
+            out[f"{name}_{figure}"] = ratio(app[name][figure], bare[name][figure])
+    if args.saturation_seconds:
+        out["saturation_frames_per_second"] = ratio(
+            app["saturation"]["frames_per_second"], bare["saturation"]["frames_per_second"]
+        )
+    out["storm_seconds"] = [
+        ratio(a["seconds"], b["seconds"])
+        for a, b in zip(app["storms"], bare["storms"], strict=True)
+    ]
+    out["storm_seconds_worst"] = ratio(
+        max((s["seconds"] or 0 for s in app["storms"]), default=None),
+        max((s["seconds"] or 0 for s in bare["storms"]), default=None),
+    )
+    out["pause_max_ms"] = ratio(app["run"]["pause_max_ms"], bare["run"]["pause_max_ms"])
+    return out
+
+
+def summary(name: str, side: dict, args) -> list[str]:
+    lines = []
+    for storm in side["storms"]:
+        lines.append(
+            f"{name:>5} storm: {storm['opened']} sockets in {storm['seconds']} s, "
+            f"{storm['dropped']} dropped {storm['dropped_by_error'] or ''}"
+        )
+    phases = [f"at_{rate:g}_rolls_per_second" for rate in args.rates]
+    for phase in phases + (["saturation"] if args.saturation_seconds else []):
+        p = side[phase]
+        line = (
+            f"{name:>5} {phase}: {p['rolls']} rolls, p50/p95/p99/max "
+            f"{p['p50_ms']}/{p['p95_ms']}/{p['p99_ms']}/{p['max_ms']} ms, "
+            f"POST p99 {p['post_p99_ms']} ms, lost/dup/reordered {p['frames_lost']}/"
+            f"{p['frames_duplicated']}/{p['frames_reordered']}, "
+            f"CPU {p['server_cpu_ms_per_roll']} ms/roll, "
+            f"pause max {p['pause_max_ms']} ms ({p['pause_max_cause']})"
+        )
+        if "frames_per_second" in p:
+            line += f", {p['frames_per_second']} frames/s"
+        if "cross_process_hop_p50_ms" in p:
+            line += f", cross-process hop p50 {p['cross_process_hop_p50_ms']} ms"
+        lines.append(line)
+    run = side["run"]
+    lines.append(
+        f"{name:>5} longest pause of the run: {run['pause_max_ms']} ms "
+        f"({run['pause_max_cause']}); over 50 ms: {run['pauses_over_50_ms']}"
+    )
+    return lines
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--tables", type=int, default=125)
     parser.add_argument("--players", type=int, default=8)
-    parser.add_argument("--rate", type=float, default=12, help="rolls per player per minute")
-    parser.add_argument("--seconds", type=float, default=30)
-    parser.add_argument("--idle-seconds", type=float, default=10)
-    parser.add_argument("--connections", type=int, default=32, help="HTTP keep-alive pool")
-    parser.add_argument("--seed", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument(
+        "--rates",
+        type=lambda text: [float(rate) for rate in text.split(",")],
+        default=[17.0, 33.0],
+        help="rolls a second across all tables, one load phase each (comma-separated)",
+    )
+    parser.add_argument("--seconds", type=float, default=30, help="of load per rate")
+    parser.add_argument("--storms", type=int, default=3)
+    parser.add_argument("--saturation-seconds", type=float, default=10)
+    parser.add_argument("--idle-seconds", type=float, default=5)
+    parser.add_argument("--connections", type=int, default=32, help="HTTP pool per process")
+    parser.add_argument("--processes", type=int, default=1)
+    parser.add_argument("--logs", type=Path, help="keep the servers' logs in this folder")
     args = parser.parse_args()
-    if args.seed:
-        print(json.dumps(seed(args.tables, args.players)))
-        return 0
 
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
-    folder = Path(tempfile.mkdtemp(prefix="blades-load-"))
-    env = {
-        **os.environ,
-        "DATABASE_URL": f"sqlite:///{folder / 'load.sqlite3'}",
-        "SECRET_KEY": secrets.token_urlsafe(40),
-        "DEBUG": "0",
-        "LOG_LEVEL": "ERROR",
-        "DJANGO_SETTINGS_MODULE": "blades.settings",
-        "PYTHONPATH": str(ROOT),
-    }
-    env.pop("REDIS_URL", None)
-    try:
-        quiet = dict(env=env, cwd=ROOT, check=True, stdout=subprocess.DEVNULL)
-        subprocess.run([sys.executable, "manage.py", "migrate", "--no-input"], **quiet)
-        seeded = subprocess.run(
-            [sys.executable, "-m", "tests.bench.loadtest", "--seed"]
-            + ["--tables", str(args.tables), "--players", str(args.players)],
-            env=env,
-            cwd=ROOT,
-            check=True,
-            capture_output=True,
-            text=True,
-        )
-        tables = json.loads(seeded.stdout)["tables"]
-        app = Server("blades.asgi:application", env, folder / "app.log")
-        try:
-            app_result = asyncio.run(measure(app, tables, args, bare=False))
-        finally:
-            app.stop()
-        bare = Server("tests.bench.fanout:application", env, folder / "bare.log")
-        try:
-            bare_result = asyncio.run(measure(bare, tables, args, bare=True))
-        finally:
-            bare.stop()
-    finally:
-        shutil.rmtree(folder, ignore_errors=True)
-
-    results = {
-        "tables": args.tables,
-        "players": args.players,
-        "rate_per_player_per_minute": args.rate,
-        "seconds": args.seconds,
-        "app": app_result,
-        "bare_channels": bare_result,
-        "p50_ratio": round(app_result["p50_ms"] / bare_result["p50_ms"], 2),
-        "p95_ratio": round(app_result["p95_ms"] / bare_result["p95_ms"], 2),
-        "p99_ratio": round(app_result["p99_ms"] / bare_result["p99_ms"], 2),
-    }
-    for name in ("app", "bare_channels"):
-        r = results[name]
-        print(
-            f"{name:>14}: {r['sockets']} sockets, {r['rolls']} rolls, "
-            f"p50 {r['p50_ms']} ms, p95 {r['p95_ms']} ms, p99 {r['p99_ms']} ms, "
-            f"max {r['max_ms']} ms, {r['frames_per_second']} frames/s, lost {r['frames_lost']}, "
-            f"server CPU {r['server_cpu_percent_of_one_core']}%, "
-            f"peak {r['server_peak_memory_mb']} MB"
-        )
-    print(f"app / bare p95: {results['p95_ratio']}×")
+    started = time.perf_counter()
+    with contextlib.ExitStack() as stack:
+        folder = Path(tempfile.mkdtemp(prefix="blades-load-"))
+        stack.callback(shutil.rmtree, folder, ignore_errors=True)
+        # Kept there if asked: daphne's own log of each process and its pause windows.
+        logs = args.logs or folder
+        logs.mkdir(parents=True, exist_ok=True)
+        env = {
+            **os.environ,
+            "SECRET_KEY": secrets.token_urlsafe(40),
+            "DEBUG": "0",
+            "LOG_LEVEL": "ERROR",
+            "DJANGO_SETTINGS_MODULE": "blades.settings",
+            "PYTHONPATH": str(ROOT),
+        }
+        if args.processes == 1:
+            # The embedded default: SQLite and the in-memory layer.
+            env["DATABASE_URL"] = f"sqlite:///{folder / 'load.sqlite3'}"
+            env.pop("REDIS_URL", None)
+        else:
+            # Several processes need a shared database and channel layer.
+            if not env.get("DATABASE_URL", "").startswith("postgres"):
+                env["DATABASE_URL"] = stack.enter_context(postgres())
+            if not env.get("REDIS_URL"):
+                env["REDIS_URL"] = stack.enter_context(redis())
+        results = run(args, env, logs)
+    results["wall_seconds"] = round(time.perf_counter() - started, 1)
+    for name in ("app", "bare"):
+        print("\n".join(summary(name, results[name], args)))
     print(json.dumps(results))
     return 0
+
+
+def run(args, env: dict, logs: Path) -> dict:
+    quiet = dict(env=env, cwd=ROOT, check=True, stdout=subprocess.DEVNULL)
+    subprocess.run([sys.executable, "manage.py", "migrate", "--no-input"], **quiet)
+    seeded = subprocess.run(
+        [sys.executable, "-m", "tests.bench.seed", str(args.tables), str(args.players)],
+        env=env,
+        cwd=ROOT,
+        check=True,
+        capture_output=True,
+        text=True,
+    )
+    tables = json.loads(seeded.stdout)["tables"]
+    results: dict = {
+        "tables": args.tables,
+        "players": args.players,
+        "sockets": args.tables * args.players,
+        "processes": args.processes,
+        "database": env["DATABASE_URL"].split(":", 1)[0],
+        "channel_layer": "redis" if env.get("REDIS_URL") else "in-memory",
+        "rates_rolls_per_second": args.rates,
+        "seconds": args.seconds,
+        "storms": args.storms,
+        "saturation_seconds": args.saturation_seconds,
+    }
+    for name, app in (
+        ("app", "blades.asgi:application"),
+        ("bare", "tests.bench.fanout:application"),
+    ):
+        cluster = Cluster([Server(app, env, logs, f"{name}{n}") for n in range(args.processes)])
+        try:
+            results[name] = asyncio.run(measure(cluster, tables, args, bare=name == "bare"))
+        finally:
+            cluster.stop()
+    results["ratios"] = ratios(results["app"], results["bare"], args)
+    return results
 
 
 if __name__ == "__main__":

@@ -19,6 +19,7 @@ from characters import actions as sheet
 from characters.content import load_standard_content
 from crews import actions as crew_actions
 from play import phases
+from rolls import actions as flow
 from sessions import actions
 from sessions.models import Clock
 from tests.browsers import PHONE, wait_for_socket
@@ -99,8 +100,23 @@ def test_screenshots(person, make_user, server):
             for name, path in pages.items():
                 page.goto(server.url + path)
                 expect(page.locator("h1").first).to_be_visible()
-                if name != "screen":
-                    wait_for_socket(page)
+                wait_for_socket(page)
                 page.evaluate("document.fonts.ready")
                 page.screenshot(path=OUT / f"{name}-{who}-{size}.png", full_page=True)
+    # The TV on the shared link, logged out, while Sable's roll is on the table.
+    by = sable.owner.memberships.get(table=table)
+    roll = flow.start_roll(by=by, character=sable, goal="Cut down the watchman", action="skirmish")
+    flow.assist(by=table.memberships.get(user__username="bo"), roll=roll)
+    flow.set_terms(
+        by=table.memberships.get(user=table.gm), roll=roll, position="desperate", effect=3
+    )
+    flow.roll_dice(by=by, roll=roll, rng=random.Random(19))
+    shared = crew_actions.new_screen_link(table=table)
+    for size, viewport in (("desktop", DESKTOP), ("phone", PHONE)):
+        page = person(viewport=viewport)
+        page.emulate_media(reduced_motion="reduce")
+        page.goto(f"{server.url}/screen/{shared.token}/")
+        wait_for_socket(page)
+        page.evaluate("document.fonts.ready")
+        page.screenshot(path=OUT / f"screen-tv-{size}.png", full_page=True)
     assert get_user_model().objects.count() == 3

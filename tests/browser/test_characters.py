@@ -45,6 +45,11 @@ def group(page, name: str):
     return page.get_by_role("group", name=name, exact=True)
 
 
+def dots_left(page, text: str):
+    """The wizard's count of action dots still to add."""
+    return page.get_by_role("status").filter(has_text=text)
+
+
 def party_member(page, name: str):
     return page.locator("#party .party-member").filter(has_text=name)
 
@@ -96,9 +101,13 @@ def create_with_cutter(ada) -> None:
     next_step(ada)
 
     check_step(ada, "Action dots")
-    expect(ada.get_by_label("Skirmish (playbook gives 2)")).to_be_visible()
-    ada.get_by_label("Hunt", exact=True).fill("1")
-    ada.get_by_label("Prowl", exact=True).fill("1")
+    # Dots clicked like on paper, grouped under their attribute, the count going down.
+    expect(dots_left(ada, "4 dots left")).to_be_visible()
+    expect(ada.get_by_role("radio", name="Skirmish 2 of 2 dots")).to_be_checked()
+    ada.get_by_role("radio", name="Hunt 1 of 2 dots").check()
+    expect(dots_left(ada, "3 dots left")).to_be_visible()
+    ada.get_by_role("radio", name="Prowl 1 of 2 dots").check()
+    expect(dots_left(ada, "2 dots left")).to_be_visible()
     ada.get_by_role("button", name="Back").click()
 
     # Back on the previous step, with everything typed there (and on the next) kept.
@@ -107,16 +116,22 @@ def create_with_cutter(ada) -> None:
     expect(ada.get_by_label("Background detail")).to_have_value("Unity War scout")
     next_step(ada)
     check_step(ada, "Action dots")
-    expect(ada.get_by_label("Hunt", exact=True)).to_have_value("1")
-    expect(ada.get_by_label("Prowl", exact=True)).to_have_value("1")
+    expect(ada.get_by_role("radio", name="Hunt 1 of 2 dots")).to_be_checked()
+    expect(ada.get_by_role("radio", name="Prowl 1 of 2 dots")).to_be_checked()
+    expect(dots_left(ada, "2 dots left")).to_be_visible()
 
-    # Too many dots are refused at the step, and the typed values stay.
-    ada.get_by_label("Finesse", exact=True).fill("2")
-    ada.get_by_label("Command (playbook gives 1)").fill("1")
+    # Too many dots: the count says so, the server refuses, and the dots chosen stay.
+    ada.get_by_role("radio", name="Finesse 2 of 2 dots").check()
+    ada.get_by_role("radio", name="Command 2 of 2 dots").check()
+    expect(dots_left(ada, "1 dot too many")).to_be_visible()
     next_step(ada)
-    expect(ada.get_by_role("alert")).to_contain_text("4")
-    expect(ada.get_by_label("Finesse", exact=True)).to_have_value("2")
-    ada.get_by_label("Finesse", exact=True).fill("1")
+    expect(ada.get_by_role("alert")).to_contain_text("Add exactly 4 action dots")
+    expect(dots_left(ada, "1 dot too many")).to_be_visible()
+    expect(ada.get_by_role("radio", name="Finesse 2 of 2 dots")).to_be_checked()
+    expect(ada.get_by_role("radio", name="Command 2 of 2 dots")).to_be_checked()
+    assert_fits_phone(ada)
+    ada.get_by_role("radio", name="Finesse 1 of 2 dots").check()
+    expect(dots_left(ada, "0 dots left")).to_be_visible()
     next_step(ada)
 
     check_step(ada, "Special ability")
@@ -150,10 +165,22 @@ def create_with_custom(bo) -> None:
     next_step(bo)
     bo.get_by_role("radio", name="Underworld").check()
     next_step(bo)
-    expect(bo.get_by_label("Hunt (playbook gives 2)")).to_be_visible()
-    for action in ("Prowl", "Finesse", "Study", "Survey"):
-        bo.get_by_label(action, exact=True).fill("1")
-    next_step(bo)
+    # By keyboard: an arrow key moves along an action's dots, Tab to the next action.
+    expect(bo.get_by_role("radio", name="Hunt 2 of 2 dots")).to_be_checked()
+    bo.get_by_role("radio", name="Study 0 of 2 dots").focus()
+    bo.keyboard.press("ArrowRight")
+    expect(bo.get_by_role("radio", name="Study 1 of 2 dots")).to_be_checked()
+    expect(bo.get_by_role("radio", name="Study 1 of 2 dots")).to_be_focused()
+    expect(dots_left(bo, "3 dots left")).to_be_visible()
+    bo.keyboard.press("Tab")
+    expect(bo.get_by_role("radio", name="Survey 0 of 2 dots")).to_be_focused()
+    bo.keyboard.press("ArrowRight")
+    expect(dots_left(bo, "2 dots left")).to_be_visible()
+    for action in ("Prowl", "Finesse"):
+        bo.get_by_role("radio", name=f"{action} 0 of 2 dots").focus()
+        bo.keyboard.press("ArrowRight")
+    expect(dots_left(bo, "0 dots left")).to_be_visible()
+    bo.keyboard.press("Enter")  # submits the step, like Next
     expect(bo.get_by_role("radio", name=re.compile("^Rat king"))).to_be_visible()
     bo.get_by_role("radio", name=re.compile("^Rat king")).check()
     next_step(bo)

@@ -1,9 +1,14 @@
 """Every page a GM or a player opens, at a desktop's and a phone's width: nothing sticks
 out sideways, every button and checkbox is at least 24 px, and axe finds nothing serious."""
 
+import random
+
 import pytest
 from playwright.sync_api import expect
 
+from crews import actions as crew_actions
+from rolls import actions as flow
+from sessions.models import Membership
 from tests.browser.screenshots import DESKTOP, seed
 from tests.browsers import PHONE, assert_accessible, assert_fits_phone
 
@@ -39,9 +44,22 @@ def test_every_page_fits_both_widths_and_is_accessible(person, make_user, server
         for viewport in (DESKTOP, PHONE):
             page = person(who, viewport=viewport)
             for path in pages + extra:
-                response = page.goto(server.url + path)
-                assert response.status == 200, path
-                expect(page.locator("h1").first).to_be_visible()
-                assert_fits_phone(page)
-                assert page.evaluate(SMALL_TARGETS) == [], path
-                assert_accessible(page)
+                check(page, server.url + path)
+    # The shared screen's link, as a TV opens it (nobody logged in), with a roll rolled.
+    shared = crew_actions.new_screen_link(table=table)
+    by = Membership.objects.get(table=table, user=sable.owner)
+    roll = flow.start_roll(by=by, character=sable, goal="Slip past the watch", action="prowl")
+    flow.roll_dice(by=by, roll=roll, rng=random.Random(5))
+    for viewport in (DESKTOP, PHONE):
+        page = person(viewport=viewport)
+        check(page, f"{server.url}/screen/{shared.token}/")
+        expect(page.get_by_role("region", name="Rolling now")).to_contain_text("Sable")
+
+
+def check(page, url: str) -> None:
+    response = page.goto(url)
+    assert response.status == 200, url
+    expect(page.locator("h1").first).to_be_visible()
+    assert_fits_phone(page)
+    assert page.evaluate(SMALL_TARGETS) == [], url
+    assert_accessible(page)

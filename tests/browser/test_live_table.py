@@ -79,7 +79,7 @@ def test_three_people_play_live(person, make_user, server):
         assert "Lampblack" not in page.content()
 
     # The GM resizes and renames a clock through its edit form.
-    clock = gm.locator(".clock").filter(has_text="Bluecoats close in")
+    clock = gm.get_by_role("article", name="Bluecoats close in")
     clock.get_by_text("Edit").click()
     clock.get_by_label("Clock name").fill("Bluecoats at the door")
     clock.get_by_label("Segments", exact=True).fill("4")

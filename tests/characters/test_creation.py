@@ -2,10 +2,10 @@ import pytest
 from django.apps import apps
 from django.urls import reverse
 
-from blades.rules.character import ACTIONS
 from characters.content import load_standard_content
 from characters.models import Character, Draft, Item, Option, Playbook, SpecialAbility
 from tests.factories import CharacterFactory, standard_playbook
+from tests.helpers import wizard_answers as answers
 
 
 def test_standard_content_is_in_the_database(db):
@@ -32,30 +32,6 @@ def test_loading_content_again_changes_nothing(db):
 
 def wizard_url(table):
     return reverse("character_new", args=[table.pk])
-
-
-def ids(playbook):
-    return playbook.abilities.first().pk, [f.pk for f in playbook.friends.all()]
-
-
-def free_dots(playbook):
-    """One dot in each of four actions the playbook gives nothing to."""
-    free = [a for a in ACTIONS if a not in playbook.dots][:4]
-    return dict.fromkeys(free, 1)
-
-
-def answers(playbook):
-    ability, friends = ids(playbook)
-    return [
-        {"step": "playbook", "playbook": playbook.pk},
-        {"step": "heritage", "heritage": "skovlan", "heritage_detail": "Miner's child"},
-        {"step": "background", "background": "military", "background_detail": "Deserter"},
-        {"step": "actions", **free_dots(playbook)},
-        {"step": "ability", "ability": ability},
-        {"step": "friends", "close_friend": friends[0], "rival": friends[1]},
-        {"step": "vice", "vice": "gambling", "vice_purveyor": "Spades' dice den"},
-        {"step": "name", "name": "Vex", "alias": "the Knife", "look": "Scarred"},
-    ]
 
 
 def complete_wizard(client, table, playbook):
@@ -242,3 +218,28 @@ def test_spiritbane_charm_is_carried_once(client, table, player, playbook, charm
     complete_wizard(client, table, standard_playbook(playbook))
     items = Character.objects.get(owner=player).items.filter(name__iexact="Spiritbane charm")
     assert items.count() == charms
+
+
+def test_action_dots_are_grouped_under_their_attribute_with_the_count(client, table, player):
+    client.force_login(player)
+    reach_actions_step(client, table, standard_playbook("cutter"))
+    page = client.get(wizard_url(table)).content.decode()
+    assert page.index("<legend>Insight</legend>") < page.index("Hunt 1 of 2 dots")
+    assert page.index("Hunt 1 of 2 dots") < page.index("<legend>Prowess</legend>")
+    assert "4 dots left" in page
+    # The playbook's two Skirmish dots leave nothing to choose but the dots it gives.
+    assert "Skirmish 2 of 2 dots" in page and "Skirmish 0 of 2 dots" not in page
+    assert "Command 1 of 2 dots" in page and "Command 0 of 2 dots" not in page
+
+
+def test_a_refused_over_spend_keeps_the_dots_chosen(client, table, player):
+    client.force_login(player)
+    reach_actions_step(client, table, standard_playbook("cutter"))
+    chosen = {"hunt": 2, "study": 2, "prowl": 1}
+    response = client.post(wizard_url(table), {"step": "actions", **chosen, "nav": "next"})
+    page = response.content.decode()
+    assert response.status_code == 422
+    assert "1 dot too many" in page
+    assert 'id="dots-error" role="alert">Add exactly 4 action dots' in page
+    for action, added in chosen.items():
+        assert f'name="{action}" value="{added}" data-dots checked' in page

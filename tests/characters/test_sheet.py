@@ -16,6 +16,7 @@ from tests.factories import (
     CharacterFactory,
     CharacterItemFactory,
     GmNoteFactory,
+    standard_playbook,
 )
 
 HTMX = {"HX-Request": "true"}
@@ -325,3 +326,34 @@ def test_every_change_moves_the_revision_on(character):
     contact = character.contacts.create(name="Mags")
     after = actions.set_contact_stance(character=character, contact_id=contact.pk, stance="rival")
     assert after.revision == fresh(character).revision == 4
+
+
+def test_the_xp_section_names_the_playbooks_own_trigger(client, table, player, other_player):
+    cutter = CharacterFactory(table=table, owner=player)
+    lurk = CharacterFactory(table=table, owner=other_player, playbook=standard_playbook("lurk"))
+    client.force_login(player)
+    cutter_page = client.get(sheet_url(cutter)).content.decode()
+    lurk_page = client.get(sheet_url(lurk)).content.decode()
+    assert "You addressed a challenge with violence or coercion." in cutter_page
+    assert "You addressed a challenge with stealth or evasion." in lurk_page
+    assert "stealth or evasion" not in cutter_page
+    assert "your playbook&#x27;s xp trigger" not in cutter_page
+    assert "You expressed your beliefs, drives, heritage or background." in lurk_page
+
+
+def test_heavy_armor_shows_a_pip_for_each_load(client, character):
+    """The pips were drawn from a two-character string: heavy armor (3 load) showed 2."""
+    CharacterItemFactory(character=character, name="Heavy plate", load=3)
+    client.force_login(character.owner)
+    page = client.get(sheet_url(character)).content.decode()
+    pips = re.search(r'aria-label="3 load" role="img">(.*?)</span>\s*</li>', page, re.S)
+    assert pips.group(1).count('class="pip"') == 3
+
+
+def test_counts_on_the_sheet_come_from_the_rules(client, character):
+    Character.objects.filter(pk=character.pk).update(traumas=["cold"])
+    client.force_login(character.owner)
+    page = client.get(sheet_url(character)).content.decode()
+    assert "Trauma 1/4</h3>" in page
+    assert "(up to 3, 4 once the crew has Mastery)" in page
+    assert "Withdraw 1 coin (2 stash)" in page

@@ -128,6 +128,9 @@ def test_an_action_roll_posts_its_terms_when_the_dice_fall(table, player, gm, ho
     roll_actions.set_terms(by=gm_m, roll=roll, position="desperate", effect=2)
     assert posts(discord, PLAYERS_PATH) == []  # setting up is not news
     roll_actions.roll_dice(by=ada_m, roll=roll, rng=Dice(5, 1))
+    # The worker reads the line when it runs: let it run before the GM closes the roll,
+    # as it does at a real table, or the post may already carry the closing note.
+    relay.wait_idle()
     roll_outcome.finish(by=gm_m, roll=roll)
 
     # The roll's line in the log is the post (closing it later is no news to Discord).

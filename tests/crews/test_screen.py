@@ -1,11 +1,23 @@
+from datetime import timedelta
+
 import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
+from django.utils import timezone
 
 from crews import actions
 from crews.models import Screen
-from tests.factories import ClockFactory, FactionFactory, RollFactory, TableFactory
+from tests.factories import (
+    ActionRollFactory,
+    CharacterFactory,
+    ClockFactory,
+    FactionFactory,
+    RollFactory,
+    TableFactory,
+)
+
+HTMX = {"HX-Request": "true"}
 
 
 @pytest.fixture
@@ -70,9 +82,33 @@ def test_screen_queries_do_not_grow(client, db):
         screen = actions.new_screen_link(table=table)
         for _ in range(n):
             ClockFactory(table=table)
-            RollFactory(table=table)
             FactionFactory(table=table)
+            # A roll in progress, rolled, with its line in the log and a helper.
+            log = RollFactory(table=table)
+            ActionRollFactory(
+                table=table, step="consequences", pool=2, dice=[6, 2], outcome="success",
+                log=log, assister=CharacterFactory(table=table),
+            )  # fmt: skip
+        # The fetch every signal makes, drawn as the players see it.
         with CaptureQueriesContext(connection) as queries:
-            client.get(reverse("screen_shared", args=[screen.token]))
+            client.get(reverse("screen_shared", args=[screen.token]), headers=HTMX)
         counts.append(len(queries))
     assert counts[0] == counts[1]
+
+
+def test_dice_tumble_only_just_after_they_fell(client, table, shared):
+    """The body is drawn again on every change at the table: dice that fell a while ago
+    keep still, or every tick would roll them again on the TV."""
+    url = reverse("screen_shared", args=[shared.token])
+    log = RollFactory(table=table)
+    ActionRollFactory(
+        table=table, step="consequences", pool=2, dice=[6, 2], outcome="success", log=log
+    )
+    body = client.get(url, headers=HTMX).content.decode()
+    # The roll in progress, and the newest line of the log.
+    assert body.count('class="dice tumble"') == 1 and "screen-rolls fresh" in body
+    RollFactory._meta.model.objects.filter(pk=log.pk).update(
+        created=timezone.now() - timedelta(seconds=30)
+    )
+    body = client.get(url, headers=HTMX).content.decode()
+    assert "tumble" not in body and "fresh" not in body

@@ -132,4 +132,6 @@ def test_the_shared_screen_shows_the_roll_in_progress(client, ada_m, gm_m, ada, 
     screen = Screen.objects.create(table=table, active=True)
     page = client.get(reverse("screen_shared", args=[screen.token])).content.decode()
     assert f'id="screen-flow-{roll.pk}"' in page
-    assert "Prowl — slip past the guard · Desperate / Great" in page
+    shown = page.split(f'id="screen-flow-{roll.pk}"')[1].split("</li>")[0]
+    assert "rolls <strong>Prowl</strong>" in shown and "slip past the guard" in shown
+    assert ">Desperate<" in shown and ">Great effect<" in shown and "Setting up" in shown

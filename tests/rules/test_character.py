@@ -36,6 +36,7 @@ from blades.rules.character import (
     check_can_act,
     check_load,
     clear_harm,
+    creation_dots_left,
     custom_playbook_dots,
     empty_harm,
     end_of_session_xp,
@@ -214,14 +215,27 @@ def test_valid_creation(playbook, added, changed):
             r"exactly 4.*added 5",
         ),
         ({"skirmish": 2, "command": 1}, {}, r"added 0"),
-        ({"skirmish": 2, "command": 1}, {"skirmish": 1, "hunt": 2, "sway": 1}, "skirmish"),
+        ({"skirmish": 2, "command": 1}, {"skirmish": 1, "hunt": 2, "sway": 1}, "Skirmish"),
         ({"skirmish": 2, "command": 1}, {"hunt": 3, "sway": 1}, "above 2"),
-        ({"skirmish": 2, "command": 1}, {"command": 2, "hunt": 2}, "command"),
+        ({"skirmish": 2, "command": 1}, {"command": 2, "hunt": 2}, "Command"),
     ],
 )
 def test_invalid_creation(playbook, added, message):
     with pytest.raises(RuleError, match=message):
         validate_creation_dots(playbook, added)
+
+
+@pytest.mark.parametrize(
+    ("added", "left"),
+    [
+        ({}, 4),
+        ({"hunt": 1}, 3),
+        ({"hunt": 2, "prowl": 2}, 0),
+        ({"hunt": 2, "prowl": 2, "study": 1}, -1),
+    ],
+)
+def test_dots_left_count_down_from_the_creation_dots(added, left):
+    assert creation_dots_left(added) == left
 
 
 def test_creation_with_a_custom_playbook():
@@ -1040,3 +1054,8 @@ def test_severe_harm_acts_only_with_help_or_a_push(helped, pushed, acts):
     check_can_act({2: ["Cut"]}, helped=False, pushed=False)
     with pytest.raises(RuleError, match="fatal"):
         check_can_act({4: ["Dead"]}, helped=True, pushed=True)
+
+
+def test_an_action_too_high_at_creation_is_named_capitalised():
+    with pytest.raises(RuleError, match=r"\(Hunt would\)"):
+        validate_creation_dots({"hunt": 2}, {"hunt": 1, "study": 1, "survey": 1, "tinker": 1})

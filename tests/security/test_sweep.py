@@ -1,8 +1,8 @@
 """The secret sweep: the GM plays a whole session through the same URLs the pages use,
 with every hidden thing (a GM-only clock, a hidden faction and its goal clock, hidden
 faction notes, GM notes, a secret roll) chosen wherever a step allows it; a player's
-socket, the player's every page and fragment, and the shared-screen link are scanned,
-byte by byte, for the marker in each hidden name and note.
+socket, the player's every page and fragment, and the shared-screen link and its sockets
+are scanned, byte by byte, for the marker in each hidden name and note.
 
 Which actions there are comes from the URL resolver: every URL that takes a POST (and
 every step of the shared roll, every move of the sheet) must be played here or be
@@ -207,18 +207,32 @@ def set_the_table() -> Session:
 
 def clocks_and_factions(s: Session) -> None:
     hidden = s.hidden_clock.pk
+    from sessions.models import Clock
+
     s.gm_post(
         s.url("clock_create"),
         {"new-clock-name": HIDDEN_CLOCK + "-two", "new-clock-segments": 4,
-         "new-clock-kind": "danger", "new-clock-visibility": "gm"},
+         "new-clock-kind": "racing", "new-clock-visibility": "gm"},
     )  # fmt: skip
+    two = Clock.objects.get(name=HIDDEN_CLOCK + "-two").pk
+    # Visible clocks linked to hidden ones, which players may tick: their faces and the
+    # refusals name the hidden clocks only as hidden.
+    for name, kind, link in (("Alarm", "linked", "unlocks"), ("Escape", "racing", "rival"),
+                             ("Trap", "danger", None)):  # fmt: skip
+        fields = {"name": name, "segments": 4, "kind": kind, "visibility": "everyone",
+                  "players_tick": "on", **({link: two} if link else {})}  # fmt: skip
+        s.gm_post(s.url("clock_create"), {f"new-clock-{k}": v for k, v in fields.items()})
+    trap = Clock.objects.get(table=s.table, name="Trap").pk
     s.gm_post(s.url("clock_tick", clock_id=hidden), {"by": "1"})
     prefix = f"clock-{hidden}"
     s.gm_post(
         s.url("clock_update", clock_id=hidden),
         {f"{prefix}-name": HIDDEN_CLOCK, f"{prefix}-segments": 12,
-         f"{prefix}-kind": "project", f"{prefix}-visibility": "gm"},
+         f"{prefix}-kind": "project", f"{prefix}-visibility": "gm", f"{prefix}-unlocks": trap},
     )  # fmt: skip
+    s.post(s.player, s.url("clock_tick", clock_id=trap), {"by": "1"}, ok=(422,))
+    alarm = Clock.objects.get(table=s.table, name="Alarm").pk
+    s.post(s.player, s.url("clock_tick", clock_id=alarm), {"by": "1"})
     goal = f"goal-{s.cabal.pk}"
     s.gm_post(
         s.url("faction_clock", faction_id=s.cabal.pk),
@@ -436,11 +450,27 @@ async def test_no_hidden_name_or_note_reaches_a_player_or_the_screen(monkeypatch
             headers=[(b"origin", b"http://127.0.0.1"), (b"cookie", cookie)],
         )
         assert (await sockets[who].connect())[0]
+    # The shared screen's sockets: the TV's on the token link, and the GM's own screen.
+    from crews.models import Screen
+
+    screen = await database_sync_to_async(Screen.objects.get)(table=s.table)
+    gm_cookie = f"sessionid={s.gm.cookies['sessionid'].value}".encode()
+    for who, path, headers in (
+        ("tv", f"/ws/screen/{screen.token}/", []),
+        ("gm screen", f"/ws/tables/{s.table.pk}/screen/", [(b"cookie", gm_cookie)]),
+    ):
+        sockets[who] = WebsocketCommunicator(
+            application, path, headers=[(b"origin", b"http://127.0.0.1"), *headers]
+        )
+        assert (await sockets[who].connect())[0]
+    screens = ("tv", "gm screen")
     gm_frames = b""
     for part in PLAY:
         await database_sync_to_async(part)(s)
         gm_frames += await drain(sockets["gm"])
         assert_clean(f"a player's frames during {part.__name__}", await drain(sockets["player"]))
+        for who in screens:
+            assert_clean(f"the {who}'s frames during {part.__name__}", await drain(sockets[who]))
         assert_clean(
             f"a player's pages after {part.__name__}",
             await database_sync_to_async(players_pages)(s),
@@ -449,6 +479,8 @@ async def test_no_hidden_name_or_note_reaches_a_player_or_the_screen(monkeypatch
     # Frames still on their way (through Redis, in the PostgreSQL run) are scanned too.
     gm_frames += await drain(sockets["gm"], quiet=1)
     assert_clean("a player's last frames", await drain(sockets["player"], quiet=1))
+    for who in screens:
+        assert_clean(f"the {who}'s last frames", await drain(sockets[who], quiet=1))
     for communicator in sockets.values():
         await communicator.disconnect()
     # The scans looked where the secrets were: the GM's frames and pages carried them all.

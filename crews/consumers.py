@@ -1,0 +1,117 @@
+"""The shared screen's socket: it tells the screen that something players can see has
+changed, and the screen fetches its body once over HTTP.
+
+The socket joins the table's players group, so it hears exactly the pushes a player's
+page hears, and none of the GM's. It forwards none of their bytes: each screen is laid
+out for a TV and draws things no single push carries (every PC's stress, the books, the
+roll in progress), so a push becomes a small signal, and the body the screen then
+fetches is drawn as the players see it by the same view that drew the page. Nothing is
+added to a push when no screen is open: the signal is made here, per open screen, from
+the push the players' pages get anyway.
+
+Two ways in: a member's own screen (logged in, on the table's id) and the link the GM
+hands out (no login, on its token). A link revoked or made anew closes its sockets
+(`live.kick_screen`), and a socket opened with it is refused from then on.
+"""
+
+import asyncio
+
+from channels.db import database_sync_to_async
+from django.template.loader import render_to_string
+from django.urls import reverse
+
+from sessions import live
+from sessions.access import membership_of
+from sessions.consumers import OPEN_SOCKETS, TableConsumer
+from sessions.inputs import is_token
+
+from .models import Screen
+
+# A step at the table often pushes several fragments at once (the roll's line, a clock,
+# the flow panel's signal): one signal for all that arrive within this time.
+COALESCE_SECONDS = 0.15
+
+
+def shared_screen(token: str) -> Screen | None:
+    if not is_token(token):
+        return None
+    return Screen.objects.filter(token=token, active=True).first()
+
+
+class ScreenConsumer(TableConsumer):
+    user = None
+    signal_task: asyncio.Task | None = None
+
+    async def connect(self) -> None:
+        kwargs = self.scope["url_route"]["kwargs"]
+        token = kwargs.get("token")
+        if token is None:
+            self.table_id = int(kwargs["table_id"])
+            membership = await database_sync_to_async(membership_of)(
+                self.scope["user"], self.table_id
+            )
+            if membership is None:
+                await self.close()
+                return
+            self.user = self.scope["user"]
+            session = self.scope.get("session")
+            # Always the players' group, also for the GM: a screen is seen by the room.
+            self.joined = live.groups_for(
+                self.table_id, False, session.session_key if session else None
+            )
+            url = reverse("screen", args=[self.table_id])
+        else:
+            screen = await database_sync_to_async(shared_screen)(token)
+            if screen is None:
+                await self.close()
+                return
+            self.table_id = screen.table_id
+            self.joined = [live.players_group(self.table_id), live.screen_group(screen.pk)]
+            url = reverse("screen_shared", args=[token])
+        for group in self.joined:
+            await self.channel_layer.group_add(group, self.channel_name)
+        # Asked again once in the groups: a link revoked in between has sent its kick
+        # before this socket could hear it.
+        if token is not None and await database_sync_to_async(shared_screen)(token) is None:
+            await self.close()
+            return
+        await self.accept()
+        OPEN_SOCKETS.add(self)
+        self.signal = render_to_string("crews/screen.html#screen-signal", {"refresh_url": url})
+        # Catch up: whatever changed while this screen was away is fetched now.
+        await self.send(text_data=self.signal)
+        if self.user is not None:
+            # A member's screen is one of their pages: removing them closes it too.
+            await self.set_presence(here=True)
+
+    async def disconnect(self, code: int) -> None:
+        if self.signal_task is not None:
+            self.signal_task.cancel()
+        if not hasattr(self, "joined"):
+            return
+        for group in self.joined:
+            await self.channel_layer.group_discard(group, self.channel_name)
+        if self.user is not None:
+            await self.set_presence(here=False)
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        # A member's screen pings like their other pages; the token link has no one to mark.
+        if self.user is not None:
+            await super().receive(text_data, bytes_data)
+
+    async def table_fragment(self, event: dict) -> None:
+        if self.signal_task is None:
+            self.signal_task = asyncio.create_task(self.send_signal())
+
+    async def table_presence(self, event: dict) -> None:
+        """Who is here is not shown on a screen: no signal, no fetch."""
+
+    async def table_kick(self, event: dict) -> None:
+        if self.signal_task is not None:
+            self.signal_task.cancel()
+        await self.close()
+
+    async def send_signal(self) -> None:
+        await asyncio.sleep(COALESCE_SECONDS)
+        self.signal_task = None
+        await self.send(text_data=self.signal)

@@ -1,0 +1,107 @@
+"""The shared screen on a TV (issue 15): a logged-out browser on the token link shows
+what the GM and the players do, live, without reloading and without polling; and it
+stops once the GM revokes the link."""
+
+import re
+
+import pytest
+from django.apps import apps
+from playwright.sync_api import expect
+
+from characters.content import load_standard_content
+from crews import actions as crew_actions
+from sessions import actions
+from sessions.models import Clock, Membership
+from tests.browser.screenshots import DESKTOP
+from tests.browsers import PHONE, assert_fits_phone, wait_for_socket
+from tests.factories import CharacterFactory
+
+pytestmark = pytest.mark.browser
+
+
+@pytest.fixture
+def crew(transactional_db, make_user):
+    load_standard_content(apps)  # transactional_db flushed what the migration loaded
+    gm, ada_user = make_user("gm"), make_user("ada")
+    table = actions.create_table(gm=gm, name="The Crows' Nest")
+    Membership.objects.create(table=table, user=ada_user, role=Membership.Role.PLAYER)
+    CharacterFactory(table=table, owner=ada_user, name="Ada", prowl=2)
+    for name, visibility in (("Alarm", Clock.Visibility.EVERYONE), ("Zephyr", "gm")):
+        actions.create_clock(
+            table=table, name=name, segments=4, kind="danger", visibility=visibility
+        )
+    return table, crew_actions.new_screen_link(table=table)
+
+
+def test_the_tv_follows_the_table_live_without_polling(person, server, crew):
+    table, shared = crew
+    gm = person("gm")
+    gm.goto(f"{server.url}/tables/{table.pk}/")
+    ada = person("ada")
+    ada.goto(f"{server.url}/tables/{table.pk}/")
+    tv = person()
+    # Every frame the TV's socket brings, and from its socket's opening on, every request.
+    requests, frames = [], []
+    tv.on("websocket", lambda ws: ws.on("framereceived", lambda frame: frames.append(frame)))
+    screen_url = f"{server.url}/screen/{shared.token}/"
+    tv.goto(screen_url)
+    for page in (gm, ada, tv):
+        wait_for_socket(page)
+    tv.on("request", lambda request: requests.append(request.url))
+
+    gm.get_by_role("button", name="Tick Alarm", exact=True).click()
+    expect(tv.get_by_role("img", name="1 of 4 segments filled")).to_be_visible()
+    # The GM's hidden clock ticks: the TV neither shows it nor hears of it.
+    gm.get_by_role("button", name="Tick Zephyr", exact=True).click()
+    expect(gm.get_by_role("img", name="1 of 4 segments filled")).to_have_count(2)
+
+    # Ada proposes a roll, the GM sets the terms, Ada rolls: the TV shows each step.
+    ada.get_by_text("Start an action roll").click()
+    ada.get_by_label("Action", exact=True).select_option("prowl")
+    ada.get_by_label("Goal").fill("Slip past the watch")
+    ada.get_by_role("button", name="Propose the roll").click()
+    rolling = tv.get_by_role("region", name="Rolling now")
+    expect(rolling).to_contain_text("Ada rolls Prowl")
+    expect(rolling).to_contain_text("Slip past the watch")
+    expect(rolling).to_contain_text("Setting up")
+    roll = gm.get_by_role("article", name=re.compile("Ada: Prowl — Slip past the watch"))
+    roll.get_by_label("Position").select_option(label="Desperate")
+    roll.get_by_label("Effect").select_option(label="Great")
+    roll.get_by_role("button", name="Set position and effect").click()
+    expect(rolling).to_contain_text("Desperate")
+    expect(rolling).to_contain_text("Great effect")
+    mine = ada.get_by_role("article", name=re.compile("Ada: Prowl — Slip past the watch"))
+    mine.get_by_role("button", name="Roll the dice").click()
+    expect(rolling.get_by_role("img", name=re.compile(r"\(counts\)"))).to_have_count(1)
+    expect(tv.get_by_role("region", name="Latest rolls")).to_contain_text("Slip past the watch")
+
+    assert "Zephyr" not in tv.content()
+    # No polling: the TV asked for nothing but its own body, and only after a signal.
+    assert requests and set(requests) == {screen_url}
+    assert len(requests) <= len(frames)
+    assert all("screen-signal" in frame for frame in frames)
+
+    # The GM revokes the link: the TV's socket closes and stays closed.
+    gm.goto(f"{server.url}/tables/{table.pk}/screen/")
+    gm.get_by_text("Share this view").click()
+    gm.get_by_role("button", name="Revoke link").click()
+    wait_for_socket(tv, "closed")
+
+
+# Each book's value against its own box's width (the value is what overflows: "Strong"
+# in the display face ran into "Rep 3/12" at 1280 px).
+OVERFLOWING_BOOKS = """[...document.querySelectorAll('.screen-grid > div')]
+  .filter(box => box.scrollWidth > box.clientWidth)
+  .map(box => box.textContent.trim())"""
+
+
+def test_the_books_each_fit_their_box_on_a_tv_and_a_phone(person, server, crew):
+    table, shared = crew
+    crew_actions.create_crew(table=table, crew_type="shadows", name="The Lanterns")
+    for viewport in (DESKTOP, PHONE):
+        tv = person(viewport=viewport)
+        tv.goto(f"{server.url}/screen/{shared.token}/")
+        books = tv.get_by_role("region", name=re.compile("The Lanterns"))
+        expect(books.get_by_role("definition")).to_have_count(6)
+        assert tv.evaluate(OVERFLOWING_BOOKS) == []
+        assert_fits_phone(tv)
