@@ -14,8 +14,8 @@ django_http_app = OneHopASGIHandler()
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 
-from blades.origin import SameOriginValidator  # noqa: E402
 from blades.server import pauses  # noqa: E402
+from blades.server.origin import SameOriginValidator  # noqa: E402
 from crews.routing import websocket_urlpatterns as screen_sockets  # noqa: E402
 from sessions.routing import websocket_urlpatterns as table_sockets  # noqa: E402
 

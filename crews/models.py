@@ -11,6 +11,7 @@ from django.db import models
 from django.db.models import Q
 
 from blades import content
+from blades.rules import character as character_rules
 from blades.rules import crew as rules
 from sessions.models import Clock, Table
 
@@ -118,6 +119,14 @@ class Crew(models.Model):
         return rules.rep_track(self.turf)
 
     @property
+    def heat_track(self) -> int:
+        return rules.HEAT_MAX
+
+    @property
+    def wanted_track(self) -> int:
+        return rules.WANTED_MAX
+
+    @property
     def rep_full(self) -> bool:
         return self.rep >= self.rep_track
 
@@ -133,6 +142,11 @@ class Crew(models.Model):
     def has_mastery(self) -> bool:
         """Read by character sheets: action ratings may reach 4 with Mastery."""
         return rules.has_mastery(self.upgrades)
+
+    @property
+    def action_cap(self) -> int:
+        """The highest action rating a character of this crew may have."""
+        return character_rules.action_cap(self.has_mastery)
 
     def training_for(self, track: str) -> int:
         """Xp one Train activity marks on `track` ("insight", "prowess", "resolve" or

@@ -60,6 +60,8 @@ def sheet_context(crew: Crew, *, is_gm: bool, **extra) -> dict:
         "upgrade_groups": _lazy(lambda: upgrade_rows(crew)),
         "claim_map": _lazy(lambda: claim_map(crew)),
         "harm_levels": list(rules.COHORT_HARM.items()),
+        "cohort_boxes": rules.COHORT_BOXES,
+        "advance_boxes": rules.ADVANCE_UPGRADE_BOXES,
         "crew_books_form": _lazy(
             lambda: BooksForm(initial={"tier": crew.tier, "hold": crew.hold, "wanted": crew.wanted})
         ),

@@ -13,6 +13,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
+from blades.rules import crew as rules
 from blades.rules.errors import RuleError
 from sessions import inputs
 from sessions import queries as table_queries
@@ -357,6 +358,9 @@ def _factions_context(table, membership, **extra) -> dict:
         # What each goal clock's edit form offers to link to, asked once for them all.
         "clocks": table_queries.visible_clocks(table.pk, membership.is_gm),
         "faction_form": extra.pop("faction_form", None) or FactionForm(),
+        "status_range": (rules.STATUS_MIN, rules.STATUS_MAX),
+        "war": rules.war_effects(True),
+        "peace": rules.war_effects(False),
         **extra,
     }
 

@@ -7,8 +7,9 @@ from sessions import live
 from . import queries
 
 
-def flow_signal(table_id: int, revision: int | None = None) -> str:
-    """`revision`: the panel a page may already show (None: every page fetches)."""
+def flow_signal(table_id: int, revision: int) -> str:
+    """`revision`: the last step this audience sees; a page whose panel shows it (the
+    sender's, drawn in its own answer) does not fetch it again."""
     context = {"table_id": table_id, "oob": True, "revision": revision}
     return render_to_string("rolls/flow.html#flow-signal", context)
 
@@ -30,5 +31,8 @@ def push_flow(roll) -> None:
 
 
 def flow_snapshot(table_id: int, is_gm: bool) -> str:
-    """A reconnecting page fetches its flow panel again: it may have missed any step."""
-    return flow_signal(table_id)
+    """A reconnecting page may have missed any step: it fetches its flow panel again
+    unless the panel already shows the last one. Every page gets the snapshot as its
+    socket opens, and a page just loaded is current: a refetch then is only a redraw
+    that races the first thing the person does."""
+    return flow_signal(table_id, queries.revision(table_id, is_gm))

@@ -41,9 +41,14 @@ _OUTCOME_LABELS = {
 }
 
 
+def takes_lowest(pool: int) -> bool:
+    """A pool of zero or less rolls two dice and the lowest counts."""
+    return pool <= 0
+
+
 def dice_count(pool: int) -> int:
     """How many dice a pool rolls: a pool of zero or less still rolls two."""
-    return 2 if pool <= 0 else pool
+    return 2 if takes_lowest(pool) else pool
 
 
 @dataclass(frozen=True)

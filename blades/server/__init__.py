@@ -38,4 +38,11 @@ override to re-check, rather than subtly in production.
     connections before every message (a crossing to the shared thread for every frame to
     every socket). Frames never touch the database; the handlers that do go through
     `channels.db.database_sync_to_async`, which closes stale connections itself.
+
+`origin.SameOriginValidator` (wraps the socket routes in `blades.asgi`)
+    Stands in for `channels.security.websocket.AllowedHostsOriginValidator`, which checks
+    only the Origin's host: any scheme and port passed. Ours holds a socket's Origin to
+    the scheme, host and port it was opened to, as Django's CSRF check does for a form;
+    it leans on Django's `split_domain_port` and `validate_host` and Channels'
+    `WebsocketDenier`.
 """

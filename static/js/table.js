@@ -16,19 +16,55 @@ document.addEventListener("DOMContentLoaded", function () {
 // page's copy is older than the pushed revision and no request of it is in flight: the
 // sender already holds its own answer. Decided here rather than in an hx-trigger filter:
 // filters are evaluated code, which the Content-Security-Policy does not allow.
-document.addEventListener("htmx:confirm", function (event) {
-  var signal = event.detail.elt;
-  var target = signal.dataset && (signal.dataset.sheet || signal.dataset.panel);
-  if (!target) return;
-  var sheet = document.getElementById(target);
-  if (
-    !sheet ||
-    sheet.dataset.revision === signal.dataset.revision ||
-    sheet.querySelector(".htmx-request")
-  ) {
-    event.preventDefault();
+//
+// A request in flight may have been answered before the signalled change (the GM taps a
+// coin on Ada's sheet as Ada marks stress): its answer then shows the older sheet. So the
+// signal waits for the requests out, and fetches once they are home if the sheet is
+// still behind. Requests are counted rather than spotted by their htmx-request class:
+// for a moment after a swap htmx copies the old element's classes onto the new one.
+(function () {
+  var out = {}; // sheet or panel id → how many of its requests are out
+  var waiting = {}; // sheet or panel id → the latest signal that came while they were
+
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    var id = event.detail.target && event.detail.target.id;
+    if (!id) return;
+    out[id] = (out[id] || 0) + 1;
+    // After the answer's swap (htmx swaps on load, which comes before loadend).
+    event.detail.xhr.addEventListener("loadend", function () {
+      out[id] -= 1;
+      if (!out[id] && waiting[id]) fetchIfBehind(id);
+    });
+  });
+
+  function fetchIfBehind(target) {
+    var signal = waiting[target];
+    delete waiting[target];
+    var sheet = document.getElementById(target);
+    // A newer signal, once here, decides for itself.
+    if (!sheet || !signal.isConnected || sheet.dataset.revision === signal.dataset.revision) {
+      return;
+    }
+    htmx.ajax("GET", signal.getAttribute("hx-get"), {
+      source: signal,
+      target: "#" + target,
+      swap: "outerHTML",
+    });
   }
-});
+
+  document.addEventListener("htmx:confirm", function (event) {
+    var signal = event.detail.elt;
+    var target = signal.dataset && (signal.dataset.sheet || signal.dataset.panel);
+    if (!target) return;
+    var sheet = document.getElementById(target);
+    if (!sheet || sheet.dataset.revision === signal.dataset.revision) {
+      event.preventDefault();
+    } else if (out[target]) {
+      waiting[target] = signal;
+      event.preventDefault();
+    }
+  });
+})();
 
 // Mark the page while its socket is down, so nobody trusts a stale view.
 document.addEventListener("htmx:wsOpen", function () {
@@ -96,7 +132,9 @@ document.addEventListener("htmx:afterRequest", function (event) {
       return base + "details:" + (summary ? summary.textContent.trim() : "");
     }
     if (el.tagName === "A") return base + "a:" + el.getAttribute("href");
-    return base + el.tagName + ":" + el.textContent.trim();
+    // By its accessible name: buttons alike but for their labels ("Clear Bruised",
+    // "Clear Winded", each drawn as ×) must not be taken for one another.
+    return base + el.tagName + ":" + (el.getAttribute("aria-label") || el.textContent.trim());
   }
 
   function findByKey(key, scope) {

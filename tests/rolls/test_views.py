@@ -188,3 +188,24 @@ def test_the_senders_panel_is_drawn_once(
     # table.js's htmx:confirm listener skips the fetch when the two revisions match.
     assert shown and 'data-panel="flow-panel"' in signal
     assert f'data-revision="{shown[1]}"' in signal
+
+
+@pytest.mark.parametrize("rolls", [0, 1])
+def test_the_snapshot_of_a_socket_just_opened_names_the_panel_the_page_shows(
+    client, table, gm, player, ada, rolls
+):
+    """Every socket gets the snapshot as it opens: the flow signal in it carries the
+    revision, so a page loaded a moment ago (and so current) does not fetch its panel
+    again, a redraw racing the first thing the person does; one behind still fetches."""
+    import re
+
+    from rolls.live import flow_snapshot
+
+    for _ in range(rolls):
+        propose(login(client, player), table)
+    for person, is_gm in ((gm, True), (player, False)):
+        page = login(client, person).get(reverse("table_detail", args=[table.pk]))
+        shown = re.search(r'id="flow-panel"[^>]*data-revision="(\d+)"', page.content.decode())
+        signal = flow_snapshot(table.pk, is_gm)
+        assert shown and 'data-panel="flow-panel"' in signal
+        assert f'data-revision="{shown[1]}"' in signal

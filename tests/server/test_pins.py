@@ -18,6 +18,7 @@ from channels.db import DatabaseSyncToAsync
 from channels.layers import InMemoryChannelLayer as StockInMemoryChannelLayer
 from django.core.handlers.asgi import ASGIHandler
 from django.core.handlers.base import BaseHandler
+from django.http.request import split_domain_port, validate_host
 
 from blades.server import hashing, outbox
 from blades.server.channel_layer import InMemoryChannelLayer
@@ -146,3 +147,12 @@ async def test_the_stock_layer_still_sweeps_on_every_receive_and_group_send():
         "Channels' in-memory layer sweeps differently now: "
         f"re-check {LAYER} (is the rationing still needed, still enough?)"
     )
+
+
+def test_the_host_helpers_the_origin_check_leans_on_still_split_and_match():
+    """origin: Django's own Host parsing and matching (blades/server/origin.py)."""
+    recheck = "re-check blades/server/origin.py (own_origin)"
+    assert split_domain_port("[::1]:8000") == ("[::1]", "8000"), recheck
+    assert split_domain_port("Example.org") == ("example.org", ""), recheck
+    assert validate_host("table.example.org", [".example.org"]), recheck
+    assert not validate_host("example.org.evil", ["example.org"]), recheck
