@@ -55,6 +55,7 @@ RULE_NUMBERS = {
     "self_heal_stress": score_rules.SELF_HEAL_STRESS,
     "untreated_stress": score_rules.UNTREATED_STRESS,
     "healer_quality_max": score_rules.HEALER_QUALITY_MAX,
+    "healer_quality_offered": score_rules.HEALER_QUALITY_OFFERED,
     "push_stress": PUSH_STRESS,
     "xp_marks": range(character_rules.XP_PER_TRIGGER_MAX + 1),
     "session_xp_max": character_rules.XP_PER_TRIGGER_MAX * len(score_rules.CHARACTER_TRIGGERS),

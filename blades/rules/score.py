@@ -346,6 +346,8 @@ RAISABLE = ("acquire_asset", "project", "recover", "reduce_heat")
 SELF_HEAL_STRESS = 2  # a Physicker treating their own wounds
 UNTREATED_STRESS = 1  # no healer: tough it out, 0d
 HEALER_QUALITY_MAX = 6  # an NPC healer's quality; the texts give no top, and 6d is past any tier
+# Offered, not decided: the GM sets the healer's quality; 2 is a competent professional.
+HEALER_QUALITY_OFFERED = 2
 RESTRICTED_HEAT = 2
 EXTRA_ACTIVITY_COST = 1  # each activity past the free ones costs 1 coin or 1 rep
 
