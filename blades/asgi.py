@@ -7,7 +7,10 @@ import django  # noqa: E402
 
 django.setup(set_prefix=False)
 
+from blades.server.checkpoint import checkpoint_apart  # noqa: E402
 from blades.server.handler import OneHopASGIHandler  # noqa: E402
+
+checkpoint_apart()
 
 django_http_app = OneHopASGIHandler()
 
