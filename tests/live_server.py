@@ -25,7 +25,7 @@ class Daphne:
     def start(self) -> None:
         self.process = subprocess.Popen(
             [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(self.port)]
-            + ["blades.asgi:application"],
+            + ["--websocket_connect_timeout", "30", "blades.asgi:application"],
             env=self.env,
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,

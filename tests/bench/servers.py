@@ -25,7 +25,9 @@ class Server:
         self.pause_log.unlink(missing_ok=True)  # a kept folder's last run
         self.log = (folder / f"{name}.log").open("w")
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(self.port), app],
+            [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(self.port)]
+            # As the README runs it (both sides alike): a storm's last handshakes queue.
+            + ["--websocket_connect_timeout", "30", app],
             env={**env, "BLADES_PAUSE_LOG": str(self.pause_log)},
             cwd=ROOT,
             stdout=self.log,
