@@ -1,4 +1,3 @@
-import gc
 import os
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "blades.settings")
@@ -8,6 +7,7 @@ import django  # noqa: E402
 django.setup(set_prefix=False)
 
 from blades.server.checkpoint import checkpoint_apart  # noqa: E402
+from blades.server.collector import settle  # noqa: E402
 from blades.server.handler import OneHopASGIHandler  # noqa: E402
 
 checkpoint_apart()
@@ -34,9 +34,4 @@ application = pauses.watch(
     )
 )
 
-# What starting up made (modules, settings, URL patterns, models) lives as long as the
-# process, yet every full garbage collection walks it again, and with 1,000 sockets open a
-# full collection stops the whole process for a quarter of a second. Frozen, it is left
-# out: in the load benchmark the longest full collection went from 255 ms to 178 ms.
-gc.collect()
-gc.freeze()
+settle()

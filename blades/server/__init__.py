@@ -45,4 +45,8 @@ override to re-check, rather than subtly in production.
     the scheme, host and port it was opened to, as Django's CSRF check does for a form;
     it leans on Django's `split_domain_port` and `validate_host` and Channels'
     `WebsocketDenier`.
+
+Two more set how the server process runs, leaning on no private API (no pin needed):
+`checkpoint` (SQLite's log checkpointed by a thread of its own, never inside a request)
+and `collector` (the garbage collector's thresholds, and what start-up made frozen).
 """
