@@ -138,6 +138,7 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
 CHANNEL_CAPACITY = 2000
 REDIS_URL = os.environ.get("REDIS_URL", "")
 REDIS_READ_TIMEOUT = 15  # seconds; above channels-redis's 5 s wait for a message
+REDIS_MAX_CONNECTIONS = 2000  # per process and pool
 if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
@@ -146,8 +147,19 @@ if REDIS_URL:
             # redis-py 8 gives up reading any reply after 5 s by default: a socket idle
             # that long raced the two and failed (closing every socket of the process).
             # A reading timeout past the wait keeps idle sockets open.
+            # redis-py 8 fails a command outright once 100 are in flight on a process's
+            # pool (MaxConnectionsError), and a failed command closes every socket of the
+            # process (sessions/consumers.py): a storm of reconnecting pages, each joining
+            # its groups at once, passed 100. Room for a whole process's sockets at once;
+            # the connections a storm opens stay pooled for the next.
             "CONFIG": {
-                "hosts": [{"address": REDIS_URL, "socket_timeout": REDIS_READ_TIMEOUT}],
+                "hosts": [
+                    {
+                        "address": REDIS_URL,
+                        "socket_timeout": REDIS_READ_TIMEOUT,
+                        "max_connections": REDIS_MAX_CONNECTIONS,
+                    }
+                ],
                 "capacity": CHANNEL_CAPACITY,
             },
         }
