@@ -41,6 +41,10 @@ async def open_screen(path: str, user=None, origin=ORIGIN):
         headers.append((b"cookie", cookie.encode()))
     communicator = WebsocketCommunicator(application, path, headers=headers)
     connected, _ = await communicator.connect()
+    if not connected:
+        # A refused socket's consumer waits for the disconnect a browser would send; left
+        # waiting, it kept a database session open past the test (PostgreSQL).
+        await communicator.disconnect()
     return communicator, connected
 
 
@@ -104,6 +108,7 @@ async def test_revoking_or_renewing_the_link_closes_its_open_screens(change):
     else:
         await database_sync_to_async(actions.new_screen_link)(table=table)
     assert (await screen.receive_output(timeout=1))["type"] == "websocket.close"
+    await screen.disconnect()
     # ...and the old token opens nothing any more.
     _, connected = await open_screen(f"/ws/screen/{shared.token}/")
     assert not connected
@@ -187,3 +192,4 @@ async def test_a_removed_players_screen_is_closed():
     await screen.receive_from()
     await database_sync_to_async(table_actions.remove_player)(table=table, user_id=player.pk)
     assert (await screen.receive_output(timeout=1))["type"] == "websocket.close"
+    await screen.disconnect()
