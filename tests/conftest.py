@@ -96,3 +96,20 @@ def no_template_drawn_inside_a_transaction(request, monkeypatch):
     monkeypatch.setattr(Template, "render", watched)
     yield
     assert not drawn_inside, f"drawn inside a transaction: {drawn_inside}"
+
+
+@pytest.fixture(autouse=True)
+def fresh_channel_layer():
+    """Each async test runs in an event loop of its own, and channels-redis binds its
+    receive lock to the loop that waits on it: a socket still waiting as one test's loop
+    ended left that lock held, and every later socket test failed on it ("bound to a
+    different event loop"). A server has one loop, so this is the tests' own problem."""
+    yield
+    from django.conf import settings
+
+    if not settings.configured:
+        return  # the pure rules tests run without Django
+    from channels.layers import channel_layers
+
+    if settings.REDIS_URL:
+        channel_layers.backends.clear()
