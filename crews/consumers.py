@@ -20,9 +20,9 @@ from channels.db import database_sync_to_async
 from django.template.loader import render_to_string
 from django.urls import reverse
 
-from sessions import live
+from sessions import layer, live
 from sessions.access import membership_of
-from sessions.consumers import OPEN_SOCKETS, TableConsumer
+from sessions.consumers import TableConsumer
 from sessions.inputs import is_token
 
 from .models import Screen
@@ -68,6 +68,8 @@ class ScreenConsumer(TableConsumer):
             self.table_id = screen.table_id
             self.joined = [live.players_group(self.table_id), live.screen_group(screen.pk)]
             url = reverse("screen_shared", args=[token])
+        layer.OPEN_SOCKETS.add(self)
+        await layer.watch()
         for group in self.joined:
             await self.channel_layer.group_add(group, self.channel_name)
         # Asked again once in the groups: a link revoked in between has sent its kick
@@ -76,7 +78,6 @@ class ScreenConsumer(TableConsumer):
             await self.close()
             return
         await self.accept()
-        OPEN_SOCKETS.add(self)
         self.signal = render_to_string("crews/screen.html#screen-signal", {"refresh_url": url})
         # Catch up: whatever changed while this screen was away is fetched now.
         await self.send(text_data=self.signal)

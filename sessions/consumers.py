@@ -5,24 +5,12 @@ import asyncio
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.utils import timezone
-from redis.exceptions import RedisError
 
 from blades.server.consumer import FramesSkipTheDatabase
 
-from . import live, presence
+from . import layer, live, presence
 from .access import membership_of
 from .models import Presence
-
-
-class LayerLost(Exception):
-    """Ends a socket whose groups may be gone with the channel layer's Redis."""
-
-
-# How the channel layer fails when Redis goes away or comes back empty.
-LAYER_FAILURES = (RedisError, OSError, TimeoutError)
-
-# Every accepted table socket in this process (see TableConsumer.__call__).
-OPEN_SOCKETS: set["TableConsumer"] = set()
 
 
 class TableConsumer(FramesSkipTheDatabase, AsyncWebsocketConsumer):
@@ -32,33 +20,21 @@ class TableConsumer(FramesSkipTheDatabase, AsyncWebsocketConsumer):
     layer_lost = False
 
     async def __call__(self, scope, receive, send) -> None:
-        # channels-redis shares one blocking receive among all consumers of a process,
-        # so a Redis failure reaches only the consumer doing it (daphne closes that one
-        # with 1011). If Redis came back empty, the others wait on in it with their
-        # groups gone: open but never pushed to again. So every other socket of this
-        # process must close too, with a code on which the page reconnects (joining its
-        # groups again and getting the snapshot): 1011, 1012 or 1013. Daphne lets an
-        # application close only with 1000 or 3000-4999, but closes with 1011 itself
-        # when an application fails; so each other run is cancelled and ends failing.
-        # Cancelling is how daphne itself stops an application; channels-redis gives
-        # back its receive lock on cancellation.
         self.run = asyncio.current_task()
         try:
             await super().__call__(scope, receive, send)
-        except LAYER_FAILURES:
+        except layer.LAYER_FAILURES:
+            # The one consumer whose command failed: the others wait on, deaf (see layer).
             if not self.layer_lost:
-                others = OPEN_SOCKETS - {self}
-                OPEN_SOCKETS.clear()
-                for consumer in others:
-                    consumer.layer_lost = True
-                    consumer.run.cancel()
+                layer.OPEN_SOCKETS.discard(self)
+                layer.lose()
             raise
         except asyncio.CancelledError:
             if self.layer_lost:
-                raise LayerLost("another socket saw the channel layer fail") from None
+                raise layer.LayerLost("the channel layer lost this socket's groups") from None
             raise
         finally:
-            OPEN_SOCKETS.discard(self)
+            layer.OPEN_SOCKETS.discard(self)
 
     async def connect(self) -> None:
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
@@ -73,10 +49,12 @@ class TableConsumer(FramesSkipTheDatabase, AsyncWebsocketConsumer):
         self.joined = live.groups_for(
             self.table_id, self.is_gm, session.session_key if session else None
         )
+        # Counted before it joins: a Redis lost from here on must end this socket too.
+        layer.OPEN_SOCKETS.add(self)
+        await layer.watch()
         for group in self.joined:
             await self.channel_layer.group_add(group, self.channel_name)
         await self.accept()
-        OPEN_SOCKETS.add(self)
         # Catch up: whatever changed while this page was away arrives now.
         await self.send(
             text_data=await database_sync_to_async(live.snapshot)(self.table_id, self.is_gm)

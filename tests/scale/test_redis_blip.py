@@ -1,15 +1,18 @@
-"""Redis killed and back at once, empty, under several sockets on one daphne process.
+"""Redis forgets the groups under several sockets on one daphne process.
 
-channels-redis shares one blocking receive per process among all its consumers, so
-only the consumer that was doing it sees Redis fail. The others would wait on in the
-new, empty Redis, their groups gone: open but never pushed to again. Every socket must
-be closed by the server, so its page reconnects, joins its groups again and catches up.
+Killed and back at once, empty: channels-redis shares one blocking receive per process
+among all its consumers, so only the consumer that was doing it sees Redis fail (if it
+was doing it at that moment at all). The others would wait on in the new, empty Redis,
+their groups gone: open but never pushed to again. Flushed while up: no command fails.
+Either way every socket must be closed by the server, so its page reconnects, joins its
+groups again and catches up.
 """
 
 import asyncio
 import os
 import signal
 
+import redis.asyncio
 from django.test import Client
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 
@@ -56,23 +59,42 @@ async def frame_with(socket, text: str) -> None:
         pass
 
 
-def test_every_socket_is_closed_and_catches_up_after_a_quick_redis_restart(servers, redis_server):
-    a, _ = servers
+async def connect_all(server, table_id: int, cookie: str):
+    sockets = [await reconnect(server, table_id, cookie) for _ in range(SOCKETS)]
+    # Once greeted, each consumer has joined its groups and waits on the layer.
+    for socket in sockets:
+        await greeted(socket)
+    return sockets
+
+
+async def closed_then_caught_up(server, table, cookie, gm, sockets) -> list[int]:
+    """Every socket is closed by the server; opened again, each hears the next roll."""
+    async with asyncio.timeout(10):
+        codes = await asyncio.gather(*(close_code(socket) for socket in sockets))
+    sockets = await connect_all(server, table.pk, cookie)
+    form = {"kind": "fortune", "pool": 1, "note": "After the blip"}
+    await asyncio.to_thread(server.post, gm, f"/tables/{table.pk}/rolls/", form)
+    async with asyncio.timeout(10):
+        await asyncio.gather(*(frame_with(socket, "After the blip") for socket in sockets))
+    for socket in sockets:
+        await socket.close()
+    return codes
+
+
+def a_player_and_the_gm():
     table = TableFactory()
     player = MembershipFactory(table=table).user
-    cookie = session_cookie(player)
     gm = Client()
     gm.force_login(table.gm)
+    return table, session_cookie(player), gm
 
-    async def connect_all():
-        sockets = [await reconnect(a, table.pk, cookie) for _ in range(SOCKETS)]
-        # Once greeted, each consumer has joined its groups and waits on the layer.
-        for socket in sockets:
-            await greeted(socket)
-        return sockets
+
+def test_every_socket_is_closed_and_catches_up_after_a_quick_redis_restart(servers, redis_server):
+    a, _ = servers
+    table, cookie, gm = a_player_and_the_gm()
 
     async def blip():
-        sockets = await connect_all()
+        sockets = await connect_all(a, table.pk, cookie)
         # Redis must be back before A notices it went: A's consumers would otherwise
         # all fail one after the other on the refused connection. Holding A still
         # while Redis restarts makes that order certain (as a busy process would).
@@ -82,18 +104,25 @@ def test_every_socket_is_closed_and_catches_up_after_a_quick_redis_restart(serve
             redis_server.start()
         finally:
             os.kill(a.process.pid, signal.SIGCONT)
-        async with asyncio.timeout(5):
-            codes = await asyncio.gather(*(close_code(socket) for socket in sockets))
+        return await closed_then_caught_up(a, table, cookie, gm, sockets)
 
-        sockets = await connect_all()
-        form = {"kind": "fortune", "pool": 1, "note": "After the blip"}
-        await asyncio.to_thread(a.post, gm, f"/tables/{table.pk}/rolls/", form)
-        async with asyncio.timeout(5):
-            await asyncio.gather(*(frame_with(socket, "After the blip") for socket in sockets))
-        for socket in sockets:
-            await socket.close()
-        return codes
-
-    # 1011 for the consumer that saw Redis fail and for each one it ended: a code on
-    # which the page's socket reconnects.
+    # 1011, from the consumer that saw Redis fail or from the process's watch on its
+    # key: a code on which the page's socket reconnects.
     assert run_in_thread(blip()) == [1011] * SOCKETS
+
+
+def test_every_socket_is_closed_and_catches_up_when_redis_is_flushed(servers, redis_server):
+    """Nothing fails here: only the process's key, gone with the groups, tells."""
+    a, _ = servers
+    table, cookie, gm = a_player_and_the_gm()
+
+    async def flush():
+        sockets = await connect_all(a, table.pk, cookie)
+        client = redis.asyncio.Redis.from_url(redis_server.url)
+        try:
+            await client.flushall()
+        finally:
+            await client.aclose()
+        return await closed_then_caught_up(a, table, cookie, gm, sockets)
+
+    assert run_in_thread(flush()) == [1011] * SOCKETS
