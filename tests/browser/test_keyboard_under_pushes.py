@@ -114,3 +114,29 @@ def test_a_change_signalled_while_ones_own_answer_is_on_its_way_is_not_lost(pers
     gm.evaluate("heldAnswers[0]()")
     expect(gm.get_by_text("Coin 2/4", exact=True)).to_be_visible()
     expect(gm.get_by_text("Stress 3/9", exact=True)).to_be_visible()
+
+
+# A page whose timers run late, as on a busy phone: every delayed callback waits 3 s more.
+LATE_TIMERS = """{
+  const setTimeout = window.setTimeout;
+  window.setTimeout = (callback, delay, ...rest) =>
+    setTimeout(callback, delay > 0 ? delay + 3000 : delay, ...rest);
+}"""
+
+
+def test_a_key_pressed_the_moment_a_redraw_lands_is_acted_on(person, server, sable):
+    """The redrawn sheet's controls work at once, not after a timer: htmx wires up new
+    content when it settles, after a delay, and a key pressed before that was lost."""
+    ada = person("ada")
+    ada.add_init_script(LATE_TIMERS)
+    ada.goto(f"{server.url}/tables/{sable.table_id}/characters/{sable.pk}/")
+    wait_for_socket(ada)
+    gm = open_sheet(person, server, "gm", sable)
+
+    button(ada, "Clear Winded").focus()
+    button(gm, "Stress 2 of 9").click()
+    expect(ada.get_by_text("Stress 2/9", exact=True)).to_be_visible()
+    expect(button(ada, "Clear Winded")).to_be_focused()
+    ada.keyboard.press("Enter")
+    expect(ada.locator(f"#harm-row-{sable.pk}-1")).not_to_contain_text("Winded")
+    assert Character.objects.get(pk=sable.pk).harm["1"] == ["Bruised"]
