@@ -28,15 +28,15 @@ def session_cookie(user) -> str:
 async def connect(user, table_id: int, origin=ORIGIN):
     """A table socket through the whole ASGI app, as `user` (None: logged out)."""
     from channels.db import database_sync_to_async
-    from channels.testing import WebsocketCommunicator
 
     from blades.asgi import application
+    from tests.sockets import Socket
 
     headers = [origin]
     if user is not None:
         cookie = await database_sync_to_async(session_cookie)(user)
         headers.append((b"cookie", cookie.encode()))
-    communicator = WebsocketCommunicator(application, f"/ws/tables/{table_id}/", headers=headers)
+    communicator = Socket(application, f"/ws/tables/{table_id}/", headers=headers)
     connected, _ = await communicator.connect()
     return communicator, connected
 
@@ -56,12 +56,11 @@ async def make_table():
 
 async def open_socket(table, client: Client, *headers: tuple[bytes, bytes]):
     """A table socket with a logged-in test client's session, and the headers given."""
-    from channels.testing import WebsocketCommunicator
-
     from blades.asgi import application
+    from tests.sockets import Socket
 
     cookie = f"sessionid={client.cookies['sessionid'].value}".encode()
-    communicator = WebsocketCommunicator(
+    communicator = Socket(
         application, f"/ws/tables/{table.pk}/", headers=[*headers, (b"cookie", cookie)]
     )
     connected, _ = await communicator.connect()

@@ -6,13 +6,14 @@ import threading
 
 import pytest
 from channels.db import database_sync_to_async
-from channels.testing import HttpCommunicator, WebsocketCommunicator
+from channels.testing import HttpCommunicator
 from django.contrib.auth.hashers import MD5PasswordHasher
 
 from blades.asgi import application
 from sessions.models import Roll
 from tests.factories import MembershipFactory, TableFactory, UserFactory
 from tests.helpers import ORIGIN, session_cookie
+from tests.sockets import Socket
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
 
@@ -54,7 +55,7 @@ async def post_roll(table_id: int, cookie: str, *, with_token: bool):
 
 async def test_a_roll_posted_through_the_asgi_app_is_stored_and_pushed():
     table, cookie = await seated_player()
-    socket = WebsocketCommunicator(
+    socket = Socket(
         application, f"/ws/tables/{table.pk}/", headers=[ORIGIN, (b"cookie", cookie.encode())]
     )
     assert (await socket.connect())[0]

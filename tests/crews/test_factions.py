@@ -1,6 +1,5 @@
 import pytest
 from asgiref.sync import sync_to_async
-from channels.testing import WebsocketCommunicator
 from django.test import Client
 from django.urls import reverse
 
@@ -9,6 +8,8 @@ from crews import actions
 from crews.models import Faction
 from sessions.models import Clock
 from tests.factories import FactionFactory
+from tests.helpers import drain, drain_greeting
+from tests.sockets import Socket
 
 HX = {"HX-Request": "true"}
 FACTION = {"name": "Bluecoats", "tier": "2", "hold": "strong", "status": "0", "notes": ""}
@@ -111,7 +112,7 @@ async def connect(user):
 
 async def open_socket(user, table_id):
     cookie = await connect(user)
-    communicator = WebsocketCommunicator(
+    communicator = Socket(
         application,
         f"/ws/tables/{table_id}/",
         headers=[(b"origin", b"http://localhost"), (b"cookie", cookie.encode())],
@@ -119,13 +120,6 @@ async def open_socket(user, table_id):
     connected, _ = await communicator.connect()
     assert connected
     return communicator
-
-
-async def drain(communicator) -> list[str]:
-    frames = []
-    while not await communicator.receive_nothing(timeout=0.3):
-        frames.append(await communicator.receive_from())
-    return frames
 
 
 @pytest.mark.asyncio
@@ -138,8 +132,9 @@ async def test_hidden_faction_never_reaches_a_players_socket():
     await sync_to_async(actions.create_crew)(table=table, crew_type="shadows", name="Crew")
     gm_socket = await open_socket(table.gm, table.pk)
     player_socket = await open_socket(player, table.pk)
-    await drain(gm_socket)
-    await drain(player_socket)
+    for socket in (gm_socket, player_socket):
+        await drain_greeting(socket)
+        await drain(socket)  # the GM's list hears the player arrive
 
     faction = await sync_to_async(actions.create_faction)(
         table=table, name="Secret Cabal", tier=3, hold="strong", status=-3,
@@ -171,7 +166,7 @@ async def test_crew_changes_reach_every_page_live():
     player = (await sync_to_async(MembershipFactory)(table=table)).user
     crew = await sync_to_async(actions.create_crew)(table=table, crew_type="cult", name="Crew")
     player_socket = await open_socket(player, table.pk)
-    await drain(player_socket)
+    await drain_greeting(player_socket)
     await sync_to_async(actions.add_heat)(crew=crew, amount=3)
     frames = "".join(await drain(player_socket))
     assert f'id="crew-{crew.pk}-books"' in frames and 'aria-label="Heat 3 of 9"' in frames

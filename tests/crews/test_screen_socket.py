@@ -6,7 +6,6 @@ import random
 
 import pytest
 from channels.db import database_sync_to_async
-from channels.testing import WebsocketCommunicator
 from django.test import Client
 
 from blades.asgi import application
@@ -22,6 +21,7 @@ from tests.factories import (
     TableFactory,
 )
 from tests.helpers import ORIGIN, session_cookie
+from tests.sockets import Socket
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
 
@@ -39,7 +39,7 @@ async def open_screen(path: str, user=None, origin=ORIGIN):
     if user is not None:
         cookie = await database_sync_to_async(session_cookie)(user)
         headers.append((b"cookie", cookie.encode()))
-    communicator = WebsocketCommunicator(application, path, headers=headers)
+    communicator = Socket(application, path, headers=headers)
     connected, _ = await communicator.connect()
     if not connected:
         # A refused socket's consumer waits for the disconnect a browser would send; left

@@ -4,12 +4,12 @@ import asyncio
 
 import pytest
 from channels.db import database_sync_to_async
-from channels.testing import WebsocketCommunicator
 from django.test import Client
 
 from blades.asgi import application
 from sessions import live
 from tests.factories import MembershipFactory, TableFactory
+from tests.sockets import Socket
 
 EVENTS = 1000
 pytestmark = [
@@ -28,7 +28,7 @@ def _player_cookie():
 
 async def test_a_thousand_pushes_arrive_in_order_none_missing():
     table, cookie = await database_sync_to_async(_player_cookie)()
-    communicator = WebsocketCommunicator(
+    communicator = Socket(
         application,
         f"/ws/tables/{table.pk}/",
         headers=[(b"origin", b"http://127.0.0.1"), (b"cookie", cookie)],

@@ -182,7 +182,7 @@ async def test_the_pushes_of_a_score_on_a_hidden_faction_name_it_only_to_the_gm(
     from asgiref.sync import sync_to_async
 
     from tests.factories import MembershipFactory, TableFactory
-    from tests.helpers import drain, open_socket
+    from tests.helpers import drain, drain_greeting, open_socket
 
     def setup():
         table = TableFactory()
@@ -199,8 +199,9 @@ async def test_the_pushes_of_a_score_on_a_hidden_faction_name_it_only_to_the_gm(
     origin = (b"origin", b"http://127.0.0.1")
     gm_socket, _ = await open_socket(table, gm_client, origin)
     player_socket, _ = await open_socket(table, player_client, origin)
-    await drain(gm_socket)
-    await drain(player_socket)
+    for socket in (gm_socket, player_socket):
+        await drain_greeting(socket)
+        await drain(socket)  # the GM's list hears the player arrive
     await sync_to_async(hidden_score)(table, crew)
     gm_frames = "".join(await drain(gm_socket))
     player_frames = "".join(await drain(player_socket))

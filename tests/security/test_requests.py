@@ -5,7 +5,6 @@ from collections import Counter
 
 import pytest
 from channels.db import database_sync_to_async
-from channels.testing import WebsocketCommunicator
 from django.test import Client
 from django.urls import reverse
 
@@ -14,6 +13,7 @@ from characters.models import Character
 from sessions import actions
 from sessions.models import Table
 from tests.factories import CharacterFactory, ClockFactory, TableFactory
+from tests.sockets import Socket
 
 NON_TABLE_POSTS = ["table_list", "signup", "login", "logout"]
 
@@ -59,9 +59,7 @@ async def test_socket_from_a_foreign_origin_is_refused():
         headers = [(b"cookie", session)]
         if origin:
             headers.append((b"origin", origin))
-        communicator = WebsocketCommunicator(
-            application, f"/ws/tables/{table.pk}/", headers=headers
-        )
+        communicator = Socket(application, f"/ws/tables/{table.pk}/", headers=headers)
         connected, _ = await communicator.connect()
         assert not connected, origin
         await communicator.disconnect()

@@ -6,7 +6,6 @@ or an escaped form of the same text.
 
 import pytest
 from channels.db import database_sync_to_async
-from channels.testing import WebsocketCommunicator
 from django.test import Client
 
 from blades.asgi import application
@@ -18,6 +17,7 @@ from tests.security.conftest import (
     assert_no_secrets,
     build_scene,
 )
+from tests.sockets import Socket
 
 
 def test_no_page_or_fragment_a_player_gets_holds_a_secret(client, scene):
@@ -94,7 +94,7 @@ async def test_no_socket_frame_a_player_gets_holds_a_secret():
     scene = await database_sync_to_async(build_scene)()
     sockets = []
     for user in (scene.player, scene.gm):
-        communicator = WebsocketCommunicator(
+        communicator = Socket(
             application,
             f"/ws/tables/{scene.table.pk}/",
             headers=[

@@ -8,7 +8,7 @@ from django.test import Client
 
 from crews import actions as crew_actions
 from tests.factories import MembershipFactory, TableFactory
-from tests.helpers import drain, open_socket
+from tests.helpers import drain, drain_greeting, open_socket
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
 
@@ -29,7 +29,7 @@ async def test_the_gm_touching_a_hidden_faction_sends_players_nothing():
         table=table, name="Zq-cabal", tier=2, hold="weak", status=0, hidden=True
     )
     socket, _ = await open_socket(table, client, (b"origin", b"http://127.0.0.1"))
-    await drain(socket)
+    await drain_greeting(socket)
     await sync_to_async(crew_actions.update_faction)(
         faction=faction, name="Zq-cabal", tier=3, hold="strong", status=-1, notes="",
         hidden=True, notes_hidden=False,

@@ -16,12 +16,12 @@ from dataclasses import dataclass, field
 
 import pytest
 from channels.db import database_sync_to_async
-from channels.testing import WebsocketCommunicator
 from django.test import Client
 from django.urls import resolve, reverse
 
 from blades.asgi import application
 from tests.security.urls import UNKNOWN_ID, _patterns, character_moves
+from tests.sockets import Socket
 
 HIDDEN_CLOCK = "Zq-sweep-clock"
 CABAL = "Zq-sweep-cabal"
@@ -444,7 +444,7 @@ async def test_no_hidden_name_or_note_reaches_a_player_or_the_screen(monkeypatch
     sockets = {}
     for who, client in (("gm", s.gm), ("player", s.player)):
         cookie = f"sessionid={client.cookies['sessionid'].value}".encode()
-        sockets[who] = WebsocketCommunicator(
+        sockets[who] = Socket(
             application,
             f"/ws/tables/{s.table.pk}/",
             headers=[(b"origin", b"http://127.0.0.1"), (b"cookie", cookie)],
@@ -459,7 +459,7 @@ async def test_no_hidden_name_or_note_reaches_a_player_or_the_screen(monkeypatch
         ("tv", f"/ws/screen/{screen.token}/", []),
         ("gm screen", f"/ws/tables/{s.table.pk}/screen/", [(b"cookie", gm_cookie)]),
     ):
-        sockets[who] = WebsocketCommunicator(
+        sockets[who] = Socket(
             application, path, headers=[(b"origin", b"http://127.0.0.1"), *headers]
         )
         assert (await sockets[who].connect())[0]
