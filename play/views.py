@@ -29,7 +29,6 @@ from .models import DowntimeActivity, Flashback
 from .queries import phase_page
 
 PAGE = "play/phase.html"
-RAISE_COIN_MAX = 3  # three levels lift the worst result to a critical
 # Forms that draw a refusal beside the field at fault (its `RuleError.field`), by view;
 # any other refusal of the form goes beside the first.
 FIELD_ERRORS = {
@@ -372,7 +371,13 @@ def _activity(table, membership, activity_id) -> DowntimeActivity:
 def activity_raise(request: HttpRequest, table_id: int, activity_id: int) -> HttpResponse:
     def change(table, membership):
         activity = _activity(table, membership, activity_id)
-        coin = inputs.whole(request.POST, "coin", low=1, high=RAISE_COIN_MAX, default=1)
+        coin = inputs.whole(
+            request.POST,
+            "coin",
+            low=score_rules.RAISE_COIN,
+            high=score_rules.RAISE_COIN_MAX,
+            default=score_rules.RAISE_COIN,
+        )
         downtime.raise_result(activity=activity, coin=coin)
 
     return _run(request, table_id, change, gm=False)
