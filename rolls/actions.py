@@ -433,16 +433,18 @@ def add_ability_bonus(*, by: Membership, roll: ActionRoll, bonus: str, reason: s
     require_roller(by, roll)
     reason = reason.strip()
     if bonus not in ("dice", "effect") or not reason:
-        raise RuleError("Name the ability and whether it gives +1d or +1 effect.")
+        bonus_words = f"+{rules.ABILITY_BONUS}d or +{rules.ABILITY_BONUS} effect"
+        raise RuleError(f"Name the ability and whether it gives {bonus_words}.")
     with transaction.atomic():
         roll = locked_roll(roll)
         require_step(roll, Step.SETUP)
         _require_action(roll)
-        roll.ability_dice = int(bonus == "dice")
-        roll.ability_effect = int(bonus == "effect")
+        roll.ability_dice = rules.ABILITY_BONUS if bonus == "dice" else 0
+        roll.ability_effect = rules.ABILITY_BONUS if bonus == "effect" else 0
         roll.ability_reason = reason[:120]
         roll.save(update_fields=["ability_dice", "ability_effect", "ability_reason"])
-        record(roll, by, f"{reason}: +1{'d' if bonus == 'dice' else ' effect'}")
+        given = "d" if bonus == "dice" else " effect"
+        record(roll, by, f"{reason}: +{rules.ABILITY_BONUS}{given}")
     return roll
 
 
