@@ -62,7 +62,7 @@ RULE_NUMBERS = {
     "untreated_dice": score_rules.UNTREATED_DICE,
     "raise_coin": score_rules.RAISE_COIN,
     "xp_marks": range(character_rules.XP_PER_TRIGGER_MAX + 1),
-    "session_xp_max": character_rules.XP_PER_TRIGGER_MAX * len(score_rules.CHARACTER_TRIGGERS),
+    "session_xp_max": score_rules.SESSION_XP_MAX,
 }
 
 

@@ -433,9 +433,11 @@ def xp_character(request: HttpRequest, table_id: int, character_id: int) -> Http
         downtime.review_character_xp(
             character=_own(table, membership, character_id),
             triggers=_marks(request, score_rules.CHARACTER_TRIGGERS),
-            # Each review is worth at most 2 xp per trigger: the rules judge the total.
+            # No track takes more than the whole review; the rules judge the total.
             tracks={
-                t: inputs.whole(request.POST, f"on_{t}", low=0, high=99, default=0)
+                t: inputs.whole(
+                    request.POST, f"on_{t}", low=0, high=score_rules.SESSION_XP_MAX, default=0
+                )
                 for t in character_rules.XP_TRACKS
             },
         )

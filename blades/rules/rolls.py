@@ -92,8 +92,11 @@ def effect_ticks(effect: Effect, critical: bool = False) -> int:
     return int(effect)
 
 
+DESPERATE_XP = 1  # "mark xp in the attribute of the action you rolled" once, when desperate
+
+
 def desperate_xp(position: Position) -> int:
-    return 1 if position is Position.DESPERATE else 0
+    return DESPERATE_XP if position is Position.DESPERATE else 0
 
 
 # --- Action roll -----------------------------------------------------------
@@ -495,8 +498,8 @@ def summarize(
     outcome = roll.outcome
     match kind:
         case RollKind.ACTION | RollKind.GROUP:
-            if desperate_xp(position):
-                return f"{outcome.label}, mark 1 xp"
+            if xp := desperate_xp(position):
+                return f"{outcome.label}, mark {xp} xp"
             return outcome.label
         case RollKind.RESISTANCE:
             stress = resistance_stress(roll)

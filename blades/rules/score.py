@@ -8,7 +8,7 @@ applies what these return.
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from blades.rules.character import RuleError, check_range
+from blades.rules.character import XP_PER_TRIGGER_MAX, RuleError, check_range
 from blades.rules.crew import JOB_COIN
 from blades.rules.dice import Outcome
 from blades.rules.rolls import OUTCOME_RISE_MAX
@@ -382,6 +382,8 @@ CHARACTER_TRIGGERS: dict[str, str] = {
     "beliefs": "You expressed your beliefs, drives, heritage or background",
     "vice": "You struggled with issues from your vice or traumas",
 }
+# The most xp one PC's review can give: every trigger at its most.
+SESSION_XP_MAX = XP_PER_TRIGGER_MAX * len(CHARACTER_TRIGGERS)
 CREW_TRIGGERS: dict[str, str] = {
     "crew_type": "The crew's own xp trigger",
     "station": "You contended with challenges above your current station",

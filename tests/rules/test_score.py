@@ -7,6 +7,7 @@ from blades.rules.score import (
     HELP_DICE,
     RAISE_COIN,
     RAISE_COIN_MAX,
+    SESSION_XP_MAX,
     UNTREATED_DICE,
     Cost,
     FlashbackCost,
@@ -249,3 +250,7 @@ def test_a_friends_help_is_a_die_and_no_healer_rolls_none():
     roll 0d."""
     assert HELP_DICE == 1
     assert UNTREATED_DICE == 0
+
+
+def test_a_pcs_review_gives_at_most_two_xp_for_each_of_its_three_lines():
+    assert SESSION_XP_MAX == 6
