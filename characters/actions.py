@@ -22,6 +22,8 @@ from blades.rules.rolls import resistance_stress as read_resistance
 from sessions.actions import SYSTEM_RNG, record_roll
 from sessions.models import Roll
 
+from . import foundry_import
+from .foundry import Sheet
 from .live import push_character
 from .models import (
     PLAYBOOK_ANSWERS,
@@ -531,6 +533,58 @@ def create_character(*, table, owner, playbook, choices: dict) -> Character:
                 if i.name.casefold() not in own_names
             ]
         )
+        push_character(character, created=True)
+    return character
+
+
+def import_character(
+    *,
+    table,
+    owner,
+    sheet: Sheet,
+    playbook: Playbook,
+    heritage: Option,
+    background: Option,
+    vice: Option,
+) -> Character:
+    """Make the character a Foundry export describes, with the player's choices for what
+    did not match; the sheet is matched again, so a problem found since the preview stops
+    it. All of it or nothing, and the same push as a character made by hand."""
+    found = foundry_import.match(sheet, table)
+    if found.problems:
+        raise RuleError(" ".join(found.problems))
+    parts = foundry_import.parts_of(sheet, playbook, table)
+    with transaction.atomic():
+        if Character.objects.filter(table=table, owner=owner, state="active").exists():
+            raise RuleError("Retire your current character before importing another.")
+        character = Character.objects.create(
+            table=table,
+            owner=owner,
+            playbook=playbook,
+            name=sheet.name,
+            alias=sheet.alias,
+            look=sheet.look,
+            heritage=heritage,
+            background=background,
+            background_detail=sheet.background_detail,
+            vice=vice,
+            vice_purveyor=sheet.vice_purveyor,
+            stress=sheet.stress,
+            traumas=list(sheet.traumas),
+            harm=dict(sheet.harm),
+            healing=sheet.healing,
+            coin=sheet.coin,
+            stash=sheet.stash,
+            **sheet.ratings,
+            **parts.xp,
+        )
+        CharacterAbility.objects.bulk_create(
+            CharacterAbility(character=character, ability=a) for a in parts.abilities
+        )
+        for row in (*parts.contacts, *parts.items):
+            row.character = character
+        Contact.objects.bulk_create(parts.contacts)
+        CharacterItem.objects.bulk_create(parts.items)
         push_character(character, created=True)
     return character
 

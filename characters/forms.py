@@ -1,4 +1,5 @@
-"""The creation wizard's steps and the GM's custom playbook form."""
+"""The creation wizard's steps, the GM's custom playbook form, and the Foundry import's
+upload and confirmation."""
 
 from dataclasses import dataclass
 
@@ -8,6 +9,8 @@ from django.db.models import Q
 from blades import content
 from blades.rules import character as rules
 
+from .foundry import MAX_BYTES, FoundryError, Sheet, parse, read_actor
+from .foundry_import import Match, playbooks_for
 from .models import WIZARD_STEPS, Character, Draft, Option, Playbook
 from .queries import draft_playbook
 
@@ -360,3 +363,57 @@ class DetailsForm(forms.ModelForm):
             "notes",
         ]
         labels = {"vice_purveyor": "Vice purveyor"}
+
+
+# --- Moving in from Foundry VTT --------------------------------------------------------
+
+
+def _read(raw: bytes) -> Sheet:
+    try:
+        return read_actor(parse(raw))
+    except FoundryError as error:
+        raise forms.ValidationError(error.problems) from None
+
+
+class UploadForm(forms.Form):
+    export = forms.FileField(
+        label="Foundry actor export (.json)",
+        help_text="In Foundry: right-click the actor in the sidebar, Export Data.",
+    )
+
+    def clean_export(self):
+        upload = self.cleaned_data["export"]
+        if upload.size > MAX_BYTES:
+            raise forms.ValidationError(
+                f"The file is larger than {MAX_BYTES // 1024} KB: not an actor export."
+            )
+        raw = upload.read()
+        self.sheet = _read(raw)
+        self.document = raw.decode("utf-8-sig")
+        return upload
+
+
+class ConfirmForm(forms.Form):
+    document = forms.CharField(widget=forms.HiddenInput, max_length=MAX_BYTES, strip=False)
+    playbook = forms.ModelChoiceField(queryset=Playbook.objects.none(), label="Playbook")
+    heritage = forms.ModelChoiceField(queryset=Option.objects.filter(kind="heritage"))
+    background = forms.ModelChoiceField(queryset=Option.objects.filter(kind="background"))
+    vice = forms.ModelChoiceField(queryset=Option.objects.filter(kind="vice"))
+
+    def __init__(self, *args, table, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["playbook"].queryset = Playbook.objects.filter(playbooks_for(table))
+
+    def clean_document(self) -> str:
+        document = self.cleaned_data["document"]
+        self.sheet = _read(document.encode())
+        return document
+
+
+def confirm_form(table, document: str, found: Match) -> ConfirmForm:
+    """The preview's form: the export itself, and what matched chosen already."""
+    initial = {"document": document}
+    for choice in ("playbook", "heritage", "background", "vice"):
+        if getattr(found, choice) is not None:
+            initial[choice] = getattr(found, choice).pk
+    return ConfirmForm(table=table, initial=initial)

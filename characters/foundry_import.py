@@ -2,24 +2,21 @@
 
 `match` says, before anything is saved, what the names in the export mean here and
 what they do not (an ability no playbook has, a playbook the table lacks, a trauma
-condition the rules do not know). `import_character` makes the character from the
-player's confirmed choices in one transaction: all of it, or nothing.
+condition the rules do not know). `parts_of` reads what the character will carry from
+the player's confirmed choices; `characters.actions.import_character` writes it all in
+one transaction, or nothing.
 """
 
 from dataclasses import dataclass, field
 
-from django.db import transaction
 from django.db.models import Q
 
 from blades.rules import character as rules
-from blades.rules.character import RuleError
 
 from .access import mastery_for
 from .foundry import Gear, Sheet
-from .live import push_character
 from .models import (
     Character,
-    CharacterAbility,
     CharacterItem,
     Contact,
     Item,
@@ -100,25 +97,30 @@ def _abilities(names: list[str], playbook: Playbook | None, table):
     return taken, unknown
 
 
-def import_character(
-    *,
-    table,
-    owner,
-    sheet: Sheet,
-    playbook: Playbook,
-    heritage: Option,
-    background: Option,
-    vice: Option,
-) -> Character:
-    """Make the character in one transaction; the same push as a character made by hand."""
-    found = match(sheet, table)
-    if found.problems:
-        raise RuleError(" ".join(found.problems))
+@dataclass
+class Parts:
+    """What the import writes beside the character row, read from the sheet: its rows are
+    unsaved and wait for the character."""
+
+    xp: dict[str, int]
+    abilities: list[SpecialAbility]
+    contacts: list[Contact]
+    items: list[CharacterItem]
+
+
+def parts_of(sheet: Sheet, playbook: Playbook, table) -> Parts:
+    """The sheet's xp, abilities, contacts and items as the player's chosen playbook
+    takes them."""
     abilities, _ = _abilities(sheet.abilities, playbook, table)
     xp = {}
     for track in ("playbook", *rules.ATTRIBUTES):
         change = rules.mark_track_xp(0, sheet.xp.get(track, 0), rules.track_length(track))
         xp[f"{track}_xp"], xp[f"{track}_advances"] = change.xp, change.advances
+    known = {_key(name): stance for name, stance in sheet.contacts.items()}
+    contacts = [
+        Contact(name=f.name, role=f.role, stance=known.get(_key(f.name), ""))
+        for f in playbook.friends.all()
+    ]
     # The sheet's item list as the wizard makes it (the playbook's items, then the
     # standard ones), carrying what the export has equipped; gear of the export's own
     # comes after.
@@ -136,45 +138,7 @@ def import_character(
         for i, special in listed
     ]
     items += [CharacterItem(name=g.name, load=g.load, checked=g.equipped) for g in gear.values()]
-    with transaction.atomic():
-        if Character.objects.filter(table=table, owner=owner, state="active").exists():
-            raise RuleError("Retire your current character before importing another.")
-        character = Character.objects.create(
-            table=table,
-            owner=owner,
-            playbook=playbook,
-            name=sheet.name,
-            alias=sheet.alias,
-            look=sheet.look,
-            heritage=heritage,
-            background=background,
-            background_detail=sheet.background_detail,
-            vice=vice,
-            vice_purveyor=sheet.vice_purveyor,
-            stress=sheet.stress,
-            traumas=list(sheet.traumas),
-            harm=dict(sheet.harm),
-            healing=sheet.healing,
-            coin=sheet.coin,
-            stash=sheet.stash,
-            **sheet.ratings,
-            **xp,
-        )
-        CharacterAbility.objects.bulk_create(
-            CharacterAbility(character=character, ability=a) for a in abilities
-        )
-        known = {_key(name): stance for name, stance in sheet.contacts.items()}
-        Contact.objects.bulk_create(
-            Contact(
-                character=character, name=f.name, role=f.role, stance=known.get(_key(f.name), "")
-            )
-            for f in playbook.friends.all()
-        )
-        for item in items:
-            item.character = character
-        CharacterItem.objects.bulk_create(items)
-        push_character(character, created=True)
-    return character
+    return Parts(xp=xp, abilities=abilities, contacts=contacts, items=items)
 
 
 def sheet_of(character: Character) -> Sheet:

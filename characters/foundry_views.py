@@ -6,7 +6,6 @@ export itself back with the player's choices for anything unmatched, so the seco
 reads it again, checks it again, and imports it in one transaction.
 """
 
-from django import forms
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse, JsonResponse
@@ -14,65 +13,16 @@ from django.shortcuts import redirect, render
 from django.utils.text import slugify
 from django.views.decorators.http import require_GET, require_http_methods
 
-from blades.rules.character import RuleError
+from blades.rules.errors import RuleError
 from sessions.access import access_table
 
+from . import actions
 from .access import access_character
-from .foundry import MAX_BYTES, FoundryError, Sheet, parse, read_actor, to_actor
-from .foundry_import import Match, import_character, match, playbooks_for, sheet_of
-from .models import Option, Playbook
+from .forms import ConfirmForm, UploadForm, confirm_form
+from .foundry import to_actor
+from .foundry_import import match, sheet_of
 
 PAGE = "characters/foundry_import.html"
-
-
-def _read(raw: bytes) -> Sheet:
-    try:
-        return read_actor(parse(raw))
-    except FoundryError as error:
-        raise forms.ValidationError(error.problems) from None
-
-
-class UploadForm(forms.Form):
-    export = forms.FileField(
-        label="Foundry actor export (.json)",
-        help_text="In Foundry: right-click the actor in the sidebar, Export Data.",
-    )
-
-    def clean_export(self):
-        upload = self.cleaned_data["export"]
-        if upload.size > MAX_BYTES:
-            raise forms.ValidationError(
-                f"The file is larger than {MAX_BYTES // 1024} KB: not an actor export."
-            )
-        raw = upload.read()
-        self.sheet = _read(raw)
-        self.document = raw.decode("utf-8-sig")
-        return upload
-
-
-class ConfirmForm(forms.Form):
-    document = forms.CharField(widget=forms.HiddenInput, max_length=MAX_BYTES, strip=False)
-    playbook = forms.ModelChoiceField(queryset=Playbook.objects.none(), label="Playbook")
-    heritage = forms.ModelChoiceField(queryset=Option.objects.filter(kind="heritage"))
-    background = forms.ModelChoiceField(queryset=Option.objects.filter(kind="background"))
-    vice = forms.ModelChoiceField(queryset=Option.objects.filter(kind="vice"))
-
-    def __init__(self, *args, table, **kwargs):
-        super().__init__(*args, **kwargs)
-        self.fields["playbook"].queryset = Playbook.objects.filter(playbooks_for(table))
-
-    def clean_document(self) -> str:
-        document = self.cleaned_data["document"]
-        self.sheet = _read(document.encode())
-        return document
-
-
-def _confirm_form(table, document: str, found: Match) -> ConfirmForm:
-    initial = {"document": document}
-    for choice in ("playbook", "heritage", "background", "vice"):
-        if getattr(found, choice) is not None:
-            initial[choice] = getattr(found, choice).pk
-    return ConfirmForm(table=table, initial=initial)
 
 
 @login_required
@@ -89,7 +39,7 @@ def foundry_import(request: HttpRequest, table_id: int) -> HttpResponse:
         if not upload.is_valid():
             return render(request, PAGE, {**context, "upload": upload}, status=422)
         found = match(upload.sheet, table)
-        confirm = _confirm_form(table, upload.document, found)
+        confirm = confirm_form(table, upload.document, found)
         return render(request, PAGE, {**context, "found": found, "confirm": confirm})
 
     confirm = ConfirmForm(request.POST, table=table)
@@ -102,7 +52,7 @@ def foundry_import(request: HttpRequest, table_id: int) -> HttpResponse:
         return render(request, PAGE, {**context, "found": found, "confirm": confirm}, status=422)
     choices = {k: confirm.cleaned_data[k] for k in ("playbook", "heritage", "background", "vice")}
     try:
-        character = import_character(
+        character = actions.import_character(
             table=table, owner=request.user, sheet=confirm.sheet, **choices
         )
     except RuleError as error:

@@ -13,6 +13,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
+from blades.rules.rolls import PUSH_DICE
 from sessions import queries as table_queries
 from sessions.access import access_table, require_gm
 from sessions.inputs import is_token
@@ -33,6 +34,7 @@ def _render(request: HttpRequest, table: Table, socket_url: str, **extra) -> Htt
         "rolls": table_queries.recent_rolls(table.pk, is_gm=False)[:LATEST_ROLLS],
         "socket_url": socket_url,
         "is_gm": False,  # every fragment is drawn as the players see it
+        "bonus": {"push_dice": PUSH_DICE},
         **extra,
     }
     template = f"{PAGE}#screen-body" if request.htmx else PAGE

@@ -13,6 +13,7 @@ from blades.rules.dice import Outcome
 from blades.rules.errors import RuleError
 from blades.rules.rolls import (
     OVERINDULGENCES,
+    PUSH_DICE,
     PUSH_STRESS,
     RollKind,
     action_pool,
@@ -77,11 +78,17 @@ def _rating(character: Character, action: str) -> int:
 
 
 def _push(character: Character, push: bool) -> int:
-    """Pushing yourself on a downtime roll: +1d for 2 stress ("This may be used for an
+    """Pushing yourself on a downtime roll: a die for stress ("This may be used for an
     action roll or downtime roll or any other kind of roll", 001 §Pushing Yourself)."""
-    if push:
-        character_actions.mark_stress(character=character, amount=PUSH_STRESS)
-    return int(push)
+    if not push:
+        return 0
+    character_actions.mark_stress(character=character, amount=PUSH_STRESS)
+    return PUSH_DICE
+
+
+def _help(helped: bool) -> int:
+    """A friend or contact who helps with a downtime roll adds a die."""
+    return rules.HELP_DICE if helped else 0
 
 
 def _action_dice(character: Character, action: str, helped: bool, push: bool) -> int:
@@ -90,7 +97,7 @@ def _action_dice(character: Character, action: str, helped: bool, push: bool) ->
     rating = _rating(character, action)
     character_rules.check_can_act(character.harm, helped=helped, pushed=push)
     harm_dice = character_rules.harm_dice_penalty(character.harm)
-    return action_pool(rating, extra_dice=int(helped) + _push(character, push) + harm_dice)
+    return action_pool(rating, extra_dice=_help(helped) + _push(character, push) + harm_dice)
 
 
 def acquire_asset(
@@ -102,7 +109,7 @@ def acquire_asset(
         phase, crew, fields = _begin(character, Kind.ACQUIRE_ASSET, pay_with)
         tier = crew.shown_tier
         result, roll = _roll(
-            character, roller, tier + helped + _push(character, push), rng,
+            character, roller, tier + _help(helped) + _push(character, push), rng,
             f"Acquire asset: {description}",
             lambda r: f"Quality {tier_result(tier, r.outcome)}",
         )  # fmt: skip
@@ -182,11 +189,10 @@ def recover(
             character = character_actions.mark_stress(
                 character=character, amount=rules.UNTREATED_STRESS
             )
-            pool, who = 0, "nobody"
+            pool, who = rules.UNTREATED_DICE, "nobody"
         pool = character_rules.healing_dice(pool, character_actions.vigorous(character))
-        result, roll = _roll(
-            character, roller, pool + helped, rng, f"Recover: {character.name}, treated by {who}"
-        )
+        treated = f"Recover: {character.name}, treated by {who}"
+        result, roll = _roll(character, roller, pool + _help(helped), rng, treated)
         ticks = downtime_ticks(result.outcome)
         character_actions.tick_healing(character=character, ticks=ticks)
         activity = DowntimeActivity.objects.create(
@@ -270,10 +276,10 @@ def overindulge(*, activity: DowntimeActivity, choice: str) -> DowntimeActivity:
 
 
 def raise_result(*, activity: DowntimeActivity, coin: int) -> DowntimeActivity:
-    """After the roll, each coin the PC spends lifts the result a level; the difference
-    lands where the first result did."""
-    if coin < 1:
-        raise RuleError("Spend at least 1 coin.")
+    """After the roll, coin the PC spends lifts the result a level for each RAISE_COIN;
+    the difference lands where the first result did."""
+    levels = rules.raise_levels(coin)
+    coin = levels * rules.RAISE_COIN
     with transaction.atomic():
         phase = locked_phase(activity.character.table_id)
         expect_step(phase, Step.ACTIVITIES)
@@ -281,7 +287,7 @@ def raise_result(*, activity: DowntimeActivity, coin: int) -> DowntimeActivity:
         if activity.kind not in rules.RAISABLE:
             raise RuleError("Coin raises the result of a downtime roll, not this.")
         old = Outcome(activity.outcome)
-        new = raise_outcome(old, coin)
+        new = raise_outcome(old, levels)
         if new is old:
             raise RuleError("The result is already a critical.")
         character = character_actions.add_coin(character=activity.character, amount=-coin)

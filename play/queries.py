@@ -8,7 +8,7 @@ downtime activities.
 from blades.rules import character as character_rules
 from blades.rules import crew as crew_rules
 from blades.rules import score as score_rules
-from blades.rules.rolls import OVERINDULGENCES, PUSH_STRESS
+from blades.rules.rolls import OVERINDULGENCES, PUSH_DICE, PUSH_STRESS
 from characters.models import Character
 from crews import queries as crew_queries
 from crews.models import Crew, Faction
@@ -57,8 +57,12 @@ RULE_NUMBERS = {
     "healer_quality_max": score_rules.HEALER_QUALITY_MAX,
     "healer_quality_offered": score_rules.HEALER_QUALITY_OFFERED,
     "push_stress": PUSH_STRESS,
+    "push_dice": PUSH_DICE,
+    "help_dice": score_rules.HELP_DICE,
+    "untreated_dice": score_rules.UNTREATED_DICE,
+    "raise_coin": score_rules.RAISE_COIN,
     "xp_marks": range(character_rules.XP_PER_TRIGGER_MAX + 1),
-    "session_xp_max": character_rules.XP_PER_TRIGGER_MAX * len(score_rules.CHARACTER_TRIGGERS),
+    "session_xp_max": score_rules.SESSION_XP_MAX,
 }
 
 

@@ -29,7 +29,6 @@ from .models import DowntimeActivity, Flashback
 from .queries import phase_page
 
 PAGE = "play/phase.html"
-RAISE_COIN_MAX = 3  # three levels lift the worst result to a critical
 # Forms that draw a refusal beside the field at fault (its `RuleError.field`), by view;
 # any other refusal of the form goes beside the first.
 FIELD_ERRORS = {
@@ -372,7 +371,13 @@ def _activity(table, membership, activity_id) -> DowntimeActivity:
 def activity_raise(request: HttpRequest, table_id: int, activity_id: int) -> HttpResponse:
     def change(table, membership):
         activity = _activity(table, membership, activity_id)
-        coin = inputs.whole(request.POST, "coin", low=1, high=RAISE_COIN_MAX, default=1)
+        coin = inputs.whole(
+            request.POST,
+            "coin",
+            low=score_rules.RAISE_COIN,
+            high=score_rules.RAISE_COIN_MAX,
+            default=score_rules.RAISE_COIN,
+        )
         downtime.raise_result(activity=activity, coin=coin)
 
     return _run(request, table_id, change, gm=False)
@@ -428,9 +433,11 @@ def xp_character(request: HttpRequest, table_id: int, character_id: int) -> Http
         downtime.review_character_xp(
             character=_own(table, membership, character_id),
             triggers=_marks(request, score_rules.CHARACTER_TRIGGERS),
-            # Each review is worth at most 2 xp per trigger: the rules judge the total.
+            # No track takes more than the whole review; the rules judge the total.
             tracks={
-                t: inputs.whole(request.POST, f"on_{t}", low=0, high=99, default=0)
+                t: inputs.whole(
+                    request.POST, f"on_{t}", low=0, high=score_rules.SESSION_XP_MAX, default=0
+                )
                 for t in character_rules.XP_TRACKS
             },
         )

@@ -16,7 +16,10 @@ from blades.rules import flow as rules
 from blades.rules.dice import Outcome
 from blades.rules.errors import RuleError
 from blades.rules.rolls import (
+    ASSIST_DICE,
     ASSIST_STRESS,
+    PUSH_DICE,
+    PUSH_EFFECT,
     Effect,
     Position,
     desperate_xp,
@@ -270,7 +273,8 @@ def start_roll(
     if setup_for is not None and (
         setup_for.pk == character.pk or setup_benefit not in rules.SETUP_BENEFITS
     ):
-        raise RuleError("Set up a teammate with +1 effect or an improved position.")
+        benefits = " or ".join(b.lower() for b in rules.SETUP_BENEFITS.values())
+        raise RuleError(f"Set up a teammate with {benefits}.")
     with transaction.atomic():
         # A proposal left hanging does not block the next one: it is cancelled.
         for stale in ActionRoll.objects.filter(character=character, step=Step.SETUP):
@@ -324,7 +328,8 @@ def set_terms(
         text = f"GM sets {roll.as_position.label} position, {roll.as_effect.label} effect"
         if roll.flashback and flashback_cost is not None:
             if flashback_cost not in rules.FLASHBACK_COSTS:
-                raise RuleError("A flashback costs 0, 1, 2 or 3 stress.")
+                costs = ", ".join(map(str, rules.FLASHBACK_COSTS[:-1]))
+                raise RuleError(f"A flashback costs {costs} or {rules.FLASHBACK_COSTS[-1]} stress.")
             roll.flashback_cost = flashback_cost
             text += f"; the flashback costs {flashback_cost} stress"
         roll.save(update_fields=["position", "effect", "flashback_cost"])
@@ -377,7 +382,9 @@ def assist(*, by: Membership, roll: ActionRoll) -> ActionRoll:
             raise RuleError("Someone is already assisting; only one can.")
         roll.assister = helper
         roll.save(update_fields=["assister"])
-        record(roll, by, f"{helper.name} assists (+1d, {ASSIST_STRESS} stress on the roll)")
+        record(
+            roll, by, f"{helper.name} assists (+{ASSIST_DICE}d, {ASSIST_STRESS} stress on the roll)"
+        )
     return roll
 
 
@@ -392,7 +399,8 @@ def set_push(*, by: Membership, roll: ActionRoll, dice_: bool, effect: bool) -> 
             raise RuleError("The devil's bargain already gives the die: no push for dice.")
         roll.push_dice, roll.push_effect = dice_, effect
         roll.save(update_fields=["push_dice", "push_effect"])
-        pushes = [w for w, on in (("+1d", dice_), ("+1 effect", effect)) if on]
+        words = ((f"+{PUSH_DICE}d", dice_), (f"+{PUSH_EFFECT} effect", effect))
+        pushes = [w for w, on in words if on]
         record(roll, by, f"Pushes for {' and '.join(pushes)}" if pushes else "Does not push")
     return roll
 
@@ -433,16 +441,18 @@ def add_ability_bonus(*, by: Membership, roll: ActionRoll, bonus: str, reason: s
     require_roller(by, roll)
     reason = reason.strip()
     if bonus not in ("dice", "effect") or not reason:
-        raise RuleError("Name the ability and whether it gives +1d or +1 effect.")
+        bonus_words = f"+{rules.ABILITY_BONUS}d or +{rules.ABILITY_BONUS} effect"
+        raise RuleError(f"Name the ability and whether it gives {bonus_words}.")
     with transaction.atomic():
         roll = locked_roll(roll)
         require_step(roll, Step.SETUP)
         _require_action(roll)
-        roll.ability_dice = int(bonus == "dice")
-        roll.ability_effect = int(bonus == "effect")
+        roll.ability_dice = rules.ABILITY_BONUS if bonus == "dice" else 0
+        roll.ability_effect = rules.ABILITY_BONUS if bonus == "effect" else 0
         roll.ability_reason = reason[:120]
         roll.save(update_fields=["ability_dice", "ability_effect", "ability_reason"])
-        record(roll, by, f"{reason}: +1{'d' if bonus == 'dice' else ' effect'}")
+        given = "d" if bonus == "dice" else " effect"
+        record(roll, by, f"{reason}: +{rules.ABILITY_BONUS}{given}")
     return roll
 
 
@@ -464,9 +474,9 @@ def pay_at_the_roll(
         cost = rules.assist_stress(bonuses)
         trauma = changes.stress(helper, cost)
         notes.append(f"{helper.name} takes {cost} stress for assisting{trauma}")
-    if desperate_xp(roll.as_position):
+    if xp := desperate_xp(roll.as_position):
         attribute = char_rules.attribute_of(roll.action)
-        changes.on_character(character, sheet.mark_xp, track=attribute, amount=1)
+        changes.on_character(character, sheet.mark_xp, track=attribute, amount=xp)
         notes.append(f"{character.name} marks {attribute.capitalize()} xp")
     return notes
 

@@ -13,7 +13,14 @@ from django.db import transaction
 from blades.rules import dice
 from blades.rules import flow as rules
 from blades.rules.errors import RuleError
-from blades.rules.rolls import group_action
+from blades.rules.rolls import (
+    ASSIST_DICE,
+    ASSIST_STRESS,
+    BARGAIN_DICE,
+    PUSH_DICE,
+    PUSH_STRESS,
+    group_action,
+)
 from characters.models import Character
 from sessions import actions
 from sessions.models import Membership
@@ -69,9 +76,9 @@ def set_group_bonus(*, by: Membership, roll: ActionRoll, push: bool, bargain: st
         roll.save(update_fields=["group_bonuses"])
         text = f"{character.name} "
         if push:
-            text += "pushes for +1d (2 stress)"
+            text += f"pushes for +{PUSH_DICE}d ({PUSH_STRESS} stress)"
         elif bargain:
-            text += f"accepts a devil's bargain (+1d): {bargain}"
+            text += f"accepts a devil's bargain (+{BARGAIN_DICE}d): {bargain}"
         else:
             text += "takes no bonus die"
         record(roll, by, text)
@@ -95,7 +102,12 @@ def assist_group(*, by: Membership, roll: ActionRoll, participant: Character | N
         entry = {**roll.group_bonuses.get(str(participant.pk), {}), "assister": helper.pk}
         roll.group_bonuses = {**roll.group_bonuses, str(participant.pk): entry}
         roll.save(update_fields=["group_bonuses"])
-        record(roll, by, f"{helper.name} assists {participant.name} (+1d, 1 stress on their roll)")
+        record(
+            roll,
+            by,
+            f"{helper.name} assists {participant.name} "
+            f"(+{ASSIST_DICE}d, {ASSIST_STRESS} stress on their roll)",
+        )
     return roll
 
 

@@ -9,9 +9,13 @@ from blades.rules import character as char_rules
 from blades.rules import flow as rules
 from blades.rules.dice import Outcome, dice_count
 from blades.rules.rolls import (
+    ASSIST_DICE,
     ASSIST_STRESS,
+    BARGAIN_DICE,
     CONSEQUENCE_KINDS,
     INFORMATION_LABELS,
+    PUSH_DICE,
+    PUSH_EFFECT,
     PUSH_STRESS,
     ActionOutcome,
     Effect,
@@ -33,6 +37,16 @@ from .models import ActionRoll, Consequence, RollEvent
 
 FINISHED_SHOWN = 10
 Step = ActionRoll.Step
+
+# What each bonus adds, as the panel's words say it ("Push for +1d").
+BONUS = {
+    "assist_dice": ASSIST_DICE,
+    "push_dice": PUSH_DICE,
+    "push_effect": PUSH_EFFECT,
+    "bargain_dice": BARGAIN_DICE,
+    "ability": rules.ABILITY_BONUS,
+    "setup_effect": rules.SETUP_EFFECT,
+}
 
 
 @dataclass
@@ -290,6 +304,7 @@ def panel_context(table: Table, membership: Membership) -> dict:
         "complication_ticks": rules.COMPLICATION_TICKS,
         "complication_heat": rules.COMPLICATION_HEAT,
         "push_stress": PUSH_STRESS,
+        "bonus": BONUS,
         "zero_pool_dice": dice_count(0),
         "assist_stress": ASSIST_STRESS,
     }

@@ -61,7 +61,8 @@ class StartRollForm(forms.Form):
     def clean(self):
         data = super().clean()
         if data.get("setup_for") and not data.get("setup_benefit"):
-            self.add_error("setup_benefit", "Choose +1 effect or an improved position.")
+            benefits = " or ".join(b.lower() for b in flow_rules.SETUP_BENEFITS.values())
+            self.add_error("setup_benefit", f"Choose {benefits}.")
         return data
 
 

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from blades.rules.character import Harm, RuleError, harm_rows
 from blades.rules.rolls import (
     ASSIST_STRESS,
+    PUSH_EFFECT,
     Effect,
     Position,
     action_pool,
@@ -26,7 +27,10 @@ from blades.rules.rolls import (
 # Best to worst, so "worse" is one step right.
 POSITION_LADDER = (Position.CONTROLLED, Position.RISKY, Position.DESPERATE)
 FLASHBACK_COSTS = (0, 1, 2, 3)
-SETUP_BENEFITS = {"effect": "+1 effect", "position": "Improved position"}
+SETUP_EFFECT = 1  # a set up's "+1 effect" for the teammate who follows through
+# A special ability's bonus as the flow offers it: one die or one level of effect.
+ABILITY_BONUS = 1
+SETUP_BENEFITS = {"effect": f"+{SETUP_EFFECT} effect", "position": "Improved position"}
 # What a complication may do: tick a clock 1-3 segments, or give the crew 1-2 heat.
 COMPLICATION_TICKS = (1, 2, 3)
 COMPLICATION_HEAT = (1, 2)
@@ -89,7 +93,7 @@ class Bonuses:
     def __post_init__(self) -> None:
         if self.push_dice and self.bargain:
             raise RuleError("Push for a die or take the devil's bargain, not both.")
-        if not 0 <= self.ability_dice <= 1 or not 0 <= self.ability_effect <= 1:
+        if not all(0 <= n <= ABILITY_BONUS for n in (self.ability_dice, self.ability_effect)):
             raise RuleError("An ability adds one die or one level of effect.")
 
 
@@ -108,7 +112,10 @@ def flow_effect(effect: Effect, bonuses: Bonuses, harm_effect: int = 0) -> Effec
     """The GM's effect, with pushes, abilities and a set up, and lesser harm's reduced
     effect (`harm_effect`, -1 or 0, from character.harm_penalty)."""
     levels = (
-        int(bonuses.push_effect) + bonuses.ability_effect + int(bonuses.setup_effect) + harm_effect
+        PUSH_EFFECT * int(bonuses.push_effect)
+        + bonuses.ability_effect
+        + SETUP_EFFECT * int(bonuses.setup_effect)
+        + harm_effect
     )
     return raise_effect(effect, levels)
 

@@ -16,6 +16,12 @@ from blades.rules.errors import RuleError
 
 ASSIST_STRESS = 1
 PUSH_STRESS = 2
+# What each bonus adds to a roll (001 §Pushing Yourself, §Assist, §Devil's Bargain): a
+# push gives one die or one level of effect, an assist and a bargain one die each.
+ASSIST_DICE = 1
+PUSH_DICE = 1
+PUSH_EFFECT = 1
+BARGAIN_DICE = 1
 
 
 # Worst to best; a result's place here is its rank.
@@ -26,12 +32,15 @@ def outcome_rank(outcome: Outcome) -> int:
     return _OUTCOME_LADDER.index(outcome)
 
 
+# The most levels a result can rise: the worst to a critical.
+OUTCOME_RISE_MAX = len(_OUTCOME_LADDER) - 1
+
+
 def raise_outcome(outcome: Outcome, levels: int) -> Outcome:
     """Each coin spent after a downtime roll lifts the result one step, up to critical."""
     if levels < 0:
         raise ValueError("an outcome can only be raised")
-    top = len(_OUTCOME_LADDER) - 1
-    return _OUTCOME_LADDER[min(outcome_rank(outcome) + levels, top)]
+    return _OUTCOME_LADDER[min(outcome_rank(outcome) + levels, OUTCOME_RISE_MAX)]
 
 
 # --- Position and effect ---------------------------------------------------
@@ -83,8 +92,11 @@ def effect_ticks(effect: Effect, critical: bool = False) -> int:
     return int(effect)
 
 
+DESPERATE_XP = 1  # "mark xp in the attribute of the action you rolled" once, when desperate
+
+
 def desperate_xp(position: Position) -> int:
-    return 1 if position is Position.DESPERATE else 0
+    return DESPERATE_XP if position is Position.DESPERATE else 0
 
 
 # --- Action roll -----------------------------------------------------------
@@ -180,7 +192,8 @@ def action_pool(
         raise RuleError("an action rating cannot be negative")
     if push and bargain:
         raise RuleError("the second bonus die comes from pushing or a devil's bargain, not both")
-    return max(0, rating + int(assist) + int(push or bargain) + extra_dice)
+    second = PUSH_DICE if push else BARGAIN_DICE if bargain else 0
+    return max(0, rating + ASSIST_DICE * int(assist) + second + extra_dice)
 
 
 def push_stress(push_dice: bool, push_effect: bool) -> int:
@@ -485,8 +498,8 @@ def summarize(
     outcome = roll.outcome
     match kind:
         case RollKind.ACTION | RollKind.GROUP:
-            if desperate_xp(position):
-                return f"{outcome.label}, mark 1 xp"
+            if xp := desperate_xp(position):
+                return f"{outcome.label}, mark {xp} xp"
             return outcome.label
         case RollKind.RESISTANCE:
             stress = resistance_stress(roll)

@@ -8,9 +8,10 @@ applies what these return.
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from blades.rules.character import RuleError, check_range
+from blades.rules.character import XP_PER_TRIGGER_MAX, RuleError, check_range
 from blades.rules.crew import JOB_COIN
 from blades.rules.dice import Outcome
+from blades.rules.rolls import OUTCOME_RISE_MAX
 
 # --- The score -------------------------------------------------------------------------
 
@@ -343,13 +344,26 @@ ACTIVITIES: dict[str, str] = {
 }
 # Activities whose result a coin may raise after the roll (vice relief is not a result).
 RAISABLE = ("acquire_asset", "project", "recover", "reduce_heat")
+# "Spend 1 coin to increase the result level of a downtime activity roll" (001 §Coin Use).
+RAISE_COIN = 1
+# Coin enough to lift the worst result to a critical; more would buy nothing.
+RAISE_COIN_MAX = RAISE_COIN * OUTCOME_RISE_MAX
+HELP_DICE = 1  # "+1d to any downtime roll when a friend or contact helps"
 SELF_HEAL_STRESS = 2  # a Physicker treating their own wounds
 UNTREATED_STRESS = 1  # no healer: tough it out, 0d
+UNTREATED_DICE = 0
 HEALER_QUALITY_MAX = 6  # an NPC healer's quality; the texts give no top, and 6d is past any tier
 # Offered, not decided: the GM sets the healer's quality; 2 is a competent professional.
 HEALER_QUALITY_OFFERED = 2
 RESTRICTED_HEAT = 2
 EXTRA_ACTIVITY_COST = 1  # each activity past the free ones costs 1 coin or 1 rep
+
+
+def raise_levels(coin: int) -> int:
+    """The result levels `coin` buys after a downtime roll (what is left over buys none)."""
+    if coin < RAISE_COIN:
+        raise RuleError(f"Spend at least {RAISE_COIN} coin.")
+    return coin // RAISE_COIN
 
 
 def extra_activity_payment(pay_with: str) -> str:
@@ -368,6 +382,8 @@ CHARACTER_TRIGGERS: dict[str, str] = {
     "beliefs": "You expressed your beliefs, drives, heritage or background",
     "vice": "You struggled with issues from your vice or traumas",
 }
+# The most xp one PC's review can give: every trigger at its most.
+SESSION_XP_MAX = XP_PER_TRIGGER_MAX * len(CHARACTER_TRIGGERS)
 CREW_TRIGGERS: dict[str, str] = {
     "crew_type": "The crew's own xp trigger",
     "station": "You contended with challenges above your current station",

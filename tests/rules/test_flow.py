@@ -5,6 +5,9 @@ import pytest
 from blades.rules.character import RuleError, add_harm
 from blades.rules.dice import Outcome, Roll
 from blades.rules.flow import (
+    ABILITY_BONUS,
+    SETUP_BENEFITS,
+    SETUP_EFFECT,
     Bonuses,
     assist_stress,
     check_group_assist,
@@ -71,6 +74,17 @@ def test_an_ability_adds_one_die_or_one_effect_not_more():
         Bonuses(ability_dice=2)
     with pytest.raises(RuleError):
         Bonuses(ability_effect=-1)
+    with pytest.raises(RuleError):
+        Bonuses(ability_effect=2)
+    assert ABILITY_BONUS == 1
+
+
+def test_a_set_up_gives_one_level_of_effect():
+    """RULES.md: a set up gives the teammate who follows through +1 effect or improved
+    position."""
+    assert SETUP_EFFECT == 1
+    assert SETUP_BENEFITS["effect"] == "+1 effect"
+    assert flow_effect(Effect.LIMITED, Bonuses(setup_effect=True)) is Effect.STANDARD
 
 
 def test_effect_adds_push_ability_and_set_up_and_stops_at_extreme():

@@ -2,10 +2,14 @@ import pytest
 
 from blades.rules.dice import Outcome, Roll
 from blades.rules.rolls import (
+    ASSIST_DICE,
     ASSIST_STRESS,
+    BARGAIN_DICE,
     CONSEQUENCE_KINDS,
     INFORMATION_LABELS,
     OVERINDULGENCES,
+    PUSH_DICE,
+    PUSH_EFFECT,
     PUSH_STRESS,
     SENTENCES,
     ActionOutcome,
@@ -276,6 +280,11 @@ def test_consequence_kinds():
 )
 def test_action_pool(kwargs, pool):
     assert action_pool(**kwargs) == pool
+
+
+def test_each_bonus_is_one_die_or_one_level():
+    """001: an assist gives +1d; a push +1d or +1 effect; a devil's bargain +1d."""
+    assert (ASSIST_DICE, PUSH_DICE, BARGAIN_DICE, PUSH_EFFECT) == (1, 1, 1, 1)
 
 
 def test_action_pool_refuses_push_and_bargain_together():

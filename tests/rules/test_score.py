@@ -2,7 +2,13 @@ import pytest
 
 from blades.rules.character import RuleError
 from blades.rules.dice import Outcome
+from blades.rules.rolls import raise_outcome
 from blades.rules.score import (
+    HELP_DICE,
+    RAISE_COIN,
+    RAISE_COIN_MAX,
+    SESSION_XP_MAX,
+    UNTREATED_DICE,
     Cost,
     FlashbackCost,
     HoldLoss,
@@ -16,6 +22,7 @@ from blades.rules.score import (
     lose_hold,
     plan_detail_label,
     questioning_dice,
+    raise_levels,
 )
 
 
@@ -224,3 +231,26 @@ def test_flashback_to_a_downtime_activity_costs_1_coin_or_1_rep(stress, downtime
 def test_flashback_to_downtime_needs_coin_or_rep_chosen():
     with pytest.raises(RuleError, match="1 coin or 1 rep"):
         flashback_cost(1, downtime=True)
+
+
+def test_each_coin_raises_a_downtime_result_one_level():
+    """001 §Coin Use: "Spend 1 coin to increase the result level of a downtime activity
+    roll"; the most worth spending lifts the worst result to a critical."""
+    assert RAISE_COIN == 1
+    assert raise_levels(1) == 1
+    assert raise_levels(2) == 2
+    assert raise_outcome(Outcome.BAD, raise_levels(RAISE_COIN_MAX)) is Outcome.CRITICAL
+    assert raise_outcome(Outcome.BAD, raise_levels(RAISE_COIN_MAX - 1)) is not Outcome.CRITICAL
+    with pytest.raises(RuleError, match="at least 1 coin"):
+        raise_levels(0)
+
+
+def test_a_friends_help_is_a_die_and_no_healer_rolls_none():
+    """RULES.md "Downtime activities": +1d when a friend or contact helps; no healer,
+    roll 0d."""
+    assert HELP_DICE == 1
+    assert UNTREATED_DICE == 0
+
+
+def test_a_pcs_review_gives_at_most_two_xp_for_each_of_its_three_lines():
+    assert SESSION_XP_MAX == 6
