@@ -5,7 +5,10 @@ import os
 import secrets
 import subprocess
 import sys
+import tempfile
 from urllib.parse import urlencode
+
+import pytest
 
 from tests.services import free_port, wait_for_port
 
@@ -21,21 +24,34 @@ class Daphne:
             self.env["REDIS_URL"] = redis_url
         self.env.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
         self.process = None
+        # Every request and what the server says (errors, refusals), shown when a test fails.
+        descriptor, self.log = tempfile.mkstemp(prefix="blades-daphne-", suffix=".log")
+        os.close(descriptor)
 
     def start(self) -> None:
-        self.process = subprocess.Popen(
-            [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(self.port)]
-            + ["--websocket_connect_timeout", "30", "blades.asgi:application"],
-            env=self.env,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-        )
+        with open(self.log, "ab") as log:
+            self.process = subprocess.Popen(
+                [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(self.port)]
+                + ["--websocket_connect_timeout", "30", "--access-log", self.log]
+                + ["blades.asgi:application"],
+                env=self.env,
+                stdout=subprocess.DEVNULL,
+                stderr=log,
+            )
         wait_for_port(self.port)
 
     def stop(self) -> None:
         if self.process and self.process.poll() is None:
             self.process.kill()
             self.process.wait(timeout=10)
+
+    def log_size(self) -> int:
+        return os.path.getsize(self.log)
+
+    def log_since(self, offset: int) -> str:
+        with open(self.log, "rb") as log:
+            log.seek(offset)
+            return log.read().decode(errors="replace")
 
     def post(self, client, path: str, data: dict) -> int:
         """POST as the user logged in on a Django test `client`, with a CSRF token."""
@@ -56,3 +72,18 @@ class Daphne:
             return connection.getresponse().status
         finally:
             connection.close()
+
+
+def watch_logs(item, *servers: Daphne) -> None:
+    """Have a failing test's report show what `servers` logged while it ran."""
+    item.daphne_logs = [(server, server.log_size()) for server in servers]
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item, call):
+    """The suites' conftests import this hook (see `watch_logs`)."""
+    report = yield
+    if report.failed:
+        for server, offset in getattr(item, "daphne_logs", []):
+            report.sections.append((f"daphne on port {server.port}", server.log_since(offset)))
+    return report

@@ -17,7 +17,8 @@ from tests import browsers
 from tests.browsers import browser_type_launch_args as browser_type_launch_args
 from tests.browsers import fast_password_hashing as fast_password_hashing
 from tests.browsers import make_user as make_user
-from tests.live_server import Daphne
+from tests.live_server import Daphne, watch_logs
+from tests.live_server import pytest_runtest_makereport as pytest_runtest_makereport
 
 
 @pytest.fixture(scope="session")
@@ -31,10 +32,11 @@ def daphne(django_db_setup, django_db_blocker):
 
 
 @pytest.fixture
-def server(daphne, transactional_db):
+def server(daphne, transactional_db, request):
     """The live server for one test; restarted if a test left it down."""
     if daphne.process.poll() is not None:
         daphne.start()
+    watch_logs(request.node, daphne)
     return daphne
 
 

@@ -15,7 +15,8 @@ from tests import browsers
 from tests.browsers import browser_type_launch_args as browser_type_launch_args
 from tests.browsers import fast_password_hashing as fast_password_hashing
 from tests.browsers import make_user as make_user
-from tests.live_server import Daphne
+from tests.live_server import Daphne, watch_logs
+from tests.live_server import pytest_runtest_makereport as pytest_runtest_makereport
 from tests.services import Redis
 
 
@@ -50,13 +51,14 @@ def running(process) -> bool:
 
 
 @pytest.fixture
-def servers(daphne_pair, redis_server, transactional_db):
+def servers(daphne_pair, redis_server, transactional_db, request):
     """Processes A and B for one test, started again if an earlier test left them down."""
     if not running(redis_server.process):
         redis_server.start()
     for server in daphne_pair:
         if not running(server.process):
             server.start()
+    watch_logs(request.node, *daphne_pair)
     return daphne_pair
 
 
