@@ -55,10 +55,8 @@ test-postgres: $(BIN)/.installed system-deps
 
 # Browser tests run in their own process: Playwright's event loop breaks pytest-asyncio after it.
 # They and the scale tests keep their written order (each test is long; no shuffling).
-# --reruns: a stopgap, not a fix: a key pressed as someone else's change redraws the
-# control still goes unheard now and then in the whole suite (never alone); issue 17.
 test-browser: $(BIN)/.installed system-deps
-	$(PYTEST) tests/browser -p no:randomly --reruns 2
+	$(PYTEST) tests/browser -p no:randomly
 
 # PNGs of the main pages of a seeded demo table (GM and player, 1280 and 390 px wide).
 screenshots: $(BIN)/.installed system-deps
