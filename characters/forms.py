@@ -305,7 +305,7 @@ class CustomPlaybookForm(forms.Form):
         for n in range(1, CUSTOM_ITEMS + 1):
             self.fields[f"item_{n}"] = forms.CharField(label=f"Item {n}", max_length=80)
             self.fields[f"item_{n}_load"] = forms.IntegerField(
-                label=f"Item {n} load", min_value=0, max_value=2, initial=1
+                label=f"Item {n} load", min_value=0, max_value=rules.ITEM_LOAD_MAX, initial=1
             )
 
     def clean_own_abilities(self) -> list[tuple[str, str]]:

@@ -50,7 +50,11 @@ class SettingsForm(forms.Form):
     players_keep_books = forms.BooleanField(
         label="Players may keep the books (tier, rep, claims, heat, coin, xp)", required=False
     )
-    xp_track = forms.IntegerField(label="Crew xp track length", min_value=4, max_value=12)
+    xp_track = forms.IntegerField(
+        label="Crew xp track length",
+        min_value=rules.CREW_XP_TRACK_MIN,
+        max_value=rules.CREW_XP_TRACK_MAX,
+    )
 
 
 class BooksForm(forms.Form):

@@ -4,7 +4,6 @@ Every other browser at the table gets the change through the push (a signal that
 makes each page fetch its own panel), so the response here is only for the sender.
 """
 
-from django import forms
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
@@ -13,7 +12,6 @@ from django.views.decorators.http import require_GET, require_POST
 
 from blades.rules import character as char_rules
 from blades.rules import flow as flow_rules
-from blades.rules.dice import MAX_POOL
 from blades.rules.errors import RuleError
 from blades.rules.rolls import Effect, Position
 from characters.models import Character
@@ -26,6 +24,7 @@ from . import actions as flow
 from . import group as flow_group
 from . import outcome as flow_outcome
 from .access import access_consequence, access_roll, own_character
+from .forms import FortuneForm, StartRollForm
 from .models import ActionRoll
 from .queries import panel_context
 from .undo import undo_last
@@ -35,44 +34,6 @@ TEMPLATE = "rolls/flow.html"
 
 def _text(post, name: str, max_length: int) -> str:
     return inputs.text(post, name, max_length=max_length)
-
-
-class StartRollForm(forms.Form):
-    goal = forms.CharField(label="Goal", max_length=200)
-    action = forms.ChoiceField(
-        label="Action", choices=[(a, a.capitalize()) for a in char_rules.ACTIONS]
-    )
-    group = forms.BooleanField(label="Group action (I lead)", required=False)
-    gather_information = forms.BooleanField(label="Gather information", required=False)
-    flashback = forms.BooleanField(label="Flashback", required=False)
-    setup_for = forms.TypedChoiceField(
-        label="Set up a teammate", coerce=int, required=False, empty_value=None
-    )
-    setup_benefit = forms.ChoiceField(
-        label="Set-up benefit",
-        choices=[("", "—"), *flow_rules.SETUP_BENEFITS.items()],
-        required=False,
-    )
-
-    def __init__(self, *args, teammates=(), **kwargs):
-        super().__init__(*args, **kwargs)
-        self.fields["setup_for"].choices = [("", "Nobody")] + [(c.pk, c.name) for c in teammates]
-
-    def clean(self):
-        data = super().clean()
-        if data.get("setup_for") and not data.get("setup_benefit"):
-            benefits = " or ".join(b.lower() for b in flow_rules.SETUP_BENEFITS.values())
-            self.add_error("setup_benefit", f"Choose {benefits}.")
-        return data
-
-
-class FortuneForm(forms.Form):
-    goal = forms.CharField(label="What is at stake", max_length=200)
-    trait = forms.IntegerField(label="Trait dice", min_value=0, max_value=MAX_POOL, initial=2)
-    advantages = forms.IntegerField(label="Advantages", min_value=0, max_value=4, initial=0)
-    disadvantages = forms.IntegerField(label="Disadvantages", min_value=0, max_value=4, initial=0)
-    gather_information = forms.BooleanField(label="Gather information", required=False)
-    secret = forms.BooleanField(label="Secret (GM only)", required=False)
 
 
 def _teammates(membership):

@@ -407,6 +407,9 @@ def restore_armor(used: set[str] | frozenset[str], *, downtime: bool) -> frozens
 
 # --- Load -----------------------------------------------------------------------------
 
+# A custom playbook's item takes at most what the heaviest standard item does: +Heavy
+# armor's 3 (SRD_FACTS 4.1).
+ITEM_LOAD_MAX = 3
 LOAD_LEVELS: dict[str, int] = {"light": 3, "normal": 5, "heavy": 6}
 MULE_LOAD_LEVELS: dict[str, int] = {"light": 5, "normal": 7, "heavy": 8}
 

@@ -20,6 +20,9 @@ REP_MAX = 12
 HEAT_MAX = 9
 WANTED_MAX = 4
 CREW_XP_DEFAULT = 8  # sources say 8 or 10; the table setting defaults to 8
+# The setting is the table's choice: any length from half the default to half as long again.
+CREW_XP_TRACK_MIN = 4
+CREW_XP_TRACK_MAX = 12
 HOLDS = ("weak", "strong")
 
 
