@@ -9,6 +9,7 @@ template renders (`push` refuses to draw inside a transaction).
 """
 
 from collections.abc import Callable, Collection, Iterable
+from functools import cache
 
 from channels.layers import get_channel_layer
 from django.db import connection, transaction
@@ -173,8 +174,13 @@ def push_roll(roll, *, created: bool = True) -> None:
     and on SQLite every other writer waits while the write lock is held."""
     roll_id = roll.pk
 
+    @cache
+    def line():
+        # Read once for both audiences' drawings.
+        return queries.log_line(roll_id)
+
     def render(is_gm: bool) -> str:
-        committed = queries.log_line(roll_id)
+        committed = line()
         if committed is None or (committed.secret and not is_gm):
             return ""
         # Each audience its own drawing: a note may name a clock or faction the GM hides.

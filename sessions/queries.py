@@ -19,8 +19,26 @@ def visible_clocks(table_id: int, is_gm: bool):
     return clocks if is_gm else clocks.exclude(visibility=Clock.Visibility.GM)
 
 
+# What a line of the log shows (sessions/table.html#roll), and nothing more: a character's
+# row is some fifty columns and a user's carries its password hash, and loading them whole
+# was most of what drawing a pushed line cost.
+LOG_LINE_FIELDS = (
+    "table_id",
+    "kind",
+    "pool",
+    "dice",
+    "outcome",
+    "summary",
+    "note",
+    "secret",
+    "created",
+    "roller__username",
+    "character__name",
+)
+
+
 def _log():
-    return Roll.objects.select_related("roller", "character")
+    return Roll.objects.select_related("roller", "character").only(*LOG_LINE_FIELDS)
 
 
 def recent_rolls(table_id: int, is_gm: bool):

@@ -76,3 +76,19 @@ def test_the_benchmark_prints_every_figure_and_ratio(tmp_path):
     ).stdout
     assert "| saturation: frames per second |" in table
     assert "| 33 rolls/s: p99 (ms) |" in table
+
+
+@pytest.mark.parametrize("kind", [[], ["--action"]], ids=["quick", "action"])
+def test_the_roll_cpu_measure_runs_and_every_socket_gets_each_roll(kind):
+    done = subprocess.run(
+        [sys.executable, "-m", "tests.bench.rollcpu", "--rolls", "5", "--warmup", "2"]
+        + ["--rounds", "1", *kind],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=120,
+    )
+    first, last = done.stdout.splitlines()
+    assert first.endswith(", 8 frames per roll"), first
+    assert last.startswith("lowest ") and last.endswith(" ms CPU per roll"), last
