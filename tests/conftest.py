@@ -99,6 +99,16 @@ def no_template_drawn_inside_a_transaction(request, monkeypatch):
 
 
 @pytest.fixture(autouse=True)
+def fresh_webhook_list():
+    """The Discord relay keeps, per process, which tables have a webhook, for a second. A
+    test's hook rolled back with its test stays in that list, and SQLite gives the next
+    test's table the same id: each test starts with the relay looking afresh."""
+    from chronicle import relay
+
+    relay.forget_hooks()
+
+
+@pytest.fixture(autouse=True)
 def fresh_channel_layer():
     """Each async test runs in an event loop of its own, and channels-redis binds its
     receive lock to the loop that waits on it: a socket still waiting as one test's loop
