@@ -145,3 +145,41 @@ def assert_fits_phone(page: Page) -> None:
     """Nothing sticks out sideways at a phone's width."""
     overflow = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
     assert overflow <= 0
+
+
+def add_clock(gm, name, segments, visibility="Everyone"):
+    if gm.locator("details.new-clock[open]").count() == 0:
+        gm.get_by_text("New clock").click()
+    form = gm.locator("#clock-form")
+    form.get_by_label("Clock name").fill(name)
+    form.get_by_label("Segments", exact=True).fill(str(segments))
+    form.get_by_label("Visible to").select_option(label=visibility)
+    form.get_by_role("button", name="Add clock").click()
+    expect(gm.get_by_role("heading", name=name)).to_be_visible()
+    # The push can come before the answer: the form is ready for the next clock once cleared.
+    expect(form.get_by_label("Clock name")).to_have_value("")
+
+
+# Answers to this page's posts, held in the page until the test hands them to htmx: the
+# server has answered (and drawn the answer) already, only the way home is slow. How
+# many are held is written on the body, to be waited for through a locator.
+HOLD_POST_ANSWERS = """() => {
+  window.heldAnswers = [];
+  const open = XMLHttpRequest.prototype.open;
+  XMLHttpRequest.prototype.open = function (method, ...rest) {
+    this.tableMethod = method;
+    return open.call(this, method, ...rest);
+  };
+  const send = XMLHttpRequest.prototype.send;
+  XMLHttpRequest.prototype.send = function (body) {
+    const xhr = this;
+    if (xhr.tableMethod === "POST") {
+      const onload = xhr.onload;
+      xhr.onload = (event) => {
+        window.heldAnswers.push(() => onload.call(xhr, event));
+        document.body.dataset.heldAnswers = String(window.heldAnswers.length);
+      };
+    }
+    return send.call(xhr, body);
+  };
+}"""

@@ -168,12 +168,18 @@ document.addEventListener("htmx:afterRequest", function (event) {
     return el.value !== el.defaultValue;
   }
 
+  // A menu's choice is kept by the options' values, not their places: a redrawn menu may
+  // have gained an option (the clock just added, offered as the one a new clock unlocks).
   function valueOf(el) {
     if (el.type === "checkbox" || el.type === "radio") return el.checked;
     if (el.tagName === "SELECT") {
-      return Array.prototype.map.call(el.options, function (o) {
-        return o.selected;
-      });
+      return Array.prototype.filter
+        .call(el.options, function (o) {
+          return o.selected;
+        })
+        .map(function (o) {
+          return o.value;
+        });
     }
     return el.value;
   }
@@ -181,18 +187,40 @@ document.addEventListener("htmx:afterRequest", function (event) {
   function setValue(el, value) {
     if (el.type === "checkbox" || el.type === "radio") el.checked = value;
     else if (el.tagName === "SELECT") {
-      for (var i = 0; i < el.options.length && i < value.length; i++) {
-        el.options[i].selected = value[i];
-      }
+      var offered = Array.prototype.some.call(el.options, function (o) {
+        return value.indexOf(o.value) >= 0;
+      });
+      if (!offered) return; // the choice is gone from the menu: leave its default
+      Array.prototype.forEach.call(el.options, function (o) {
+        o.selected = value.indexOf(o.value) >= 0;
+      });
     } else el.value = value;
   }
 
-  // `sent` is the form this response answers, `refused` whether the server said no.
-  function capture(target, sent, refused) {
+  // What a form held when it was sent, by field: what was typed after that (the next
+  // clock's name, while the answer to the last one is on its way) is not what the answer
+  // answers, and is kept like any other unsent field.
+  function sentValues(form) {
+    var values = {};
+    form.querySelectorAll(FIELDS).forEach(function (el) {
+      values[keyOf(el)] = JSON.stringify(valueOf(el));
+    });
+    return values;
+  }
+
+  function typedSince(el, sent) {
+    var before = sent && sent[keyOf(el)];
+    return before !== undefined && before !== JSON.stringify(valueOf(el));
+  }
+
+  // `sent` is the form this response answers, `refused` whether the server said no, and
+  // `values` what the form held when it was sent.
+  function capture(target, sent, refused, values) {
     var skip = sent && !refused ? formKey(sent) : null;
     var state = { fields: [], open: [], focus: null, fallbacks: [] };
     target.querySelectorAll(FIELDS).forEach(function (el) {
-      if (!changed(el) || (skip && formKey(el.form) === skip)) return;
+      if (!changed(el)) return;
+      if (skip && formKey(el.form) === skip && !typedSince(el, values)) return;
       state.fields.push({ key: keyOf(el), scope: scopeOf(el), value: valueOf(el) });
     });
     target.querySelectorAll("details[open]").forEach(function (el) {
@@ -280,6 +308,9 @@ document.addEventListener("htmx:afterRequest", function (event) {
   document.addEventListener("htmx:beforeRequest", function (event) {
     var target = event.detail.target;
     event.detail.xhr.tableSent = ++sent;
+    var elt = event.detail.elt;
+    var form = elt && elt.tagName === "FORM" ? elt : elt && elt.closest && elt.closest("form");
+    if (form) event.detail.xhr.tableSentValues = sentValues(form);
     // htmx announces the answer on the element it aims at; once that element is
     // replaced, the event no longer reaches the document, so listen on it directly.
     if (target && !watched.has(target)) {
@@ -319,7 +350,7 @@ document.addEventListener("htmx:afterRequest", function (event) {
     var elt = config.elt;
     var form = null;
     if (config.verb !== "get" && elt) form = elt.tagName === "FORM" ? elt : elt.closest("form");
-    pendingSwap = capture(target, form, detail.xhr.status >= 400);
+    pendingSwap = capture(target, form, detail.xhr.status >= 400, detail.xhr.tableSentValues);
   }
 
   document.addEventListener("htmx:afterSwap", function () {

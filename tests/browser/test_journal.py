@@ -6,8 +6,7 @@ import os
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.test_live_table import add_clock
-from tests.browsers import assert_accessible, start_table, wait_for_socket
+from tests.browsers import add_clock, assert_accessible, start_table, wait_for_socket
 
 pytestmark = pytest.mark.browser
 

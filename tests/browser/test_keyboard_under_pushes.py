@@ -9,34 +9,10 @@ from playwright.sync_api import expect
 from characters.content import load_standard_content
 from characters.models import Character
 from sessions.models import Membership
-from tests.browsers import wait_for_socket
+from tests.browsers import HOLD_POST_ANSWERS, wait_for_socket
 from tests.factories import CharacterFactory, TableFactory
 
 pytestmark = pytest.mark.browser
-
-# Answers to this page's posts, held in the page until the test hands them to htmx: the
-# server has answered (and drawn the answer) already, only the way home is slow. How
-# many are held is written on the body, to be waited for through a locator.
-HOLD_POST_ANSWERS = """() => {
-  window.heldAnswers = [];
-  const open = XMLHttpRequest.prototype.open;
-  XMLHttpRequest.prototype.open = function (method, ...rest) {
-    this.tableMethod = method;
-    return open.call(this, method, ...rest);
-  };
-  const send = XMLHttpRequest.prototype.send;
-  XMLHttpRequest.prototype.send = function (body) {
-    const xhr = this;
-    if (xhr.tableMethod === "POST") {
-      const onload = xhr.onload;
-      xhr.onload = (event) => {
-        window.heldAnswers.push(() => onload.call(xhr, event));
-        document.body.dataset.heldAnswers = String(window.heldAnswers.length);
-      };
-    }
-    return send.call(xhr, body);
-  };
-}"""
 
 
 @pytest.fixture(autouse=True)

@@ -9,8 +9,7 @@ import pytest
 from playwright.sync_api import expect
 
 from sessions.models import Clock
-from tests.browser.test_live_table import add_clock
-from tests.browsers import start_table
+from tests.browsers import HOLD_POST_ANSWERS, add_clock, start_table
 
 pytestmark = pytest.mark.browser
 
@@ -62,3 +61,38 @@ def test_a_player_fills_a_linked_clock_and_everyone_sees_the_next_open(person, m
     gm.get_by_role("button", name="Tick Vulnerable", exact=True).click()
     for page in (ada, bo):
         expect(vulnerable[page].get_by_role("img", name="1 of 4 segments filled")).to_be_visible()
+
+
+def test_what_the_gm_types_while_the_last_clock_is_on_its_way_is_kept(person, make_user, server):
+    """The new clock shows (pushed) before the form's answer comes home; the GM starts the
+    next clock at once, and the answer that clears the form keeps what was typed since."""
+    make_user("gm")
+    gm = person("gm")
+    gm.get_by_label("Table name").fill("Two clocks")
+    gm.get_by_role("button", name="Create table").click()
+    gm.evaluate(HOLD_POST_ANSWERS)
+    gm.get_by_text("New clock").click()
+    form = gm.locator("#clock-form")
+    form.get_by_label("Clock name").fill("Vulnerable")
+    form.get_by_label("Segments", exact=True).fill("4")
+    form.get_by_role("button", name="Add clock").click()
+    expect(gm.locator("body")).to_have_attribute("data-held-answers", "1")
+    expect(gm.get_by_role("heading", name="Vulnerable")).to_be_visible()
+
+    form.get_by_label("Clock name").fill("Defense")
+    form.get_by_label("Segments", exact=True).fill("2")
+    form.get_by_label("Kind").select_option(label="Linked")
+    gm.evaluate("heldAnswers[0]()")
+    # The answer's form offers the clock just added as one a new clock can unlock.
+    unlocks = form.get_by_label("Unlocks (once full)")
+    expect(unlocks.get_by_role("option", name="Vulnerable")).to_have_count(1)
+    expect(form.get_by_label("Clock name")).to_have_value("Defense")
+    expect(form.get_by_label("Segments", exact=True)).to_have_value("2")
+    expect(form.get_by_label("Kind")).to_have_value("linked")
+    unlocks.select_option(label="Vulnerable")
+    form.get_by_role("button", name="Add clock").click()
+    expect(gm.locator("body")).to_have_attribute("data-held-answers", "2")
+    gm.evaluate("heldAnswers[1]()")
+    expect(
+        gm.get_by_role("article", name="Defense").get_by_text("Unlocks: Vulnerable")
+    ).to_be_visible()

@@ -9,6 +9,7 @@ from sessions.models import Table
 from tests.browsers import (
     PASSWORD,
     PHONE,
+    add_clock,
     assert_accessible,
     assert_fits_phone,
     start_table,
@@ -16,17 +17,6 @@ from tests.browsers import (
 )
 
 pytestmark = pytest.mark.browser
-
-
-def add_clock(gm, name, segments, visibility="Everyone"):
-    if gm.locator("details.new-clock[open]").count() == 0:
-        gm.get_by_text("New clock").click()
-    form = gm.locator("#clock-form")
-    form.get_by_label("Clock name").fill(name)
-    form.get_by_label("Segments", exact=True).fill(str(segments))
-    form.get_by_label("Visible to").select_option(label=visibility)
-    form.get_by_role("button", name="Add clock").click()
-    expect(gm.get_by_role("heading", name=name)).to_be_visible()
 
 
 def test_three_people_play_live(person, make_user, server):

@@ -4,9 +4,9 @@ clock by tapping it, and the page is accessible and fits a phone and a desktop."
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.test_live_table import add_clock
 from tests.browsers import (
     PHONE,
+    add_clock,
     assert_accessible,
     assert_fits_phone,
     start_table,
