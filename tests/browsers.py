@@ -160,20 +160,22 @@ def add_clock(gm, name, segments, visibility="Everyone"):
     expect(form.get_by_label("Clock name")).to_have_value("")
 
 
-# Answers to this page's posts, held in the page until the test hands them to htmx: the
-# server has answered (and drawn the answer) already, only the way home is slow. How
-# many are held is written on the body, to be waited for through a locator.
-HOLD_POST_ANSWERS = """() => {
+# Answers to this page's requests (all, or those of one method), held in the page until
+# the test hands them to htmx: the server has answered (and drawn the answer) already, only
+# the way home is slow. How many are held is written on the body, to be waited for through
+# a locator: the Content-Security-Policy forbids the string evaluation wait_for_function
+# polls with. `page.evaluate(HOLD_ANSWERS, "POST")`, or None for every request.
+HOLD_ANSWERS = """(method) => {
   window.heldAnswers = [];
   const open = XMLHttpRequest.prototype.open;
-  XMLHttpRequest.prototype.open = function (method, ...rest) {
-    this.tableMethod = method;
-    return open.call(this, method, ...rest);
+  XMLHttpRequest.prototype.open = function (verb, ...rest) {
+    this.tableMethod = verb;
+    return open.call(this, verb, ...rest);
   };
   const send = XMLHttpRequest.prototype.send;
   XMLHttpRequest.prototype.send = function (body) {
     const xhr = this;
-    if (xhr.tableMethod === "POST") {
+    if (!method || xhr.tableMethod === method) {
       const onload = xhr.onload;
       xhr.onload = (event) => {
         window.heldAnswers.push(() => onload.call(xhr, event));

@@ -9,7 +9,7 @@ from playwright.sync_api import expect
 from characters.content import load_standard_content
 from characters.models import Character
 from sessions.models import Membership
-from tests.browsers import HOLD_POST_ANSWERS, wait_for_socket
+from tests.browsers import HOLD_ANSWERS, wait_for_socket
 from tests.factories import CharacterFactory, TableFactory
 
 pytestmark = pytest.mark.browser
@@ -75,7 +75,7 @@ def test_a_change_signalled_while_ones_own_answer_is_on_its_way_is_not_lost(pers
     comes home after her change's signal, which must not be dropped for it."""
     ada = open_sheet(person, server, "ada", sable)
     gm = open_sheet(person, server, "gm", sable)
-    gm.evaluate(HOLD_POST_ANSWERS)
+    gm.evaluate(HOLD_ANSWERS, "POST")
 
     button(gm, "Coin 2 of 4").click()
     expect(gm.locator("body")).to_have_attribute("data-held-answers", "1")

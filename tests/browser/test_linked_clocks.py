@@ -9,7 +9,7 @@ import pytest
 from playwright.sync_api import expect
 
 from sessions.models import Clock
-from tests.browsers import HOLD_POST_ANSWERS, add_clock, start_table
+from tests.browsers import HOLD_ANSWERS, add_clock, start_table
 
 pytestmark = pytest.mark.browser
 
@@ -70,7 +70,7 @@ def test_what_the_gm_types_while_the_last_clock_is_on_its_way_is_kept(person, ma
     gm = person("gm")
     gm.get_by_label("Table name").fill("Two clocks")
     gm.get_by_role("button", name="Create table").click()
-    gm.evaluate(HOLD_POST_ANSWERS)
+    gm.evaluate(HOLD_ANSWERS, "POST")
     gm.get_by_text("New clock").click()
     form = gm.locator("#clock-form")
     form.get_by_label("Clock name").fill("Vulnerable")

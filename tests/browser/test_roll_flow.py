@@ -16,7 +16,13 @@ from characters.content import load_standard_content
 from characters.models import Character
 from rolls.models import ActionRoll, Consequence
 from sessions import actions
-from tests.browsers import PHONE, assert_accessible, assert_fits_phone, wait_for_socket
+from tests.browsers import (
+    HOLD_ANSWERS,
+    PHONE,
+    assert_accessible,
+    assert_fits_phone,
+    wait_for_socket,
+)
 from tests.factories import AdaFactory, BoFactory, MembershipFactory
 
 pytestmark = pytest.mark.browser
@@ -446,31 +452,12 @@ def test_typing_and_focus_survive_a_live_redraw(person, server, crew):
     assert ActionRoll.objects.get(goal=goal).bargain == "Your blade snaps in two"
 
 
-# Answers to the flow panel's requests, held in the page until the test hands them to
-# htmx: the requests reach the server and are answered as usual, only the way home is slow.
-# How many are held is written on the body, to be waited for through a locator: the
-# Content-Security-Policy forbids the string evaluation wait_for_function polls with.
-HOLD_PANEL_ANSWERS = """() => {
-  window.heldAnswers = [];
-  const send = XMLHttpRequest.prototype.send;
-  XMLHttpRequest.prototype.send = function (body) {
-    const xhr = this;
-    const onload = xhr.onload;
-    xhr.onload = (event) => {
-      window.heldAnswers.push(() => onload.call(xhr, event));
-      document.body.dataset.heldAnswers = String(window.heldAnswers.length);
-    };
-    return send.call(xhr, body);
-  };
-}"""
-
-
 def test_a_later_answer_is_not_lost_to_an_earlier_one(person, server, crew):
     """Two refetches of the panel are out at once and come home in the order they left:
     the older one redraws the panel first, and the newer one must still go in."""
     table, ada, bo = crew
     gm, ada_page, bo_page = at_the_table(person, server, table)
-    bo_page.evaluate(HOLD_PANEL_ANSWERS)
+    bo_page.evaluate(HOLD_ANSWERS, None)
     goal = "Cross the rooftops"
     bargain = "Leave a trace"
 
