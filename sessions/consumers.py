@@ -24,10 +24,10 @@ class TableConsumer(FramesSkipTheDatabase, AsyncWebsocketConsumer):
         try:
             await super().__call__(scope, receive, send)
         except layer.LAYER_FAILURES:
-            # The one consumer whose command failed: the others wait on, deaf (see layer).
+            # The one consumer whose command failed: the others may wait on, deaf (see layer).
             if not self.layer_lost:
                 layer.OPEN_SOCKETS.discard(self)
-                layer.lose()
+                await layer.check()
             raise
         except asyncio.CancelledError:
             if self.layer_lost:

@@ -7,8 +7,11 @@ it again. Its page would reconnect, join again and catch up, if only the socket 
 Two ways this process learns of it:
 
 - A Redis command in flight fails. channels-redis shares one blocking receive among all
-  the consumers of a process, so only one consumer sees that; it ends the others
-  (`lose`, called from `TableConsumer.__call__`).
+  the consumers of a process, so only one consumer sees that; it asks whether the key
+  below is still there (`check`, from `TableConsumer.__call__`) and, if not, ends the
+  others (`lose`). A failed command alone is no proof: the first command over each pooled
+  connection that outlived a restarted Redis fails too, long after the sockets that
+  reconnected have joined their groups in the new one.
 - No command was in flight (the process was busy, or Redis was flushed while up): redis-py
   reconnects a pooled connection without a word, and nothing fails. So each process keeps
   a key of its own in that Redis, set before its first socket joins a group, and looks
@@ -63,6 +66,14 @@ def lose() -> None:
         current.renewal = asyncio.ensure_future(current.renew())
 
 
+async def check() -> None:
+    """One socket's command failed: end every socket unless this process's key, and so
+    its groups, are still in Redis."""
+    current = _watches.get(asyncio.get_running_loop())
+    if current is None or not await current.kept():
+        lose()
+
+
 class Watch:
     """This process's key in the layer's Redis, and the task that looks for it."""
 
@@ -80,9 +91,23 @@ class Watch:
 
     async def renew(self) -> None:
         """After `lose`: the Redis now up is the one the reconnecting sockets join."""
-        # Still down: the next look finds the key gone, once Redis is back.
-        with contextlib.suppress(*LAYER_FAILURES):
-            await self.mark()
+        # The first command over a pooled connection that outlived the old server fails
+        # (redis-py then drops it), so a second try goes over a new one. Left unmarked,
+        # the next look would end the sockets that reconnected meanwhile. Still down:
+        # the next look finds the key gone, once Redis is back.
+        for _ in range(2):
+            with contextlib.suppress(*LAYER_FAILURES):
+                await self.mark()
+                return
+
+    async def kept(self) -> bool:
+        """Whether the key is there (kept for another KEY_SECONDS); False if Redis cannot
+        say. Tried twice: a pooled connection that outlived the old server fails once."""
+        for _ in range(2):
+            with contextlib.suppress(*LAYER_FAILURES):
+                # XX: only if the key is there, so None says it is gone.
+                return bool(await self.client.set(self.key, 1, ex=KEY_SECONDS, xx=True))
+        return False
 
     async def run(self) -> None:
         try:

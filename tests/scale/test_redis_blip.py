@@ -9,6 +9,7 @@ groups again and catches up.
 """
 
 import asyncio
+import contextlib
 import os
 import signal
 
@@ -16,6 +17,7 @@ import redis.asyncio
 from django.test import Client
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 
+from sessions import layer
 from tests.factories import MembershipFactory, TableFactory
 from tests.helpers import session_cookie
 from tests.scale.support import SCALE, run_in_thread, table_socket
@@ -126,3 +128,62 @@ def test_every_socket_is_closed_and_catches_up_when_redis_is_flushed(servers, re
         return await closed_then_caught_up(a, table, cookie, gm, sockets)
 
     assert run_in_thread(flush()) == [1011] * SOCKETS
+
+
+def test_the_key_is_marked_again_over_a_connection_that_outlived_redis(
+    redis_server, settings, monkeypatch
+):
+    """After `lose`, the key must be back before the next look, or that look ends the
+    sockets that reconnected meanwhile (a loaded CI run failed so): the watch's own
+    pooled connection outlived the old server, and its first command fails."""
+    settings.REDIS_URL = redis_server.url
+    monkeypatch.setattr(layer, "WATCH_SECONDS", 3600)  # only the renewal looks here
+
+    async def renewed() -> int:
+        watch = layer.Watch()
+        await watch.marked
+        redis_server.kill()
+        redis_server.start()
+        await watch.renew()
+        probe = redis.asyncio.Redis.from_url(redis_server.url)
+        try:
+            return await probe.exists(watch.key)
+        finally:
+            await probe.aclose()
+            watch.task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await watch.task  # closes the watch's client
+
+    assert run_in_thread(renewed()) == 1
+
+
+def test_a_failed_command_ends_the_sockets_only_if_redis_forgot_the_key(
+    redis_server, settings, monkeypatch
+):
+    """The first command over each pooled connection that outlived a restarted Redis
+    fails, also for a socket connecting long after the others joined the new one: a
+    failure alone must not end them (a loaded CI run lost its reconnected sockets so)."""
+    settings.REDIS_URL = redis_server.url
+    monkeypatch.setattr(layer, "WATCH_SECONDS", 3600)  # only `check` looks here
+    lost = []
+    monkeypatch.setattr(layer, "lose", lambda: lost.append(len(lost) + 1))
+
+    async def checked() -> list[int]:
+        watch = await layer.watch()
+        redis_server.kill()
+        redis_server.start()
+        probe = redis.asyncio.Redis.from_url(redis_server.url)
+        try:
+            await probe.set(watch.key, 1)  # marked again, as after the first `lose`
+            await layer.check()  # over the watch's stale connection first
+            after_renewal = list(lost)
+            await probe.delete(watch.key)
+            await layer.check()
+            return [after_renewal, lost]
+        finally:
+            await probe.aclose()
+            watch.task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await watch.task
+
+    assert run_in_thread(checked()) == [[], [1]]
