@@ -18,6 +18,8 @@ class TableConsumer(FramesSkipTheDatabase, AsyncWebsocketConsumer):
 
     # Set on the other sockets of this process when one of them sees the layer fail.
     layer_lost = False
+    # Set once it has joined its groups and been accepted.
+    accepted = False
 
     async def __call__(self, scope, receive, send) -> None:
         self.run = asyncio.current_task()
@@ -25,9 +27,15 @@ class TableConsumer(FramesSkipTheDatabase, AsyncWebsocketConsumer):
             await super().__call__(scope, receive, send)
         except layer.LAYER_FAILURES:
             # The one consumer whose command failed: the others may wait on, deaf (see layer).
+            # One that failed while joining says nothing of the others until the key does;
+            # one that had joined ends them at once, before any of them can take the
+            # layer's shared receive over a connection to the new Redis.
             if not self.layer_lost:
                 layer.OPEN_SOCKETS.discard(self)
-                await layer.check()
+                if self.accepted:
+                    layer.lose()
+                else:
+                    await layer.check()
             raise
         except asyncio.CancelledError:
             if self.layer_lost:
@@ -55,6 +63,7 @@ class TableConsumer(FramesSkipTheDatabase, AsyncWebsocketConsumer):
         for group in self.joined:
             await self.channel_layer.group_add(group, self.channel_name)
         await self.accept()
+        self.accepted = True
         # Catch up: whatever changed while this page was away arrives now.
         await self.send(
             text_data=await database_sync_to_async(live.snapshot)(self.table_id, self.is_gm)
