@@ -7,11 +7,11 @@ it again. Its page would reconnect, join again and catch up, if only the socket 
 Two ways this process learns of it:
 
 - A Redis command in flight fails. channels-redis shares one blocking receive among all
-  the consumers of a process, so only one consumer sees that; it asks whether the key
-  below is still there (`check`, from `TableConsumer.__call__`) and, if not, ends the
-  others (`lose`). A failed command alone is no proof: the first command over each pooled
-  connection that outlived a restarted Redis fails too, long after the sockets that
-  reconnected have joined their groups in the new one.
+  the consumers of a process, so only one consumer sees that; it ends the others (`lose`,
+  from `TableConsumer.__call__`). A socket that fails while joining first asks whether
+  the key below is still there (`check`): the first command over each pooled connection
+  that outlived a restarted Redis fails too, long after the sockets that reconnected have
+  joined their groups in the new one.
 - No command was in flight (the process was busy, or Redis was flushed while up): redis-py
   reconnects a pooled connection without a word, and nothing fails. So each process keeps
   a key of its own in that Redis, set before its first socket joins a group, and looks
