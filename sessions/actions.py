@@ -64,14 +64,9 @@ def remove_player(*, table: Table, user_id: int) -> None:
         ).first()
         if membership is None:
             return
-        channels = list(
-            Presence.objects.filter(table=table, user_id=user_id).values_list(
-                "channel_name", flat=True
-            )
-        )
         Presence.objects.filter(table=table, user_id=user_id).delete()
         membership.delete()
-        live.kick(channels)
+        live.kick_member(table.pk, user_id)
         live.push_members(table)
 
 

@@ -8,9 +8,9 @@ from django.utils import timezone
 
 from blades.server.consumer import FramesSkipTheDatabase
 
-from . import layer, live, presence
+from . import layer, live, presence, shared
 from .access import membership_of
-from .models import Presence
+from .models import Membership
 
 
 class TableConsumer(FramesSkipTheDatabase, AsyncWebsocketConsumer):
@@ -46,36 +46,50 @@ class TableConsumer(FramesSkipTheDatabase, AsyncWebsocketConsumer):
 
     async def connect(self) -> None:
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
-        user = self.scope["user"]
-        membership = await database_sync_to_async(membership_of)(user, self.table_id)
+        membership = await self.seat(self.scope["user"])
         if membership is None:
             await self.close()
             return
-        self.user = user
         self.is_gm = membership.is_gm
         session = self.scope.get("session")
-        self.joined = live.groups_for(
-            self.table_id, self.is_gm, session.session_key if session else None
-        )
-        # Counted before it joins: a Redis lost from here on must end this socket too.
-        layer.OPEN_SOCKETS.add(self)
-        await layer.watch()
-        for group in self.joined:
+        more = live.groups_for(self.table_id, self.is_gm, session.session_key if session else None)
+        self.joined += more
+        for group in more:
             await self.channel_layer.group_add(group, self.channel_name)
         await self.accept()
         self.accepted = True
-        # Catch up: whatever changed while this page was away arrives now.
-        await self.send(
-            text_data=await database_sync_to_async(live.snapshot)(self.table_id, self.is_gm)
+        # Catch up: whatever changed while this page was away arrives now. Drawn after
+        # the groups are joined, so a change pushed before that is in the drawing.
+        table_id, is_gm = self.table_id, self.is_gm
+        snapshot = await shared.drawing(
+            ("snapshot", table_id, is_gm), lambda: live.snapshot(table_id, is_gm)
         )
+        await self.send(text_data=snapshot)
         await self.set_presence(here=True)
+
+    async def seat(self, user) -> Membership | None:
+        """`user`'s membership of this socket's table, read once the socket is in the
+        group a removal kicks (live.kick_member): a removal that commits after the read
+        closes this socket, one before it refuses it. Sets `user` for a member."""
+        if not user.is_authenticated:
+            return None
+        self.joined = [live.member_group(self.table_id, user.pk)]
+        # Counted before it joins: a Redis lost from here on must end this socket too.
+        layer.OPEN_SOCKETS.add(self)
+        await layer.watch()
+        await self.channel_layer.group_add(self.joined[0], self.channel_name)
+        membership = await database_sync_to_async(membership_of)(user, self.table_id)
+        if membership is not None:
+            self.user = user
+        return membership
 
     async def disconnect(self, code: int) -> None:
         if not hasattr(self, "joined"):
             return
         for group in self.joined:
             await self.channel_layer.group_discard(group, self.channel_name)
-        await self.set_presence(here=False)
+        if self.accepted:
+            await self.set_presence(here=False)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         # The only thing a browser sends is the presence ping.
@@ -90,15 +104,17 @@ class TableConsumer(FramesSkipTheDatabase, AsyncWebsocketConsumer):
         await self.close()
 
     async def set_presence(self, *, here: bool) -> None:
-        html = await database_sync_to_async(self.record_presence)(here)
-        await live.push_presence(self.table_id, html)
-
-    def record_presence(self, here: bool) -> str:
         if here:
-            Presence.objects.update_or_create(
-                channel_name=self.channel_name,
-                defaults={"table_id": self.table_id, "user": self.user, "seen": timezone.now()},
-            )
+            await presence.arrive(self.channel_name, self.table_id, self.user.pk)
         else:
-            Presence.objects.filter(channel_name=self.channel_name).delete()
-        return live.presence(self.table_id, since=timezone.now() - presence.PRESENCE_TIMEOUT)
+            await presence.leave(self.channel_name)
+        table_id = self.table_id
+
+        def draw() -> str:
+            return live.presence(table_id, since=timezone.now() - presence.PRESENCE_TIMEOUT)
+
+        async def push(html: str) -> None:
+            await live.push_presence(table_id, html)
+
+        # The sockets arriving (or leaving) together get one list, pushed once.
+        await shared.drawing(("presence", table_id), draw, then=push)

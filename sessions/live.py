@@ -35,6 +35,11 @@ def session_group(session_key: str) -> str:
     return f"login-{session_key}"
 
 
+def member_group(table_id: int, user_id: int) -> str:
+    """Every socket one member has open at a table, so that removing them closes them all."""
+    return f"member-{table_id}-{user_id}"
+
+
 def screen_group(screen_id: int) -> str:
     """The sockets opened with one shared-screen link, so that revoking it closes them."""
     return f"screen-{screen_id}"
@@ -213,18 +218,11 @@ def push_members(table) -> None:
     push(table.pk, gm=lambda: render(True), players=lambda: render(False))
 
 
-def kick(channel_names: list[str]) -> None:
-    """Close the sockets of a removed player, whichever process holds them."""
-
-    def send() -> None:
-        async def send_all() -> None:
-            layer = get_channel_layer()
-            for name in channel_names:
-                await layer.send(name, {"type": "table.kick"})
-
-        outbox.post(send_all, failure=UNREACHABLE)
-
-    transaction.on_commit(send)
+def kick_member(table_id: int, user_id: int) -> None:
+    """Close a removed member's sockets at the table, whichever process holds them, once
+    the removal commits. A socket joins this group before it reads its membership
+    (sessions.consumers), so one opening meanwhile is refused or closed, never left open."""
+    _kick_group(member_group(table_id, user_id))
 
 
 def kick_session(session_key: str) -> None:

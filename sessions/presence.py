@@ -9,12 +9,15 @@ the process's one database thread ahead of the rolls (the load benchmark's p95 w
 
 import asyncio
 import logging
+from collections import deque
 from datetime import timedelta
 from weakref import WeakKeyDictionary
 
 from channels.db import database_sync_to_async
+from django.db import transaction
 from django.utils import timezone
 
+from . import shared
 from .models import Presence
 
 logger = logging.getLogger(__name__)
@@ -61,3 +64,52 @@ def ping(channel_name: str) -> None:
 
 def mark_seen(channel_names: set[str]) -> None:
     Presence.objects.filter(channel_name__in=channel_names).update(seen=timezone.now())
+
+
+# A socket's row is written when it opens and deleted when it closes. When a busy process
+# restarts that is a write for each of its 1,000 pages, each a transaction of its own on
+# the one database thread: the sockets that come or go together share one (sessions/shared).
+Place = tuple[int, int] | None  # (table id, user id) of an open socket; None: closed
+_CHANGES: WeakKeyDictionary[asyncio.AbstractEventLoop, deque] = WeakKeyDictionary()
+DELETE_AT_ONCE = 500  # channel names in one DELETE: well inside SQLite's variable limit
+
+
+async def arrive(channel_name: str, table_id: int, user_id: int) -> None:
+    """Once written, the socket is in every presence list drawn."""
+    await _record(channel_name, (table_id, user_id))
+
+
+async def leave(channel_name: str) -> None:
+    await _record(channel_name, None)
+
+
+async def _record(channel_name: str, place: Place) -> None:
+    changes = _CHANGES.setdefault(asyncio.get_running_loop(), deque())
+    changes.append((channel_name, place))
+    await shared.drawing("presence rows", lambda: write(changes))
+
+
+def write(changes: deque) -> None:
+    """Every change queued so far, in one transaction; a channel's last change wins."""
+    latest: dict[str, Place] = {}
+    # The loop may queue more meanwhile; a deque hands them over one at a time, safely.
+    while changes:
+        channel_name, place = changes.popleft()
+        latest[channel_name] = place
+    now = timezone.now()
+    here = [
+        Presence(channel_name=name, table_id=place[0], user_id=place[1], seen=now)
+        for name, place in latest.items()
+        if place is not None
+    ]
+    gone = [name for name, place in latest.items() if place is None]
+    with transaction.atomic():
+        if here:
+            Presence.objects.bulk_create(
+                here,
+                update_conflicts=True,
+                unique_fields=["channel_name"],
+                update_fields=["table", "user", "seen"],
+            )
+        for start in range(0, len(gone), DELETE_AT_ONCE):
+            Presence.objects.filter(channel_name__in=gone[start : start + DELETE_AT_ONCE]).delete()

@@ -5,6 +5,9 @@ helpers from here, never from one another.
 Not for `tests/rules`, which also runs without Django.
 """
 
+import contextlib
+import threading
+
 from django.conf import settings
 from django.test import Client
 
@@ -76,10 +79,53 @@ async def drain(communicator) -> list[str]:
 
 
 async def drain_greeting(communicator) -> str:
-    """On connect the server sends the snapshot, then the presence list."""
+    """On connect the server sends the snapshot, then the presence list. Sockets opened
+    together may get more presence lists after it, one per arrival or one for several
+    (sessions/shared.py): read on with `next_frame_with`, or `drain`."""
     snapshot = await communicator.receive_from()
     presence = await communicator.receive_from()
     return snapshot + presence
+
+
+async def next_frame_with(communicator, text: str) -> str:
+    """The next frame holding `text`; presence frames come and go as sockets connect."""
+    while True:
+        frame = await communicator.receive_from()
+        if text in frame:
+            return frame
+
+
+async def frames_until(communicator, *texts: str) -> str:
+    """Frames read until each of `texts` has come, in whatever order, in one string."""
+    read = ""
+    while not all(text in read for text in texts):
+        read += await communicator.receive_from()
+    return read
+
+
+@contextlib.asynccontextmanager
+async def database_thread_held():
+    """The process's one database thread kept busy until the block ends: database work
+    asked for meanwhile queues behind it, as it does in a busy server."""
+    import asyncio
+
+    from channels.db import database_sync_to_async
+
+    from tests.sockets import WAIT
+
+    entered, release = threading.Event(), threading.Event()
+
+    def hold() -> None:
+        entered.set()
+        release.wait(WAIT)
+
+    held = asyncio.ensure_future(database_sync_to_async(hold)())
+    assert await asyncio.to_thread(entered.wait, WAIT)
+    try:
+        yield
+    finally:
+        release.set()
+        await held
 
 
 # --- The shared roll --------------------------------------------------------------------

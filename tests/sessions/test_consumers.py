@@ -10,10 +10,18 @@ from channels.layers import get_channel_layer
 from django.utils import timezone
 
 from blades.rules.rolls import RollKind
-from sessions import actions, live, presence
+from sessions import actions, consumers, live, presence
 from sessions.models import Presence
 from tests.factories import ClockFactory, UserFactory
-from tests.helpers import connect, drain_greeting, make_table
+from tests.helpers import (
+    connect,
+    drain,
+    drain_greeting,
+    frames_until,
+    make_table,
+    next_frame_with,
+)
+from tests.sockets import WAIT
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
 
@@ -54,14 +62,14 @@ async def test_player_socket_gets_nothing_of_a_gm_only_clock():
     gm_socket, _ = await connect(gm, table.pk)
     await drain_greeting(player_socket)
     await drain_greeting(gm_socket)
-    await player_socket.receive_from()  # the GM's arrival in the presence list
     clock = await database_sync_to_async(actions.create_clock)(
         table=table, name="Lampblack plot", segments=6, kind="faction", visibility="gm"
     )
     await database_sync_to_async(actions.tick_clock)(clock=clock, by=2)
-    assert "Lampblack plot" in await gm_socket.receive_from()
-    assert "Lampblack plot" in await gm_socket.receive_from()
-    assert await player_socket.receive_nothing(timeout=0.3)
+    await frames_until(gm_socket, "Lampblack plot", "2 of 6 segments filled")
+    # Presence lists may still come as the two arrivals settle; nothing else.
+    for frame in await drain(player_socket):
+        assert 'id="presence"' in frame and "Lampblack" not in frame
     await player_socket.disconnect()
     await gm_socket.disconnect()
 
@@ -185,6 +193,26 @@ async def test_foreign_origin_is_refused():
     assert not connected
 
 
+async def test_a_player_removed_as_their_socket_opens_is_closed(monkeypatch):
+    """The removal commits just after the socket has read its membership, before it has
+    written its presence row: it is closed all the same, and has no row left."""
+    table, gm, player = await make_table()
+    read = consumers.membership_of
+
+    def read_then_removed(user, table_id):
+        membership = read(user, table_id)
+        actions.remove_player(table=table, user_id=player.pk)
+        return membership
+
+    monkeypatch.setattr(consumers, "membership_of", read_then_removed)
+    communicator, _ = await connect(player, table.pk)
+    while (await communicator.receive_output(timeout=WAIT))["type"] != "websocket.close":
+        pass
+    await communicator.disconnect()  # as the browser answers the close: its row goes
+    rows = database_sync_to_async(Presence.objects.filter(user=player).count)
+    assert await rows() == 0
+
+
 async def test_removed_player_socket_is_closed():
     table, gm, player = await make_table()
     communicator, _ = await connect(player, table.pk)
@@ -235,11 +263,3 @@ async def test_a_player_joining_updates_the_players_list_live():
 
     for socket in (gm_socket, player_socket):
         await socket.disconnect()
-
-
-async def next_frame_with(communicator, text: str) -> str:
-    """Presence frames come and go as sockets connect: skip them."""
-    while True:
-        frame = await communicator.receive_from()
-        if text in frame:
-            return frame
