@@ -21,6 +21,7 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 
 from sessions import layer, live
+from sessions.access import membership_of
 from sessions.consumers import TableConsumer
 from sessions.inputs import is_token
 
@@ -46,13 +47,20 @@ class ScreenConsumer(TableConsumer):
         token = kwargs.get("token")
         if token is None:
             self.table_id = int(kwargs["table_id"])
-            # In the member's group first: removing them closes this screen too.
-            if await self.seat(self.scope["user"]) is None:
+            membership = await database_sync_to_async(membership_of)(
+                self.scope["user"], self.table_id
+            )
+            if membership is None:
                 await self.close()
                 return
+            self.user = self.scope["user"]
             session = self.scope.get("session")
             # Always the players' group, also for the GM: a screen is seen by the room.
-            more = live.groups_for(self.table_id, False, session.session_key if session else None)
+            # In the member's group too: removing them closes this screen.
+            self.joined = [
+                live.member_group(self.table_id, self.user.pk),
+                *live.groups_for(self.table_id, False, session.session_key if session else None),
+            ]
             url = reverse("screen", args=[self.table_id])
         else:
             screen = await database_sync_to_async(shared_screen)(token)
@@ -60,13 +68,11 @@ class ScreenConsumer(TableConsumer):
                 await self.close()
                 return
             self.table_id = screen.table_id
-            self.joined = []
-            more = [live.players_group(self.table_id), live.screen_group(screen.pk)]
+            self.joined = [live.players_group(self.table_id), live.screen_group(screen.pk)]
             url = reverse("screen_shared", args=[token])
-            layer.OPEN_SOCKETS.add(self)
-            await layer.watch()
-        self.joined += more
-        for group in more:
+        layer.OPEN_SOCKETS.add(self)
+        await layer.watch()
+        for group in self.joined:
             await self.channel_layer.group_add(group, self.channel_name)
         # Asked again once in the groups: a link revoked in between has sent its kick
         # before this socket could hear it.
@@ -77,9 +83,9 @@ class ScreenConsumer(TableConsumer):
         self.signal = render_to_string("crews/screen.html#screen-signal", {"refresh_url": url})
         # Catch up: whatever changed while this screen was away is fetched now.
         await self.send(text_data=self.signal)
-        if self.user is not None:
-            # A member's screen is one of their pages: it counts them as here.
-            await self.set_presence(here=True)
+        # A member's screen is one of their pages: it counts them as here.
+        if self.user is not None and not await self.set_presence(here=True):
+            await self.close()
 
     async def disconnect(self, code: int) -> None:
         if self.signal_task is not None:

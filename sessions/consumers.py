@@ -10,7 +10,6 @@ from blades.server.consumer import FramesSkipTheDatabase
 
 from . import layer, live, presence, shared
 from .access import membership_of
-from .models import Membership
 
 
 class TableConsumer(FramesSkipTheDatabase, AsyncWebsocketConsumer):
@@ -46,15 +45,22 @@ class TableConsumer(FramesSkipTheDatabase, AsyncWebsocketConsumer):
 
     async def connect(self) -> None:
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
-        membership = await self.seat(self.scope["user"])
+        user = self.scope["user"]
+        membership = await database_sync_to_async(membership_of)(user, self.table_id)
         if membership is None:
             await self.close()
             return
+        self.user = user
         self.is_gm = membership.is_gm
         session = self.scope.get("session")
-        more = live.groups_for(self.table_id, self.is_gm, session.session_key if session else None)
-        self.joined += more
-        for group in more:
+        self.joined = [
+            live.member_group(self.table_id, user.pk),
+            *live.groups_for(self.table_id, self.is_gm, session.session_key if session else None),
+        ]
+        # Counted before it joins: a Redis lost from here on must end this socket too.
+        layer.OPEN_SOCKETS.add(self)
+        await layer.watch()
+        for group in self.joined:
             await self.channel_layer.group_add(group, self.channel_name)
         await self.accept()
         self.accepted = True
@@ -65,23 +71,8 @@ class TableConsumer(FramesSkipTheDatabase, AsyncWebsocketConsumer):
             ("snapshot", table_id, is_gm), lambda: live.snapshot(table_id, is_gm)
         )
         await self.send(text_data=snapshot)
-        await self.set_presence(here=True)
-
-    async def seat(self, user) -> Membership | None:
-        """`user`'s membership of this socket's table, read once the socket is in the
-        group a removal kicks (live.kick_member): a removal that commits after the read
-        closes this socket, one before it refuses it. Sets `user` for a member."""
-        if not user.is_authenticated:
-            return None
-        self.joined = [live.member_group(self.table_id, user.pk)]
-        # Counted before it joins: a Redis lost from here on must end this socket too.
-        layer.OPEN_SOCKETS.add(self)
-        await layer.watch()
-        await self.channel_layer.group_add(self.joined[0], self.channel_name)
-        membership = await database_sync_to_async(membership_of)(user, self.table_id)
-        if membership is not None:
-            self.user = user
-        return membership
+        if not await self.set_presence(here=True):
+            await self.close()
 
     async def disconnect(self, code: int) -> None:
         if not hasattr(self, "joined"):
@@ -103,9 +94,12 @@ class TableConsumer(FramesSkipTheDatabase, AsyncWebsocketConsumer):
     async def table_kick(self, event: dict) -> None:
         await self.close()
 
-    async def set_presence(self, *, here: bool) -> None:
+    async def set_presence(self, *, here: bool) -> bool:
+        """Whether the socket may stay: one arriving for a member removed since it read
+        its membership is not written, and must close (sessions.presence.arrive)."""
         if here:
-            await presence.arrive(self.channel_name, self.table_id, self.user.pk)
+            if not await presence.arrive(self.channel_name, self.table_id, self.user.pk):
+                return False
         else:
             await presence.leave(self.channel_name)
         table_id = self.table_id
@@ -114,7 +108,15 @@ class TableConsumer(FramesSkipTheDatabase, AsyncWebsocketConsumer):
             return live.presence(table_id, since=timezone.now() - presence.PRESENCE_TIMEOUT)
 
         async def push(html: str) -> None:
-            await live.push_presence(table_id, html)
+            try:
+                await live.push_presence(table_id, html)
+            except layer.LAYER_FAILURES:
+                # Only the list failed to go, and this drawing's callers have all joined
+                # their groups: not a reason to end their sockets, unless Redis has lost
+                # this process's groups (after a restart, the first command over each
+                # pooled connection that outlived the old server fails).
+                await layer.check()
 
         # The sockets arriving (or leaving) together get one list, pushed once.
         await shared.drawing(("presence", table_id), draw, then=push)
+        return True

@@ -18,7 +18,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from . import shared
-from .models import Presence
+from .models import Membership, Presence
 
 logger = logging.getLogger(__name__)
 
@@ -74,36 +74,41 @@ _CHANGES: WeakKeyDictionary[asyncio.AbstractEventLoop, deque] = WeakKeyDictionar
 DELETE_AT_ONCE = 500  # channel names in one DELETE: well inside SQLite's variable limit
 
 
-async def arrive(channel_name: str, table_id: int, user_id: int) -> None:
-    """Once written, the socket is in every presence list drawn."""
-    await _record(channel_name, (table_id, user_id))
+async def arrive(channel_name: str, table_id: int, user_id: int) -> bool:
+    """Written, the socket is in every presence list drawn from then on. False, and
+    nothing written, if the user is no longer a member: removed after the socket read its
+    membership and before it joined the group the removal kicks (live.kick_member)."""
+    return channel_name not in await _record(channel_name, (table_id, user_id))
 
 
 async def leave(channel_name: str) -> None:
     await _record(channel_name, None)
 
 
-async def _record(channel_name: str, place: Place) -> None:
+async def _record(channel_name: str, place: Place) -> set[str]:
     changes = _CHANGES.setdefault(asyncio.get_running_loop(), deque())
     changes.append((channel_name, place))
-    await shared.drawing("presence rows", lambda: write(changes))
+    return await shared.drawing("presence rows", lambda: write(changes))
 
 
-def write(changes: deque) -> None:
-    """Every change queued so far, in one transaction; a channel's last change wins."""
+def write(changes: deque) -> set[str]:
+    """Every change queued so far, in one transaction; a channel's last change wins.
+    The channels of arrivals refused (no longer members) are returned."""
     latest: dict[str, Place] = {}
     # The loop may queue more meanwhile; a deque hands them over one at a time, safely.
     while changes:
         channel_name, place = changes.popleft()
         latest[channel_name] = place
-    now = timezone.now()
-    here = [
-        Presence(channel_name=name, table_id=place[0], user_id=place[1], seen=now)
-        for name, place in latest.items()
-        if place is not None
-    ]
+    arriving = {name: place for name, place in latest.items() if place is not None}
     gone = [name for name, place in latest.items() if place is None]
     with transaction.atomic():
+        seated = members(set(arriving.values()))
+        now = timezone.now()
+        here = [
+            Presence(channel_name=name, table_id=place[0], user_id=place[1], seen=now)
+            for name, place in arriving.items()
+            if place in seated
+        ]
         if here:
             Presence.objects.bulk_create(
                 here,
@@ -113,3 +118,13 @@ def write(changes: deque) -> None:
             )
         for start in range(0, len(gone), DELETE_AT_ONCE):
             Presence.objects.filter(channel_name__in=gone[start : start + DELETE_AT_ONCE]).delete()
+    return {name for name, place in arriving.items() if place not in seated}
+
+
+def members(places: set[tuple[int, int]]) -> set[tuple[int, int]]:
+    """Those of the (table id, user id) pairs that are memberships."""
+    if not places:
+        return set()
+    tables, users = {table_id for table_id, _ in places}, {user_id for _, user_id in places}
+    found = Membership.objects.filter(table_id__in=tables, user_id__in=users)
+    return set(found.values_list("table_id", "user_id")) & places

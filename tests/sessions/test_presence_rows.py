@@ -7,7 +7,7 @@ from channels.db import database_sync_to_async
 
 from sessions import presence
 from sessions.models import Presence
-from tests.factories import MembershipFactory, PresenceFactory, TableFactory
+from tests.factories import MembershipFactory, PresenceFactory, TableFactory, UserFactory
 from tests.helpers import database_thread_held
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
@@ -38,7 +38,7 @@ async def test_sockets_coming_and_going_together_share_one_write(monkeypatch):
             asyncio.ensure_future(presence.leave(gone.channel_name)),
         ]
         await asyncio.sleep(0)
-    await asyncio.gather(*changes)
+    assert await asyncio.gather(*changes) == [True, True, None]
     assert writes == [1]
     assert await rows() == {"ada's page": ada.pk, "bo's page": bo.pk}
 
@@ -59,3 +59,10 @@ async def test_a_page_arriving_again_on_its_channel_is_seen_now():
     await presence.arrive(gone.channel_name, table.pk, ada.pk)
     seen = await database_sync_to_async(Presence.objects.get)(channel_name=gone.channel_name)
     assert seen.seen.year > 2020
+
+
+async def test_an_arrival_of_someone_no_longer_a_member_is_refused_and_not_written():
+    table, (ada, _), _ = await a_table_with_two_players()
+    stranger = await database_sync_to_async(UserFactory)()
+    assert not await presence.arrive("stranger's page", table.pk, stranger.pk)
+    assert "stranger's page" not in await rows()
