@@ -220,8 +220,9 @@ def push_members(table) -> None:
 
 def kick_member(table_id: int, user_id: int) -> None:
     """Close a removed member's sockets at the table, whichever process holds them, once
-    the removal commits. A socket joins this group before it reads its membership
-    (sessions.consumers), so one opening meanwhile is refused or closed, never left open."""
+    the removal commits. A socket that read its membership before the removal and joined
+    this group after the kick went is closed when its presence row is refused
+    (sessions.presence.arrive): one opening meanwhile is never left open."""
     _kick_group(member_group(table_id, user_id))
 
 

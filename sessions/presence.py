@@ -1,10 +1,11 @@
-"""The presence pings of open pages, written to the database a few at a time.
+"""Who is here: the rows of open sockets and their pings, written a few at a time.
 
 A page pings every 25 s (table.html) so that a socket whose process died without saying
 goodbye drops out of the presence list once its row is PRESENCE_TIMEOUT old. Written one
 by one, that is a write for every ping: 40 a second with 1,000 pages open, each queued on
 the process's one database thread ahead of the rolls (the load benchmark's p95 went from
-157 ms to 441 ms at 33 rolls/s). So the pings of a few seconds go out as one UPDATE.
+157 ms to 441 ms at 33 rolls/s). So the pings of a few seconds go out as one UPDATE,
+and the rows of sockets that open or close together as one transaction (below).
 """
 
 import asyncio
