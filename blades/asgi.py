@@ -14,8 +14,8 @@ checkpoint_apart()
 
 django_http_app = OneHopASGIHandler()
 
-from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
+from channels.sessions import SessionMiddlewareStack  # noqa: E402
 
 from blades.server import pauses  # noqa: E402
 from blades.server.origin import SameOriginValidator  # noqa: E402
@@ -28,7 +28,7 @@ application = pauses.watch(
         {
             "http": django_http_app,
             "websocket": SameOriginValidator(
-                AuthMiddlewareStack(URLRouter(table_sockets + screen_sockets))
+                SessionMiddlewareStack(URLRouter(table_sockets + screen_sockets))
             ),
         }
     )

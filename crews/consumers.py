@@ -20,8 +20,7 @@ from channels.db import database_sync_to_async
 from django.template.loader import render_to_string
 from django.urls import reverse
 
-from sessions import layer, live
-from sessions.access import membership_of
+from sessions import layer, live, seating
 from sessions.consumers import TableConsumer
 from sessions.inputs import is_token
 
@@ -47,14 +46,12 @@ class ScreenConsumer(TableConsumer):
         token = kwargs.get("token")
         if token is None:
             self.table_id = int(kwargs["table_id"])
-            membership = await database_sync_to_async(membership_of)(
-                self.scope["user"], self.table_id
-            )
-            if membership is None:
+            session = self.scope.get("session")
+            seat = await seating.seat(session, self.table_id)
+            if seat is None:
                 await self.close()
                 return
-            self.user = self.scope["user"]
-            session = self.scope.get("session")
+            self.user = seat.user
             # Always the players' group, also for the GM: a screen is seen by the room.
             # In the member's group too: removing them closes this screen.
             self.joined = [

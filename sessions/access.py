@@ -28,11 +28,22 @@ def require_gm(membership: Membership) -> None:
         raise PermissionDenied("Only the GM can do that.")
 
 
-def membership_of(user, table_id: int) -> Membership | None:
-    """For the socket: the same question without raising."""
-    if not user.is_authenticated:
-        return None
-    return Membership.objects.filter(table_id=table_id, user=user).first()
+# (table id, user id) pairs in one query: well inside SQLite's limit on variables.
+PAIRS_AT_ONCE = 250
+
+
+def memberships(places: set[tuple[int, int]]) -> dict[tuple[int, int], Membership]:
+    """For sockets, many at once: the memberships among these (table id, user id) pairs."""
+    found: dict[tuple[int, int], Membership] = {}
+    pairs = sorted(places)
+    for start in range(0, len(pairs), PAIRS_AT_ONCE):
+        chunk = pairs[start : start + PAIRS_AT_ONCE]
+        rows = Membership.objects.filter(
+            table_id__in={table_id for table_id, _ in chunk},
+            user_id__in={user_id for _, user_id in chunk},
+        )
+        found.update((key, row) for row in rows if (key := (row.table_id, row.user_id)) in places)
+    return found
 
 
 def clocks_for(membership: Membership):

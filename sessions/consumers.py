@@ -2,14 +2,12 @@
 
 import asyncio
 
-from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.utils import timezone
 
 from blades.server.consumer import FramesSkipTheDatabase
 
-from . import layer, live, presence, shared
-from .access import membership_of
+from . import layer, live, presence, seating, shared
 
 
 class TableConsumer(FramesSkipTheDatabase, AsyncWebsocketConsumer):
@@ -45,16 +43,14 @@ class TableConsumer(FramesSkipTheDatabase, AsyncWebsocketConsumer):
 
     async def connect(self) -> None:
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
-        user = self.scope["user"]
-        membership = await database_sync_to_async(membership_of)(user, self.table_id)
-        if membership is None:
+        session = self.scope.get("session")
+        seat = await seating.seat(session, self.table_id)
+        if seat is None:
             await self.close()
             return
-        self.user = user
-        self.is_gm = membership.is_gm
-        session = self.scope.get("session")
+        self.user, self.is_gm = seat.user, seat.is_gm
         self.joined = [
-            live.member_group(self.table_id, user.pk),
+            live.member_group(self.table_id, self.user.pk),
             *live.groups_for(self.table_id, self.is_gm, session.session_key if session else None),
         ]
         # Counted before it joins: a Redis lost from here on must end this socket too.

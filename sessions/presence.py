@@ -19,7 +19,8 @@ from django.db import transaction
 from django.utils import timezone
 
 from . import shared
-from .models import Membership, Presence
+from .access import memberships
+from .models import Presence
 
 logger = logging.getLogger(__name__)
 
@@ -103,7 +104,7 @@ def write(changes: deque) -> set[str]:
     arriving = {name: place for name, place in latest.items() if place is not None}
     gone = [name for name, place in latest.items() if place is None]
     with transaction.atomic():
-        seated = members(set(arriving.values()))
+        seated = memberships(set(arriving.values()))
         now = timezone.now()
         here = [
             Presence(channel_name=name, table_id=place[0], user_id=place[1], seen=now)
@@ -120,12 +121,3 @@ def write(changes: deque) -> set[str]:
         for start in range(0, len(gone), DELETE_AT_ONCE):
             Presence.objects.filter(channel_name__in=gone[start : start + DELETE_AT_ONCE]).delete()
     return {name for name, place in arriving.items() if place not in seated}
-
-
-def members(places: set[tuple[int, int]]) -> set[tuple[int, int]]:
-    """Those of the (table id, user id) pairs that are memberships."""
-    if not places:
-        return set()
-    tables, users = {table_id for table_id, _ in places}, {user_id for _, user_id in places}
-    found = Membership.objects.filter(table_id__in=tables, user_id__in=users)
-    return set(found.values_list("table_id", "user_id")) & places

@@ -10,7 +10,7 @@ from channels.layers import get_channel_layer
 from django.utils import timezone
 
 from blades.rules.rolls import RollKind
-from sessions import actions, consumers, live, presence
+from sessions import actions, live, presence, seating
 from sessions.models import Presence
 from tests.factories import ClockFactory, UserFactory
 from tests.helpers import (
@@ -197,14 +197,14 @@ async def test_a_player_removed_as_their_socket_opens_is_closed(monkeypatch):
     """The removal commits just after the socket has read its membership, before it has
     written its presence row: it is closed all the same, and has no row left."""
     table, gm, player = await make_table()
-    read = consumers.membership_of
+    read = seating.memberships
 
-    def read_then_removed(user, table_id):
-        membership = read(user, table_id)
+    def read_then_removed(places):
+        found = read(places)
         actions.remove_player(table=table, user_id=player.pk)
-        return membership
+        return found
 
-    monkeypatch.setattr(consumers, "membership_of", read_then_removed)
+    monkeypatch.setattr(seating, "memberships", read_then_removed)
     communicator, _ = await connect(player, table.pk)
     while (await communicator.receive_output(timeout=WAIT))["type"] != "websocket.close":
         pass
