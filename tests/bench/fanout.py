@@ -10,18 +10,27 @@ import os
 import django
 from django.conf import settings
 
-# The app's own choice of layer (blades/settings.py): channels-redis when REDIS_URL names
-# a server (`loadtest --processes 2`), otherwise the embedded in-memory layer.
+from blades import settings as app_settings
+
+# The app's own choice of layer, configured as the app configures it (blades/settings.py):
+# channels-redis when REDIS_URL names a server (`loadtest --processes 2`), otherwise the
+# embedded in-memory layer. Without the app's pool size, redis-py failed the commands of
+# a storm past 100 at once, and most of bare Channels' handshakes with them.
 REDIS_URL = os.environ.get("REDIS_URL", "")
 if REDIS_URL:
+    HOST = {
+        "address": REDIS_URL,
+        "socket_timeout": app_settings.REDIS_READ_TIMEOUT,
+        "max_connections": app_settings.REDIS_MAX_CONNECTIONS,
+    }
     LAYER = {
         "BACKEND": "channels_redis.core.RedisChannelLayer",
-        "CONFIG": {"hosts": [{"address": REDIS_URL, "socket_timeout": 15}], "capacity": 2000},
+        "CONFIG": {"hosts": [HOST], "capacity": app_settings.CHANNEL_CAPACITY},
     }
 else:
     LAYER = {
         "BACKEND": "blades.server.channel_layer.InMemoryChannelLayer",
-        "CONFIG": {"capacity": 2000},
+        "CONFIG": {"capacity": app_settings.CHANNEL_CAPACITY},
     }
 if not settings.configured:
     settings.configure(CHANNEL_LAYERS={"default": LAYER})

@@ -29,7 +29,10 @@ on channels-redis likewise, and each phase also reports the cross-process hop: l
 sockets on the process that took the post against sockets on the other.
 
 The client is one asyncio process and reports its own CPU, so it can be seen not to be
-the limit. The last line printed is one JSON object with every figure and ratio.
+the limit. The last line printed is one JSON object with every figure and ratio. With
+`--profile DIR` each server is sampled by py-spy during the storms (their closings
+between included) and each load phase, and the time is broken down by stage per socket
+and per roll (tests/bench/stages.py); py-spy slows what it samples a little.
 """
 
 import argparse
@@ -53,6 +56,7 @@ from pathlib import Path
 from websockets.asyncio.client import connect
 from websockets.exceptions import InvalidStatus
 
+from tests.bench import stages
 from tests.bench.servers import ROOT, Cluster, Http, Server, pause_figures
 from tests.services import postgres, redis
 
@@ -374,21 +378,28 @@ def phase_figures(phase: Phase, elapsed: float, cpu: float, client_cpu: float) -
 
 async def measure(cluster: Cluster, tables: list[dict], args, bare: bool) -> dict:
     side = Side(cluster, tables, bare, args.connections)
+    name_of_side = "bare" if bare else "app"
     result: dict = {"storms": []}
     windows: list[dict] = []
     settled = await cluster.settle()
     await cluster.close_pause_window()  # start-up is not the run
-    for storm in range(args.storms):
-        result["storms"].append({**await side.storm(), "settled_before_seconds": settled})
-        if storm < args.storms - 1:
-            await side.close_sockets()
-            settled = await cluster.settle()
+    with cluster.profiled(args.profile, f"{name_of_side}-storms") as profiles:
+        for storm in range(args.storms):
+            result["storms"].append({**await side.storm(), "settled_before_seconds": settled})
+            if storm < args.storms - 1:
+                await side.close_sockets()
+                settled = await cluster.settle()
     result["sockets_failed"] = await side.reopen_dropped()
     result["sockets"] = sum(1 for s in side.sockets if s.ws is not None)
     side.listen()
     await cluster.settle()
     windows += await cluster.close_pause_window()
     result["storm"] = pause_figures(windows)
+    if profiles:
+        opened = sum(storm["opened"] for storm in result["storms"])
+        result["storm"]["stages_ms_per_socket"] = stages.milliseconds(
+            stages.tally(profiles), per=opened
+        )
     if args.idle_seconds:
         before = cluster.cpu_seconds()
         await asyncio.sleep(args.idle_seconds)
@@ -403,8 +414,9 @@ async def measure(cluster: Cluster, tables: list[dict], args, bare: bool) -> dic
         await cluster.close_pause_window()
         cpu, client = cluster.cpu_seconds(), time.process_time()
         start = time.perf_counter()
-        window = await drive(phase)
-        await side.drain(phase)
+        with cluster.profiled(args.profile, f"{name_of_side}-{name}") as profiles:
+            window = await drive(phase)
+            await side.drain(phase)
         elapsed = time.perf_counter() - start
         figures = phase_figures(
             phase, elapsed, cluster.cpu_seconds() - cpu, time.process_time() - client
@@ -419,6 +431,10 @@ async def measure(cluster: Cluster, tables: list[dict], args, bare: bool) -> dic
         phase_windows = await cluster.close_pause_window()
         windows.extend(phase_windows)
         result[name] = {**figures, **pause_figures(phase_windows)}
+        if profiles:
+            result[name]["stages_ms_per_roll"] = stages.milliseconds(
+                stages.tally(profiles), per=max(figures["rolls"], 1)
+            )
 
     for rate in args.rates:
         await run_phase(
@@ -467,6 +483,8 @@ def summary(name: str, side: dict, args) -> list[str]:
             f"{name:>5} storm: {storm['opened']} sockets in {storm['seconds']} s, "
             f"{storm['dropped']} dropped {storm['dropped_by_error'] or ''}"
         )
+    if "stages_ms_per_socket" in side["storm"]:
+        lines += stages.lines(side["storm"]["stages_ms_per_socket"], "socket")
     phases = [f"at_{rate:g}_rolls_per_second" for rate in args.rates]
     for phase in phases + (["saturation"] if args.saturation_seconds else []):
         p = side[phase]
@@ -483,6 +501,8 @@ def summary(name: str, side: dict, args) -> list[str]:
         if "cross_process_hop_p50_ms" in p:
             line += f", cross-process hop p50 {p['cross_process_hop_p50_ms']} ms"
         lines.append(line)
+        if "stages_ms_per_roll" in p:
+            lines += stages.lines(p["stages_ms_per_roll"], "roll")
     run = side["run"]
     lines.append(
         f"{name:>5} longest pause of the run: {run['pause_max_ms']} ms "
@@ -508,6 +528,12 @@ def main() -> int:
     parser.add_argument("--connections", type=int, default=32, help="HTTP pool per process")
     parser.add_argument("--processes", type=int, default=1)
     parser.add_argument("--logs", type=Path, help="keep the servers' logs in this folder")
+    parser.add_argument(
+        "--profile",
+        type=Path,
+        help="sample the servers with py-spy in each phase, keep the samples in this folder "
+        "and print where the time goes (tests/bench/stages.py)",
+    )
     args = parser.parse_args()
 
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
@@ -519,6 +545,8 @@ def main() -> int:
         # Kept there if asked: daphne's own log of each process and its pause windows.
         logs = args.logs or folder
         logs.mkdir(parents=True, exist_ok=True)
+        if args.profile:
+            args.profile.mkdir(parents=True, exist_ok=True)
         env = {
             **os.environ,
             "SECRET_KEY": secrets.token_urlsafe(40),

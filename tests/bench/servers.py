@@ -1,6 +1,7 @@
 """What the load benchmark runs and talks to: daphne processes and keep-alive HTTP."""
 
 import asyncio
+import contextlib
 import json
 import os
 import signal
@@ -9,6 +10,7 @@ import sys
 import time
 from pathlib import Path
 
+from tests.bench import stages
 from tests.services import free_port, wait_for_port
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -100,6 +102,40 @@ class Cluster:
     def stop(self) -> None:
         for server in self.servers:
             server.stop()
+
+    @contextlib.contextmanager
+    def profiled(self, folder: Path | None, name: str):
+        """py-spy samples each server while the block runs (tests/bench/stages.py): one
+        raw file per server, `{name}-{n}.raw` in `folder`. None: nothing is sampled."""
+        if folder is None:
+            yield []
+            return
+        spy = Path(sys.executable).with_name("py-spy")
+        if not spy.exists():
+            raise SystemExit("--profile needs py-spy: `make test` installs it in .venv")
+        files = [folder / f"{name}-{n}.raw" for n in range(len(self.servers))]
+        spies = [
+            subprocess.Popen(
+                [str(spy), "record", "--pid", str(server.process.pid), "--gil", "--native"]
+                + ["--threads", "--rate", str(stages.RATE), "--format", "raw"]
+                + ["--output", str(path)],
+                stdout=subprocess.PIPE,
+                stderr=subprocess.DEVNULL,
+                text=True,
+            )
+            for server, path in zip(self.servers, files, strict=True)
+        ]
+        # The phase starts once every server is being sampled: py-spy says so when it is.
+        for process in spies:
+            if not process.stdout.readline().startswith("py-spy> Sampling"):
+                raise SystemExit("py-spy could not sample a server (allowed to ptrace it?)")
+        try:
+            yield files
+        finally:
+            for process in spies:
+                process.send_signal(signal.SIGINT)  # py-spy writes its file and exits
+            for process in spies:
+                process.wait(timeout=60)
 
 
 class Http:

@@ -8,6 +8,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.bench import stages
+
 pytestmark = pytest.mark.smoke
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -92,3 +94,87 @@ def test_the_roll_cpu_measure_runs_and_every_socket_gets_each_roll(kind):
     first, last = done.stdout.splitlines()
     assert first.endswith(", 8 frames per roll"), first
     assert last.startswith("lowest ") and last.endswith(" ms CPU per roll"), last
+
+
+def test_the_profile_breaks_each_phase_down_by_stage(tmp_path):
+    folder = tmp_path / "profiles"
+    command = [sys.executable, "-m", "tests.bench.loadtest", "--tables", "2", "--players", "2"]
+    command += ["--rates", "17", "--seconds", "3", "--storms", "1", "--saturation-seconds", "0"]
+    command += ["--idle-seconds", "0", "--profile", str(folder)]
+    done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    results = json.loads(done.stdout.splitlines()[-1])
+    for side in ("app", "bare"):
+        assert (folder / f"{side}-storms-0.raw").exists()
+        assert (folder / f"{side}-at_17_rolls_per_second-0.raw").exists()
+        roll = results[side]["at_17_rolls_per_second"]["stages_ms_per_roll"]
+        assert set(roll) <= set(stages.ORDER) and sum(roll.values()) > 0, (side, roll)
+        assert set(results[side]["storm"]["stages_ms_per_socket"]) <= set(stages.ORDER)
+    # Only the app has a request to break down.
+    app = results["app"]["at_17_rolls_per_second"]["stages_ms_per_roll"]
+    assert any(stage.startswith("request: ") for stage in app), app
+    assert "ms a roll" in done.stdout and "ms a socket" in done.stdout
+
+
+DATABASE = "thread (2): ThreadPoolExecutor-0_0;run (asgiref/sync.py:1)"
+LOOP = "thread (1): MainThread;run_forever (asyncio/base_events.py:1)"
+
+
+@pytest.mark.parametrize(
+    ("stack", "stage"),
+    [
+        (
+            DATABASE + ";seat_all (sessions/seating.py:1);get_user (django/contrib/auth/a.py:1)",
+            "socket: sign-in and membership",
+        ),
+        (
+            DATABASE + ";begin (sessions/shared.py:1);party_snapshot (characters/live.py:1)",
+            "socket: snapshot",
+        ),
+        (
+            DATABASE
+            + ";_view_wrapper (django/contrib/auth/decorators.py:1)"
+            + ";<lambda> (django/contrib/auth/middleware.py:1)"
+            + ";get_user (django/contrib/auth/a.py:1)",
+            "request: sign-in (session, user)",
+        ),
+        (
+            DATABASE
+            + ";_view_wrapper (django/contrib/auth/decorators.py:1)"
+            + ";access_table (sessions/access.py:1)",
+            "request: table and membership",
+        ),
+        (
+            DATABASE
+            + ";quick_roll (sessions/actions.py:1);__exit__ (django/db/transaction.py:1)"
+            + ";run_and_clear_commit_hooks (django/db/backends/base/base.py:1)",
+            "request: pushes drawn after the commit",
+        ),
+        (DATABASE + ";thread_handler (asgiref/sync.py:1)", "database thread: hand-offs"),
+        (
+            LOOP + ";_drain (blades/server/outbox.py:1);group_send (channels/layers.py:1)",
+            "loop: pushes (outbox, channel layer)",
+        ),
+        (
+            LOOP + ";dataReceived (twisted/web/http.py:1)",
+            "loop: daphne, Twisted, autobahn (HTTP and websocket I/O)",
+        ),
+        ("thread (3): pause-monitor;run (blades/server/pauses.py:1)", stages.OTHER),
+        (
+            DATABASE + ";access_table (sessions/access.py:1);gc_collect_main (libpython3.11.so)",
+            "garbage collection",
+        ),
+    ],
+)
+def test_a_sample_goes_to_the_first_stage_of_its_thread(stack, stage):
+    assert stages.stage_of(stack) == stage
+
+
+def test_stages_are_given_in_ms_per_roll(tmp_path):
+    raw = tmp_path / "app.raw"
+    raw.write_text(f"{DATABASE};access_table (sessions/access.py:1) 50\n{LOOP} 25\n{LOOP} 5\n")
+    # 50 samples at 100 a second are half a second; over 10 rolls, 50 ms each.
+    assert stages.milliseconds(stages.tally([raw]), per=10) == {
+        "request: table and membership": 50.0,
+        "loop: daphne, Twisted, autobahn (HTTP and websocket I/O)": 30.0,
+    }
