@@ -128,11 +128,14 @@ class Monitor:
             if loop and not probe_out and ticks % PROBE_EVERY == 0 and not loop.is_closed():
                 probe_out = True
                 loop.call_soon_threadsafe(self.probe, time.perf_counter(), time.process_time())
-            if self.close_window.is_set() or self.stopping.is_set():
+            if self.close_window.is_set():
                 self.close_window.clear()
                 self.write()
-                if self.stopping.is_set():
-                    return
+            # Asked to stop while closing a window (the process exiting as soon as it saw
+            # that window's line begin), the last window is still owed its own line.
+            if self.stopping.is_set():
+                self.write()
+                return
             expected = time.perf_counter() + TICK
             cpu = time.process_time()
 

@@ -81,3 +81,13 @@ def test_a_stall_is_put_down_to_the_oldest_collection_during_it():
 def test_a_stall_while_the_process_hardly_ran_is_off_cpu():
     # A busy machine took the cores away: a collection under way then is not the cause.
     assert pauses.cause([(2, 1.0, 1.2)], 1.0, 1.2, cpu=0.05) == "off-cpu"
+
+
+def test_stopping_while_a_window_closes_still_writes_the_last_window(tmp_path):
+    # The process may exit as soon as it sees the closed window's line begin: the monitor
+    # then finds both asks at once, and the last window must not be lost.
+    monitor = pauses.Monitor(tmp_path / "pauses.jsonl")
+    monitor.close_window.set()
+    monitor.stopping.set()
+    monitor.run()
+    assert len(monitor.path.read_text().splitlines()) == 2
