@@ -39,11 +39,39 @@ class Asking:
     seat: Seat | None = None  # filled in by the trip that takes this asking
 
 
+class NewKeyNeeded(Exception):
+    pass
+
+
+class SocketSession:
+    """A socket's session as auth.get_user uses a request's. A session that only one of
+    SECRET_KEY_FALLBACKS still verifies gets a new key there, which only an answer to a
+    request can hand the browser: given on a socket, the browser would keep a key that
+    names no session (signed out) while the socket joined a login group no logout can
+    reach. Such a socket is refused and the session left as it was; the page's next
+    request renews it, and the page's socket, reconnecting, is seated then."""
+
+    def __init__(self, session: SessionBase) -> None:
+        self.wrapped = session
+
+    def __getitem__(self, key: str):
+        return self.wrapped[key]
+
+    def get(self, key: str, default=None):
+        return self.wrapped.get(key, default)
+
+    def flush(self) -> None:
+        self.wrapped.flush()
+
+    def cycle_key(self) -> None:
+        raise NewKeyNeeded
+
+
 class SessionOnly:
     """All that auth.get_user reads of a request: its session."""
 
     def __init__(self, session: SessionBase) -> None:
-        self.session = session
+        self.session = SocketSession(session)
 
 
 _ASKING: WeakKeyDictionary[asyncio.AbstractEventLoop, deque] = WeakKeyDictionary()
@@ -62,23 +90,32 @@ async def seat(session: SessionBase | None, table_id: int) -> Seat | None:
 
 
 def seat_all(queue: deque) -> None:
-    """Every asking queued so far, in the database thread."""
+    """The askings queued when this trip began, in the database thread. Those the loop
+    queues meanwhile go with the next trip: a burst that kept coming would otherwise keep
+    its first sockets, and every request queued behind them, waiting."""
     signed_in = {}
-    # The loop may queue more meanwhile; a deque hands them over one at a time, safely.
-    while queue:
-        asking = queue.popleft()
+    failed = 0
+    for _ in range(len(queue)):
+        asking = queue.popleft()  # a deque hands them over one at a time, safely
         # An id past any column's range is no table (and SQLite cannot even be asked: one
         # hostile socket would fail the whole burst's query).
         if asking.session is None or not 0 < asking.table_id <= ID_MAX:
             continue
         try:
             user = auth.get_user(SessionOnly(asking.session))
+        except NewKeyNeeded:
+            continue
         except Exception:
             # This socket's sign-in alone: the others of the burst are seated all the same.
-            logger.exception("Could not sign a socket in")
+            # A database gone fails them all: one traceback says so.
+            if not failed:
+                logger.exception("Could not sign a socket in")
+            failed += 1
             continue
         if user.is_authenticated:
             signed_in[asking] = user
+    if failed > 1:
+        logger.error("Could not sign %d sockets in", failed)
     found = memberships({(asking.table_id, user.pk) for asking, user in signed_in.items()})
     for asking, user in signed_in.items():
         membership = found.get((asking.table_id, user.pk))

@@ -8,6 +8,7 @@ from channels.db import database_sync_to_async
 from django.conf import settings
 from django.contrib import auth
 from django.test import Client
+from django.urls import reverse
 
 from sessions import seating
 from tests.factories import MembershipFactory, TableFactory, UserFactory
@@ -90,7 +91,7 @@ async def test_a_sign_in_that_fails_leaves_the_others_seated(monkeypatch, caplog
     get_user = auth.get_user
 
     def failing_for_one(request):
-        if request.session is broken:
+        if request.session.get(auth.SESSION_KEY) == str(gm.pk):
             raise RuntimeError("the session store failed")
         return get_user(request)
 
@@ -116,3 +117,27 @@ async def test_a_session_no_longer_valid_is_not_seated(change):
 
     await database_sync_to_async(changed)()
     assert await seats((session, table.pk)) == [None]
+
+
+async def test_a_session_only_an_old_key_verifies_waits_for_a_request_to_renew_it(settings):
+    """Signed in before the site's key was changed, the old key kept among the fallbacks:
+    a request renews such a session and hands the browser its new key. A socket cannot,
+    so it is refused, and the session is left for the page's next request to renew."""
+    table, gm, player, _ = await a_table()
+    old_key, new_key = "the key the player signed in under " * 2, "the site's new key " * 3
+    settings.SECRET_KEY = old_key
+    session = await database_sync_to_async(signed_in)(player)
+    settings.SECRET_KEY, settings.SECRET_KEY_FALLBACKS = new_key, [old_key]
+    assert await seats((session, table.pk)) == [None]
+
+    def next_request() -> str:
+        page = Client()
+        page.cookies[settings.SESSION_COOKIE_NAME] = session.session_key
+        assert page.get(reverse("table_detail", args=[table.pk])).status_code == 200
+        return page.cookies[settings.SESSION_COOKIE_NAME].value
+
+    renewed = await database_sync_to_async(next_request)()
+    assert renewed != session.session_key
+    assert [who(seat) for seat in await seats((SessionStore(renewed), table.pk))] == [
+        (player.username, False)
+    ]
