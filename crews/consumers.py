@@ -20,7 +20,7 @@ from channels.db import database_sync_to_async
 from django.template.loader import render_to_string
 from django.urls import reverse
 
-from sessions import layer, live, seating
+from sessions import live, seating
 from sessions.consumers import TableConsumer
 from sessions.inputs import is_token
 
@@ -46,18 +46,13 @@ class ScreenConsumer(TableConsumer):
         token = kwargs.get("token")
         if token is None:
             self.table_id = int(kwargs["table_id"])
-            session = self.scope.get("session")
-            seat = await seating.seat(session, self.table_id)
+            seat = await seating.seat(self.scope.get("session"), self.table_id)
             if seat is None:
                 await self.close()
                 return
             self.user = seat.user
             # Always the players' group, also for the GM: a screen is seen by the room.
-            # In the member's group too: removing them closes this screen.
-            self.joined = [
-                live.member_group(self.table_id, self.user.pk),
-                *live.groups_for(self.table_id, False, session.session_key if session else None),
-            ]
+            groups = self.member_groups(gm=False)
             url = reverse("screen", args=[self.table_id])
         else:
             screen = await database_sync_to_async(shared_screen)(token)
@@ -65,12 +60,9 @@ class ScreenConsumer(TableConsumer):
                 await self.close()
                 return
             self.table_id = screen.table_id
-            self.joined = [live.players_group(self.table_id), live.screen_group(screen.pk)]
+            groups = [live.players_group(self.table_id), live.screen_group(screen.pk)]
             url = reverse("screen_shared", args=[token])
-        layer.OPEN_SOCKETS.add(self)
-        await layer.watch()
-        for group in self.joined:
-            await self.channel_layer.group_add(group, self.channel_name)
+        await self.join(groups)
         # Asked again once in the groups: a link revoked in between has sent its kick
         # before this socket could hear it.
         if token is not None and await database_sync_to_async(shared_screen)(token) is None:

@@ -43,21 +43,12 @@ class TableConsumer(FramesSkipTheDatabase, AsyncWebsocketConsumer):
 
     async def connect(self) -> None:
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
-        session = self.scope.get("session")
-        seat = await seating.seat(session, self.table_id)
+        seat = await seating.seat(self.scope.get("session"), self.table_id)
         if seat is None:
             await self.close()
             return
         self.user, self.is_gm = seat.user, seat.is_gm
-        self.joined = [
-            live.member_group(self.table_id, self.user.pk),
-            *live.groups_for(self.table_id, self.is_gm, session.session_key if session else None),
-        ]
-        # Counted before it joins: a Redis lost from here on must end this socket too.
-        layer.OPEN_SOCKETS.add(self)
-        await layer.watch()
-        for group in self.joined:
-            await self.channel_layer.group_add(group, self.channel_name)
+        await self.join(self.member_groups(gm=self.is_gm))
         await self.accept()
         self.accepted = True
         # Catch up: whatever changed while this page was away arrives now. Drawn after
@@ -69,6 +60,23 @@ class TableConsumer(FramesSkipTheDatabase, AsyncWebsocketConsumer):
         await self.send(text_data=snapshot)
         if not await self.set_presence(here=True):
             await self.close()
+
+    def member_groups(self, *, gm: bool) -> list[str]:
+        """A seated member's socket: in their own group (removing them closes it), in
+        their audience's, and in their login's (logging out closes it)."""
+        session_key = self.scope["session"].session_key
+        return [
+            live.member_group(self.table_id, self.user.pk),
+            *live.groups_for(self.table_id, gm, session_key),
+        ]
+
+    async def join(self, groups: list[str]) -> None:
+        self.joined = groups
+        # Counted before it joins: a Redis lost from here on must end this socket too.
+        layer.OPEN_SOCKETS.add(self)
+        await layer.watch()
+        for group in groups:
+            await self.channel_layer.group_add(group, self.channel_name)
 
     async def disconnect(self, code: int) -> None:
         if not hasattr(self, "joined"):
