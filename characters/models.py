@@ -8,6 +8,7 @@ be written on its own, without overwriting a concurrent change to another field.
 from django.conf import settings
 from django.db import models
 
+from blades.rules import abilities as ability_rules
 from blades.rules import character as rules
 from blades.rules import crew as crew_rules
 
@@ -204,7 +205,7 @@ class Character(models.Model):
                 name="one_active_character_per_player",
             ),
             models.CheckConstraint(
-                condition=models.Q(stress__lte=crew_rules.STRESS_BOXES_MOST),
+                condition=models.Q(stress__lte=ability_rules.STRESS_BOXES_MOST),
                 name="stress_within_track",
             ),
             models.CheckConstraint(
@@ -229,9 +230,25 @@ class Character(models.Model):
         return crew.upgrades if crew else {}
 
     @property
+    def ability_keys(self) -> frozenset[str]:
+        """The keys of the special abilities taken (a Veteran's from another playbook too).
+        Pages that show several characters prefetch them (`abilities__ability`)."""
+        if "abilities" in getattr(self, "_prefetched_objects_cache", {}):
+            return frozenset(row.ability.key for row in self.abilities.all())
+        return frozenset(self.abilities.values_list("ability__key", flat=True))
+
+    @property
     def stress_max(self) -> int:
-        """9 boxes, one more with the crew's Composed or Steady upgrade."""
-        return crew_rules.stress_boxes(self.crew_upgrades)
+        """9 boxes, one more with the crew's Composed or Steady upgrade, one more with
+        Survivor."""
+        return ability_rules.stress_boxes(
+            crew_rules.stress_boxes(self.crew_upgrades), self.ability_keys
+        )
+
+    @property
+    def felt_harm(self) -> rules.Harm:
+        """The harm whose penalties the character suffers (Tough as Nails lightens them)."""
+        return ability_rules.felt_harm(self.harm, self.ability_keys)
 
     @property
     def trauma_max(self) -> int:

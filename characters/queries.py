@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 
 from django.db.models import Prefetch, Q
 
+from blades.rules import abilities as ability_rules
 from blades.rules import character as rules
 from blades.rules.dice import dice_count
 from blades.rules.rolls import action_pool
@@ -67,8 +68,12 @@ def party_view(character: Character) -> PartyView:
 
 
 def party(table_id: int):
-    return Character.objects.filter(table_id=table_id, state="active").select_related(
-        "owner", "playbook", "table__crew"
+    return (
+        Character.objects.filter(table_id=table_id, state="active")
+        .select_related("owner", "playbook", "table__crew")
+        .prefetch_related(
+            Prefetch("abilities", queryset=CharacterAbility.objects.select_related("ability"))
+        )
     )
 
 
@@ -219,7 +224,7 @@ def sheet_view(character: Character, *, mastery: bool) -> SheetView:
     total = rules.load_total(i.load for i in items if i.checked)
     load = rules.check_load(character.load, mule, total) if character.load else None
     cap = rules.action_cap(mastery)
-    harm_dice = rules.harm_dice_penalty(character.harm)
+    harm_dice = rules.harm_dice_penalty(character.felt_harm)
     attributes = [
         AttributeView(
             attribute=attribute,
@@ -278,7 +283,9 @@ def sheet_view(character: Character, *, mastery: bool) -> SheetView:
         retirement_fate=rules.retirement_fate(character.stash),
         playbook_xp=character.playbook_xp,
         playbook_advances=character.playbook_advances,
-        warnings=rules.roll_warnings(character.harm, bool(load and load.encumbered)),
+        warnings=ability_rules.warnings_before_a_roll(
+            character.harm, character.ability_keys, bool(load and load.encumbered)
+        ),
         vice_dice=rules.vice_dice(ratings),
         trauma_choices=[c for c in rules.TRAUMA_CONDITIONS if c not in character.traumas],
         slots=dict(rules.HARM_SLOTS),

@@ -95,8 +95,8 @@ def _action_dice(character: Character, action: str, helped: bool, push: bool) ->
     """A downtime action roll: the rating, a friend's help, a push, and harm's penalties
     as on any action roll (severe harm acts only with help or a push)."""
     rating = _rating(character, action)
-    character_rules.check_can_act(character.harm, helped=helped, pushed=push)
-    harm_dice = character_rules.harm_dice_penalty(character.harm)
+    character_rules.check_can_act(character.felt_harm, helped=helped, pushed=push)
+    harm_dice = character_rules.harm_dice_penalty(character.felt_harm)
     return action_pool(rating, extra_dice=_help(helped) + _push(character, push) + harm_dice)
 
 

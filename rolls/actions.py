@@ -205,13 +205,13 @@ def group_assists(roll: ActionRoll) -> dict[int, int]:
 
 def effect_of(roll: ActionRoll, character: Character, bonuses: rules.Bonuses) -> Effect:
     """The effect the roll has, lesser harm's reduced effect included."""
-    harm_effect = char_rules.harm_penalty(character.harm).effect
+    harm_effect = char_rules.harm_penalty(character.felt_harm).effect
     return rules.flow_effect(roll.as_effect, bonuses, harm_effect)
 
 
 def pool_of(roll: ActionRoll, character: Character) -> int:
     rating = getattr(character, roll.action)
-    penalty = char_rules.harm_dice_penalty(character.harm)
+    penalty = char_rules.harm_dice_penalty(character.felt_harm)
     if roll.kind == ActionRoll.Kind.GROUP:
         return rules.flow_pool(rating, penalty, group_bonuses_of(roll, character.pk))
     return rules.flow_pool(rating, penalty, bonuses_of(roll))
@@ -497,7 +497,7 @@ def roll_dice(*, by: Membership, roll: ActionRoll, rng=actions.SYSTEM_RNG) -> Ac
         character = Character.objects.get(pk=roll.character_id)
         bonuses = bonuses_of(roll)
         char_rules.check_can_act(
-            character.harm,
+            character.felt_harm,
             helped=bonuses.assist,
             pushed=bonuses.push_dice or bonuses.push_effect,
         )

@@ -7,6 +7,7 @@ Same contract as actions.py: one transaction per step, a RollEvent with every ch
 from django.db import transaction
 from django.utils import timezone
 
+from blades.rules import abilities as ability_rules
 from blades.rules import character as char_rules
 from blades.rules import flow as rules
 from blades.rules.dice import Outcome
@@ -188,6 +189,11 @@ def protect(*, by: Membership, consequence: Consequence) -> Consequence:
     return consequence
 
 
+def _crew_abilities(character: Character) -> list[str]:
+    crew = Crew.objects.filter(table_id=character.table_id).values_list("abilities", flat=True)
+    return crew.first() or []
+
+
 def resist(*, by: Membership, consequence: Consequence, rng=actions.SYSTEM_RNG) -> Consequence:
     """Roll the attribute the GM named: 6 minus the best die in stress, a critical clears 1."""
     with transaction.atomic():
@@ -198,7 +204,11 @@ def resist(*, by: Membership, consequence: Consequence, rng=actions.SYSTEM_RNG) 
             raise RuleError("The GM names the attribute to resist with.")
         character = consequence.character
         character.refresh_from_db()
+        bonus = ability_rules.resistance_bonus(
+            consequence.resist_attribute, character.ability_keys, _crew_abilities(character)
+        )
         pool = char_rules.attribute_rating(character.ratings, consequence.resist_attribute)
+        pool += sum(dice for _, dice in bonus)
         result = log.roll_resistance(consequence, by=by, pool=pool, rng=rng).as_dice
         stress = resistance_stress(result)
         changes = Changes()
@@ -210,7 +220,8 @@ def resist(*, by: Membership, consequence: Consequence, rng=actions.SYSTEM_RNG) 
         record(
             consequence.roll,
             by,
-            f"{character.name} resists with {consequence.resist_attribute.capitalize()}: "
+            f"{character.name} resists with {consequence.resist_attribute.capitalize()}"
+            f"{''.join(f' (+{dice}d {name})' for name, dice in bonus)}: "
             f"{result.pool}d, {', '.join(map(str, result.dice))}; {cost}{trauma}",
             changes,
         )

@@ -5,6 +5,7 @@ from dataclasses import dataclass, field
 
 from django.db.models import Max, Prefetch
 
+from blades.rules import abilities as ability_rules
 from blades.rules import character as char_rules
 from blades.rules import flow as rules
 from blades.rules.dice import Outcome, dice_count
@@ -156,7 +157,9 @@ def roll_view(
     view.can_cancel = setup and flow_access.can_cancel(membership, roll)
     if setup:
         character = characters[roll.character_id]
-        view.warnings = char_rules.roll_warnings(character.harm, character.pk in encumbered)
+        view.warnings = ability_rules.warnings_before_a_roll(
+            character.harm, character.ability_keys, character.pk in encumbered
+        )
         if roll.kind == ActionRoll.Kind.ACTION:
             bonuses = flow.bonuses_of(roll)
             view.pool = max(0, flow.pool_of(roll, character))
@@ -275,7 +278,9 @@ def panel_context(table: Table, membership: Membership) -> dict:
     last = flow_undo.last_finished(table) if is_gm else None
     open_rolls, finished = list(open_rolls), list(finished[:FINISHED_SHOWN])
     involved = {pk for roll in open_rolls + finished for pk in flow.involved(roll)}
-    characters = Character.objects.in_bulk(involved)
+    characters = Character.objects.prefetch_related(
+        Prefetch("abilities", queryset=CharacterAbility.objects.select_related("ability"))
+    ).in_bulk(involved)
     rolling = [characters[r.character_id] for r in open_rolls if r.character_id in characters]
     encumbered = _encumbered(rolling)
 

@@ -1,0 +1,86 @@
+"""Special abilities applied where the numbers are used: the roll, the resistance, the
+sheet (issue 28). Each test quotes the text it follows."""
+
+import pytest
+
+from characters import actions
+from characters.models import Character, SpecialAbility
+from crews.models import Crew
+from rolls import actions as flow
+from rolls import outcome as flow_outcome
+from tests.factories import CharacterAbilityFactory, CrewFactory
+from tests.helpers import Dice, fresh, start
+
+pytestmark = pytest.mark.django_db
+
+
+def give(character, key: str) -> None:
+    CharacterAbilityFactory(
+        character=character, ability=SpecialAbility.objects.filter(key=key).first()
+    )
+
+
+def test_survivor_has_a_tenth_stress_box_and_marks_trauma_only_on_it(ada):
+    """Survivor: "+1 stress box" (SRD_FACTS §4): 9 stress is no trauma yet."""
+    give(ada, "survivor")
+    assert fresh(ada).stress_max == 10
+    Character.objects.filter(pk=ada.pk).update(stress=8)
+    actions.mark_stress(character=ada, amount=1)
+    assert (fresh(ada).stress, fresh(ada).trauma_pending) == (9, 0)
+    actions.mark_stress(character=ada, amount=1)
+    assert (fresh(ada).stress, fresh(ada).trauma_pending) == (0, 1)
+
+
+def test_survivor_with_steady_stores_ten_stress(ada):
+    """Steady and Survivor together: 11 boxes; the database takes 10 marked."""
+    CrewFactory(table=ada.table, upgrades={"steady": 3})
+    give(ada, "survivor")
+    actions.set_stress(character=ada, stress=10)
+    assert fresh(ada).stress == 10 and fresh(ada).stress_max == 11
+
+
+def test_tough_as_nails_rolls_with_severe_harm_at_minus_1d(ada_m, gm_m, ada):
+    """Tough as Nails (000): "level 3 harm doesn't incapacitate you; instead you take -1d
+    to your rolls (as if it were level 2 harm)" and the harm stays at its level."""
+    actions.add_harm(character=ada, level=3, description="Broken Leg")
+    roll = start(ada_m, ada)
+    with pytest.raises(Exception, match="incapacitated"):
+        flow.roll_dice(by=ada_m, roll=roll, rng=Dice(1, 1))
+    give(ada, "tough_as_nails")
+    roll = flow.roll_dice(by=ada_m, roll=roll, rng=Dice(4))
+    assert roll.pool == 1  # Prowl 2, -1d
+    assert fresh(ada).harm["3"] == ["Broken Leg"]
+
+
+def test_tough_as_nails_lesser_harm_leaves_effect_whole(ada_m, ada):
+    """Tough as Nails (000): "Level 1 harm has no effect on you"."""
+    give(ada, "tough_as_nails")
+    actions.add_harm(character=ada, level=1, description="Bruised")
+    roll = start(ada_m, ada)
+    roll = flow.roll_dice(by=ada_m, roll=roll, rng=Dice(4, 4))
+    assert roll.pool == 2 and roll.as_effect.label == "Standard"
+
+
+def resist_harm(ada_m, gm_m, ada, attribute: str, dice):
+    roll = flow.roll_dice(by=ada_m, roll=start(ada_m, ada), rng=Dice(2, 3))
+    consequence = flow_outcome.add_consequence(
+        by=gm_m, roll=roll, kind="harm", level=2, description="Scared", attribute=attribute
+    )
+    flow_outcome.resist(by=ada_m, consequence=consequence, rng=Dice(*dice))
+    return roll.events.order_by("pk").last().text
+
+
+def test_iron_will_gives_1d_to_resist_with_resolve(ada_m, gm_m, ada):
+    """Iron Will (000): "When you make a resistance roll with Resolve, take +1d." Ada's
+    Resolve is 1 (Command), so she rolls two dice."""
+    give(ada, "iron_will")
+    text = resist_harm(ada_m, gm_m, ada, "resolve", [5, 2])
+    assert "(+1d Iron Will): 2d, 5, 2; takes 1 stress" in text
+
+
+def test_forged_in_the_fire_gives_the_crew_1d_to_resist(ada_m, gm_m, ada):
+    """Forged in the Fire (Bravos): "PCs get +1d to resistance rolls"."""
+    CrewFactory(table=ada.table, crew_type="bravos", abilities=["forged_in_the_fire"])
+    assert Crew.objects.get(table=ada.table).abilities == ["forged_in_the_fire"]
+    text = resist_harm(ada_m, gm_m, ada, "prowess", [1, 1, 1, 6])
+    assert "(+1d Forged in the Fire): 4d, 1, 1, 1, 6; takes 0 stress" in text

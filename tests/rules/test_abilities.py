@@ -1,0 +1,47 @@
+"""What special abilities do to the numbers, as the texts give them (000 Special abilities,
+SRD_FACTS §4, §5 and §6, and the ability texts in blades/content)."""
+
+from blades.rules import abilities
+from blades.rules.character import harm_penalty
+
+
+def test_survivor_gives_one_more_stress_box():
+    """Survivor: "+1 stress box" (SRD_FACTS §4: "Hound *Survivor* +1"), on top of a crew's
+    Composed or Steady."""
+    assert abilities.stress_boxes(9, set()) == 9
+    assert abilities.stress_boxes(9, {"survivor"}) == 10
+    assert abilities.stress_boxes(10, {"survivor"}) == abilities.STRESS_BOXES_MOST == 11
+
+
+def test_tough_as_nails_penalties_one_level_less_severe_level_4_still_fatal():
+    """Tough as Nails (000): "level 3 harm doesn't incapacitate you; instead you take -1d
+    to your rolls (as if it were level 2 harm). Level 2 harm affects you as if it were
+    level 1 (less effect). Level 1 harm has no effect on you"; "level 4 harm is still
+    fatal"."""
+    harm = {1: ("Bruised",), 2: ("Cut",), 3: ("Broken Leg",)}
+    plain = harm_penalty(abilities.felt_harm(harm, set()))
+    assert (plain.dice, plain.effect, plain.incapacitated) == (-1, -1, True)
+    tough = harm_penalty(abilities.felt_harm(harm, {"tough_as_nails"}))
+    assert (tough.dice, tough.effect, tough.incapacitated) == (-1, -1, False)
+    only_lesser = harm_penalty(abilities.felt_harm({1: ("Bruised",)}, {"tough_as_nails"}))
+    assert (only_lesser.dice, only_lesser.effect) == (0, 0)
+    assert harm_penalty(abilities.felt_harm({"4": ["Dead"]}, {"tough_as_nails"})).dead
+
+
+def test_tough_as_nails_warnings_say_the_penalties_are_lighter():
+    warnings = abilities.warnings_before_a_roll({3: ["Broken Leg"]}, {"tough_as_nails"}, False)
+    assert warnings == [
+        "Tough as Nails: each harm's penalty is that of one level lower.",
+        "Level 2 harm (Broken Leg): −1d.",
+    ]
+    assert abilities.warnings_before_a_roll({}, {"tough_as_nails"}, False) == []
+
+
+def test_iron_will_and_forged_in_the_fire_add_resistance_dice():
+    """Iron Will (000): "When you make a resistance roll with Resolve, take +1d." Forged
+    in the Fire (Bravos): "PCs get +1d to resistance rolls"."""
+    assert abilities.resistance_bonus("resolve", {"iron_will"}, []) == [("Iron Will", 1)]
+    assert abilities.resistance_bonus("prowess", {"iron_will"}, []) == []
+    assert abilities.resistance_bonus("insight", set(), ["forged_in_the_fire"]) == [
+        ("Forged in the Fire", 1)
+    ]
