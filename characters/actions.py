@@ -230,8 +230,9 @@ def check_item(*, character: Character, item_id: int, checked: bool) -> Characte
                 raise RuleError("Choose a load (light, normal or heavy) before checking items.")
             carried = CharacterItem.objects.filter(character=character, checked=True)
             total = rules.load_total([i.load for i in carried] + [item.load])
-            if not rules.can_carry(character.load, _has(character, "mule"), total):
-                limit = rules.load_limit(character.load, _has(character, "mule"))
+            mule = _has(character, "mule")
+            if not rules.can_carry(character.load, mule, total, character.load_bonus):
+                limit = rules.load_limit(character.load, mule, character.load_bonus)
                 raise RuleError(
                     f"That would be {total} load; your {character.load} load is {limit}."
                 )

@@ -251,6 +251,11 @@ class Character(models.Model):
         return ability_rules.felt_harm(self.harm, self.ability_keys)
 
     @property
+    def load_bonus(self) -> int:
+        """Load the crew's Rigging upgrade carries for free, on every level."""
+        return rules.load_bonus(self.crew_upgrades)
+
+    @property
     def trauma_max(self) -> int:
         """4 boxes, one more with the crew's Hardened or Ordained upgrade."""
         return crew_rules.trauma_boxes(self.crew_upgrades)

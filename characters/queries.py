@@ -222,7 +222,8 @@ def sheet_view(character: Character, *, mastery: bool) -> SheetView:
     carried = {i.armor for i in items if i.checked and i.armor} if character.load else set()
     heavy = "heavy" in carried
     total = rules.load_total(i.load for i in items if i.checked)
-    load = rules.check_load(character.load, mule, total) if character.load else None
+    bonus = character.load_bonus
+    load = rules.check_load(character.load, mule, total, bonus) if character.load else None
     cap = rules.action_cap(mastery)
     harm_dice = rules.harm_dice_penalty(character.felt_harm)
     attributes = [
@@ -307,7 +308,7 @@ def sheet_view(character: Character, *, mastery: bool) -> SheetView:
         playbook_xp_track=track(character.playbook_xp, rules.PLAYBOOK_XP, change=True),
         coin_track=track(character.coin, rules.COIN_MAX, change=True),
         stash_track=track(character.stash, rules.STASH_MAX),
-        load_levels=[(level, rules.load_limit(level, mule)) for level in rules.LOAD_LEVELS],
+        load_levels=[(level, rules.load_limit(level, mule, bonus)) for level in rules.LOAD_LEVELS],
         items=[(item, range(item.load)) for item in items],
         xp_triggers=xp_triggers(character.playbook),
     )

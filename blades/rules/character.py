@@ -412,6 +412,15 @@ def restore_armor(used: set[str] | frozenset[str], *, downtime: bool) -> frozens
 ITEM_LOAD_MAX = 3
 LOAD_LEVELS: dict[str, int] = {"light": 3, "normal": 5, "heavy": 6}
 MULE_LOAD_LEVELS: dict[str, int] = {"light": 5, "normal": 7, "heavy": 8}
+# Crew upgrades that carry load for free, by key: "Rigging crew upgrades (Assassins,
+# Bravos, Cult, Shadows) give 2 free load in certain item categories" (SRD_FACTS 4.1).
+# Which items ride free is the player's to keep to; the app counts the load.
+FREE_LOAD_UPGRADES: dict[str, int] = {
+    "assassin_rigging": 2,
+    "bravos_rigging": 2,
+    "cult_rigging": 2,
+    "thief_rigging": 2,
+}
 
 
 @dataclass(frozen=True)
@@ -422,11 +431,18 @@ class LoadState:
     over: bool
 
 
-def load_limit(level: str, mule: bool) -> int:
+def load_bonus(upgrades: Mapping[str, int]) -> int:
+    """The load the crew's upgrades add to every level: the one place an upgrade or
+    ability that changes load is counted (Mule changes the levels themselves)."""
+    return sum(free for key, free in FREE_LOAD_UPGRADES.items() if upgrades.get(key, 0) >= 1)
+
+
+def load_limit(level: str, mule: bool, bonus: int = 0) -> int:
+    """The most a load carries: its level (Mule's higher levels), plus `load_bonus`."""
     levels = MULE_LOAD_LEVELS if mule else LOAD_LEVELS
     if level not in levels:
         raise RuleError(f"“{level}” is not a load; choose light, normal or heavy.")
-    return levels[level]
+    return levels[level] + bonus
 
 
 def load_total(item_loads: Iterable[int], coin_carried: int = 0) -> int:
@@ -437,25 +453,25 @@ def load_total(item_loads: Iterable[int], coin_carried: int = 0) -> int:
     return sum(loads) + coin_carried
 
 
-def check_load(level: str, mule: bool, total: int) -> LoadState:
+def check_load(level: str, mule: bool, total: int, bonus: int = 0) -> LoadState:
     if total < 0:
         raise RuleError("Load cannot be negative.")
-    limit = load_limit(level, mule)
+    limit = load_limit(level, mule, bonus)
     return LoadState(
         limit=limit,
         total=total,
-        encumbered=total > load_limit("heavy", mule),
+        encumbered=total > load_limit("heavy", mule, bonus),
         over=total > limit,
     )
 
 
-def can_carry(level: str, mule: bool, total_after: int) -> bool:
+def can_carry(level: str, mule: bool, total_after: int, bonus: int = 0) -> bool:
     """Checking items is allowed up to the chosen load's limit.
 
     Encumbrance still happens, from load gained without checking an item (coin picked
     up during the score, something the GM hands over); check_load reports it.
     """
-    return total_after <= load_limit(level, mule)
+    return total_after <= load_limit(level, mule, bonus)
 
 
 # --- Coin and stash -------------------------------------------------------------------

@@ -15,6 +15,7 @@ from tests.factories import (
     CharacterAbilityFactory,
     CharacterFactory,
     CharacterItemFactory,
+    CrewFactory,
     GmNoteFactory,
     standard_playbook,
 )
@@ -357,3 +358,19 @@ def test_counts_on_the_sheet_come_from_the_rules(client, character):
     assert "Trauma 1/4</h3>" in page
     assert "(up to 3, 4 once the crew has Mastery)" in page
     assert "Withdraw 1 coin (2 stash)" in page
+
+
+def test_thief_rigging_adds_its_free_load_to_the_limit(client, character, player):
+    """SRD_FACTS 4.1: "Rigging crew upgrades (Assassins, Bravos, Cult, Shadows) give 2
+    free load in certain item categories" (Thief Rigging: "2 free load of tools or gear")."""
+    CrewFactory(table=character.table, crew_type="shadows", upgrades={"thief_rigging": 1})
+    items = [CharacterItemFactory(character=character, load=2) for _ in range(3)]
+    actions.set_load(character=character, level="light")
+    client.force_login(player)
+    url = move_url(character, "item")
+    for item in items[:2]:  # 4 load: over light's 3, within 3 + 2 free
+        assert client.post(url, {"item": item.pk, "checked": "1"}, headers=HTMX).status_code == 200
+    refused = client.post(url, {"item": items[2].pk, "checked": "1"}, headers=HTMX)
+    assert refused.status_code == 422
+    assert "That would be 6 load; your light load is 5." in refused.content.decode()
+    assert fresh(character).load_bonus == 2

@@ -46,6 +46,7 @@ from blades.rules.character import (
     heal_one_level,
     ignored_vice_stress,
     lifestyle,
+    load_bonus,
     load_limit,
     load_total,
     mark_stress,
@@ -1059,3 +1060,29 @@ def test_severe_harm_acts_only_with_help_or_a_push(helped, pushed, acts):
 def test_an_action_too_high_at_creation_is_named_capitalised():
     with pytest.raises(RuleError, match=r"\(Hunt would\)"):
         validate_creation_dots({"hunt": 2}, {"hunt": 1, "study": 1, "survey": 1, "tinker": 1})
+
+
+@pytest.mark.parametrize(
+    ("upgrades", "bonus"),
+    [
+        ({}, 0),
+        ({"thief_rigging": 1}, 2),
+        ({"assassin_rigging": 1}, 2),
+        ({"bravos_rigging": 1}, 2),
+        ({"cult_rigging": 1}, 2),
+        ({"thief_rigging": 0}, 0),
+        ({"smugglers_rigging": 1}, 0),  # concealment, not load
+        ({"hawkers_rigging": 1}, 0),  # one item concealed: which item is the table's call
+    ],
+)
+def test_load_bonus_counts_the_rigging_upgrades(upgrades, bonus):
+    """SRD_FACTS 4.1: "Rigging crew upgrades (Assassins, Bravos, Cult, Shadows) give 2
+    free load in certain item categories"."""
+    assert load_bonus(upgrades) == bonus
+
+
+def test_load_bonus_raises_every_level_and_mule_too():
+    assert load_limit("light", False, load_bonus({"thief_rigging": 1})) == 5
+    assert load_limit("heavy", True, 2) == 10
+    assert can_carry("light", False, 5, 2) and not can_carry("light", False, 6, 2)
+    assert check_load("heavy", False, 8, 2) == LoadState(8, 8, False, False)
