@@ -40,7 +40,7 @@ from .models import (
     PlaybookFriend,
     SpecialAbility,
 )
-from .queries import VETERAN, draft_playbook, veteran_choices
+from .queries import ability_advance_choices, draft_playbook
 from .signals import sheet_written
 
 XP_FIELDS = {"playbook": "playbook_xp", **{attr: f"{attr}_xp" for attr in rules.ATTRIBUTES}}
@@ -269,9 +269,7 @@ def take_ability_advance(*, character: Character, ability_id: int) -> Character:
         character = _locked(character)
         if not character.playbook_advances:
             raise RuleError("Fill the playbook xp track to earn a new special ability.")
-        ability = character.playbook.abilities.filter(pk=ability_id).exclude(key=VETERAN).first()
-        if ability is None:
-            ability = veteran_choices(character).filter(pk=ability_id).first()
+        ability = ability_advance_choices(character).filter(pk=ability_id).first()
         if ability is None:
             raise RuleError(
                 "Choose one of your playbook's special abilities (or, as a Veteran, one of "

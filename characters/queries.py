@@ -342,6 +342,16 @@ def veteran_choices(character: Character):
     )
 
 
+def ability_advance_choices(character: Character):
+    """What a playbook advance may buy: the playbook's own abilities (Veteran is the way
+    to the others, not one to take) and, through Veteran, another playbook's. The sheet's
+    post and the action both ask this."""
+    own = character.playbook.abilities.exclude(key=VETERAN).values("pk")
+    return SpecialAbility.objects.filter(
+        Q(pk__in=own) | Q(pk__in=veteran_choices(character).values("pk"))
+    )
+
+
 # --- The creation wizard --------------------------------------------------------------
 
 

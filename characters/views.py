@@ -287,7 +287,7 @@ def _moves(post, character: Character, membership, request) -> dict[str, tuple[s
             "advance_playbook",
             lambda: actions.take_ability_advance(
                 character=character,
-                ability_id=_mine(character.playbook.abilities.all(), post, "ability"),
+                ability_id=_mine(queries.ability_advance_choices(character), post, "ability"),
             ),
         ),
         "advance-action": (
