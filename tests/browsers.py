@@ -65,9 +65,12 @@ def make_user(transactional_db):
 
 
 @contextmanager
-def people(browser: Browser, base_url: str) -> Iterator[Callable[..., Page]]:
+def people(
+    browser: Browser, base_url: str, watch: Callable[[BrowserContext], None] = lambda context: None
+) -> Iterator[Callable[..., Page]]:
     """Yield `open_as(username=None, viewport=None, base_url=...)`: a fresh browser
-    context per person, logged in on that server when a username is given."""
+    context per person, logged in on that server when a username is given; `watch`
+    sees each context before its first page opens."""
     contexts = []
 
     def open_as(username: str | None = None, viewport=None, base_url: str = base_url) -> Page:
@@ -75,6 +78,7 @@ def people(browser: Browser, base_url: str) -> Iterator[Callable[..., Page]]:
         # Generous: on 2 busy cores a password hash alone can take seconds.
         context.set_default_timeout(30_000)
         contexts.append(context)
+        watch(context)
         if username:
             log_in(context, base_url, username)
         page = context.new_page()

@@ -42,6 +42,20 @@ def server(daphne, transactional_db, request):
 
 @pytest.fixture
 def person(browser, server):
-    """A browser context per person at the table; `person("gm")` logs them in."""
-    with browsers.people(browser, server.url) as open_as:
+    """A browser context per person at the table; `person("gm")` logs them in.
+
+    The test fails if any page of any of them reported a Content-Security-Policy
+    violation: the browser only logs those (the inline style or evaluated code is
+    refused, and the page may still look right)."""
+    refused = []
+
+    def note(message):
+        if "Content Security Policy" in message.text:
+            refused.append(f"{message.page and message.page.url}: {message.text}")
+
+    def watch(context):
+        context.on("console", note)
+
+    with browsers.people(browser, server.url, watch) as open_as:
         yield open_as
+    assert refused == []
