@@ -12,6 +12,7 @@ The phase steps (payoff, heat, entanglements, downtime) call these same function
 from django.db import transaction
 from django.db.models import F
 
+from blades.rules import abilities as ability_rules
 from blades.rules import crew as rules
 from blades.rules import score as score_rules
 from blades.rules.clocks import validate_clock_size
@@ -161,13 +162,9 @@ def holds_prison_claim(crew: Crew, name: str) -> bool:
     return crew.claims.filter(held=True, name__iexact=name).exists()
 
 
-def _held_turf(crew: Crew) -> int:
-    return rules.turf_count(crew.claims.filter(held=True, turf=True).count())
-
-
 def add_rep(*, crew: Crew, amount: int) -> rules.RepChange:
     def change(current: Crew):
-        result = rules.add_rep(current.rep, _held_turf(current), amount)
+        result = rules.add_rep(current.rep, current.turf, amount)
         current.rep = result.rep
         return result, ["rep"]
 
@@ -179,8 +176,9 @@ def develop(*, crew: Crew) -> rules.Development:
 
     def change(current: Crew):
         result = rules.develop(
-            current.tier, current.hold, current.rep, _held_turf(current), current.coin,
+            current.tier, current.hold, current.rep, current.turf, current.coin,
             hardcase=holds_prison_claim(current, "Hardcase"),
+            patron=ability_rules.patron(current.abilities),
         )  # fmt: skip
         current.tier, current.hold, current.rep, current.coin = (
             result.tier,

@@ -11,6 +11,7 @@ from django.db import models
 from django.db.models import Q
 
 from blades import content
+from blades.rules import abilities as ability_rules
 from blades.rules import character as character_rules
 from blades.rules import crew as rules
 from sessions.models import Clock, Table
@@ -111,8 +112,20 @@ class Crew(models.Model):
 
     @cached_property
     def turf(self) -> int:
+        """Turf marked on the rep track: the turf claims held, and what Fiends and Accord
+        count as turf."""
         # Iterates the claims so a prefetched sheet asks the database nothing more.
-        return rules.turf_count(sum(1 for c in self.claims.all() if c.held and c.turf))
+        held = sum(1 for c in self.claims.all() if c.held and c.turf)
+        allies = (
+            self.table.factions.filter(status=rules.STATUS_MAX, hidden=False).count()
+            if "accord" in self.abilities
+            else 0
+        )
+        return rules.turf_count(
+            ability_rules.turf(
+                held, wanted=self.wanted, allies=allies, crew_abilities=self.abilities
+            )
+        )
 
     @property
     def rep_track(self) -> int:
@@ -159,7 +172,7 @@ class Crew(models.Model):
             return None
         # Iterates the claims, like `turf`, so a prefetched sheet asks nothing more.
         hardcase = any(c.held and c.name.lower() == "hardcase" for c in self.claims.all())
-        return rules.tier_up_cost(self.tier, hardcase)
+        return rules.tier_up_cost(self.tier, hardcase, ability_rules.patron(self.abilities))
 
     @property
     def stash_per_advance(self) -> int:

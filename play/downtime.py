@@ -6,6 +6,7 @@ through the crew's and the characters' own actions, log every roll.
 
 from django.db import transaction
 
+from blades.rules import abilities as ability_rules
 from blades.rules import character as character_rules
 from blades.rules import crew as crew_rules
 from blades.rules import score as rules
@@ -91,13 +92,16 @@ def _help(helped: bool) -> int:
     return rules.HELP_DICE if helped else 0
 
 
-def _action_dice(character: Character, action: str, helped: bool, push: bool) -> int:
-    """A downtime action roll: the rating, a friend's help, a push, and harm's penalties
-    as on any action roll (severe harm acts only with help or a push)."""
+def _action_dice(
+    character: Character, action: str, helped: bool, push: bool, ability_dice: int = 0
+) -> int:
+    """A downtime action roll: the rating, a friend's help, a push, an ability's dice and
+    harm's penalties as on any action roll (severe harm acts only with help or a push)."""
     rating = _rating(character, action)
     character_rules.check_can_act(character.felt_harm, helped=helped, pushed=push)
     harm_dice = character_rules.harm_dice_penalty(character.felt_harm)
-    return action_pool(rating, extra_dice=_help(helped) + _push(character, push) + harm_dice)
+    extra = _help(helped) + _push(character, push) + ability_dice + harm_dice
+    return action_pool(rating, extra_dice=extra)
 
 
 def acquire_asset(
@@ -108,16 +112,18 @@ def acquire_asset(
     with transaction.atomic():
         phase, crew, fields = _begin(character, Kind.ACQUIRE_ASSET, pay_with)
         tier = crew.shown_tier
+        dice, levels = ability_rules.acquire_bonus(character.ability_keys, crew.abilities)
         result, roll = _roll(
-            character, roller, tier + _help(helped) + _push(character, push), rng,
+            character, roller, tier + dice + _help(helped) + _push(character, push), rng,
             f"Acquire asset: {description}",
-            lambda r: f"Quality {tier_result(tier, r.outcome)}",
+            lambda r: f"Quality {tier_result(tier, raise_outcome(r.outcome, levels))}",
         )  # fmt: skip
-        quality = tier_result(tier, result.outcome)
+        outcome = raise_outcome(result.outcome, levels)
+        quality = tier_result(tier, outcome)
         if restricted:
             crew_actions.add_heat(crew=crew, amount=rules.RESTRICTED_HEAT)
         activity = DowntimeActivity.objects.create(
-            **fields, detail=description[:200], roll=roll, outcome=result.outcome,
+            **fields, detail=description[:200], roll=roll, outcome=outcome,
             amount=quality, result=f"{description}: quality {quality}"
             + (f" (+{rules.RESTRICTED_HEAT} heat)" if restricted else ""),
         )  # fmt: skip
@@ -191,6 +197,12 @@ def recover(
             )
             pool, who = rules.UNTREATED_DICE, "nobody"
         pool = character_rules.healing_dice(pool, character_actions.vigorous(character))
+        pool += ability_rules.healing_bonus(
+            Character.objects.filter(
+                table_id=character.table_id, state=Character.State.ACTIVE,
+                abilities__ability__key="physicker",
+            ).exists()
+        )  # fmt: skip
         treated = f"Recover: {character.name}, treated by {who}"
         result, roll = _roll(character, roller, pool + _help(helped), rng, treated)
         ticks = downtime_ticks(result.outcome)
@@ -209,14 +221,16 @@ def reduce_heat(
 ) -> DowntimeActivity:  # fmt: skip
     with transaction.atomic():
         phase, crew, fields = _begin(character, Kind.REDUCE_HEAT, pay_with)
+        dice, levels = ability_rules.reduce_heat_bonus(character.ability_keys, crew.abilities)
         result, roll = _roll(
-            character, roller, _action_dice(character, action, helped, push), rng, "Reduce heat",
-            lambda r: f"Heat −{downtime_ticks(r.outcome)}",
+            character, roller, _action_dice(character, action, helped, push, dice), rng,
+            "Reduce heat", lambda r: f"Heat −{downtime_ticks(raise_outcome(r.outcome, levels))}",
         )  # fmt: skip
-        removed = downtime_ticks(result.outcome)
+        outcome = raise_outcome(result.outcome, levels)
+        removed = downtime_ticks(outcome)
         crew_actions.add_heat(crew=crew, amount=-removed)
         activity = DowntimeActivity.objects.create(
-            **fields, detail=action, roll=roll, outcome=result.outcome, amount=removed,
+            **fields, detail=action, roll=roll, outcome=outcome, amount=removed,
             result=f"Heat −{removed}",
         )  # fmt: skip
         push_phase(phase)
@@ -357,8 +371,23 @@ def end_downtime(*, table: Table) -> list[tuple[Character, int]]:
             if stress:
                 character_actions.mark_stress(character=character, amount=stress)
                 penalties.append((character, stress))
+            stash = ability_rules.side_stash(character.ability_keys)
+            if stash:
+                character_actions.gain_stash(character=character, amount=stash)
+        _crew_at_the_end_of_downtime(table_crew(table.pk))
         move_to(phase, Step.FREE_PLAY)
     return penalties
+
+
+def _crew_at_the_end_of_downtime(crew: Crew) -> None:
+    """High Society and Just Passing Through take 1 heat each downtime; then No Traces
+    gives 1 rep if the crew ends downtime at 0 heat."""
+    heat = ability_rules.downtime_heat(crew.abilities)
+    if heat:
+        crew_actions.add_heat(crew=crew, amount=heat)
+    rep = ability_rules.downtime_rep(Crew.objects.get(pk=crew.pk).heat, crew.abilities)
+    if rep:
+        crew_actions.add_rep(crew=crew, amount=rep)
 
 
 # --- End of session --------------------------------------------------------------------

@@ -11,6 +11,7 @@ own characters.
 
 from django.db import transaction
 
+from blades.rules import abilities as ability_rules
 from blades.rules import crew as crew_rules
 from blades.rules import rolls as rolls_rules
 from blades.rules import score as rules
@@ -155,9 +156,11 @@ def roll_engagement(*, table: Table, roller, marks: dict[str, str], rng=SYSTEM_R
         score = expect_step(phase, Step.SCORE)
         if score.engagement_roll_id:
             raise RuleError("The engagement roll is made once per score.")
+        bonus = ability_rules.engagement_bonus(score.plan, table_crew(table.pk).abilities)
+        note = "; ".join([score_line(score), *(f"+{n}d {name}" for name, n in bonus)])
         score.engagement_roll = store_roll(
-            table.pk, roller, RollKind.ENGAGEMENT, engagement_pool(advantages, disadvantages),
-            rng, note=score_line(score),
+            table.pk, roller, RollKind.ENGAGEMENT,
+            engagement_pool(advantages, disadvantages) + sum(n for _, n in bonus), rng, note=note,
         )  # fmt: skip
         result = score.engagement_roll.as_dice
         score.position, score.past_first_obstacle = engagement_position(result.outcome)
@@ -247,7 +250,9 @@ def payoff(
         phase = locked_phase(table.pk)
         score = expect_step(phase, Step.PAYOFF)
         crew = table_crew(table.pk)
-        rep = crew_rules.score_rep(crew.shown_tier, score.target_tier, quiet)
+        rep = ability_rules.score_rep(
+            crew_rules.score_rep(crew.shown_tier, score.target_tier), quiet, crew.abilities
+        )
         if rep:
             crew_actions.add_rep(crew=crew, amount=rep)
         score.tithe = crew_rules.tithe(crew.tier) if tithe else 0
@@ -410,14 +415,19 @@ def incarcerate(*, crew: Crew, roller, prisoner: str, faction: Faction | None = 
     which a PC prisoner (`character`) suffers). The prison claims held change the roll:
     Guard Payoff +1d, Cell Block Control no trauma, Parole Influence a shorter sentence."""
     with transaction.atomic():
+        before = Crew.objects.get(pk=crew.pk)
+        tier, wanted = ability_rules.incarceration(
+            before.shown_tier, before.wanted,
+            ironhook_contacts=before.upgrades.get("ironhook_contacts", 0) > 0,
+            jail_bird=character is not None and "jail_bird" in character.ability_keys,
+        )  # fmt: skip
         sentence = rolls_rules.sentence(
-            Crew.objects.get(pk=crew.pk).wanted,
-            parole_influence=crew_actions.holds_prison_claim(crew, "Parole Influence"),
+            wanted, parole_influence=crew_actions.holds_prison_claim(crew, "Parole Influence")
         )
         crew_actions.send_to_prison(crew=crew)
         crew = Crew.objects.get(pk=crew.pk)
         pool = rolls_rules.incarceration_pool(
-            crew.shown_tier, guard_payoff=crew_actions.holds_prison_claim(crew, "Guard Payoff")
+            tier, guard_payoff=crew_actions.holds_prison_claim(crew, "Guard Payoff")
         )
         if character is not None:
             prisoner = character.name

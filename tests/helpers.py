@@ -149,6 +149,16 @@ def fresh(character) -> Character:
     return Character.objects.get(pk=character.pk)
 
 
+def give_ability(character, key: str) -> None:
+    """The character takes the special ability `key` (from its playbook or, as a Veteran,
+    another's)."""
+    from characters.models import SpecialAbility
+    from tests.factories import CharacterAbilityFactory
+
+    ability = SpecialAbility.objects.filter(key=key, playbook__table=None).first()
+    CharacterAbilityFactory(character=character, ability=ability)
+
+
 def start(ada_m, ada, **kwargs):
     return flow.start_roll(
         by=ada_m, character=ada, goal="slip past the guard", action="prowl", **kwargs

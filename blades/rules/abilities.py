@@ -67,3 +67,105 @@ def resistance_bonus(
     if FORGED_IN_THE_FIRE in crew_abilities:
         bonus.append(("Forged in the Fire", 1))
     return bonus
+
+
+# --- Rep, turf and tier -------------------------------------------------------------------
+
+NO_TRACES = "no_traces"
+LEVERAGE = "leverage"
+
+
+def score_rep(rep: int, quiet: bool, crew_abilities: Collection[str]) -> int:
+    """A score's rep (`rep`, what a loud job earns) as the crew's abilities change it.
+    No Traces (Assassins): "A quiet or 'accidental' job earns half the target's rep value
+    (round up) instead of none"; Leverage (Smugglers): "whenever you gain rep, gain +1
+    more"."""
+    if quiet:
+        rep = -(-rep // 2) if NO_TRACES in crew_abilities else 0
+    return rep + (LEVERAGE in crew_abilities and rep > 0)
+
+
+def downtime_rep(heat: int, crew_abilities: Collection[str]) -> int:
+    """No Traces: "ending downtime at 0 heat gives +1 rep" (with Leverage's +1 more)."""
+    rep = int(NO_TRACES in crew_abilities and heat == 0)
+    return rep + (LEVERAGE in crew_abilities and rep > 0)
+
+
+ACCORD_MOST = 3
+
+
+def turf(held: int, *, wanted: int, allies: int, crew_abilities: Collection[str]) -> int:
+    """Turf for the rep track. Fiends (Bravos): "each wanted level counts as a turf";
+    Accord (Hawkers): "Up to three +3 faction relationships each count as a turf".
+    `allies` counts the factions at +3."""
+    return (
+        held
+        + wanted * ("fiends" in crew_abilities)
+        + min(allies, ACCORD_MOST) * ("accord" in crew_abilities)
+    )
+
+
+def patron(crew_abilities: Collection[str]) -> bool:
+    """Patron: "A powerful backer halves the coin cost of advancing Tier"."""
+    return "patron" in crew_abilities
+
+
+# --- Heat and downtime --------------------------------------------------------------------
+
+# "-1 heat each downtime": Hawkers' High Society and Smugglers' Just Passing Through.
+HEAT_EACH_DOWNTIME = ("high_society", "just_passing_through")
+SIDE_STASH = 2  # A Little Something on the Side: "+2 stash at the end of every downtime"
+
+
+def downtime_heat(crew_abilities: Collection[str]) -> int:
+    return -sum(key in crew_abilities for key in HEAT_EACH_DOWNTIME)
+
+
+def side_stash(abilities: Collection[str]) -> int:
+    return SIDE_STASH if "a_little_something_on_the_side" in abilities else 0
+
+
+def healing_bonus(crew_has_physicker: bool) -> int:
+    """Physicker (Leech): "the whole crew gets +1d to healing treatment rolls"."""
+    return int(crew_has_physicker)
+
+
+def acquire_bonus(abilities: Collection[str], crew_abilities: Collection[str]) -> tuple[int, int]:
+    """(dice, result levels) on acquire asset: Pack Rats (Shadows) "+1d to acquire asset
+    rolls"; Connected (Spider) "+1 result level on acquire asset"."""
+    return int("pack_rats" in crew_abilities), int("connected" in abilities)
+
+
+def reduce_heat_bonus(
+    abilities: Collection[str], crew_abilities: Collection[str]
+) -> tuple[int, int]:
+    """(dice, result levels) on reduce heat: Slippery (Shadows) "+1d to reduce heat";
+    Connected (Spider) "+1 result level on ... reduce heat"."""
+    return int("slippery" in crew_abilities), int("connected" in abilities)
+
+
+# --- The engagement roll and incarceration --------------------------------------------------
+
+# Door Kickers (Bravos): "+1d to the engagement roll for assault plans"; Second Story
+# (Shadows): "+1d to the engagement roll for clandestine infiltrations" (the stealth plan).
+ENGAGEMENT_BY_PLAN: dict[str, tuple[str, str]] = {
+    "door_kickers": ("assault", "Door Kickers"),
+    "second_story": ("stealth", "Second Story"),
+}
+
+
+def engagement_bonus(plan: str, crew_abilities: Collection[str]) -> list[tuple[str, int]]:
+    return [
+        (name, 1)
+        for key, (for_plan, name) in ENGAGEMENT_BY_PLAN.items()
+        if key in crew_abilities and plan == for_plan
+    ]
+
+
+def incarceration(
+    tier: int, wanted: int, *, ironhook_contacts: bool, jail_bird: bool
+) -> tuple[int, int]:
+    """The tier rolled and the wanted level the sentence counts. Ironhook Contacts: "+1
+    Tier while in prison (incarceration roll)"; Jail Bird (Spider): "your wanted level
+    counts 1 lower and your Tier 1 higher"."""
+    return tier + ironhook_contacts + jail_bird, max(0, wanted - jail_bird)

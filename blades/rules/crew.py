@@ -68,10 +68,12 @@ def score_rep(crew_tier: int, target_tier: int, quiet: bool = False) -> int:
 HARDCASE_DISCOUNT = 2
 
 
-def tier_up_cost(tier: int, hardcase: bool = False) -> int:
-    """Rising a tier costs the new tier times 8 coin; with the Hardcase prison claim "it
-    costs 2 fewer coins than it normally would" (003 Prison claims)."""
-    return (check_range(tier, 0, TIER_MAX - 1, "Tier") + 1) * 8 - HARDCASE_DISCOUNT * hardcase
+def tier_up_cost(tier: int, hardcase: bool = False, patron: bool = False) -> int:
+    """Rising a tier costs the new tier times 8 coin; the Patron crew ability "halves the
+    coin cost of advancing Tier", and then the Hardcase prison claim makes "it costs 2
+    fewer coins than it normally would" (003 Prison claims)."""
+    cost = (check_range(tier, 0, TIER_MAX - 1, "Tier") + 1) * 8
+    return cost // (2 if patron else 1) - HARDCASE_DISCOUNT * hardcase
 
 
 @dataclass(frozen=True)
@@ -84,8 +86,9 @@ class Development:
 
 
 def develop(
-    tier: int, hold: str, rep: int, turf: int, coin: int, hardcase: bool = False
-) -> Development:
+    tier: int, hold: str, rep: int, turf: int, coin: int, hardcase: bool = False,
+    patron: bool = False,
+) -> Development:  # fmt: skip
     """Spend a full rep track: weak hold turns strong, or strong hold pays to rise a tier.
 
     Turf stays marked; only rep resets.
@@ -101,7 +104,7 @@ def develop(
         return Development(tier=tier, hold="strong", rep=0, coin=coin, kind="strong_hold")
     if tier >= TIER_MAX:
         raise RuleError(f"The crew is already at the highest tier ({TIER_MAX}).")
-    cost = tier_up_cost(tier, hardcase)
+    cost = tier_up_cost(tier, hardcase, patron)
     if coin < cost:
         raise RuleError(f"Rising to tier {tier + 1} costs {cost} coin; the crew has {coin}.")
     return Development(tier=tier + 1, hold="weak", rep=0, coin=coin - cost, kind="tier_up")

@@ -26,16 +26,6 @@ HX = {"HX-Request": "true"}
 
 
 @pytest.fixture
-def faction(table):
-    return FactionFactory(table=table, name="Bluecoats", tier=2)
-
-
-@pytest.fixture
-def pc(table, player):
-    return CharacterFactory(table=table, owner=player, name="Cross")
-
-
-@pytest.fixture
 def other_pc(table, other_player):
     return CharacterFactory(table=table, owner=other_player, name="Slane")
 

@@ -4,20 +4,15 @@ sheet (issue 28). Each test quotes the text it follows."""
 import pytest
 
 from characters import actions
-from characters.models import Character, SpecialAbility
+from characters.models import Character
 from crews.models import Crew
 from rolls import actions as flow
 from rolls import outcome as flow_outcome
-from tests.factories import CharacterAbilityFactory, CrewFactory
+from tests.factories import CrewFactory
 from tests.helpers import Dice, fresh, start
+from tests.helpers import give_ability as give
 
 pytestmark = pytest.mark.django_db
-
-
-def give(character, key: str) -> None:
-    CharacterAbilityFactory(
-        character=character, ability=SpecialAbility.objects.filter(key=key).first()
-    )
 
 
 def test_survivor_has_a_tenth_stress_box_and_marks_trauma_only_on_it(ada):

@@ -45,3 +45,40 @@ def test_iron_will_and_forged_in_the_fire_add_resistance_dice():
     assert abilities.resistance_bonus("insight", set(), ["forged_in_the_fire"]) == [
         ("Forged in the Fire", 1)
     ]
+
+
+def test_score_rep_with_no_traces_and_leverage():
+    """No Traces: "half the target's rep value (round up) instead of none"; Leverage:
+    "whenever you gain rep, gain +1 more" (never on no rep)."""
+    assert abilities.score_rep(3, True, []) == 0
+    assert abilities.score_rep(3, True, ["no_traces"]) == 2
+    assert abilities.score_rep(3, False, ["leverage"]) == 4
+    assert abilities.score_rep(0, False, ["leverage"]) == 0
+    assert abilities.downtime_rep(0, ["no_traces"]) == 1
+    assert abilities.downtime_rep(1, ["no_traces", "leverage"]) == 0
+
+
+def test_turf_from_fiends_and_accord():
+    """Fiends: "each wanted level counts as a turf"; Accord: "Up to three +3 faction
+    relationships each count as a turf"."""
+    assert abilities.turf(1, wanted=2, allies=5, crew_abilities=[]) == 1
+    assert abilities.turf(1, wanted=2, allies=5, crew_abilities=["fiends"]) == 3
+    assert abilities.turf(1, wanted=2, allies=5, crew_abilities=["accord"]) == 4
+
+
+def test_patron_halves_the_tier_cost_before_hardcase():
+    from blades.rules.crew import tier_up_cost
+
+    assert tier_up_cost(1, patron=True) == 8
+    assert tier_up_cost(1, hardcase=True, patron=True) == 6
+
+
+def test_downtime_numbers():
+    assert abilities.downtime_heat(["high_society", "just_passing_through"]) == -2
+    assert abilities.side_stash({"a_little_something_on_the_side"}) == 2
+    assert abilities.acquire_bonus({"connected"}, ["pack_rats"]) == (1, 1)
+    assert abilities.reduce_heat_bonus(set(), ["slippery"]) == (1, 0)
+    assert abilities.engagement_bonus("assault", ["door_kickers", "second_story"]) == [
+        ("Door Kickers", 1)
+    ]
+    assert abilities.incarceration(1, 2, ironhook_contacts=True, jail_bird=True) == (3, 1)

@@ -1,0 +1,130 @@
+"""Crew and playbook abilities applied in the score, payoff and downtime (issue 28).
+Each test quotes the ability's text (blades/content, SRD_FACTS §1 and §6, 000)."""
+
+import pytest
+
+from characters.models import Character
+from crews import actions as crew_actions
+from crews.models import Crew
+from play import downtime, phases
+from play.models import Phase
+from sessions.models import Roll
+from tests.factories import CharacterFactory, FactionFactory
+from tests.helpers import give_ability as give
+from tests.play.test_phases import FixedDice, books, fresh, to_step
+
+pytestmark = pytest.mark.django_db
+
+
+def crew_takes(crew, *keys: str) -> None:
+    Crew.objects.filter(pk=crew.pk).update(abilities=list(keys))
+
+
+def test_second_story_adds_1d_to_a_stealth_plans_engagement_roll(table, crew, faction, gm):
+    """Second Story (Shadows): "+1d to the engagement roll for clandestine
+    infiltrations" (the stealth plan); Door Kickers' assault plan gets nothing."""
+    crew_takes(crew, "second_story", "door_kickers")
+    to_step(table, crew, faction, "score", gm)
+    phases.roll_engagement(table=table, roller=gm, marks={}, rng=FixedDice(2, 5))
+    roll = Roll.objects.get(table=table, kind="engagement")
+    assert roll.pool == 2 and roll.note.endswith("+1d Second Story")
+
+
+def test_no_traces_and_leverage_change_the_scores_rep(table, crew, faction, gm):
+    """No Traces (Assassins): "A quiet or 'accidental' job earns half the target's rep
+    value (round up) instead of none"; Leverage (Smugglers): "whenever you gain rep, gain
+    +1 more". Tier 2 target, tier 0 crew: 4 rep, half is 2, and 1 more."""
+    crew_takes(crew, "no_traces", "leverage")
+    to_step(table, crew, faction, "payoff", gm)
+    phases.payoff(table=table, size="standard", quiet=True)
+    assert books(crew)["rep"] == 3
+
+
+def test_patron_halves_the_coin_to_advance_tier(crew):
+    """Patron: "A powerful backer halves the coin cost of advancing Tier" (8 becomes 4)."""
+    Crew.objects.filter(pk=crew.pk).update(rep=12, coin=4, hold="strong")
+    crew_takes(crew, "patron")
+    assert Crew.objects.get(pk=crew.pk).tier_up_cost == 4
+    crew_actions.develop(crew=crew)
+    after = Crew.objects.get(pk=crew.pk)
+    assert (after.tier, after.coin) == (1, 0)
+
+
+def test_fiends_counts_each_wanted_level_as_turf(crew):
+    """Fiends (Bravos): "each wanted level counts as a turf": the rep track shortens."""
+    Crew.objects.filter(pk=crew.pk).update(wanted=2)
+    assert Crew.objects.get(pk=crew.pk).rep_track == 12
+    crew_takes(crew, "fiends")
+    assert Crew.objects.get(pk=crew.pk).rep_track == 10
+
+
+def test_accord_counts_up_to_three_allies_as_turf(table, crew):
+    """Accord (Hawkers): "Up to three +3 faction relationships each count as a turf"."""
+    for n in range(4):
+        FactionFactory(table=table, name=f"Ally {n}", status=3)
+    crew_takes(crew, "accord")
+    assert Crew.objects.get(pk=crew.pk).rep_track == 9
+
+
+@pytest.fixture
+def in_downtime(table, crew, faction, gm):
+    to_step(table, crew, faction, "activities", gm)
+    return Phase.objects.get(table=table).score
+
+
+def test_pack_rats_and_connected_on_acquire_asset(in_downtime, crew, pc, player):
+    """Pack Rats (Shadows): "+1d to acquire asset rolls"; Connected (Spider): "+1 result
+    level on acquire asset". Tier 0 with Pack Rats: 1d; a 5 raised to a 6 is quality 1."""
+    crew_takes(crew, "pack_rats")
+    give(pc, "connected")
+    activity = downtime.acquire_asset(
+        character=pc, roller=player, description="A boat", rng=FixedDice(5)
+    )
+    assert activity.roll.pool == 1 and activity.amount == 1
+
+
+def test_slippery_and_connected_on_reduce_heat(in_downtime, crew, pc, player):
+    """Slippery (Shadows): "+1d to reduce heat"; Connected: "+1 result level on ... reduce
+    heat". Skirmish 2 and Slippery: 3d; a 3 raised to a 4-5 removes 2 heat, not 1."""
+    Crew.objects.filter(pk=crew.pk).update(heat=6)
+    crew_takes(crew, "slippery")
+    give(pc, "connected")
+    activity = downtime.reduce_heat(
+        character=pc, roller=player, action="skirmish", rng=FixedDice(3, 2, 1)
+    )
+    assert activity.roll.pool == 3 and books(crew)["heat"] == 4
+
+
+def test_physicker_gives_the_whole_crew_1d_to_healing_treatment(
+    in_downtime, table, other_player, pc, player
+):
+    """Physicker (Leech): "the whole crew gets +1d to healing treatment rolls"."""
+    give(CharacterFactory(table=table, owner=other_player), "physicker")
+    activity = downtime.recover(
+        character=pc, roller=player, healer="npc", quality=2, rng=FixedDice(1, 1, 1)
+    )
+    assert activity.roll.pool == 3
+
+
+def test_the_end_of_downtime_with_side_stash_heat_and_no_traces(in_downtime, table, crew, pc):
+    """A Little Something on the Side (Slide): "+2 stash at the end of every downtime";
+    High Society (Hawkers) and Just Passing Through (Smugglers): "-1 heat each downtime";
+    No Traces: "ending downtime at 0 heat gives +1 rep". The score left 2 heat."""
+    give(pc, "a_little_something_on_the_side")
+    crew_takes(crew, "high_society", "just_passing_through", "no_traces")
+    rep = books(crew)["rep"]
+    downtime.end_downtime(table=table)
+    assert fresh(pc).stash == 2
+    assert books(crew)["heat"] == 0 and books(crew)["rep"] == rep + 1
+
+
+def test_ironhook_contacts_and_jail_bird_in_prison(table, crew, gm, pc):
+    """Ironhook Contacts: "+1 Tier while in prison (incarceration roll)"; Jail Bird
+    (Spider): "your wanted level counts 1 lower and your Tier 1 higher". Tier 1, wanted 2:
+    3d, and the sentence of wanted 1 (not "several months")."""
+    Crew.objects.filter(pk=crew.pk).update(wanted=2, tier=1, upgrades={"ironhook_contacts": 1})
+    give(pc, "jail_bird")
+    phases.incarcerate(crew=crew, roller=gm, prisoner="", character=pc, rng=FixedDice(6, 2, 2))
+    roll = Roll.objects.get(table=table, kind="incarceration")
+    assert roll.pool == 3 and roll.note == "Cross serves time: a month or two"
+    assert Character.objects.get(pk=pc.pk).trauma_pending == 0
