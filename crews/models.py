@@ -104,11 +104,16 @@ class Crew(models.Model):
 
     @property
     def shown_hold(self) -> str:
-        return rules.effective_hold(self.hold, self.tier, self.at_war)[0]
+        return self._hold_and_tier[0]
 
     @property
     def shown_tier(self) -> int:
-        return rules.effective_hold(self.hold, self.tier, self.at_war)[1]
+        return self._hold_and_tier[1]
+
+    @property
+    def _hold_and_tier(self) -> tuple[str, int]:
+        war = ability_rules.war_costs_hold(self.at_war, self.abilities)
+        return rules.effective_hold(self.hold, self.tier, war)
 
     @cached_property
     def turf(self) -> int:

@@ -2,8 +2,11 @@
 rows and the claim map's geometry. No game arithmetic here (that is `blades.rules`)."""
 
 import textwrap
+from dataclasses import dataclass
 
 from blades import content
+from blades.rules.abilities import reminded
+from characters.models import Character, CharacterAbility
 
 from .models import Crew
 
@@ -95,3 +98,39 @@ def claim_map(crew: Crew) -> dict | None:
         "height": rows * CELL_H + (rows - 1) * GAP,
         "label": f"Claim map of the {data['name']}; held: {', '.join(held) or 'none'}",
     }
+
+
+@dataclass(frozen=True)
+class Reminder:
+    """An ability the GM judges, shown at the moment it may matter."""
+
+    name: str
+    text: str
+
+
+def _crew_reminders(crew: Crew, moment: str) -> list[Reminder]:
+    abilities = {a["key"]: a for a in ability_choices(crew)}
+    upgrades = {u["key"]: u for u in upgrade_choices(crew)}
+    marked = [key for key, boxes in crew.upgrades.items() if boxes and key in upgrades]
+    return [
+        Reminder(abilities[key]["name"], abilities[key]["description"])
+        for key in reminded([k for k in crew.abilities if k in abilities], moment)
+    ] + [
+        Reminder(upgrades[key]["name"], upgrades[key].get("effect", ""))
+        for key in reminded(marked, moment)
+    ]
+
+
+def reminders(character: Character | None, crew: Crew | None, moment: str) -> list[Reminder]:
+    """The character's and the crew's abilities and upgrades to keep in mind at `moment`
+    (blades.rules.abilities.REMINDERS): the character's first, then the crew's."""
+    own = []
+    if character is not None:
+        if "abilities" in getattr(character, "_prefetched_objects_cache", {}):
+            taken = [row.ability for row in character.abilities.all()]
+        else:
+            rows = CharacterAbility.objects.filter(character=character).select_related("ability")
+            taken = [row.ability for row in rows]
+        by_key = {a.key: a for a in taken}
+        own = [Reminder(by_key[k].name, by_key[k].description) for k in reminded(by_key, moment)]
+    return own + (_crew_reminders(crew, moment) if crew is not None else [])

@@ -281,7 +281,7 @@ def take_heat(
         crew = table_crew(table.pk)
         heat = crew_rules.score_heat(
             exposure, high_profile=high_profile, hostile_turf=hostile_turf,
-            at_war=crew.at_war, killing=killing,
+            at_war=crew.at_war, killing=ability_rules.killing_heat(killing, crew.abilities),
         )  # fmt: skip
         if heat:
             crew_actions.add_heat(crew=crew, amount=heat)

@@ -5,13 +5,16 @@ fixed (tests/play/test_query_budget.py): it does not grow with the characters or
 downtime activities.
 """
 
+from django.db.models import Prefetch
+
 from blades.rules import character as character_rules
 from blades.rules import crew as crew_rules
 from blades.rules import score as score_rules
 from blades.rules.rolls import OVERINDULGENCES, PUSH_DICE, PUSH_STRESS
-from characters.models import Character
+from characters.models import Character, CharacterAbility
 from crews import queries as crew_queries
 from crews.models import Crew, Faction
+from crews.sheet import reminders
 from sessions import queries as table_queries
 from sessions.access import clocks_for
 from sessions.models import Clock, Membership, Table
@@ -86,6 +89,27 @@ def crew_triggers(crew: Crew | None) -> list[tuple[str, str]]:
     return list(lines.items())
 
 
+# The moment of play each step is (blades.rules.abilities.MOMENTS): the abilities the GM
+# judges then are shown on the page.
+STEP_MOMENTS = {
+    "score": "engagement",
+    "entanglement": "entanglement",
+    "activities": "downtime",
+    "xp_review": "xp",
+}
+
+
+def step_reminders(step: str, crew: Crew | None, characters: list[Character]):
+    """(whose, reminder) for the crew's and each character's abilities at this step."""
+    moment = STEP_MOMENTS.get(step)
+    if moment is None:
+        return []
+    found = [("", r) for r in reminders(None, crew, moment)] if crew else []
+    for character in characters:
+        found += [(character.name, r) for r in reminders(character, None, moment)]
+    return found
+
+
 def phase_page(table: Table, membership: Membership, **extra) -> dict:
     """Everything the phase page draws for this member (the GM's controls, a player's for
     their own characters)."""
@@ -94,8 +118,10 @@ def phase_page(table: Table, membership: Membership, **extra) -> dict:
     crew = crew_queries.crew_sheet(table.pk)
     score = phase.score
     characters = list(
-        Character.objects.filter(table=table, state=Character.State.ACTIVE).select_related(
-            "owner", "vice", "playbook"
+        Character.objects.filter(table=table, state=Character.State.ACTIVE)
+        .select_related("owner", "vice", "playbook")
+        .prefetch_related(
+            Prefetch("abilities", queryset=CharacterAbility.objects.select_related("ability"))
         )
     )
     activities = (
@@ -112,6 +138,7 @@ def phase_page(table: Table, membership: Membership, **extra) -> dict:
         "phase": phase,
         "score": score,
         "crew": crew,
+        "reminders": step_reminders(phase.step, crew, characters),
         "is_gm": is_gm,
         "characters": characters,
         "flashbacks": list(score.flashbacks.select_related("character")) if score else [],

@@ -28,6 +28,7 @@ from blades.rules.rolls import (
 )
 from characters.models import Character, CharacterAbility, CharacterItem
 from crews.models import Crew
+from crews.sheet import Reminder, reminders
 from sessions import audience, queries
 from sessions.models import Clock, Membership, Table
 
@@ -57,6 +58,8 @@ class ConsequenceView:
     can_protect: bool
     can_judge: bool
     can_heavy: bool = False
+    # What the one who suffers it might resist with, for the GM to judge.
+    reminders: list[Reminder] = field(default_factory=list)
 
 
 @dataclass
@@ -98,6 +101,9 @@ class RollView:
     group: list[tuple[Character, list[int] | None, list[str]]] = field(default_factory=list)
     my_group_bonus: dict | None = None  # set while I may still add my own bonus dice
     assist_choices: list[Character] = field(default_factory=list)
+    # Abilities the GM judges that may bear on this roll (the roller's, the crew's, and
+    # for a teammate who may assist, their own).
+    reminders: list[Reminder] = field(default_factory=list)
     involved: list[Character] = field(default_factory=list)
     consequences: list[ConsequenceView] = field(default_factory=list)
     events: list[EventView] = field(default_factory=list)
@@ -130,6 +136,7 @@ def roll_view(
     mine: Character | None,
     characters: dict[int, Character],
     encumbered: set[int],
+    crew: Crew | None = None,
 ) -> RollView:
     """`characters` holds everyone the panel's rolls involve, and `encumbered` those of
     them over their load: loaded once for the whole panel (panel_context)."""
@@ -160,6 +167,10 @@ def roll_view(
         view.warnings = ability_rules.warnings_before_a_roll(
             character.harm, character.ability_keys, character.pk in encumbered
         )
+        moment = "group" if roll.kind == ActionRoll.Kind.GROUP else "roll"
+        view.reminders = reminders(character, crew, moment)
+        if teammate:
+            view.reminders += reminders(characters.get(mine.pk, mine), None, "assist")
         if roll.kind == ActionRoll.Kind.ACTION:
             bonuses = flow.bonuses_of(roll)
             view.pool = max(0, flow.pool_of(roll, character))
@@ -195,6 +206,7 @@ def roll_view(
     rolled = roll.step == Step.CONSEQUENCES
     for consequence in roll.consequences.all():
         unresisted = rolled and not consequence.resisted
+        sufferer = consequence.character
         view.consequences.append(
             ConsequenceView(
                 consequence=consequence,
@@ -208,6 +220,9 @@ def roll_view(
                 and consequence.heavy_armor_reduces_again
                 and flow_access.suffers(membership, consequence)
                 and not consequence.character.heavy_used,
+                reminders=reminders(characters.get(sufferer.pk, sufferer), crew, "resist")
+                if unresisted and sufferer
+                else [],
             )
         )
     return view
@@ -283,9 +298,10 @@ def panel_context(table: Table, membership: Membership) -> dict:
     ).in_bulk(involved)
     rolling = [characters[r.character_id] for r in open_rolls if r.character_id in characters]
     encumbered = _encumbered(rolling)
+    crew = Crew.objects.filter(table=table).first()
 
     def view(roll):
-        return roll_view(roll, membership, mine, characters, encumbered)
+        return roll_view(roll, membership, mine, characters, encumbered, crew)
 
     open_views = [view(roll) for roll in open_rolls]
     finished_views = [view(roll) for roll in finished]
@@ -299,7 +315,7 @@ def panel_context(table: Table, membership: Membership) -> dict:
         "undo_roll": last,
         "revision": revision(table.pk, is_gm),
         "clocks": list(queries.visible_clocks(table.pk, is_gm)),
-        "has_crew": Crew.objects.filter(table=table).exists(),
+        "has_crew": crew is not None,
         "positions": list(Position),
         "effects": list(Effect),
         "attributes": list(char_rules.ATTRIBUTES),

@@ -169,3 +169,122 @@ def incarceration(
     Tier while in prison (incarceration roll)"; Jail Bird (Spider): "your wanted level
     counts 1 lower and your Tier 1 higher"."""
     return tier + ironhook_contacts + jail_bird, max(0, wanted - jail_bird)
+
+
+# --- Heat and war -------------------------------------------------------------------------
+
+
+def killing_heat(killing: bool, crew_abilities: Collection[str]) -> bool:
+    """Crow's Veil (Assassins): "no extra heat when a score involves killing"."""
+    return killing and "crows_veil" not in crew_abilities
+
+
+def war_costs_hold(at_war: bool, crew_abilities: Collection[str]) -> bool:
+    """War Dogs (Bravos): "At war (status -3) the crew loses no hold"."""
+    return at_war and "war_dogs" not in crew_abilities
+
+
+# --- Reminders ------------------------------------------------------------------------------
+
+# The moments of play where the app shows an ability the GM judges, so the table meets it
+# when it matters: the action roll (its roller), a resistance (the one who resists), an
+# assist (the helper), a group action, the engagement roll, downtime, the entanglement
+# roll and the end-of-session xp.
+MOMENTS = ("roll", "resist", "assist", "group", "engagement", "downtime", "entanglement", "xp")
+
+REMINDERS: dict[str, tuple[str, ...]] = {
+    # Playbooks. Special armor abilities: the armor box is applied; resisting and pushing
+    # for free are the GM's to judge.
+    "battleborn": ("roll", "resist"),
+    "bodyguard": ("resist", "roll"),
+    "ghost_fighter": ("roll",),
+    "leader": ("roll",),
+    "not_to_be_trifled_with": ("roll",),
+    "savage": ("roll",),
+    "sharpshooter": ("roll",),
+    "focused": ("roll", "resist"),
+    "ghost_hunter": ("roll",),
+    "scout": ("roll",),
+    "vengeful": ("xp",),
+    "alchemist": ("downtime",),
+    "analyst": ("downtime",),
+    "artificer": ("downtime",),
+    "fortitude": ("roll", "resist"),
+    "ghost_ward": ("roll",),
+    "saboteur": ("roll",),
+    "venomous": ("roll",),
+    "infiltrator": ("roll",),
+    "ambush": ("roll",),
+    "daredevil": ("roll", "resist"),
+    "the_devils_footsteps": ("roll",),
+    "expertise": ("group",),
+    "ghost_veil": ("roll",),
+    "reflexes": ("roll",),
+    "shadow": ("roll", "resist"),
+    "rooks_gambit": ("roll",),
+    "cloak_and_dagger": ("roll",),
+    "ghost_voice": ("roll",),
+    "like_looking_into_a_mirror": ("roll",),
+    "mesmerism": ("roll",),
+    "subterfuge": ("roll", "resist"),
+    "trust_in_me": ("roll",),
+    "foresight": ("assist",),
+    "calculating": ("downtime",),
+    "functioning_vice": ("downtime",),
+    "ghost_contract": ("roll",),
+    "mastermind": ("roll", "resist"),
+    "weaving_the_web": ("roll", "engagement"),
+    "compel": ("roll",),
+    "ghost_mind": ("roll",),
+    "occultist": ("roll",),
+    "ritual": ("roll",),
+    "strange_methods": ("downtime",),
+    "tempest": ("roll",),
+    "warded": ("roll", "resist"),
+    # Crew abilities.
+    "emberdeath": ("roll",),
+    "predators": ("engagement",),
+    "vipers": ("downtime",),
+    "blood_brothers": ("group",),
+    "anointed": ("resist", "downtime"),
+    "bound_in_darkness": ("assist",),
+    "conviction": ("downtime",),
+    "glory_incarnate": ("roll",),
+    "sealed_in_blood": ("roll",),
+    "zealotry": ("roll",),
+    "the_good_stuff": ("downtime",),
+    "ghost_market": ("roll",),
+    "high_society": ("roll",),
+    "hooked": ("downtime",),
+    "ghost_echoes": ("roll",),
+    "slippery": ("entanglement",),
+    "synchronized": ("group",),
+    "like_part_of_the_family": ("roll",),
+    "all_hands": ("downtime",),
+    "ghost_passage": ("roll",),
+    "just_passing_through": ("roll",),
+    "reavers": ("roll",),
+    # Crew upgrades.
+    "carriage": ("roll",),
+    "boat": ("roll",),
+    "hidden": ("downtime",),
+    "secure": ("roll",),
+    "workshop": ("downtime",),
+    "documents": ("roll",),
+    "gear": ("roll",),
+    "implements": ("roll",),
+    "supplies": ("roll",),
+    "tools": ("roll",),
+    "weapons": ("roll",),
+    "smugglers_rigging": ("roll",),
+    "ritual_sanctum_in_lair": ("downtime",),
+    "underground_maps_and_passkeys": ("roll",),
+    "camouflage": ("roll",),
+}
+
+
+def reminded(keys: Collection[str], moment: str) -> list[str]:
+    """The keys among `keys` (in their order) that the table is reminded of at `moment`."""
+    if moment not in MOMENTS:
+        raise ValueError(f"no moment {moment!r}")
+    return [key for key in keys if moment in REMINDERS.get(key, ())]

@@ -128,3 +128,40 @@ def test_ironhook_contacts_and_jail_bird_in_prison(table, crew, gm, pc):
     roll = Roll.objects.get(table=table, kind="incarceration")
     assert roll.pool == 3 and roll.note == "Cross serves time: a month or two"
     assert Character.objects.get(pk=pc.pk).trauma_pending == 0
+
+
+def test_crows_veil_takes_no_extra_heat_for_killing(table, crew, faction, gm):
+    """Crow's Veil (Assassins): "no extra heat when a score involves killing"."""
+    crew_takes(crew, "crows_veil")
+    to_step(table, crew, faction, "heat", gm)
+    phases.take_heat(table=table, exposure="contained", killing=True)
+    assert books(crew)["heat"] == 2
+
+
+def test_war_dogs_loses_no_hold_at_war(table, crew):
+    """War Dogs (Bravos): "At war (status -3) the crew loses no hold"."""
+    Crew.objects.filter(pk=crew.pk).update(hold="strong", tier=1)
+    FactionFactory(table=table, name="Red Sashes", status=-3)
+    assert Crew.objects.get(pk=crew.pk).shown_hold == "weak"
+    crew_takes(crew, "war_dogs")
+    shown = Crew.objects.get(pk=crew.pk)
+    assert (shown.shown_hold, shown.shown_tier) == ("strong", 1)
+
+
+def test_the_phase_page_reminds_of_abilities_at_their_step(client, table, crew, faction, gm, pc):
+    """Slippery (Shadows): "Roll entanglements twice and keep the one you prefer" is
+    shown at the entanglement step; Calculating (Spider): "give yourself or another crew
+    member one extra downtime activity" in downtime, with whose it is."""
+    from django.urls import reverse
+
+    crew_takes(crew, "slippery")
+    give(pc, "calculating")
+    client.force_login(gm)
+    url = reverse("phase_panel", args=[table.pk])
+    to_step(table, crew, faction, "entanglement", gm)
+    page = client.get(url).content.decode()
+    assert "<strong>Slippery</strong>" in page and "Calculating" not in page
+    phases.roll_entanglement(table=table, roller=gm, rng=FixedDice(6, 6))
+    phases.resolve_entanglement(table=table, roller=gm, name="Cooperation", choice="avoid")
+    page = client.get(url).content.decode()
+    assert "<strong>Calculating</strong> (Cross)" in page and "Slippery" not in page

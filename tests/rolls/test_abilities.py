@@ -79,3 +79,42 @@ def test_forged_in_the_fire_gives_the_crew_1d_to_resist(ada_m, gm_m, ada):
     assert Crew.objects.get(table=ada.table).abilities == ["forged_in_the_fire"]
     text = resist_harm(ada_m, gm_m, ada, "prowess", [1, 1, 1, 6])
     assert "(+1d Forged in the Fire): 4d, 1, 1, 1, 6; takes 0 stress" in text
+
+
+def panel(client, user, table) -> str:
+    from django.urls import reverse
+
+    client.force_login(user)
+    return client.get(reverse("flow_panel", args=[table.pk])).content.decode()
+
+
+def test_the_roll_panel_reminds_of_the_rollers_and_the_crews_abilities(
+    client, ada_m, bo_m, gm, ada, bo
+):
+    """Savage (000): "When you Command a frightened target, take +1d": the GM judges
+    it, so the panel shows it while the roll is set up; the crew's Ghost Echoes and
+    Bo's Foresight (for Bo, who may assist: "assist a teammate without paying stress")
+    too. Iron Will is applied, not reminded."""
+    give(ada, "savage")
+    give(ada, "iron_will")
+    give(bo, "foresight")
+    CrewFactory(table=ada.table, abilities=["ghost_echoes"])
+    start(ada_m, ada)
+    page = panel(client, gm, ada.table)
+    assert "<strong>Savage</strong>" in page and "<strong>Ghost Echoes</strong>" in page
+    assert "Iron Will" not in page and "Foresight" not in page
+    assert "<strong>Foresight</strong>" in panel(client, bo_m.user, ada.table)
+
+
+def test_a_consequence_reminds_of_what_its_sufferer_may_resist_with(client, ada_m, gm_m, ada):
+    """Daredevil (000): "-1d to any resistance rolls against consequences from your
+    action" when taken on a desperate roll: shown with the consequence, until resisted."""
+    give(ada, "daredevil")
+    roll = flow.roll_dice(by=ada_m, roll=start(ada_m, ada), rng=Dice(2, 3))
+    consequence = flow_outcome.add_consequence(
+        by=gm_m, roll=roll, kind="harm", level=2, description="Cut", attribute="prowess"
+    )
+    page = panel(client, gm_m.user, ada.table)
+    assert page.count("<strong>Daredevil</strong>") == 1
+    flow_outcome.resist(by=ada_m, consequence=consequence, rng=Dice(6, 1, 1))
+    assert "<strong>Daredevil</strong>" not in panel(client, gm_m.user, ada.table)

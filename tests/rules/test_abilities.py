@@ -82,3 +82,17 @@ def test_downtime_numbers():
         ("Door Kickers", 1)
     ]
     assert abilities.incarceration(1, 2, ironhook_contacts=True, jail_bird=True) == (3, 1)
+
+
+def test_crows_veil_and_war_dogs():
+    assert abilities.killing_heat(True, []) and not abilities.killing_heat(True, ["crows_veil"])
+    assert abilities.war_costs_hold(True, []) and not abilities.war_costs_hold(True, ["war_dogs"])
+
+
+def test_reminders_name_only_known_moments_and_keep_the_order():
+    import pytest
+
+    assert set(m for ms in abilities.REMINDERS.values() for m in ms) <= set(abilities.MOMENTS)
+    assert abilities.reminded(["savage", "iron_will", "ambush"], "roll") == ["savage", "ambush"]
+    with pytest.raises(ValueError):
+        abilities.reminded(["savage"], "lunch")
