@@ -24,6 +24,7 @@ from blades.rules.rolls import (
     Position,
     desperate_xp,
 )
+from blades.rules.score import flashback_stress
 from characters import actions as sheet
 from characters.live import push_character
 from characters.models import Character
@@ -327,10 +328,7 @@ def set_terms(
         roll.position, roll.effect = Position(position), Effect(effect)
         text = f"GM sets {roll.as_position.label} position, {roll.as_effect.label} effect"
         if roll.flashback and flashback_cost is not None:
-            if flashback_cost not in rules.FLASHBACK_COSTS:
-                costs = ", ".join(map(str, rules.FLASHBACK_COSTS[:-1]))
-                raise RuleError(f"A flashback costs {costs} or {rules.FLASHBACK_COSTS[-1]} stress.")
-            roll.flashback_cost = flashback_cost
+            roll.flashback_cost = flashback_stress(flashback_cost)
             text += f"; the flashback costs {flashback_cost} stress"
         roll.save(update_fields=["position", "effect", "flashback_cost"])
         record(roll, by, text)

@@ -23,10 +23,12 @@ from blades.rules.rolls import (
     raise_effect,
     reduce_effect,
 )
+from blades.rules.score import FLASHBACK_STRESS_MAX
 
 # Best to worst, so "worse" is one step right.
 POSITION_LADDER = (Position.CONTROLLED, Position.RISKY, Position.DESPERATE)
-FLASHBACK_COSTS = (0, 1, 2, 3)
+# The costs the GM picks a flashback's from: the one bound of blades.rules.score.
+FLASHBACK_COSTS = tuple(range(FLASHBACK_STRESS_MAX + 1))
 SETUP_EFFECT = 1  # a set up's "+1 effect" for the teammate who follows through
 # A special ability's bonus as the flow offers it: one die or one level of effect.
 ABILITY_BONUS = 1

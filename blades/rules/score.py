@@ -8,7 +8,7 @@ applies what these return.
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from blades.rules.character import XP_PER_TRIGGER_MAX, RuleError, check_range
+from blades.rules.character import STRESS_MAX, XP_PER_TRIGGER_MAX, RuleError, check_range
 from blades.rules.crew import JOB_COIN
 from blades.rules.dice import Outcome
 from blades.rules.rolls import OUTCOME_RISE_MAX
@@ -64,7 +64,10 @@ def engagement_counts(marks: Mapping[str, str]) -> tuple[int, int]:
     return advantages, disadvantages
 
 
-FLASHBACK_STRESS_MAX = 9  # "2 or more": anything up to a whole stress track
+# "2 (or more) Stress" (000 §Flashbacks): the texts give no top; a whole stress track is
+# the most a cost can mean. The one bound for every path that prices a flashback (the
+# phase page's and the shared roll's).
+FLASHBACK_STRESS_MAX = STRESS_MAX
 
 
 def flashback_stress(stress: int) -> int:

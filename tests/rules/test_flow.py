@@ -206,3 +206,12 @@ def test_trading_effect_for_position_stops_at_controlled_and_zero():
         trade(Position.CONTROLLED, Effect.GREAT, "position")
     with pytest.raises(RuleError, match="already zero"):
         trade(Position.RISKY, Effect.ZERO, "position")
+
+
+def test_the_shared_roll_offers_every_flashback_cost_the_phase_does():
+    """000 §Flashbacks: "2 (or more) Stress": one bound for every path."""
+    from blades.rules.flow import FLASHBACK_COSTS
+    from blades.rules.score import FLASHBACK_STRESS_MAX, flashback_stress
+
+    assert tuple(range(FLASHBACK_STRESS_MAX + 1)) == FLASHBACK_COSTS
+    assert [flashback_stress(cost) for cost in FLASHBACK_COSTS] == list(FLASHBACK_COSTS)
