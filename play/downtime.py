@@ -290,25 +290,22 @@ def overindulge(*, activity: DowntimeActivity, choice: str) -> DowntimeActivity:
 
 
 def raise_result(*, activity: DowntimeActivity, coin: int) -> DowntimeActivity:
-    """After the roll, coin the PC spends lifts the result a level for each RAISE_COIN;
-    the difference lands where the first result did."""
-    levels = rules.raise_levels(coin)
-    coin = levels * rules.RAISE_COIN
+    """After the roll, coin the PC spends lifts the result a level for each RAISE_COIN
+    (an asset's quality past a critical, PAST_CRITICAL_COIN a level); the difference
+    lands where the first result did."""
     with transaction.atomic():
         phase = locked_phase(activity.character.table_id)
         expect_step(phase, Step.ACTIVITIES)
         activity = DowntimeActivity.objects.select_related("character", "clock").get(pk=activity.pk)
-        if activity.kind not in rules.RAISABLE:
-            raise RuleError("Coin raises the result of a downtime roll, not this.")
         old = Outcome(activity.outcome)
-        new = raise_outcome(old, levels)
-        if new is old:
-            raise RuleError("The result is already a critical.")
+        raised = rules.raise_result(activity.kind, old, coin)
+        new, coin = raised.outcome, raised.coin
         character = character_actions.add_coin(character=activity.character, amount=-coin)
         crew = table_crew(character.table_id)
         if activity.kind == Kind.ACQUIRE_ASSET:
-            tier = crew.shown_tier
-            activity.amount = tier_result(tier, new)
+            # Past a critical the quality keeps what earlier coin bought on top of it.
+            quality = activity.amount if new is old else tier_result(crew.shown_tier, new)
+            activity.amount = quality + raised.past_critical
             activity.result = f"{activity.detail}: quality {activity.amount}"
         else:
             more = downtime_ticks(new) - downtime_ticks(old)

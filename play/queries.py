@@ -64,6 +64,7 @@ RULE_NUMBERS = {
     "help_dice": score_rules.HELP_DICE,
     "untreated_dice": score_rules.UNTREATED_DICE,
     "raise_coin": score_rules.RAISE_COIN,
+    "past_critical_coin": score_rules.PAST_CRITICAL_COIN,
     "xp_marks": range(character_rules.XP_PER_TRIGGER_MAX + 1),
     "session_xp_max": score_rules.SESSION_XP_MAX,
 }

@@ -8,10 +8,16 @@ applies what these return.
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from blades.rules.character import STRESS_MAX, XP_PER_TRIGGER_MAX, RuleError, check_range
+from blades.rules.character import (
+    COIN_MAX,
+    STRESS_MAX,
+    XP_PER_TRIGGER_MAX,
+    RuleError,
+    check_range,
+)
 from blades.rules.crew import JOB_COIN
 from blades.rules.dice import Outcome
-from blades.rules.rolls import OUTCOME_RISE_MAX
+from blades.rules.rolls import OUTCOME_RISE_MAX, outcome_rank, raise_outcome
 
 # --- The score -------------------------------------------------------------------------
 
@@ -349,8 +355,11 @@ ACTIVITIES: dict[str, str] = {
 RAISABLE = ("acquire_asset", "project", "recover", "reduce_heat")
 # "Spend 1 coin to increase the result level of a downtime activity roll" (001 §Coin Use).
 RAISE_COIN = 1
-# Coin enough to lift the worst result to a critical; more would buy nothing.
-RAISE_COIN_MAX = RAISE_COIN * OUTCOME_RISE_MAX
+# An asset's quality goes on past a critical: "crit → tier + 2 (beyond that 2 coin per
+# extra level)" (RULES.md "Downtime activities").
+PAST_CRITICAL_COIN = 2
+# The most one raise spends: a full purse (coin comes out of the PC's).
+RAISE_COIN_MAX = COIN_MAX
 HELP_DICE = 1  # "+1d to any downtime roll when a friend or contact helps"
 SELF_HEAL_STRESS = 2  # a Physicker treating their own wounds
 UNTREATED_STRESS = 1  # no healer: tough it out, 0d
@@ -362,11 +371,34 @@ RESTRICTED_HEAT = 2
 EXTRA_ACTIVITY_COST = 1  # each activity past the free ones costs 1 coin or 1 rep
 
 
-def raise_levels(coin: int) -> int:
-    """The result levels `coin` buys after a downtime roll (what is left over buys none)."""
+@dataclass(frozen=True)
+class Raised:
+    """A downtime result raised with coin: the new result, the asset quality bought past
+    a critical (`past_critical`), and the coin it costs."""
+
+    outcome: Outcome
+    past_critical: int
+    coin: int
+
+
+def raise_result(kind: str, outcome: Outcome, coin: int) -> Raised:
+    """After a downtime roll each RAISE_COIN lifts the result a level, up to a critical;
+    an asset's quality goes on past it at PAST_CRITICAL_COIN a level. Coin that would buy
+    nothing is not spent."""
+    if kind not in RAISABLE:
+        raise RuleError("Coin raises the result of a downtime roll, not this.")
     if coin < RAISE_COIN:
         raise RuleError(f"Spend at least {RAISE_COIN} coin.")
-    return coin // RAISE_COIN
+    levels = min(coin // RAISE_COIN, OUTCOME_RISE_MAX - outcome_rank(outcome))
+    spent = levels * RAISE_COIN
+    past = (coin - spent) // PAST_CRITICAL_COIN if kind == "acquire_asset" else 0
+    if not levels and not past:
+        if kind == "acquire_asset":
+            raise RuleError(
+                f"Past a critical, each level of quality costs {PAST_CRITICAL_COIN} coin."
+            )
+        raise RuleError("The result is already a critical.")
+    return Raised(raise_outcome(outcome, levels), past, spent + past * PAST_CRITICAL_COIN)
 
 
 def extra_activity_payment(pay_with: str) -> str:

@@ -2,9 +2,9 @@ import pytest
 
 from blades.rules.character import RuleError
 from blades.rules.dice import Outcome
-from blades.rules.rolls import raise_outcome
 from blades.rules.score import (
     HELP_DICE,
+    PAST_CRITICAL_COIN,
     RAISE_COIN,
     RAISE_COIN_MAX,
     SESSION_XP_MAX,
@@ -12,6 +12,7 @@ from blades.rules.score import (
     Cost,
     FlashbackCost,
     HoldLoss,
+    Raised,
     engagement_counts,
     entanglement_choices,
     extra_activity_payment,
@@ -22,7 +23,7 @@ from blades.rules.score import (
     lose_hold,
     plan_detail_label,
     questioning_dice,
-    raise_levels,
+    raise_result,
 )
 
 
@@ -235,14 +236,29 @@ def test_flashback_to_downtime_needs_coin_or_rep_chosen():
 
 def test_each_coin_raises_a_downtime_result_one_level():
     """001 §Coin Use: "Spend 1 coin to increase the result level of a downtime activity
-    roll"; the most worth spending lifts the worst result to a critical."""
+    roll"; coin past a critical buys nothing (but an asset's quality)."""
     assert RAISE_COIN == 1
-    assert raise_levels(1) == 1
-    assert raise_levels(2) == 2
-    assert raise_outcome(Outcome.BAD, raise_levels(RAISE_COIN_MAX)) is Outcome.CRITICAL
-    assert raise_outcome(Outcome.BAD, raise_levels(RAISE_COIN_MAX - 1)) is not Outcome.CRITICAL
+    assert raise_result("reduce_heat", Outcome.BAD, 1) == Raised(Outcome.PARTIAL, 0, 1)
+    assert raise_result("project", Outcome.BAD, 2) == Raised(Outcome.SUCCESS, 0, 2)
+    assert raise_result("recover", Outcome.BAD, RAISE_COIN_MAX) == Raised(Outcome.CRITICAL, 0, 3)
     with pytest.raises(RuleError, match="at least 1 coin"):
-        raise_levels(0)
+        raise_result("project", Outcome.BAD, 0)
+    with pytest.raises(RuleError, match="already a critical"):
+        raise_result("project", Outcome.CRITICAL, 2)
+    with pytest.raises(RuleError, match="not this"):
+        raise_result("train", Outcome.BAD, 1)
+
+
+def test_an_asset_goes_past_a_critical_at_2_coin_a_quality_level():
+    """RULES.md "Acquire asset": "crit → tier + 2 (beyond that 2 coin per extra level)";
+    SRD_FACTS 1.2: "You can go past critical by paying 2 coin per extra +1 Tier"."""
+    assert PAST_CRITICAL_COIN == 2
+    assert raise_result("acquire_asset", Outcome.CRITICAL, 2) == Raised(Outcome.CRITICAL, 1, 2)
+    assert raise_result("acquire_asset", Outcome.CRITICAL, 4) == Raised(Outcome.CRITICAL, 2, 4)
+    assert raise_result("acquire_asset", Outcome.CRITICAL, 3) == Raised(Outcome.CRITICAL, 1, 2)
+    assert raise_result("acquire_asset", Outcome.SUCCESS, 3) == Raised(Outcome.CRITICAL, 1, 3)
+    with pytest.raises(RuleError, match="costs 2 coin"):
+        raise_result("acquire_asset", Outcome.CRITICAL, 1)
 
 
 def test_a_friends_help_is_a_die_and_no_healer_rolls_none():
