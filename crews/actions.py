@@ -34,7 +34,7 @@ from .models import (
     crew_type_data,
     new_screen_token,
 )
-from .sheet import ability_choices, upgrade_choices
+from .sheet import ability_choices, prison_claim_choices, upgrade_choices
 
 CAS_TRIES = 200  # enough for a table's worth of simultaneous clicks
 ALL_PARTS = ("books", "sheet", "abilities", "upgrades", "claims", "cohorts")
@@ -392,6 +392,26 @@ def add_claim(*, crew: Crew, name: str, effect: str, turf: bool) -> Claim:
     with transaction.atomic():
         claim = Claim.objects.create(crew=crew, name=name, effect=effect, turf=turf)
         _push(crew, "claims")
+    return claim
+
+
+def prison_claim(key: str) -> dict:
+    """One of the prison claims by its key, or a refusal beside the menu."""
+    chosen = next((c for c in prison_claim_choices() if c["key"] == key), None)
+    if chosen is None:
+        raise RuleError("Choose the prison claim the crew takes.", field="prison_claim")
+    return chosen
+
+
+def take_prison_claim(*, crew: Crew, key: str) -> Claim:
+    """A prison claim the incarceration roll earned, held from now on: it works by its
+    name (`holds_prison_claim`), as the map's claims do."""
+    chosen = prison_claim(key)
+    with transaction.atomic():
+        claim = Claim.objects.create(
+            crew=crew, name=chosen["name"], effect=chosen["effect"], turf=False, held=True
+        )
+        _push(crew, "books", "claims")
     return claim
 
 

@@ -35,6 +35,11 @@ def ability_choices(crew: Crew) -> list[dict]:
     return list(seen.values())
 
 
+def prison_claim_choices() -> list[dict]:
+    """The prison claims a crew can earn inside (003 Prison claims), one of each kind."""
+    return content.prison_claims()["claims"]
+
+
 def upgrade_choices(crew: Crew) -> list[dict]:
     return [u for u in content.crew_upgrades() if u["crew_type"] in (None, crew.crew_type)]
 

@@ -334,12 +334,13 @@ def choices_for(crew: Crew, name: str, faction: Faction | None = None) -> tuple[
 def resolve_entanglement(
     *, table: Table, roller, name: str, choice: str, faction: Faction | None = None,
     claim: Claim | None = None, prisoner: str = "", character: Character | None = None,
-    dice_pool: int = rules.QUESTIONING_DICE, rng=SYSTEM_RNG,
+    dice_pool: int = rules.QUESTIONING_DICE, prison_claim: str = "", rng=SYSTEM_RNG,
 ) -> Score:  # fmt: skip
     """The GM applies one choice; its book costs land, the rest is written down.
 
-    `character` is the PC the entanglement falls on (Interrogation's harm); `dice_pool`
-    is the fortune roll of someone questioned (Questioning, The Usual Suspects)."""
+    `character` is the PC the entanglement falls on (Interrogation's harm, or handed
+    over for Arrest); `dice_pool` is the fortune roll of someone questioned (Questioning,
+    The Usual Suspects); `prison_claim` the claim a prisoner's time inside may earn."""
     rules.questioning_dice(dice_pool)
     with transaction.atomic():
         phase = locked_phase(table.pk)
@@ -355,7 +356,7 @@ def resolve_entanglement(
         notes = [picked.label]
         notes += _apply_cost(
             crew, picked.cost, name, faction, claim, prisoner, roller, rng,
-            character=character, dice_pool=dice_pool,
+            character=character, dice_pool=dice_pool, prison_claim=prison_claim,
         )  # fmt: skip
         score.entanglement, score.resolution = name, "; ".join(notes)[:300]
         score.save(update_fields=["entanglement", "resolution"])
@@ -364,7 +365,18 @@ def resolve_entanglement(
 
 
 def _apply_cost(
-    crew, cost: rules.Cost, name, faction, claim, prisoner, roller, rng, *, character, dice_pool
+    crew,
+    cost: rules.Cost,
+    name,
+    faction,
+    claim,
+    prisoner,
+    roller,
+    rng,
+    *,
+    character,
+    dice_pool,
+    prison_claim,
 ) -> list[str]:
     notes = []
     if cost.harm:
@@ -393,8 +405,9 @@ def _apply_cost(
         notes.append("the lair is under threat")
     if cost.incarcerate:
         roll = incarcerate(
-            crew=crew, roller=roller, prisoner=prisoner, character=character, rng=rng
-        )
+            crew=crew, roller=roller, prisoner=prisoner, prison_claim=prison_claim,
+            character=character, rng=rng,
+        )  # fmt: skip
         notes.append(roll.summary)
     if cost.fortune:
         log = store_roll(
@@ -408,12 +421,19 @@ def _apply_cost(
     return notes
 
 
-def incarcerate(*, crew: Crew, roller, prisoner: str, faction: Faction | None = None,
-                character: Character | None = None, rng=SYSTEM_RNG) -> Roll:  # fmt: skip
+def incarcerate(*, crew: Crew, roller, prisoner: str, prison_claim: str,
+                faction: Faction | None = None, character: Character | None = None,
+                rng=SYSTEM_RNG) -> Roll:  # fmt: skip
     """Someone serves time for the crew: wanted −1, heat cleared, and a tier roll for how
     the time inside went (rep, a prison claim, status with a faction helped, or trauma,
     which a PC prisoner (`character`) suffers). The prison claims held change the roll:
-    Guard Payoff +1d, Cell Block Control no trauma, Parole Influence a shorter sentence."""
+    Guard Payoff +1d, Cell Block Control no trauma, Parole Influence a shorter sentence.
+
+    `prison_claim` is the claim the crew takes if the roll earns one, chosen before the
+    dice so that no refusal after them can undo a roll."""
+    crew_actions.prison_claim(prison_claim)
+    if character is not None and (character.table_id != crew.table_id or not character.active):
+        raise RuleError("Choose an active PC of this crew to send to prison.", field="character")
     with transaction.atomic():
         before = Crew.objects.get(pk=crew.pk)
         tier, wanted = ability_rules.incarceration(
@@ -440,9 +460,7 @@ def incarcerate(*, crew: Crew, roller, prisoner: str, faction: Faction | None = 
         if outcome.rep:
             crew_actions.add_rep(crew=crew, amount=outcome.rep)
         for _ in range(outcome.prison_claims):
-            crew_actions.add_claim(
-                crew=crew, name="Prison claim", effect="Choose one from the prison map", turf=False
-            )
+            crew_actions.take_prison_claim(crew=crew, key=prison_claim)
         if outcome.status and faction is not None:
             crew_actions.shift_status(faction=faction, delta=outcome.status)
         if character is not None and outcome.trauma:

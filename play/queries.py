@@ -10,11 +10,11 @@ from django.db.models import Prefetch
 from blades.rules import character as character_rules
 from blades.rules import crew as crew_rules
 from blades.rules import score as score_rules
-from blades.rules.rolls import OVERINDULGENCES, PUSH_DICE, PUSH_STRESS
+from blades.rules.rolls import OVERINDULGENCES, PUSH_DICE, PUSH_STRESS, sentence
 from characters.models import Character, CharacterAbility
 from crews import queries as crew_queries
 from crews.models import Crew, Faction
-from crews.sheet import reminders
+from crews.sheet import prison_claim_choices, reminders
 from sessions import queries as table_queries
 from sessions.access import clocks_for
 from sessions.models import Clock, Membership, Table
@@ -162,6 +162,8 @@ def phase_page(table: Table, membership: Membership, **extra) -> dict:
         "xp_tracks": character_rules.XP_TRACKS,
         "crew_triggers": crew_triggers(crew),
         "questioning": QUESTIONING,
+        "prison_claims": prison_claim_choices() if is_gm else [],
+        "sentence": sentence(crew.wanted) if crew else "",
         "job_sizes": JOB_SIZES,
         "exposures": EXPOSURES,
         "tithe": crew_rules.tithe(crew.tier) if crew else 0,

@@ -32,7 +32,15 @@ PAGE = "play/phase.html"
 # Forms that draw a refusal beside the field at fault (its `RuleError.field`), by view;
 # any other refusal of the form goes beside the first.
 FIELD_ERRORS = {
-    "entanglement_resolve": ("choice", "faction", "claim", "prisoner", "character", "dice"),
+    "entanglement_resolve": (
+        "choice",
+        "faction",
+        "claim",
+        "prisoner",
+        "character",
+        "prison_claim",
+        "dice",
+    ),
 }
 
 
@@ -275,6 +283,7 @@ def entanglement_resolve(request: HttpRequest, table_id: int) -> HttpResponse:
             claim=inputs.one(Claim.objects.filter(crew__table=table), post, "claim"),
             prisoner=_text(post, "prisoner", 80),
             character=_character(table, post),
+            prison_claim=post.get("prison_claim", ""),
             dice_pool=inputs.whole(
                 post,
                 "dice",
@@ -291,11 +300,14 @@ def entanglement_resolve(request: HttpRequest, table_id: int) -> HttpResponse:
 @require_POST
 @answers_refusals(_refused)
 def crew_incarcerate(request: HttpRequest, table_id: int) -> HttpResponse:
+    """The GM sends someone to prison outside an Arrest (someone takes the fall)."""
+
     def change(table, membership):
         phases.incarcerate(
             crew=phases.table_crew(table.pk),
             roller=request.user,
             prisoner=_text(request.POST, "prisoner", 80),
+            prison_claim=request.POST.get("prison_claim", ""),
             faction=_faction(table, request.POST),
             character=_character(table, request.POST),
         )

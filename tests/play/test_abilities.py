@@ -124,7 +124,10 @@ def test_ironhook_contacts_and_jail_bird_in_prison(table, crew, gm, pc):
     3d, and the sentence of wanted 1 (not "several months")."""
     Crew.objects.filter(pk=crew.pk).update(wanted=2, tier=1, upgrades={"ironhook_contacts": 1})
     give(pc, "jail_bird")
-    phases.incarcerate(crew=crew, roller=gm, prisoner="", character=pc, rng=FixedDice(6, 2, 2))
+    phases.incarcerate(
+        crew=crew, roller=gm, prisoner="", prison_claim="hardcase", character=pc,
+        rng=FixedDice(6, 2, 2),
+    )  # fmt: skip
     roll = Roll.objects.get(table=table, kind="incarceration")
     assert roll.pool == 3 and roll.note == "Cross serves time: a month or two"
     assert Character.objects.get(pk=pc.pk).trauma_pending == 0

@@ -6,8 +6,9 @@ from django.urls import reverse
 
 from characters.models import Character
 from crews.models import Crew
-from play import downtime
+from play import downtime, phases
 from play.models import Phase
+from sessions.models import Roll
 from tests.factories import CharacterFactory, FactionFactory
 from tests.play.test_phases import HX, FixedDice, books, fresh, to_step
 
@@ -46,3 +47,59 @@ def test_an_asset_past_a_critical_costs_2_coin_a_quality_level(
     assert client.post(url, {"coin": "2"}, headers=HX).status_code == 200
     activity.refresh_from_db()
     assert activity.amount == 6 and fresh(pc).coin == 0 and books(crew)["heat"] == 2
+
+
+# --- Incarceration and the prison claims ------------------------------------------------
+
+
+def test_a_critical_inside_gives_a_held_prison_claim_whose_effect_applies(table, crew, gm, pc):
+    """RULES.md "Incarceration roll": "critical: +3 rep, one prison claim"; 003 Prison
+    claims: Cell block control "You never take trauma from incarceration"."""
+    Crew.objects.filter(pk=crew.pk).update(wanted=2, tier=2)
+    phases.incarcerate(
+        crew=crew, roller=gm, prisoner="", prison_claim="cell_block_control", character=pc,
+        rng=FixedDice(6, 6),
+    )  # fmt: skip
+    claim = crew.claims.get(name="Cell Block Control")
+    assert claim.held and claim.effect == "Never take trauma from incarceration."
+    assert books(crew)["rep"] == 3 and books(crew)["wanted"] == 1
+    phases.incarcerate(
+        crew=crew, roller=gm, prisoner="", prison_claim="guard_payoff", character=pc,
+        rng=FixedDice(1, 2),
+    )  # fmt: skip
+    assert fresh(pc).trauma_pending == 0  # 1-3 would have been a trauma
+    assert not crew.claims.filter(name="Guard Payoff").exists()
+
+
+def test_the_gm_sends_a_pc_to_prison_from_the_phase_page(client, table, crew, gm, pc, player):
+    """003 Incarceration: "your wanted level is reduced by 1 and you clear your heat"."""
+    Crew.objects.filter(pk=crew.pk).update(heat=4, wanted=2)
+    client.force_login(gm)
+    page = client.get(reverse("phase_detail", args=[table.pk])).content.decode()
+    assert "Send someone to prison" in page and "Hardcase: " in page
+    url = reverse("crew_incarcerate", args=[table.pk])
+    data = {"form": "prison", "character": pc.pk, "prison_claim": "no such claim"}
+    refused = client.post(url, data, headers=HX)
+    assert refused.status_code == 422
+    assert "Choose the prison claim the crew takes." in refused.content.decode()
+    assert books(crew)["wanted"] == 2 and not Roll.objects.filter(kind="incarceration").exists()
+    data["prison_claim"] = "hardcase"
+    assert client.post(url, data, headers=HX).status_code == 200
+    assert (books(crew)["heat"], books(crew)["wanted"]) == (0, 1)
+    assert Roll.objects.get(kind="incarceration").note == "Cross serves time: several months"
+    client.force_login(player)
+    assert client.post(url, data, headers=HX).status_code == 403
+
+
+def test_an_arrest_hands_a_pc_over_and_the_claim_is_the_one_chosen(table, crew, gm, pc):
+    """003 Arrest: "hand someone over for arrest (this clears your heat)"."""
+    Crew.objects.filter(pk=crew.pk).update(tier=1)
+    to_step(table, crew, FactionFactory(table=table, tier=2), "entanglement", gm)
+    Crew.objects.filter(pk=crew.pk).update(heat=7, wanted=1)
+    phases.roll_entanglement(table=table, roller=gm, rng=FixedDice(6))
+    phases.resolve_entanglement(
+        table=table, roller=gm, name="Arrest", choice="hand_over", character=pc,
+        prison_claim="smuggling", rng=FixedDice(6),
+    )  # fmt: skip
+    assert crew.claims.get(name="Smuggling").held
+    assert Roll.objects.get(kind="incarceration").note == "Cross serves time: a month or two"

@@ -263,10 +263,10 @@ def test_arrest_hand_someone_over_incarcerates(table, crew, faction, gm):
     _entangle(table, crew, faction, gm, 7, 2, (6, 1))
     phases.resolve_entanglement(
         table=table, roller=gm, name="Arrest", choice="hand_over", prisoner="Lyssa",
-        rng=FixedDice(6, 6),  # tier 0: 2d keep lowest, 6 → a prison claim
+        prison_claim="guard_payoff", rng=FixedDice(6, 6),  # tier 0: 2d keep lowest, 6 → a claim
     )  # fmt: skip
     assert (books(crew)["heat"], books(crew)["wanted"]) == (0, 1)
-    assert crew.claims.filter(name="Prison claim").exists()
+    assert crew.claims.get(name="Guard Payoff").held
     assert Roll.objects.filter(table=table, kind="incarceration").exists()
 
 
@@ -378,7 +378,9 @@ def test_incarceration_from_the_crew_sheet(client, table, crew, gm, player):
     url = reverse("crew_incarcerate", args=[table.pk])
     client.force_login(player)
     assert client.post(url, {"prisoner": "Lyssa"}).status_code == 403
-    phases.incarcerate(crew=crew, roller=gm, prisoner="Lyssa", rng=FixedDice(2))
+    phases.incarcerate(
+        crew=crew, roller=gm, prisoner="Lyssa", prison_claim="hardcase", rng=FixedDice(2)
+    )
     assert (books(crew)["heat"], books(crew)["wanted"]) == (0, 1)
     roll = Roll.objects.get(table=table, kind="incarceration")
     assert roll.summary == "The prisoner takes 1 trauma"
@@ -674,7 +676,10 @@ def test_vigorous_takes_1d_more_on_healing_treatment_rolls(in_downtime, pc, play
 def test_incarceration_1_3_gives_the_pc_prisoner_a_trauma(table, crew, gm, pc):
     """003 incarceration roll (RULES.md): "1-3: the prisoner takes 1 trauma"."""
     Crew.objects.filter(pk=crew.pk).update(wanted=2, tier=1)
-    phases.incarcerate(crew=crew, roller=gm, prisoner="", character=pc, rng=FixedDice(2))
+    phases.incarcerate(
+        crew=crew, roller=gm, prisoner="", prison_claim="hardcase", character=pc,
+        rng=FixedDice(2),
+    )  # fmt: skip
     assert fresh(pc).trauma_pending == 1
     roll = Roll.objects.get(table=table, kind="incarceration")
     assert roll.note == "Cross serves time: several months"
@@ -686,7 +691,10 @@ def test_prison_claims_guard_payoff_and_cell_block_control_change_the_roll(table
     for name in ("Guard Payoff", "Cell Block Control"):
         crew_actions.add_claim(crew=crew, name=name, effect="", turf=False)
     crew.claims.filter(name__in=["Guard Payoff", "Cell Block Control"]).update(held=True)
-    phases.incarcerate(crew=crew, roller=gm, prisoner="", character=pc, rng=FixedDice(1))
+    phases.incarcerate(
+        crew=crew, roller=gm, prisoner="", prison_claim="hardcase", character=pc,
+        rng=FixedDice(1),
+    )  # fmt: skip
     assert Roll.objects.get(table=table, kind="incarceration").pool == 1  # tier 0 + 1d
     assert fresh(pc).trauma_pending == 0
 

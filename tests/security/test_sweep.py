@@ -262,7 +262,10 @@ def crew_books(s: Session) -> None:
     for name in ("crew_rep", "crew_heat", "crew_coin", "crew_xp"):
         s.gm_post(s.url(name), {"amount": "1"})
     s.gm_post(s.url("crew_books"), {"tier": 0, "hold": "strong", "wanted": 0})
-    s.gm_post(s.url("crew_incarcerate"), {"prisoner": "Ada", "faction": s.cabal.pk})
+    s.gm_post(
+        s.url("crew_incarcerate"),
+        {"prisoner": "Ada", "faction": s.cabal.pk, "prison_claim": "hardcase"},
+    )
 
 
 # What the sheet's moves read, one value for each field; a move reads only its own.
@@ -345,7 +348,7 @@ def score(s: Session) -> None:
     for choice in choices_for(crew, name, s.cabal):
         s.gm_post(s.url("entanglement_resolve"),
                   {"choice": f"{name}:{choice.key}", "faction": s.cabal.pk,
-                   "prisoner": "Ada"}, ok=(200, 422))  # fmt: skip
+                   "prisoner": "Ada", "prison_claim": "hardcase"}, ok=(200, 422))  # fmt: skip
         if Phase.objects.get(table=s.table).step == "activities":
             break
     assert Phase.objects.get(table=s.table).step == "activities"
