@@ -13,6 +13,7 @@ from django.db.models import F
 from django.utils.text import slugify
 
 from blades import content
+from blades.rules import abilities as ability_rules
 from blades.rules import character as rules
 from blades.rules import dice
 from blades.rules.errors import RuleError
@@ -279,6 +280,18 @@ def take_ability_advance(*, character: Character, ability_id: int) -> Character:
             raise RuleError(f"You already have {ability.name}.")
         CharacterAbility.objects.create(character=character, ability=ability)
         return _write(character, playbook_advances=character.playbook_advances - 1)
+
+
+def take_crew_dot(*, character: Character, ability: str, action: str) -> Character:
+    """Deadly and the crew types' other first abilities: each PC adds one dot."""
+    with transaction.atomic():
+        character = _locked(character)
+        _require_active(character)
+        rating = ability_rules.crew_dot(
+            ability, action, character.ratings.get(action, 0),
+            crew_abilities=character.crew_abilities, taken=character.crew_dots,
+        )  # fmt: skip
+        return _write(character, **{action: rating}, crew_dots=[*character.crew_dots, ability])
 
 
 def take_action_advance(*, character: Character, action: str, mastery: bool) -> Character:

@@ -192,6 +192,8 @@ class Character(models.Model):
     insight_advances = models.PositiveSmallIntegerField(default=0)
     prowess_advances = models.PositiveSmallIntegerField(default=0)
     resolve_advances = models.PositiveSmallIntegerField(default=0)
+    # The crew abilities (Deadly and the like) whose action dot this PC has added.
+    crew_dots = models.JSONField(default=list)
     # Counts the changes to the sheet, so an open sheet can tell a live signal is news.
     revision = models.PositiveIntegerField(default=0)
     created = models.DateTimeField(auto_now_add=True)
@@ -228,6 +230,11 @@ class Character(models.Model):
         # Read through the table, so the characters app needs nothing from crews.
         crew = getattr(self.table, "crew", None)  # a table whose crew is not made yet
         return crew.upgrades if crew else {}
+
+    @property
+    def crew_abilities(self) -> list[str]:
+        crew = getattr(self.table, "crew", None)
+        return crew.abilities if crew else []
 
     @property
     def ability_keys(self) -> frozenset[str]:

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 
 from django.db.models import Prefetch, Q
 
+from blades import content
 from blades.rules import abilities as ability_rules
 from blades.rules import character as rules
 from blades.rules.dice import dice_count
@@ -142,6 +143,8 @@ class SheetView:
     action_cap: int
     mastery_cap: int  # the cap once the crew has Mastery
     abilities: list[SpecialAbility]
+    # The crew's dot abilities (Deadly...) not yet used: (key, name, actions).
+    crew_dots: list[tuple[str, str, tuple[str, ...]]]
     ability_choices: list[SpecialAbility]
     veteran_choices: list[SpecialAbility]
     teammates: list[Character]
@@ -211,6 +214,12 @@ def load_character(character_id: int) -> Character:
     )
 
 
+def crew_dot_choices(character: Character) -> list[tuple[str, str, tuple[str, ...]]]:
+    names = {a["key"]: a["name"] for t in content.crew_types() for a in t["abilities"]}
+    keys = ability_rules.crew_dot_choices(character.crew_abilities, character.crew_dots)
+    return [(key, names[key], ability_rules.CREW_DOTS[key]) for key in keys]
+
+
 def sheet_view(character: Character, *, mastery: bool) -> SheetView:
     ratings = character.ratings
     taken = [row.ability for row in character.abilities.all()]
@@ -258,6 +267,7 @@ def sheet_view(character: Character, *, mastery: bool) -> SheetView:
         action_cap=cap,
         mastery_cap=rules.action_cap(True),
         abilities=taken,
+        crew_dots=crew_dot_choices(character),
         ability_choices=[
             a
             for a in character.playbook.abilities.all()

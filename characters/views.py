@@ -290,6 +290,14 @@ def _moves(post, character: Character, membership, request) -> dict[str, tuple[s
                 ability_id=_mine(queries.ability_advance_choices(character), post, "ability"),
             ),
         ),
+        "crew-dot": (
+            "crew_dot",
+            lambda: actions.take_crew_dot(
+                character=character,
+                ability=post.get("ability", ""),
+                action=post.get("action", ""),
+            ),
+        ),
         "advance-action": (
             _control("advance", post.get("attribute"), XP_TRACKS, "advance_playbook"),
             lambda: actions.take_action_advance(

@@ -9,6 +9,7 @@ from collections.abc import Collection, Mapping, Sequence
 
 from blades.rules.character import harm_rows, roll_warnings
 from blades.rules.crew import STRESS_BOXES_MOST as CREW_STRESS_BOXES_MOST
+from blades.rules.errors import RuleError
 
 # --- Stress and harm ----------------------------------------------------------------------
 
@@ -288,3 +289,45 @@ def reminded(keys: Collection[str], moment: str) -> list[str]:
     if moment not in MOMENTS:
         raise ValueError(f"no moment {moment!r}")
     return [key for key in keys if moment in REMINDERS.get(key, ())]
+
+
+# --- The crew's action dot ------------------------------------------------------------------
+
+# Each crew type's first ability: "Each PC may add a dot to Hunt, Prowl or Skirmish (max 3)"
+# (Deadly), and the like; Renegades is the Smugglers' own.
+CREW_DOTS: dict[str, tuple[str, ...]] = {
+    "deadly": ("hunt", "prowl", "skirmish"),
+    "dangerous": ("hunt", "skirmish", "wreck"),
+    "chosen": ("attune", "study", "sway"),
+    "silver_tongues": ("command", "consort", "sway"),
+    "everyone_steals": ("prowl", "finesse", "tinker"),
+    "renegades": ("finesse", "prowl", "skirmish"),
+}
+CREW_DOT_MAX = 3
+
+
+def crew_dot_choices(crew_abilities: Collection[str], taken: Collection[str]) -> list[str]:
+    """The crew's dot abilities this PC has not added a dot from yet, in the crew's order."""
+    return [key for key in crew_abilities if key in CREW_DOTS and key not in taken]
+
+
+def crew_dot(
+    ability: str,
+    action: str,
+    rating: int,
+    *,
+    crew_abilities: Collection[str],
+    taken: Collection[str],
+) -> int:
+    """The action's new rating when a PC adds the crew ability's dot: once per ability,
+    on one of its actions, up to 3."""
+    if ability not in crew_dot_choices(crew_abilities, taken):
+        raise RuleError("The crew has no such dot for this character to add.")
+    if action not in CREW_DOTS[ability]:
+        names = ", ".join(a.capitalize() for a in CREW_DOTS[ability])
+        raise RuleError(f"This dot goes on {names}.")
+    if rating >= CREW_DOT_MAX:
+        raise RuleError(
+            f"{action.capitalize()} is already {rating}: the dot goes up to {CREW_DOT_MAX}."
+        )
+    return rating + 1

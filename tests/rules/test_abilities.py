@@ -96,3 +96,22 @@ def test_reminders_name_only_known_moments_and_keep_the_order():
     assert abilities.reminded(["savage", "iron_will", "ambush"], "roll") == ["savage", "ambush"]
     with pytest.raises(ValueError):
         abilities.reminded(["savage"], "lunch")
+
+
+def test_a_crew_dot_once_per_ability_on_its_actions_up_to_3():
+    """Deadly (Assassins): "Each PC may add a dot to Hunt, Prowl or Skirmish (max 3)"."""
+    import pytest
+
+    from blades.rules.errors import RuleError
+
+    crew = ["deadly", "crows_veil"]
+    assert abilities.crew_dot_choices(crew, []) == ["deadly"]
+    assert abilities.crew_dot("deadly", "hunt", 2, crew_abilities=crew, taken=[]) == 3
+    with pytest.raises(RuleError, match="up to 3"):
+        abilities.crew_dot("deadly", "hunt", 3, crew_abilities=crew, taken=[])
+    with pytest.raises(RuleError, match="Hunt, Prowl, Skirmish"):
+        abilities.crew_dot("deadly", "sway", 0, crew_abilities=crew, taken=[])
+    with pytest.raises(RuleError, match="no such dot"):
+        abilities.crew_dot("deadly", "hunt", 0, crew_abilities=crew, taken=["deadly"])
+    with pytest.raises(RuleError, match="no such dot"):
+        abilities.crew_dot("chosen", "sway", 0, crew_abilities=crew, taken=[])
