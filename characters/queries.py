@@ -320,15 +320,16 @@ def sheet_view(character: Character, *, mastery: bool) -> SheetView:
         stash_track=track(character.stash, rules.STASH_MAX),
         load_levels=[(level, rules.load_limit(level, mule, bonus)) for level in rules.LOAD_LEVELS],
         items=[(item, range(item.load)) for item in items],
-        xp_triggers=xp_triggers(character.playbook),
+        xp_triggers=xp_triggers(character.playbook, character.ability_keys),
     )
 
 
-def xp_triggers(playbook) -> list[str]:
+def xp_triggers(playbook, abilities: frozenset[str]) -> list[str]:
     """The end-of-session triggers as this playbook's sheet prints them: its own trigger
-    in place of the rules' generic line."""
+    in place of the rules' generic line (and Vengeful's, with that ability)."""
+    triggers = ability_rules.character_triggers(CHARACTER_TRIGGERS, abilities)
     return [playbook.xp_trigger.rstrip(".")] + [
-        text for key, text in CHARACTER_TRIGGERS.items() if key != "playbook"
+        text for key, text in triggers.items() if key != "playbook"
     ]
 
 

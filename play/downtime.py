@@ -410,7 +410,8 @@ def review_character_xp(
 ) -> int:
     """Each trigger 0, 1 or 2 xp, spread over the tracks the player picks (`tracks`: xp
     per track, adding up to the triggers' xp); once per session."""
-    amount = _triggers(triggers, rules.CHARACTER_TRIGGERS)
+    known = ability_rules.character_triggers(rules.CHARACTER_TRIGGERS, character.ability_keys)
+    amount = _triggers(triggers, known)
     placed = character_rules.split_session_xp(amount, tracks)
     with transaction.atomic():
         phase = locked_phase(character.table_id)

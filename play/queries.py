@@ -7,6 +7,7 @@ downtime activities.
 
 from django.db.models import Prefetch
 
+from blades.rules import abilities as ability_rules
 from blades.rules import character as character_rules
 from blades.rules import crew as crew_rules
 from blades.rules import score as score_rules
@@ -66,7 +67,6 @@ RULE_NUMBERS = {
     "raise_coin": score_rules.RAISE_COIN,
     "past_critical_coin": score_rules.PAST_CRITICAL_COIN,
     "xp_marks": range(character_rules.XP_PER_TRIGGER_MAX + 1),
-    "session_xp_max": score_rules.SESSION_XP_MAX,
 }
 
 
@@ -74,7 +74,7 @@ def xp_triggers(character: Character) -> list[tuple[str, str]]:
     """The end-of-session xp lines as this PC's sheet words them: the playbook's own
     trigger ("You addressed a challenge with violence or coercion") in place of the
     generic first line, then the lines every playbook shares."""
-    lines = dict(score_rules.CHARACTER_TRIGGERS)
+    lines = ability_rules.character_triggers(score_rules.CHARACTER_TRIGGERS, character.ability_keys)
     if character.playbook.xp_trigger:
         lines["playbook"] = character.playbook.xp_trigger.rstrip(".")
     return list(lines.items())
@@ -133,6 +133,7 @@ def phase_page(table: Table, membership: Membership, **extra) -> dict:
         character.activities = [a for a in activities if a.character_id == character.pk]
         character.xp_done = character.pk in phase.xp_done
         character.xp_triggers = xp_triggers(character)
+        character.xp_most = character_rules.XP_PER_TRIGGER_MAX * len(character.xp_triggers)
     entangled = crew is not None and score is not None and bool(score.entanglements)
     return {
         "table": table,

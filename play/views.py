@@ -10,6 +10,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
+from blades.rules import abilities as ability_rules
 from blades.rules import character as character_rules
 from blades.rules import crew as crew_rules
 from blades.rules import score as score_rules
@@ -442,14 +443,17 @@ def _marks(request, triggers: dict[str, str]) -> dict[str, int]:
 @answers_refusals(_refused)
 def xp_character(request: HttpRequest, table_id: int, character_id: int) -> HttpResponse:
     def change(table, membership):
+        character = _own(table, membership, character_id)
+        triggers = ability_rules.character_triggers(
+            score_rules.CHARACTER_TRIGGERS, character.ability_keys
+        )
+        # No track takes more than the whole review; the rules judge the total.
+        most = character_rules.XP_PER_TRIGGER_MAX * len(triggers)
         downtime.review_character_xp(
-            character=_own(table, membership, character_id),
-            triggers=_marks(request, score_rules.CHARACTER_TRIGGERS),
-            # No track takes more than the whole review; the rules judge the total.
+            character=character,
+            triggers=_marks(request, triggers),
             tracks={
-                t: inputs.whole(
-                    request.POST, f"on_{t}", low=0, high=score_rules.SESSION_XP_MAX, default=0
-                )
+                t: inputs.whole(request.POST, f"on_{t}", low=0, high=most, default=0)
                 for t in character_rules.XP_TRACKS
             },
         )

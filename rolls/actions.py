@@ -204,6 +204,12 @@ def group_assists(roll: ActionRoll) -> dict[int, int]:
     }
 
 
+def crew_abilities(table_id: int) -> list[str]:
+    """The keys of the table's crew abilities (none before the crew is made)."""
+    crew = Crew.objects.filter(table_id=table_id).values_list("abilities", flat=True)
+    return crew.first() or []
+
+
 def effect_of(roll: ActionRoll, character: Character, bonuses: rules.Bonuses) -> Effect:
     """The effect the roll has, lesser harm's reduced effect included."""
     harm_effect = char_rules.harm_penalty(character.felt_harm).effect

@@ -10,6 +10,7 @@ as actions.py: one transaction per step, a RollEvent with every change.
 
 from django.db import transaction
 
+from blades.rules import abilities as ability_rules
 from blades.rules import dice
 from blades.rules import flow as rules
 from blades.rules.errors import RuleError
@@ -31,6 +32,7 @@ from .actions import (
     Changes,
     Step,
     bonuses_of,
+    crew_abilities,
     group_assists,
     group_bonuses_of,
     locked_roll,
@@ -144,7 +146,10 @@ def roll_dice(*, by: Membership, roll: ActionRoll, rng=actions.SYSTEM_RNG) -> Ac
             rolled = [dice.Roll(v[0], tuple(v[1:])) for v in roll.group.values()]
             outcome = group_action(rolled)
             best = rolled[outcome.best_index]
-            roll.pool, roll.dice, roll.outcome = best.pool, list(best.dice), outcome.outcome
+            counted = ability_rules.synchronized(
+                outcome.outcome, rolled, crew_abilities(roll.table_id)
+            )
+            roll.pool, roll.dice, roll.outcome = best.pool, list(best.dice), counted
             # The group's line in the log is its best roll's: those are the dice that count.
             best_of = list(roll.group)[outcome.best_index]
             roll.log_id = roll.group_bonuses[best_of]["log"]
@@ -156,6 +161,8 @@ def roll_dice(*, by: Membership, roll: ActionRoll, rng=actions.SYSTEM_RNG) -> Ac
             if roll.flashback_cost:
                 changes.stress(roll.character, roll.flashback_cost)
             text += f"; the group's best is {outcome.outcome.label}"
+            if counted is not outcome.outcome:
+                text += f" (Synchronized: {counted.label})"
             if outcome.leader_stress:
                 leader = Character.objects.get(pk=roll.character_id)
                 trauma = changes.stress(leader, outcome.leader_stress)

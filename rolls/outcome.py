@@ -33,6 +33,7 @@ from .access import require_gm_at, require_gm_of, require_sufferer, require_team
 from .actions import (
     Changes,
     Step,
+    crew_abilities,
     involved,
     locked_roll,
     record,
@@ -189,11 +190,6 @@ def protect(*, by: Membership, consequence: Consequence) -> Consequence:
     return consequence
 
 
-def _crew_abilities(character: Character) -> list[str]:
-    crew = Crew.objects.filter(table_id=character.table_id).values_list("abilities", flat=True)
-    return crew.first() or []
-
-
 def resist(*, by: Membership, consequence: Consequence, rng=actions.SYSTEM_RNG) -> Consequence:
     """Roll the attribute the GM named: 6 minus the best die in stress, a critical clears 1."""
     with transaction.atomic():
@@ -205,7 +201,7 @@ def resist(*, by: Membership, consequence: Consequence, rng=actions.SYSTEM_RNG) 
         character = consequence.character
         character.refresh_from_db()
         bonus = ability_rules.resistance_bonus(
-            consequence.resist_attribute, character.ability_keys, _crew_abilities(character)
+            consequence.resist_attribute, character.ability_keys, crew_abilities(character.table_id)
         )
         pool = char_rules.attribute_rating(character.ratings, consequence.resist_attribute)
         pool += sum(dice for _, dice in bonus)

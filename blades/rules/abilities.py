@@ -9,6 +9,7 @@ from collections.abc import Collection, Mapping, Sequence
 
 from blades.rules.character import harm_rows, roll_warnings
 from blades.rules.crew import STRESS_BOXES_MOST as CREW_STRESS_BOXES_MOST
+from blades.rules.dice import Outcome, Roll
 from blades.rules.errors import RuleError
 
 # --- Stress and harm ----------------------------------------------------------------------
@@ -259,7 +260,6 @@ REMINDERS: dict[str, tuple[str, ...]] = {
     "hooked": ("downtime",),
     "ghost_echoes": ("roll",),
     "slippery": ("entanglement",),
-    "synchronized": ("group",),
     "like_part_of_the_family": ("roll",),
     "all_hands": ("downtime",),
     "ghost_passage": ("roll",),
@@ -331,3 +331,26 @@ def crew_dot(
             f"{action.capitalize()} is already {rating}: the dot goes up to {CREW_DOT_MAX}."
         )
     return rating + 1
+
+
+# --- Xp -------------------------------------------------------------------------------------
+
+# Vengeful (Hound): "Extra xp trigger: you got payback on someone who hurt you or yours".
+VENGEFUL_TRIGGER = "You got payback against someone who harmed you or someone you care about"
+
+
+def character_triggers(triggers: Mapping[str, str], abilities: Collection[str]) -> dict[str, str]:
+    """The end-of-session xp lines of this character: everyone's, and Vengeful's."""
+    return {**triggers, **({"vengeful": VENGEFUL_TRIGGER} if "vengeful" in abilities else {})}
+
+
+# --- Group action ---------------------------------------------------------------------------
+
+
+def synchronized(
+    outcome: Outcome, rolls: Sequence[Roll], crew_abilities: Collection[str]
+) -> Outcome:
+    """Synchronized (Shadows): "In a group action, 6s on different characters' rolls
+    together count as a critical"."""
+    sixes = sum(1 for roll in rolls if roll.outcome in (Outcome.SUCCESS, Outcome.CRITICAL))
+    return Outcome.CRITICAL if "synchronized" in crew_abilities and sixes >= 2 else outcome

@@ -168,3 +168,23 @@ def test_the_phase_page_reminds_of_abilities_at_their_step(client, table, crew, 
     phases.resolve_entanglement(table=table, roller=gm, name="Cooperation", choice="avoid")
     page = client.get(url).content.decode()
     assert "<strong>Calculating</strong> (Cross)" in page and "Slippery" not in page
+
+
+def test_vengeful_marks_xp_at_the_review(client, in_downtime, table, pc, player):
+    """Vengeful (Hound): "Extra xp trigger: you got payback on someone who hurt you or
+    yours": the review offers the line and takes its xp; without it the mark is refused."""
+    from django.urls import reverse
+
+    from blades.rules.errors import RuleError
+
+    downtime.end_downtime(table=table)
+    downtime.start_xp_review(table=table)
+    with pytest.raises(RuleError, match="Mark only"):
+        downtime.review_character_xp(character=pc, triggers={"vengeful": 2}, tracks={"playbook": 2})
+    give(pc, "vengeful")
+    client.force_login(player)
+    page = client.get(reverse("phase_panel", args=[table.pk])).content.decode()
+    assert "You got payback against someone who harmed you" in page
+    assert 'max="8"' in page
+    downtime.review_character_xp(character=pc, triggers={"vengeful": 2}, tracks={"playbook": 2})
+    assert fresh(pc).playbook_xp == 2

@@ -118,3 +118,27 @@ def test_a_consequence_reminds_of_what_its_sufferer_may_resist_with(client, ada_
     assert page.count("<strong>Daredevil</strong>") == 1
     flow_outcome.resist(by=ada_m, consequence=consequence, rng=Dice(6, 1, 1))
     assert "<strong>Daredevil</strong>" not in panel(client, gm_m.user, ada.table)
+
+
+def test_synchronized_two_sixes_in_a_group_action_are_a_critical(ada_m, bo_m, ada, bo):
+    """Synchronized (Shadows): "In a group action, 6s on different characters' rolls
+    together count as a critical"."""
+    from rolls import group as flow_group
+
+    CrewFactory(table=ada.table, abilities=["synchronized"])
+    roll = flow_group.join_group(by=bo_m, roll=start(ada_m, ada, group=True))
+    flow_group.roll_dice(by=ada_m, roll=roll, rng=Dice(6, 2))
+    roll = flow_group.roll_dice(by=bo_m, roll=roll, rng=Dice(6))
+    assert roll.outcome == "critical"
+    assert "(Synchronized: Critical)" in roll.events.order_by("pk").last().text
+
+
+def test_vengeful_is_an_xp_trigger_of_its_own(client, ada, player):
+    """Vengeful (Hound): "Extra xp trigger: you got payback on someone who hurt you or
+    yours"."""
+    from django.urls import reverse
+
+    give(ada, "vengeful")
+    client.force_login(player)
+    page = client.get(reverse("character_sheet", args=[ada.table_id, ada.pk])).content.decode()
+    assert "You got payback against someone who harmed you or someone you care about." in page

@@ -115,3 +115,18 @@ def test_a_crew_dot_once_per_ability_on_its_actions_up_to_3():
         abilities.crew_dot("deadly", "hunt", 0, crew_abilities=crew, taken=["deadly"])
     with pytest.raises(RuleError, match="no such dot"):
         abilities.crew_dot("chosen", "sway", 0, crew_abilities=crew, taken=[])
+
+
+def test_synchronized_needs_two_sixes_on_different_rolls():
+    from blades.rules.dice import Outcome, Roll
+
+    two = [Roll(2, (6, 1)), Roll(1, (6,)), Roll(1, (2,))]
+    assert abilities.synchronized(Outcome.SUCCESS, two, ["synchronized"]) is Outcome.CRITICAL
+    assert abilities.synchronized(Outcome.SUCCESS, two, []) is Outcome.SUCCESS
+    one = [Roll(2, (6, 1)), Roll(0, (6, 2))]  # a zero pool keeps its lowest die
+    assert abilities.synchronized(Outcome.SUCCESS, one, ["synchronized"]) is Outcome.SUCCESS
+
+
+def test_vengeful_adds_its_trigger():
+    assert list(abilities.character_triggers({"a": "A"}, {"vengeful"})) == ["a", "vengeful"]
+    assert abilities.character_triggers({"a": "A"}, set()) == {"a": "A"}
