@@ -10,31 +10,30 @@ added to a push when no screen is open: the signal is made here, per open screen
 the push the players' pages get anyway.
 
 Two ways in: a member's own screen (logged in, on the table's id) and the link the GM
-hands out (no login, on its token). A link revoked or made anew closes its sockets
-(`live.kick_screen`), and a socket opened with it is refused from then on.
+hands out (no login, on its token; the TV and each overlay of a stream). A link revoked
+or made anew closes its sockets (`live.kick_screen`), each saying so first, and a socket
+opened with it is refused from then on.
+
+The signal names no address: each page fetches its own (the TV, an overlay with its
+size), so one signal serves every page the link opens.
 """
 
 import asyncio
 
 from channels.db import database_sync_to_async
 from django.template.loader import render_to_string
-from django.urls import reverse
 
 from sessions import live, seating
 from sessions.consumers import TableConsumer
-from sessions.inputs import is_token
 
-from .models import Screen
+from .screen import REVOKED_MESSAGE, shared_screen
 
 # A step at the table often pushes several fragments at once (the roll's line, a clock,
 # the flow panel's signal): one signal for all that arrive within this time.
 COALESCE_SECONDS = 0.15
-
-
-def shared_screen(token: str) -> Screen | None:
-    if not is_token(token):
-        return None
-    return Screen.objects.filter(token=token, active=True).first()
+# Closing with a code of the app's own: the page's socket does not try again (it would
+# only be refused), and the page keeps the message the last frame brought.
+REVOKED = 4404
 
 
 class ScreenConsumer(TableConsumer):
@@ -53,7 +52,6 @@ class ScreenConsumer(TableConsumer):
             self.user = seat.user
             # Always the players' group, also for the GM: a screen is seen by the room.
             groups = self.member_groups(gm=False)
-            url = reverse("screen", args=[self.table_id])
         else:
             screen = await database_sync_to_async(shared_screen)(token)
             if screen is None:
@@ -61,7 +59,6 @@ class ScreenConsumer(TableConsumer):
                 return
             self.table_id = screen.table_id
             groups = [live.players_group(self.table_id), live.screen_group(screen.pk)]
-            url = reverse("screen_shared", args=[token])
         await self.join(groups)
         # Asked again once in the groups: a link revoked in between has sent its kick
         # before this socket could hear it.
@@ -69,7 +66,7 @@ class ScreenConsumer(TableConsumer):
             await self.close()
             return
         await self.accept()
-        self.signal = render_to_string("crews/screen.html#screen-signal", {"refresh_url": url})
+        self.signal = render_to_string("crews/screen.html#screen-signal")
         # Catch up: whatever changed while this screen was away is fetched now.
         await self.send(text_data=self.signal)
         # A member's screen is one of their pages: it counts them as here.
@@ -101,7 +98,14 @@ class ScreenConsumer(TableConsumer):
     async def table_kick(self, event: dict) -> None:
         if self.signal_task is not None:
             self.signal_task.cancel()
-        await self.close()
+        if self.user is not None:
+            # A member logged out or removed: their page shows it is offline, as elsewhere.
+            await self.close()
+            return
+        # Only the link's own group kicks a token socket: the link was revoked or renewed.
+        context = {"oob": True, "revoked_message": REVOKED_MESSAGE}
+        await self.send(text_data=render_to_string("crews/screen.html#screen-revoked", context))
+        await self.close(code=REVOKED)
 
     async def send_signal(self) -> None:
         await asyncio.sleep(COALESCE_SECONDS)

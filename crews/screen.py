@@ -1,14 +1,17 @@
 """The table view for a shared screen: crew books, visible clocks, the roll in progress, the
-party and the latest rolls, big enough for a TV across the room.
+party and the latest rolls, laid out to fill a TV across the room; and, under the same
+link, the overlays a stream shows (each part alone, on a transparent page).
 
 Read-only and always the players' view, whoever opens it: the GM's own page is the place
 for secrets, and a screen is seen by everyone in the room. It holds a socket of its own
 (crews/consumers.py) that says only "something changed"; the page then fetches its body
-here once, so both entry points (a member's and the token link) draw it the same way.
+here once, so every entry point (a member's, the token link, each overlay) draws it the
+same way.
 """
 
+from django import forms
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
@@ -23,11 +26,15 @@ from . import actions, queries
 from .models import Screen
 
 PAGE = "crews/screen.html"
+OVERLAY = "crews/overlay.html"
 LATEST_ROLLS = 3
+# Each overlay is one part of the screen, alone: its name in the URL, the part it draws.
+OVERLAYS = ("clocks", "roll", "party")
+REVOKED_MESSAGE = "This screen's link was revoked — ask the GM for the new one."
 
 
-def _render(request: HttpRequest, table: Table, socket_url: str, **extra) -> HttpResponse:
-    context = {
+def _context(table: Table, socket_url: str, **extra) -> dict:
+    return {
         "table": table,
         "crew": queries.crew_sheet(table.pk),
         "clocks": table_queries.visible_clocks(table.pk, is_gm=False),
@@ -37,8 +44,26 @@ def _render(request: HttpRequest, table: Table, socket_url: str, **extra) -> Htt
         "bonus": {"push_dice": PUSH_DICE},
         **extra,
     }
+
+
+def _render(request: HttpRequest, table: Table, socket_url: str, **extra) -> HttpResponse:
     template = f"{PAGE}#screen-body" if request.htmx else PAGE
-    return render(request, template, context)
+    return render(request, template, _context(table, socket_url, **extra))
+
+
+def shared_screen(token: str) -> Screen | None:
+    """The link's screen while the link stands (None once revoked or made anew)."""
+    if not is_token(token):
+        return None
+    return Screen.objects.filter(token=token, active=True).select_related("table").first()
+
+
+def revoked(request: HttpRequest) -> HttpResponse:
+    """A revoked, renewed or mistyped link says so in the app's look, not a bare Not Found."""
+    context = {"revoked_message": REVOKED_MESSAGE}
+    # A page's own fetch of its body gets the message in the body's place.
+    template = f"{PAGE}#screen-revoked" if request.htmx else "crews/screen_revoked.html"
+    return render(request, template, context, status=404)
 
 
 @login_required
@@ -57,11 +82,31 @@ def screen(request: HttpRequest, table_id: int) -> HttpResponse:
 
 
 def screen_shared(request: HttpRequest, token: str) -> HttpResponse:
-    shared = Screen.objects.filter(token=token, active=True).select_related("table")
-    shared = shared.first() if is_token(token) else None
+    shared = shared_screen(token)
     if shared is None:
-        raise Http404
+        return revoked(request)
     return _render(request, shared.table, f"/ws/screen/{token}/")
+
+
+class OverlaySize(forms.Form):
+    """How a browser source sizes an overlay: its width in CSS pixels (the page's own
+    width when left out) and a scale for everything drawn in it."""
+
+    width = forms.IntegerField(min_value=100, max_value=7680, required=False)
+    scale = forms.DecimalField(min_value=0.25, max_value=4, decimal_places=2, required=False)
+
+
+def overlay(request: HttpRequest, token: str, part: str) -> HttpResponse:
+    shared = shared_screen(token)
+    if shared is None:
+        return revoked(request)
+    size = OverlaySize(request.GET)
+    if not size.is_valid():
+        errors = [f"{name}: {error[0]}" for name, error in size.errors.items()]
+        return render(request, OVERLAY, {"errors": errors, "part": part}, status=400)
+    context = _context(shared.table, f"/ws/screen/{token}/", part=part, **size.cleaned_data)
+    template = f"{OVERLAY}#screen-body" if request.htmx else OVERLAY
+    return render(request, template, context)
 
 
 @login_required

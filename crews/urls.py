@@ -43,4 +43,8 @@ urlpatterns += [
     path(f"{T}screen/", screen.screen, name="screen"),
     path(f"{T}screen/link/", screen.screen_link, name="screen_link"),
     path("screen/<str:token>/", screen.screen_shared, name="screen_shared"),
+    *(
+        path(f"screen/<str:token>/{part}/", screen.overlay, {"part": part}, name=f"overlay_{part}")
+        for part in screen.OVERLAYS
+    ),
 ]

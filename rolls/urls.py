@@ -1,8 +1,9 @@
 from django.urls import path
 
-from . import views
+from . import feed, views
 
 urlpatterns = [
+    path("screen/<str:token>/feed.json", feed.feed, name="screen_feed"),
     path("tables/<int:table_id>/flow/", views.flow_panel, name="flow_panel"),
     path("tables/<int:table_id>/flow/start/", views.flow_start, name="flow_start"),
     path("tables/<int:table_id>/flow/fortune/", views.flow_fortune, name="flow_fortune"),

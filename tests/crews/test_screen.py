@@ -112,3 +112,53 @@ def test_dice_tumble_only_just_after_they_fell(client, table, shared):
     )
     body = client.get(url, headers=HTMX).content.decode()
     assert "tumble" not in body and "fresh" not in body
+
+
+def test_a_revoked_or_renewed_link_says_so_in_the_apps_look(client, table, shared):
+    old = reverse("screen_shared", args=[shared.token])
+    actions.new_screen_link(table=table)
+    for url in (old, reverse("overlay_clocks", args=[shared.token]), "/screen/x%00y/"):
+        response = client.get(url)
+        assert response.status_code == 404
+        page = response.content.decode()
+        assert "This screen&#x27;s link was revoked — ask the GM for the new one." in page
+        assert 'class="site"' in page and "table.css" in page
+    # A page's own fetch of its body gets the message in the body's place.
+    body = client.get(old, headers=HTMX)
+    assert body.status_code == 404
+    assert body.content.decode().startswith('<div id="screen-body" class="screen-revoked">')
+
+
+@pytest.mark.parametrize(
+    ("part", "shown", "not_shown"),
+    [
+        ("clocks", "Open threat", ("Sable", "Slip past")),
+        ("roll", "Slip past", ("Open threat", "Sable: stress")),
+        ("party", "Sable: stress 0 of 9", ("Open threat", "Slip past")),
+    ],
+)
+def test_each_overlay_is_its_part_alone_without_chrome(
+    client, table, shared, part, shown, not_shown
+):
+    ClockFactory(table=table, name="Open threat")
+    ClockFactory(table=table, name="Secret plot", visibility="gm")
+    sable = CharacterFactory(table=table, name="Sable")
+    ActionRollFactory(table=table, character=sable, goal="Slip past the watch")
+    ActionRollFactory(table=table, character=sable, goal="Secret plot's end", secret=True)
+    url = reverse(f"overlay_{part}", args=[shared.token])
+    page = client.get(url, {"width": "640", "scale": "1.5"}).content.decode()
+    assert shown in page
+    assert all(text not in page for text in not_shown)
+    assert "Secret plot" not in page
+    assert 'class="site"' not in page and "Wharf Rats" not in page  # no chrome, no books
+    assert 'data-width="640"' in page and 'data-scale="1.5"' in page
+    assert f'ws-connect="/ws/screen/{shared.token}/"' in page
+    body = client.get(url, headers=HTMX).content.decode()
+    assert body.lstrip().startswith('<div id="screen-body"') and shown in body
+
+
+@pytest.mark.parametrize("query", [{"width": "wide"}, {"width": "99999"}, {"scale": "0"}])
+def test_an_overlays_size_out_of_bounds_is_named(client, table, shared, query):
+    response = client.get(reverse("overlay_clocks", args=[shared.token]), query)
+    assert response.status_code == 400
+    assert f"{next(iter(query))}:" in response.content.decode()

@@ -1,8 +1,9 @@
 """The secret sweep: the GM plays a whole session through the same URLs the pages use,
 with every hidden thing (a GM-only clock, a hidden faction and its goal clock, hidden
 faction notes, GM notes, a secret roll) chosen wherever a step allows it; a player's
-socket, the player's every page and fragment, and the shared-screen link and its sockets
-are scanned, byte by byte, for the marker in each hidden name and note.
+socket, the player's every page and fragment, and the shared-screen link (the TV, the
+overlays for a stream, the JSON feed) and its sockets are scanned, byte by byte, for the
+marker in each hidden name and note.
 
 Which actions there are comes from the URL resolver: every URL that takes a POST (and
 every step of the shared roll, every move of the sheet) must be played here or be
@@ -87,6 +88,7 @@ NOT_HIDDEN = {
 READ_ONLY = {
     "home", "table_detail", "character_sheet", "crew_detail", "faction_list",
     "screen", "screen_shared", "phase_detail", "phase_panel", "table_export",
+    "overlay_clocks", "overlay_roll", "overlay_party",
 }  # fmt: skip
 
 
@@ -422,7 +424,10 @@ def players_pages(s: Session) -> bytes:
                 seen += s.player.get(url.url, headers=headers).content
     screen = Screen.objects.filter(table=s.table, active=True).first()
     if screen is not None:
-        seen += Client().get(reverse("screen_shared", args=[screen.token])).content
+        # The TV, each overlay of a stream and the feed, as a logged-out browser or bot.
+        names = ("screen_shared", "overlay_clocks", "overlay_roll", "overlay_party", "screen_feed")
+        for name in names:
+            seen += Client().get(reverse(name, args=[screen.token])).content
     return seen
 
 

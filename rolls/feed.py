@@ -1,0 +1,137 @@
+"""The shared screen as JSON (`/screen/<token>/feed.json`), for a group's own overlay or
+bot: the crew's books, the visible clocks, the scoundrels' tracks, the rolls in
+progress and the latest rolls, as the players see them. Its schema is
+docs/feed.schema.json (described in docs/screen.md).
+
+It lives here rather than beside the screen (crews/screen.py) because it reads the rolls
+in progress, and the rolls are a floor above the crew. Like the screen it is read-only
+and answers on the link alone: once the link is revoked or made anew it answers 404.
+"""
+
+from django.http import HttpRequest, JsonResponse
+from django.views.decorators.http import require_GET
+
+from characters.queries import party, party_view
+from crews import queries as crew_queries
+from crews.screen import LATEST_ROLLS, REVOKED_MESSAGE, shared_screen
+from sessions import audience
+from sessions import queries as table_queries
+
+from .templatetags.roll_tags import rolls_in_progress
+
+
+def _who(line) -> str:
+    if line.character:
+        return line.character.name
+    return line.roller.username if line.roller else "Someone"
+
+
+def _crew(table_id: int) -> dict | None:
+    crew = crew_queries.crew_sheet(table_id)
+    if crew is None:
+        return None
+    return {
+        "name": crew.name,
+        "type": crew.type_name,
+        "tier": crew.shown_tier,
+        "hold": crew.shown_hold,
+        "rep": crew.rep,
+        "rep_track": crew.rep_track,
+        "heat": crew.heat,
+        "heat_track": crew.heat_track,
+        "wanted": crew.wanted,
+        "coin": crew.coin,
+        "coin_limit": crew.coin_limit,
+        "at_war": crew.at_war,
+    }
+
+
+def _clock(clock) -> dict:
+    return {
+        "id": clock.pk,
+        "name": clock.name,
+        "kind": clock.kind,
+        "segments": clock.segments,
+        "filled": clock.filled,
+    }
+
+
+def _scoundrel(character) -> dict:
+    sheet = party_view(character)
+    return {
+        "id": character.pk,
+        "name": character.name,
+        "playbook": character.playbook.name,
+        "stress": sheet.stress,
+        "stress_max": sheet.stress_max,
+        "traumas": sheet.traumas,
+        "trauma_max": sheet.trauma_max,
+        "harm": [
+            {"level": level, "entries": entries, "penalty": penalty}
+            for level, entries, penalty in sheet.harm
+        ],
+    }
+
+
+def _dice(dice_roll) -> dict:
+    return {"dice": list(dice_roll.dice), "counting": dice_roll.counting_index}
+
+
+def _rolling(roll) -> dict:
+    rolled = roll.as_dice
+    return {
+        "id": roll.pk,
+        "who": roll.character.name if roll.character else roll.get_kind_display(),
+        "kind": roll.kind,
+        "action": roll.action or None,
+        "goal": roll.goal,
+        "position": roll.position,
+        "effect": roll.as_effect.label,
+        "assisted_by": roll.assister.name if roll.assister else None,
+        "dice": None if rolled is None else list(rolled.dice),
+        "counting": None if rolled is None else rolled.counting_index,
+        "outcome": roll.outcome or None,
+        "result": roll.outcome_label or None,
+    }
+
+
+def _line(line) -> dict:
+    return {
+        "id": line.pk,
+        "who": _who(line),
+        "kind": line.kind,
+        "pool": line.pool,
+        **_dice(line.as_dice),
+        "outcome": line.outcome,
+        "summary": line.summary,
+        # A note may name a clock or faction; it is filled in as the players may see it.
+        "note": audience.fill(line.note, is_gm=False),
+        "at": line.created.isoformat(),
+    }
+
+
+@require_GET
+def feed(request: HttpRequest, token: str) -> JsonResponse:
+    shared = shared_screen(token)
+    if shared is None:
+        response = JsonResponse({"error": REVOKED_MESSAGE}, status=404)
+    else:
+        table_id = shared.table_id
+        response = JsonResponse(
+            {
+                "table": shared.table.name,
+                "crew": _crew(table_id),
+                "clocks": [_clock(c) for c in table_queries.visible_clocks(table_id, is_gm=False)],
+                "scoundrels": [_scoundrel(c) for c in party(table_id)],
+                "rolling": [_rolling(roll) for roll in rolls_in_progress(table_id)],
+                "latest_rolls": [
+                    _line(line)
+                    for line in table_queries.recent_rolls(table_id, is_gm=False)[:LATEST_ROLLS]
+                ],
+            },
+            json_dumps_params={"ensure_ascii": False},
+        )
+    # Read by a group's own page on another site as well; the link itself is the key.
+    response["Access-Control-Allow-Origin"] = "*"
+    response["Cache-Control"] = "no-store"
+    return response

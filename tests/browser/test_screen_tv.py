@@ -1,0 +1,208 @@
+"""The shared screen on a real TV (issue 30): one screenful at 720p, 1080p and 4K for a
+table of four scoundrels and eight clocks; every roll told once to a screen reader; the
+overlays a stream shows, live and as the players see them; and a revoked link that says
+so."""
+
+import random
+import re
+
+import pytest
+from django.apps import apps
+from playwright.sync_api import expect
+
+from characters import actions as sheet
+from characters.content import load_standard_content
+from crews import actions as crew_actions
+from rolls import actions as flow
+from sessions import actions
+from sessions.models import Clock, Membership
+from tests.browsers import assert_accessible, wait_for_socket
+from tests.factories import CharacterFactory
+
+pytestmark = pytest.mark.browser
+
+TVS = {
+    "720p": {"width": 1280, "height": 720},
+    "1080p": {"width": 1920, "height": 1080},
+    "4K": {"width": 3840, "height": 2160},
+}
+HIDDEN = "Zephyr's plot"
+CLOCKS = [
+    ("Bluecoats close in", 6, 2), ("Crack the vault", 8, 5), ("The Lampblacks' revenge", 8, 3),
+    ("Alarm", 4, 1), ("Rooftop chase", 6, 4), ("Ironhook's patience", 8, 7),
+    ("The Inspector's case", 12, 6), ("Smuggle the relic", 4, 0),
+]  # fmt: skip
+
+
+def seed_four_and_eight(make_user):
+    """The table the issue names: four scoundrels with stress, trauma and harm, eight
+    clocks the players see (and one they do not), the crew's books, a roll just rolled
+    and three lines in the log."""
+    load_standard_content(apps)
+    gm, *players = (make_user(name) for name in ("gm", "ada", "bo", "cy", "di"))
+    table = actions.create_table(gm=gm, name="The Crows' Nest")
+    for player in players:
+        actions.join_table(user=player, token=table.invite_token)
+    crew_actions.create_crew(table=table, crew_type="shadows", name="The Lanterns")
+    names = ("Sable", "Nib", "Quill", "Vex")
+    characters = [
+        CharacterFactory(table=table, owner=player, name=name, stress=3 + n, traumas=["cold"][:n])
+        for n, (player, name) in enumerate(zip(players, names, strict=True))
+    ]
+    sheet.add_harm(character=characters[0], level=2, description="Broken hand")
+    sheet.add_harm(character=characters[0], level=1, description="Bruised")
+    sheet.add_harm(character=characters[3], level=3, description="Stabbed through the lung")
+    for name, segments, filled in [*CLOCKS, (HIDDEN, 6, 3)]:
+        clock = actions.create_clock(
+            table=table, name=name, segments=segments, kind=Clock.Kind.DANGER,
+            visibility=Clock.Visibility.GM if name == HIDDEN else Clock.Visibility.EVERYONE,
+        )  # fmt: skip
+        if filled:
+            actions.tick_clock(clock=clock, by=filled)
+    rng = random.Random(3)
+    for player in players[:3]:
+        actions.quick_roll(table=table, roller=player, kind="action", pool=2, note="", rng=rng)
+    by = Membership.objects.get(table=table, user=players[0])
+    roll = flow.start_roll(
+        by=by, character=characters[0], goal="Cut the watchman", action="skirmish"
+    )
+    flow.roll_dice(by=by, roll=roll, rng=random.Random(19))
+    return table, crew_actions.new_screen_link(table=table)
+
+
+OUTSIDE = """(selector) => [...document.querySelectorAll(selector)]
+  .filter(el => { const r = el.getBoundingClientRect();
+    return r.left < 0 || r.top < 0 || r.right > innerWidth || r.bottom > innerHeight; })
+  .map(el => el.textContent.trim().slice(0, 40))"""
+
+
+@pytest.mark.parametrize("size", TVS)
+def test_the_tv_shows_the_whole_table_on_one_screen(person, make_user, server, size):
+    table, shared = seed_four_and_eight(make_user)
+    viewport = TVS[size]
+    tv = person(viewport=viewport)
+    tv.emulate_media(reduced_motion="reduce")  # axe reads colours, not a die mid-tumble
+    tv.goto(f"{server.url}/screen/{shared.token}/")
+    wait_for_socket(tv)
+    tv.evaluate("document.fonts.ready")
+    party = tv.get_by_role("region", name="The scoundrels").get_by_role("listitem")
+    expect(party).to_have_count(4)
+    expect(tv.get_by_role("region", name="Clocks").get_by_role("article")).to_have_count(8)
+    expect(tv.get_by_role("region", name="Rolling now")).to_contain_text("Sable")
+    # Every scoundrel card, every clock, the roll and the books: in view, nothing to scroll.
+    shown = (".screen-party > li", ".screen .clock", ".screen-rolling > li", ".screen-grid > div")
+    for selector in shown:
+        assert tv.evaluate(OUTSIDE, selector) == [], selector
+    assert tv.evaluate("document.documentElement.scrollWidth - innerWidth") <= 0
+    # The whole width is used: the body reaches across nearly all of it.
+    box = tv.locator("#screen-body").bounding_box()
+    assert box["width"] >= 0.9 * viewport["width"]
+    # Readable from across the room: the result at least 6% of the screen's height.
+    result = tv.locator(".screen-rolling .outcome")
+    height = result.evaluate("(el) => parseFloat(getComputedStyle(el).fontSize)")
+    assert height >= 0.06 * viewport["height"]
+    assert HIDDEN not in tv.content()
+    assert_accessible(tv)
+
+
+def roll_on_the_table_page(page, note):
+    form = page.locator("#roll-form")
+    form.get_by_label("Note").fill(note)
+    form.get_by_role("button", name="Roll the dice").click()
+    expect(page.get_by_role("list", name="Roll log")).to_contain_text(note)
+
+
+def test_each_roll_is_announced_once_on_the_table_and_the_tv(person, make_user, server):
+    table, shared = seed_four_and_eight(make_user)
+    gm, ada = person("gm"), person("ada")
+    tv = person(viewport=TVS["1080p"])
+    for page, path in ((gm, f"/tables/{table.pk}/"), (ada, f"/tables/{table.pk}/"),
+                       (tv, f"/screen/{shared.token}/")):  # fmt: skip
+        page.goto(server.url + path)
+        wait_for_socket(page)
+    roll_on_the_table_page(ada, "Over the wall")
+    # The GM ticks a clock: every page draws its clocks (the TV its whole body) again.
+    gm.get_by_role("button", name="Tick Alarm", exact=True).click()
+    expect(tv.get_by_role("heading", name="Alarm").locator("..")).to_contain_text("2/4")
+    roll_on_the_table_page(ada, "Into the sewer")
+    gm.get_by_role("button", name="Tick Alarm", exact=True).click()
+    expect(tv.get_by_role("heading", name="Alarm").locator("..")).to_contain_text("3/4")
+    for page in (gm, ada, tv):
+        heard = page.get_by_role("log", name="Rolls as they land")
+        expect(heard).to_match_aria_snapshot(
+            '- log "Rolls as they land":\n'
+            "  - paragraph: /ada, Fortune \\(Over the wall\\)\\W.+ Dice [0-9, ]+\\./\n"
+            "  - paragraph: /ada, Fortune \\(Into the sewer\\)\\W.+ Dice [0-9, ]+\\./\n"
+        )
+
+
+def test_an_overlay_follows_the_table_live_without_cookies(person, make_user, server):
+    table, shared = seed_four_and_eight(make_user)
+    gm, ada = person("gm"), person("ada")
+    for page in (gm, ada):
+        page.goto(f"{server.url}/tables/{table.pk}/")
+        wait_for_socket(page)
+    overlays = {}
+    for part in ("clocks", "roll", "party"):
+        page = person(viewport={"width": 800, "height": 600})  # a browser source: no cookies
+        page.goto(f"{server.url}/screen/{shared.token}/{part}/?width=700&scale=1.25")
+        wait_for_socket(page)
+        assert page.context.cookies() == []
+        # Nothing behind it is covered: the page and its body are see-through.
+        colours = page.evaluate(
+            "[getComputedStyle(document.documentElement).backgroundColor,"
+            " getComputedStyle(document.body).backgroundColor]"
+        )
+        assert colours == ["rgba(0, 0, 0, 0)", "rgba(0, 0, 0, 0)"]
+        assert page.locator("main").bounding_box()["width"] == 700
+        assert page.locator("header").count() == 0
+        overlays[part] = page
+    expect(overlays["party"].get_by_role("img", name="Sable: stress 3 of 9")).to_be_visible()
+
+    gm.get_by_role("button", name="Tick Alarm", exact=True).click()
+    expect(overlays["clocks"].get_by_role("img", name="2 of 4 segments filled")).to_be_visible()
+    gm.get_by_role("button", name=f"Tick {HIDDEN}", exact=True).click()
+    expect(gm.get_by_role("img", name="4 of 6 segments filled")).to_have_count(2)
+
+    ada.get_by_text("Start an action roll").click()
+    ada.get_by_label("Action", exact=True).select_option("prowl")
+    ada.get_by_label("Goal").fill("Slip past the watch")
+    ada.get_by_role("button", name="Propose the roll").click()
+    roll = overlays["roll"]
+    expect(roll.get_by_role("listitem").filter(has_text="Slip past the watch")).to_contain_text(
+        "Setting up"
+    )
+    mine = ada.get_by_role("article", name=re.compile("Sable: Prowl — Slip past the watch"))
+    gm.get_by_role("article", name=re.compile("Sable: Prowl — Slip past the watch")).get_by_role(
+        "button", name="Set position and effect"
+    ).click()
+    mine.get_by_role("button", name="Roll the dice").click()
+    rolled = roll.get_by_role("listitem").filter(has_text="Slip past the watch")
+    expect(rolled.get_by_role("img", name=re.compile(r"\(counts\)"))).to_have_count(1)
+    for page in overlays.values():
+        assert HIDDEN not in page.content()
+
+
+def test_revoking_the_link_tells_the_tv_and_closes_overlays_and_feed(person, make_user, server):
+    table, shared = seed_four_and_eight(make_user)
+    base = f"{server.url}/screen/{shared.token}/"
+    tv, overlay = person(viewport=TVS["720p"]), person()
+    tv.goto(base)
+    overlay.goto(base + "clocks/")
+    for page in (tv, overlay):
+        wait_for_socket(page)
+    assert tv.request.get(base + "feed.json").ok
+    gm = person("gm")
+    gm.goto(f"{server.url}/tables/{table.pk}/screen/")
+    gm.get_by_text("Share this view").click()
+    with gm.expect_response(re.compile("/screen/link/$")):
+        gm.get_by_role("button", name="Revoke link").click()
+    message = "This screen's link was revoked — ask the GM for the new one."
+    expect(tv.get_by_role("alert")).to_have_text(message, timeout=1000)
+    wait_for_socket(overlay, "closed")
+    expect(overlay.get_by_role("region", name="Clocks")).to_have_count(0, timeout=1000)
+    assert tv.request.get(base + "feed.json").status == 404
+    # A reload says the same, in the app's own look.
+    tv.reload()
+    expect(tv.get_by_role("alert")).to_have_text(message)
+    expect(tv.get_by_role("link", name="Blades Table")).to_be_visible()
