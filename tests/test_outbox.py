@@ -85,6 +85,42 @@ async def test_a_thread_that_outruns_the_loop_waits_for_room(monkeypatch):
 
 
 @pytest.mark.asyncio
+async def test_a_post_that_gave_up_waiting_leaves_the_backlog_as_bounded(monkeypatch):
+    monkeypatch.setattr(outbox, "BACKLOG", 1)
+    monkeypatch.setattr(outbox, "ROOM_TIMEOUT", 0.05)
+    outbox.serve_from(asyncio.get_running_loop())
+    sends = Sends()
+    gate = asyncio.Event()
+
+    def overrun() -> None:
+        outbox.post(sends.recorder(0, gate), failure="lost")
+        outbox.post(sends.recorder(1), failure="lost")  # no room: gives up waiting
+
+    await sync_to_async(overrun)()
+    gate.set()
+    await sends.until(lambda: len(sends.done) == 2)
+
+    # The backlog holds one send again: a second post waits for the first to go.
+    monkeypatch.setattr(outbox, "ROOM_TIMEOUT", 10)
+    gate = asyncio.Event()
+    first = threading.Event()
+    done_when_posted: list[int] = []
+
+    def request_thread() -> None:
+        outbox.post(sends.recorder(2, gate), failure="lost")
+        first.set()
+        outbox.post(sends.recorder(3), failure="lost")
+        done_when_posted.extend(sends.done)
+
+    thread = asyncio.ensure_future(sync_to_async(request_thread)())
+    await asyncio.to_thread(first.wait, 10)
+    gate.set()
+    await thread
+    assert 2 in done_when_posted
+    await sends.until(lambda: len(sends.done) == 4)
+
+
+@pytest.mark.asyncio
 async def test_a_failed_send_is_logged_and_the_next_still_goes(caplog):
     outbox.serve_from(asyncio.get_running_loop())
     sends = Sends()

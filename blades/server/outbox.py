@@ -35,7 +35,10 @@ _loop: ContextVar[asyncio.AbstractEventLoop | None] = ContextVar("outbox_loop", 
 # Sends waiting on each loop; touched only from that loop's own thread.
 _waiting: "WeakKeyDictionary[asyncio.AbstractEventLoop, deque[Send]]" = WeakKeyDictionary()
 # Room left in each loop's backlog: taken by the posting thread, given back by the loop.
-_room: "WeakKeyDictionary[asyncio.AbstractEventLoop, threading.Semaphore]" = WeakKeyDictionary()
+# Bounded: giving back room that was never taken raises instead of growing the backlog.
+_room: "WeakKeyDictionary[asyncio.AbstractEventLoop, threading.BoundedSemaphore]" = (
+    WeakKeyDictionary()
+)
 
 
 def serve_from(loop: asyncio.AbstractEventLoop) -> None:
@@ -54,26 +57,28 @@ def post(send: Send, *, failure: str) -> None:
         except Exception:
             logger.exception(failure)
         return
-    room = _room.setdefault(loop, threading.Semaphore(BACKLOG))
-    room.acquire(timeout=ROOM_TIMEOUT)
-    loop.call_soon_threadsafe(_enqueue, loop, send, failure)
+    room = _room.setdefault(loop, threading.BoundedSemaphore(BACKLOG))
+    # Timed out, the send still goes but took no room, so it gives none back.
+    took_room = room.acquire(timeout=ROOM_TIMEOUT)
+    loop.call_soon_threadsafe(_enqueue, loop, send, failure, took_room)
 
 
-def _enqueue(loop: asyncio.AbstractEventLoop, send: Send, failure: str) -> None:
+def _enqueue(loop: asyncio.AbstractEventLoop, send: Send, failure: str, took_room: bool) -> None:
     waiting = _waiting.setdefault(loop, deque())
-    waiting.append((send, failure))
+    waiting.append((send, failure, took_room))
     if len(waiting) == 1:
         # Nothing is draining this loop's sends: start. The drain ends when they do,
         # so no task outlives its work.
         loop.create_task(_drain(waiting, _room[loop]))
 
 
-async def _drain(waiting: deque, room: threading.Semaphore) -> None:
+async def _drain(waiting: deque, room: threading.BoundedSemaphore) -> None:
     while waiting:
-        send, failure = waiting[0]
+        send, failure, took_room = waiting[0]
         try:
             await send()
         except Exception:
             logger.exception(failure)
         waiting.popleft()
-        room.release()
+        if took_room:
+            room.release()
