@@ -23,7 +23,7 @@ run: $(BIN)/.installed .secret_key
 	SECRET_KEY="$$(cat .secret_key)" $(BIN)/python manage.py demo
 	@echo "Serving Blades Table on http://$(HOST):$(PORT)/"
 	SECRET_KEY="$$(cat .secret_key)" $(BIN)/daphne -b $(HOST) -p $(PORT) \
-	  --websocket_connect_timeout 30 blades.asgi:application
+	  --websocket_connect_timeout 30 blades.serve:application
 
 # Debian's Chromium for the browser tests; PostgreSQL and Redis for the scale tests.
 system-deps:

@@ -33,7 +33,7 @@ class Daphne:
             self.process = subprocess.Popen(
                 [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(self.port)]
                 + ["--websocket_connect_timeout", "30", "--access-log", self.log]
-                + ["blades.asgi:application"],
+                + ["blades.serve:application"],
                 env=self.env,
                 stdout=subprocess.DEVNULL,
                 stderr=log,

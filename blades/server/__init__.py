@@ -49,4 +49,15 @@ override to re-check, rather than subtly in production.
 Two more set how the server process runs, leaning on no private API (no pin needed):
 `checkpoint` (SQLite's log checkpointed by a thread of its own, never inside a request)
 and `collector` (the garbage collector's thresholds, and what start-up made frozen).
+Both are done by `start()`, which only the served application calls (blades/serve.py).
 """
+
+from . import checkpoint, collector
+
+
+def start() -> None:
+    """The server process's one start-up step, once the application is loaded and before
+    it serves anything (blades/serve.py): not done on import, so tests that import the
+    application leave their process's collector and database connections as they are."""
+    checkpoint.checkpoint_apart()
+    collector.settle()

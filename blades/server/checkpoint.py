@@ -22,6 +22,7 @@ from django.db.backends.signals import connection_created
 logger = logging.getLogger(__name__)
 
 EVERY = 1.0  # seconds
+DISPATCH_UID = "blades.server.checkpoint"
 
 _running: set[str] = set()
 _lock = threading.Lock()
@@ -29,7 +30,7 @@ _lock = threading.Lock()
 
 def checkpoint_apart() -> None:
     """From now on, each new SQLite connection leaves checkpoints to the thread."""
-    connection_created.connect(leave_checkpoints, dispatch_uid="blades.server.checkpoint")
+    connection_created.connect(leave_checkpoints, dispatch_uid=DISPATCH_UID)
 
 
 def leave_checkpoints(sender, connection, **kwargs) -> None:

@@ -41,7 +41,7 @@ from channels.layers import get_channel_layer  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from django.urls import path  # noqa: E402
 
-from blades.server import pauses  # noqa: E402
+from tests.bench import pauses  # noqa: E402
 
 # About the size of a pushed roll fragment, so both runs move the same bytes.
 PAYLOAD = "<div hx-swap-oob='afterbegin:#roll-log'>" + "x" * 600 + "{marker}</div>"
@@ -71,7 +71,7 @@ async def push(scope, receive, send) -> None:
     await send({"type": "http.response.body", "body": b""})
 
 
-# Its pauses are measured as the app's are (blades/asgi.py), so both carry the same probe.
+# Its pauses are measured as the app's are (tests/bench/app.py), so both carry the same probe.
 application = pauses.watch(
     ProtocolTypeRouter(
         {

@@ -20,7 +20,7 @@ phases, and the ratios of the two are what the app itself costs:
    until the last has come (a backlog still draining counts).
 
 Every socket sends the page's presence ping every 25 s. The servers run with their
-pause monitor on (blades/server/pauses.py): the longest whole-process stop of each phase
+pause monitor on (tests/bench/pauses.py): the longest whole-process stop of each phase
 and of the run, with its cause. Players are signed in by writing their sessions into the
 database (1,000 password hashes would measure the hasher). With `--processes 2` the
 sockets and posts are spread over two daphne processes on PostgreSQL and Redis (throwaway
@@ -598,7 +598,7 @@ def run(args, env: dict, logs: Path) -> dict:
         "saturation_seconds": args.saturation_seconds,
     }
     for name, app in (
-        ("app", "blades.asgi:application"),
+        ("app", "tests.bench.app:application"),
         ("bare", "tests.bench.fanout:application"),
     ):
         cluster = Cluster([Server(app, env, logs, f"{name}{n}") for n in range(args.processes)])

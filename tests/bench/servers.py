@@ -18,7 +18,7 @@ CLOCK_TICK = os.sysconf("SC_CLK_TCK")
 
 
 class Server:
-    """One daphne process, with its pause monitor on (blades/server/pauses.py)."""
+    """One daphne process, with its pause monitor on (tests/bench/pauses.py)."""
 
     def __init__(self, app: str, env: dict, folder: Path, name: str):
         self.port = free_port()

@@ -159,7 +159,7 @@ LOOP = "thread (1): MainThread;run_forever (asyncio/base_events.py:1)"
             LOOP + ";dataReceived (twisted/web/http.py:1)",
             "loop: daphne, Twisted, autobahn (HTTP and websocket I/O)",
         ),
-        ("thread (3): pause-monitor;run (blades/server/pauses.py:1)", stages.OTHER),
+        ("thread (3): pause-monitor;run (tests/bench/pauses.py:1)", stages.OTHER),
         (
             DATABASE + ";access_table (sessions/access.py:1);gc_collect_main (libpython3.11.so)",
             "garbage collection",

@@ -1,4 +1,4 @@
-"""The pause monitor the load benchmark reads (blades/server/pauses.py)."""
+"""The pause monitor the load benchmark reads (tests/bench/pauses.py)."""
 
 import json
 import os
@@ -7,7 +7,7 @@ import sys
 import textwrap
 from pathlib import Path
 
-from blades.server import pauses
+from tests.bench import pauses
 
 ROOT = Path(__file__).resolve().parents[2]
 CAUSES = {"gc-gen0", "gc-gen1", "gc-gen2", "off-cpu", "other"}
@@ -18,7 +18,7 @@ SERVED = textwrap.dedent(
     """
     import asyncio, gc, os, signal, time
     from pathlib import Path
-    from blades.server import pauses
+    from tests.bench import pauses
 
     async def app(scope, receive, send):
         return "served"
