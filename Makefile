@@ -7,13 +7,24 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 PYTEST := $(BIN)/python -m pytest
 
-.PHONY: run test test-fast smoke test-browser test-postgres test-scale lint system-deps benchmark benchmark-scale clean screenshots
+.PHONY: run test test-fast smoke test-browser test-postgres test-scale lint system-deps benchmark benchmark-scale clean screenshots lock
 
-$(BIN)/.installed: pyproject.toml
+# What runs is what was tested: the exact versions in requirements.lock.
+$(BIN)/.installed: pyproject.toml requirements.lock
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet ".[test]"
+	$(BIN)/pip install --quiet -r requirements.lock
 	touch $@
+
+# requirements.lock again from pyproject.toml's ranges, each at its newest version, with
+# pip-tools from a throwaway venv. Then `make test`; tests/server/test_pins.py names what
+# to re-check in blades/server for each upgraded package the server leans on.
+lock:
+	tools=$$(mktemp -d) && $(PYTHON) -m venv $$tools \
+	  && $$tools/bin/pip install --quiet pip-tools \
+	  && $$tools/bin/pip-compile --quiet --upgrade --extra test --strip-extras \
+	    --no-emit-index-url --no-emit-find-links --output-file requirements.lock pyproject.toml; \
+	  status=$$?; rm -rf $$tools; exit $$status
 
 .secret_key:
 	$(BIN)/python -c "import secrets; print(secrets.token_urlsafe(50))" > $@

@@ -7,8 +7,12 @@ re-checking, and adapting the override if needed, update the pin to the new code
 import asyncio
 import hashlib
 import inspect
+import re
 import threading
+import tomllib
 from contextvars import ContextVar
+from importlib.metadata import version
+from pathlib import Path
 from typing import NamedTuple
 
 import pytest
@@ -19,6 +23,8 @@ from channels.layers import InMemoryChannelLayer as StockInMemoryChannelLayer
 from django.core.handlers.asgi import ASGIHandler
 from django.core.handlers.base import BaseHandler
 from django.http.request import split_domain_port, validate_host
+from packaging.requirements import Requirement
+from packaging.utils import canonicalize_name
 
 from blades.server import hashing, outbox
 from blades.server.channel_layer import InMemoryChannelLayer
@@ -29,6 +35,19 @@ from sessions.consumers import TableConsumer
 HANDLER = "blades/server/handler.py, OneHopASGIHandler"
 CONSUMER = "blades/server/consumer.py, FramesSkipTheDatabase.dispatch"
 LAYER = "blades/server/channel_layer.py, InMemoryChannelLayer._clean_expired"
+ROOT = Path(__file__).resolve().parents[2]
+# The packages whose internals blades/server replaces or leans on: each runs at the
+# version in requirements.lock, the one the digests below were taken from.
+LEANED_ON = ["Django", "channels", "asgiref", "daphne", "channels-redis", "redis"]
+
+
+def locked() -> dict[str, str]:
+    """requirements.lock's pins, by canonical name."""
+    text = (ROOT / "requirements.lock").read_text()
+    return {
+        canonicalize_name(name): pinned
+        for name, pinned in re.findall(r"^([A-Za-z0-9_.-]+)==(\S+)", text, re.MULTILINE)
+    }
 
 
 class Pin(NamedTuple):
@@ -156,3 +175,25 @@ def test_the_host_helpers_the_origin_check_leans_on_still_split_and_match():
     assert split_domain_port("Example.org") == ("example.org", ""), recheck
     assert validate_host("table.example.org", [".example.org"]), recheck
     assert not validate_host("example.org.evil", ["example.org"]), recheck
+
+
+def test_the_lock_pins_every_declared_dependency_within_its_range():
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    declared = project["dependencies"] + project["optional-dependencies"]["test"]
+    pins = locked()
+    for requirement in map(Requirement, declared):
+        name = canonicalize_name(requirement.name)
+        assert name in pins, f"{requirement.name} is not in requirements.lock: run `make lock`"
+        assert requirement.specifier.contains(pins[name], prereleases=True), (
+            f"requirements.lock pins {requirement.name} {pins[name]}, outside "
+            f"pyproject.toml's {requirement.specifier}: run `make lock`"
+        )
+
+
+@pytest.mark.parametrize("package", LEANED_ON)
+def test_what_runs_is_the_locked_version(package):
+    assert version(package) == locked()[canonicalize_name(package)], (
+        f"{package} {version(package)} is installed, requirements.lock pins "
+        f"{locked()[canonicalize_name(package)]}: install the lock (`make`), or after "
+        "`make lock` re-check the pins above"
+    )
