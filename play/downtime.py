@@ -46,6 +46,12 @@ def allowance(crew: Crew) -> int:
     return crew_rules.downtime_activities(crew.at_war, war_dogs="war_dogs" in crew.abilities)
 
 
+def calculating_at_table(table_id: int) -> bool:
+    return Character.objects.filter(
+        table_id=table_id, state=Character.State.ACTIVE, abilities__ability__key="calculating"
+    ).exists()
+
+
 def _begin(character: Character, kind: str, pay_with: str) -> tuple[Phase, Crew, dict]:
     """Lock the phase, check it is downtime, and pay for an extra activity if this is one."""
     phase = locked_phase(character.table_id)
@@ -55,7 +61,15 @@ def _begin(character: Character, kind: str, pay_with: str) -> tuple[Phase, Crew,
     crew = table_crew(character.table_id)
     spent = DowntimeActivity.objects.filter(score=score, character=character).count()
     paid = ""
-    if spent >= allowance(crew):
+    if spent >= allowance(crew) and ability_rules.calculating_gives(
+        pay_with,
+        calculating_at_table=calculating_at_table(character.table_id),
+        used=DowntimeActivity.objects.filter(
+            score=score, paid_with=ability_rules.CALCULATING
+        ).exists(),
+    ):
+        paid = ability_rules.CALCULATING
+    elif spent >= allowance(crew):
         paid = rules.extra_activity_payment(pay_with)
         if paid == "coin":
             character_actions.add_coin(character=character, amount=-rules.EXTRA_ACTIVITY_COST)

@@ -145,6 +145,10 @@ def phase_page(table: Table, membership: Membership, **extra) -> dict:
         "characters": characters,
         "flashbacks": list(score.flashbacks.select_related("character")) if score else [],
         "allowance": allowance(crew) if crew else 0,
+        # Calculating's free extra activity, while no one has taken it this downtime.
+        "calculating": phase.step == "activities"
+        and any("calculating" in c.ability_keys for c in characters)
+        and not any(a.paid_with == ability_rules.CALCULATING for a in activities),
         "factions": list(Faction.objects.filter(table=table)) if is_gm else [],
         "entanglement_ways": ways_out(crew, score.entanglements) if entangled else [],
         # The same clocks the downtime post accepts: one rule for the menu and the check.

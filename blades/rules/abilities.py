@@ -231,7 +231,6 @@ REMINDERS: dict[str, tuple[str, ...]] = {
     "subterfuge": ("roll", "resist"),
     "trust_in_me": ("roll",),
     "foresight": ("assist",),
-    "calculating": ("downtime",),
     "functioning_vice": ("downtime",),
     "ghost_contract": ("roll",),
     "mastermind": ("roll", "resist"),
@@ -354,3 +353,20 @@ def synchronized(
     together count as a critical"."""
     sixes = sum(1 for roll in rolls if roll.outcome in (Outcome.SUCCESS, Outcome.CRITICAL))
     return Outcome.CRITICAL if "synchronized" in crew_abilities and sixes >= 2 else outcome
+
+
+# --- Downtime activities --------------------------------------------------------------------
+
+CALCULATING = "calc"  # how an extra activity is paid when Calculating gives it
+
+
+def calculating_gives(pay_with: str, *, calculating_at_table: bool, used: bool) -> bool:
+    """Calculating (Spider): "give yourself or another crew member one extra downtime
+    activity": one free extra activity each downtime, for whoever the table chooses."""
+    if pay_with != CALCULATING:
+        return False
+    if not calculating_at_table:
+        raise RuleError("No one in the crew has Calculating.")
+    if used:
+        raise RuleError("Calculating's extra activity is taken this downtime.")
+    return True

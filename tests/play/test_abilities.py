@@ -153,21 +153,21 @@ def test_war_dogs_loses_no_hold_at_war(table, crew):
 
 def test_the_phase_page_reminds_of_abilities_at_their_step(client, table, crew, faction, gm, pc):
     """Slippery (Shadows): "Roll entanglements twice and keep the one you prefer" is
-    shown at the entanglement step; Calculating (Spider): "give yourself or another crew
-    member one extra downtime activity" in downtime, with whose it is."""
+    shown at the entanglement step; Analyst (Leech): "Each downtime, get two free ticks to
+    spread over long-term projects" in downtime, with whose it is."""
     from django.urls import reverse
 
     crew_takes(crew, "slippery")
-    give(pc, "calculating")
+    give(pc, "analyst")
     client.force_login(gm)
     url = reverse("phase_panel", args=[table.pk])
     to_step(table, crew, faction, "entanglement", gm)
     page = client.get(url).content.decode()
-    assert "<strong>Slippery</strong>" in page and "Calculating" not in page
+    assert "<strong>Slippery</strong>" in page and "Analyst" not in page
     phases.roll_entanglement(table=table, roller=gm, rng=FixedDice(6, 6))
     phases.resolve_entanglement(table=table, roller=gm, name="Cooperation", choice="avoid")
     page = client.get(url).content.decode()
-    assert "<strong>Calculating</strong> (Cross)" in page and "Slippery" not in page
+    assert "<strong>Analyst</strong> (Cross)" in page and "Slippery" not in page
 
 
 def test_vengeful_marks_xp_at_the_review(client, in_downtime, table, pc, player):
@@ -188,3 +188,28 @@ def test_vengeful_marks_xp_at_the_review(client, in_downtime, table, pc, player)
     assert 'max="8"' in page
     downtime.review_character_xp(character=pc, triggers={"vengeful": 2}, tracks={"playbook": 2})
     assert fresh(pc).playbook_xp == 2
+
+
+def test_calculating_gives_one_free_extra_activity_each_downtime(
+    client, in_downtime, table, crew, pc, player, other_player
+):
+    """Calculating (Spider): "give yourself or another crew member one extra downtime
+    activity": the Spider's teammate takes a third activity for nothing, once."""
+    from django.urls import reverse
+
+    from blades.rules.errors import RuleError
+
+    downtime.train(character=pc, track="insight")
+    downtime.train(character=pc, track="prowess")
+    with pytest.raises(RuleError, match="No one in the crew has Calculating"):
+        downtime.train(character=pc, track="resolve", pay_with="calc")
+    give(CharacterFactory(table=table, owner=other_player), "calculating")
+    client.force_login(player)
+    url = reverse("phase_panel", args=[table.pk])
+    assert "Calculating (free, once this downtime)" in client.get(url).content.decode()
+    downtime.train(character=pc, track="resolve", pay_with="calc")
+    assert (fresh(pc).coin, books(crew)["rep"]) == (0, 4)  # nothing paid
+    page = client.get(url).content.decode()
+    assert "(an extra activity from Calculating)" in page and "free, once" not in page
+    with pytest.raises(RuleError, match="taken this downtime"):
+        downtime.train(character=pc, track="playbook", pay_with="calc")

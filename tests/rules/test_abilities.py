@@ -130,3 +130,16 @@ def test_synchronized_needs_two_sixes_on_different_rolls():
 def test_vengeful_adds_its_trigger():
     assert list(abilities.character_triggers({"a": "A"}, {"vengeful"})) == ["a", "vengeful"]
     assert abilities.character_triggers({"a": "A"}, set()) == {"a": "A"}
+
+
+def test_calculating_gives_one_extra_activity_when_asked_for():
+    import pytest
+
+    from blades.rules.errors import RuleError
+
+    assert not abilities.calculating_gives("coin", calculating_at_table=True, used=False)
+    assert abilities.calculating_gives("calc", calculating_at_table=True, used=False)
+    with pytest.raises(RuleError, match="taken this downtime"):
+        abilities.calculating_gives("calc", calculating_at_table=True, used=True)
+    with pytest.raises(RuleError, match="No one"):
+        abilities.calculating_gives("calc", calculating_at_table=False, used=False)
