@@ -1,5 +1,6 @@
 """`make screenshots`: the main pages of a seeded demo table, as a GM and a player see
-them on a desktop (1280 px) and a phone (390 px), written to docs/screenshots/.
+them on a desktop (1280 px) and a phone (390 px), and the shared screen on a 1080p TV and
+as a stream's overlay, written to docs/screenshots/.
 
 Run by name (pytest collects only test_*.py on its own); it uses the browser suite's
 fixtures, so the pages come from a real daphne like every browser test.
@@ -119,4 +120,14 @@ def test_screenshots(person, make_user, server):
         wait_for_socket(page)
         page.evaluate("document.fonts.ready")
         page.screenshot(path=OUT / f"screen-tv-{size}.png", full_page=True)
+    # A real TV, and the party's strip as a stream's overlay sees it (the PNG is see-through).
+    tv = person(viewport={"width": 1920, "height": 1080})
+    overlay = person(viewport={"width": 1200, "height": 240})
+    for page, path in ((tv, ""), (overlay, "party/?width=1200")):
+        page.emulate_media(reduced_motion="reduce")
+        page.goto(f"{server.url}/screen/{shared.token}/{path}")
+        wait_for_socket(page)
+        page.evaluate("document.fonts.ready")
+    tv.screenshot(path=OUT / "screen-tv-1080p.png")
+    overlay.screenshot(path=OUT / "overlay-party.png", omit_background=True)
     assert get_user_model().objects.count() == 3
