@@ -402,13 +402,17 @@ def resist(*, character: Character, roller, attribute: str, rng=SYSTEM_RNG) -> R
             summary = summarize(RollKind.RESISTANCE, result)
             return summary + (", trauma!" if "trauma_pending" in fields else "")
 
+        rating = rules.attribute_rating(character.ratings, attribute)
+        bonus = ability_rules.resistance_bonus(
+            attribute, character.ability_keys, character.crew_abilities
+        )
         log = record_roll(
             table_id=character.table_id,
             roller=roller,
             kind=RollKind.RESISTANCE,
-            pool=rules.attribute_rating(character.ratings, attribute),
+            pool=rating + sum(n for _, n in bonus),
             summary=read,
-            note=attribute.capitalize(),
+            note=attribute.capitalize() + "".join(f" (+{n}d {name})" for name, n in bonus),
             character=character,
             rng=rng,
         )

@@ -126,6 +126,8 @@ class AttributeView:
     xp_track: list[Box]
     advances: int
     actions: list[ActionLine]
+    # A resistance roll's dice: the rating and what abilities add (Iron Will...).
+    resist_dice: int = 0
 
 
 @dataclass
@@ -235,10 +237,17 @@ def sheet_view(character: Character, *, mastery: bool) -> SheetView:
     load = rules.check_load(character.load, mule, total, bonus) if character.load else None
     cap = rules.action_cap(mastery)
     harm_dice = rules.harm_dice_penalty(character.felt_harm)
+    keys, crew_abilities = character.ability_keys, character.crew_abilities
+
+    def resist_bonus(attribute: str) -> list[tuple[str, int]]:
+        return ability_rules.resistance_bonus(attribute, keys, crew_abilities)
+
     attributes = [
         AttributeView(
             attribute=attribute,
             rating=rules.attribute_rating(ratings, attribute),
+            resist_dice=rules.attribute_rating(ratings, attribute)
+            + sum(n for _, n in resist_bonus(attribute)),
             xp=getattr(character, f"{attribute}_xp"),
             xp_track=track(
                 getattr(character, f"{attribute}_xp"),

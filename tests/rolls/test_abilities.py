@@ -103,6 +103,9 @@ def test_the_roll_panel_reminds_of_the_rollers_and_the_crews_abilities(
     page = panel(client, gm, ada.table)
     assert "<strong>Savage</strong>" in page and "<strong>Ghost Echoes</strong>" in page
     assert "Iron Will" not in page and "Foresight" not in page
+    # The roller names the bonus the GM grants from the same list.
+    ada_page = panel(client, ada_m.user, ada.table)
+    assert '<option value="Savage"></option>' in ada_page
     assert "<strong>Foresight</strong>" in panel(client, bo_m.user, ada.table)
 
 
@@ -142,3 +145,19 @@ def test_vengeful_is_an_xp_trigger_of_its_own(client, ada, player):
     client.force_login(player)
     page = client.get(reverse("character_sheet", args=[ada.table_id, ada.pk])).content.decode()
     assert "You got payback against someone who harmed you or someone you care about." in page
+
+
+def test_the_sheets_own_resistance_roll_counts_iron_will_too(client, ada, player):
+    """Iron Will (000): "When you make a resistance roll with Resolve, take +1d": on the
+    sheet's resistance button as in the shared roll."""
+    from django.urls import reverse
+
+    from sessions.models import Roll
+
+    give(ada, "iron_will")
+    client.force_login(player)
+    page = client.get(reverse("character_sheet", args=[ada.table_id, ada.pk])).content.decode()
+    assert "Resist with Resolve (2d)" in page and "Resist with Prowess (3d)" in page
+    actions.resist(character=ada, roller=player, attribute="resolve", rng=Dice(3, 1))
+    roll = Roll.objects.get(character=ada, kind="resistance")
+    assert roll.pool == 2 and roll.note == "Resolve (+1d Iron Will)"
