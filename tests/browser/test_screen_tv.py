@@ -112,7 +112,7 @@ def roll_on_the_table_page(page, note):
     expect(page.get_by_role("list", name="Roll log")).to_contain_text(note)
 
 
-def test_each_roll_is_announced_once_on_the_table_and_the_tv(person, make_user, server):
+def test_each_roll_is_announced_once_and_sounds_only_when_asked(person, make_user, server):
     table, shared = seed_four_and_eight(make_user)
     gm, ada = person("gm"), person("ada")
     tv = person(viewport=TVS["1080p"])
@@ -120,11 +120,19 @@ def test_each_roll_is_announced_once_on_the_table_and_the_tv(person, make_user, 
                        (tv, f"/screen/{shared.token}/")):  # fmt: skip
         page.goto(server.url + path)
         wait_for_socket(page)
+    sounds = []
+    tv.on("request", lambda request: request.url.endswith("dice.wav") and sounds.append(request))
+    sound = tv.get_by_role("button", name="Dice sound")
+    expect(sound).to_have_attribute("aria-pressed", "false")  # off until someone asks
     roll_on_the_table_page(ada, "Over the wall")
     # The GM ticks a clock: every page draws its clocks (the TV its whole body) again.
     gm.get_by_role("button", name="Tick Alarm", exact=True).click()
     expect(tv.get_by_role("heading", name="Alarm").locator("..")).to_contain_text("2/4")
-    roll_on_the_table_page(ada, "Into the sewer")
+    assert sounds == []
+    sound.click()
+    expect(sound).to_have_attribute("aria-pressed", "true")
+    with tv.expect_request(re.compile(r"/sounds/dice\.wav$")):
+        roll_on_the_table_page(ada, "Into the sewer")
     gm.get_by_role("button", name="Tick Alarm", exact=True).click()
     expect(tv.get_by_role("heading", name="Alarm").locator("..")).to_contain_text("3/4")
     for page in (gm, ada, tv):
