@@ -3,11 +3,15 @@ table of four scoundrels and eight clocks; every roll told once to a screen read
 overlays a stream shows, live and as the players see them; and a revoked link that says
 so."""
 
+import json
 import random
 import re
+from pathlib import Path
 
+import jsonschema
 import pytest
 from django.apps import apps
+from django.conf import settings
 from playwright.sync_api import expect
 
 from characters import actions as sheet
@@ -27,6 +31,7 @@ TVS = {
     "4K": {"width": 3840, "height": 2160},
 }
 HIDDEN = "Zephyr's plot"
+FEED_SCHEMA = json.loads((Path(settings.BASE_DIR) / "docs" / "feed.schema.json").read_text())
 CLOCKS = [
     ("Bluecoats close in", 6, 2), ("Crack the vault", 8, 5), ("The Lampblacks' revenge", 8, 3),
     ("Alarm", 4, 1), ("Rooftop chase", 6, 4), ("Ironhook's patience", 8, 7),
@@ -199,7 +204,10 @@ def test_revoking_the_link_tells_the_tv_and_closes_overlays_and_feed(person, mak
     overlay.goto(base + "clocks/")
     for page in (tv, overlay):
         wait_for_socket(page)
-    assert tv.request.get(base + "feed.json").ok
+    # The feed from the running server, as a bot reads it, in the shape it promises.
+    feed = tv.request.get(base + "feed.json")
+    jsonschema.validate(feed.json(), FEED_SCHEMA)
+    assert len(feed.json()["clocks"]) == len(CLOCKS) and HIDDEN not in feed.text()
     gm = person("gm")
     gm.goto(f"{server.url}/tables/{table.pk}/screen/")
     gm.get_by_text("Share this view").click()
