@@ -61,18 +61,19 @@ def _locked(character: Character) -> Character:
     return Character.objects.select_for_update().get(pk=character.pk)
 
 
-def _write(character: Character, **fields) -> Character:
+def _write(character: Character, *, reason: str = "", **fields) -> Character:
     """Write just these columns and keep the in-memory object in step.
 
     Every change also moves the sheet's revision on: an open sheet compares it with the
     one the live signal carries, and fetches itself again only when the change is news
     to it (its own change already came back in the response). Called with no fields
-    when the change is in a related row (an item, a contact)."""
+    when the change is in a related row (an item, a contact). `reason` is the GM's word
+    for a change made by hand, for the journal."""
     Character.objects.filter(pk=character.pk).update(**fields, revision=F("revision") + 1)
     before = {name: getattr(character, name) for name in fields}
     for name, value in fields.items():
         setattr(character, name, value)
-    sheet_written.send(sender=Character, character=character, before=before)
+    sheet_written.send(sender=Character, character=character, before=before, reason=reason)
     character.revision = Character.objects.values_list("revision", flat=True).get(pk=character.pk)
     push_character(character)
     return character
@@ -90,7 +91,12 @@ def _has(character: Character, flag: str) -> bool:
 
 
 def _stress_fields(character: Character, amount: int) -> dict:
-    change = rules.mark_stress(character.stress, amount, character.stress_max)
+    return _trauma_fields(
+        character, rules.mark_stress(character.stress, amount, character.stress_max)
+    )
+
+
+def _trauma_fields(character: Character, change: rules.StressChange) -> dict:
     fields: dict = {"stress": change.stress}
     if change.trauma_triggered:
         fields["trauma_pending"] = character.trauma_pending + 1
@@ -110,11 +116,11 @@ def mark_stress(*, character: Character, amount: int) -> Character:
 
 
 def set_stress(*, character: Character, stress: int) -> Character:
-    """Correct the track to a value; this never causes trauma."""
+    """Set the track to a value: marking the last box is trauma, as on a roll."""
     with transaction.atomic():
         character = _locked(character)
-        rules.check_range(stress, 0, character.stress_max, "Stress")
-        return _write(character, stress=stress)
+        change = rules.set_stress(character.stress, stress, character.stress_max)
+        return _write(character, **_trauma_fields(character, change))
 
 
 def suffer_trauma(*, character: Character) -> Character:
@@ -123,6 +129,31 @@ def suffer_trauma(*, character: Character) -> Character:
     with transaction.atomic():
         character = _locked(character)
         return _write(character, trauma_pending=character.trauma_pending + 1, vice_satisfied=True)
+
+
+def gm_mark_trauma(*, character: Character, condition: str, reason: str) -> Character:
+    """The GM marks a trauma condition by hand (trauma the app did not count), saying why."""
+    reason = _reason(reason)
+    with transaction.atomic():
+        character = _locked(character)
+        traumas = rules.add_trauma(character.traumas, condition, character.trauma_max)
+        return _write(character, reason=reason, traumas=list(traumas), vice_satisfied=True)
+
+
+def gm_clear_trauma(*, character: Character, condition: str, reason: str) -> Character:
+    """The GM takes a trauma condition back (marked in error), saying why."""
+    reason = _reason(reason)
+    with transaction.atomic():
+        character = _locked(character)
+        traumas = rules.remove_trauma(character.traumas, condition)
+        return _write(character, reason=reason, traumas=list(traumas))
+
+
+def _reason(reason: str) -> str:
+    reason = reason.strip()
+    if not reason:
+        raise RuleError("Say why, for the journal.")
+    return reason
 
 
 def clear_vice_satisfied(*, character: Character) -> Character:

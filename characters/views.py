@@ -150,6 +150,7 @@ def _sheet_context(membership, character_id: int, **extra) -> dict:
         "typed": {},
         # The longest text each field takes, the same numbers the moves check.
         "harm_text_max": HARM_TEXT_MAX,
+        "trauma_reason_max": TRAUMA_REASON_MAX,
         "notes_max": NOTES_MAX,
         **extra,
     }
@@ -194,6 +195,9 @@ def edit(request: HttpRequest, table_id: int, character_id: int) -> HttpResponse
 Move = Callable[..., object]
 XP_TRACKS = ("playbook", *char_rules.ATTRIBUTES)
 HARM_TEXT_MAX = 80
+TRAUMA_REASON_MAX = 120
+# Trauma by hand, beyond what stress gives, is the GM's call.
+GM_MOVES = ("trauma-mark", "trauma-clear")
 NOTES_MAX = 5000
 
 
@@ -213,6 +217,11 @@ def _mine(queryset, post, name: str) -> int:
 
 def _moves(post, character: Character, membership, request) -> dict[str, tuple[str, Move]]:
     mastery = lambda: mastery_for(character.table)  # noqa: E731
+
+    def by_hand(change: Move) -> object:
+        reason = inputs.text(post, "reason", max_length=TRAUMA_REASON_MAX)
+        return change(character=character, condition=post.get("condition", ""), reason=reason)
+
     return {
         "stress": (
             "stress",
@@ -226,6 +235,8 @@ def _moves(post, character: Character, membership, request) -> dict[str, tuple[s
             "trauma",
             lambda: actions.choose_trauma(character=character, condition=post.get("condition", "")),
         ),
+        "trauma-mark": ("trauma_gm", lambda: by_hand(actions.gm_mark_trauma)),
+        "trauma-clear": ("trauma_gm", lambda: by_hand(actions.gm_clear_trauma)),
         "harm": (
             "harm",
             lambda: actions.add_harm(
@@ -369,7 +380,7 @@ def sheet_move(request: HttpRequest, table_id: int, character_id: int, move: str
         return _sheet_response(request, membership, character)
     if not can_edit_character(membership, character):
         raise PermissionDenied("Only the character's player and the GM can change this sheet.")
-    if move == "state" and request.POST.get("state") == "dead":
+    if move in GM_MOVES or (move == "state" and request.POST.get("state") == "dead"):
         require_gm(membership)
     moves = _moves(request.POST, character, membership, request)
     if move not in moves:

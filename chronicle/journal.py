@@ -146,7 +146,10 @@ def _happening(event: Happening, is_gm: bool) -> Line | None:
     if event.kind == Kind.HARM:
         return Line(f"{who} suffered level {data['level']} harm: {data['text']}.")
     if event.kind == Kind.TRAUMA:
-        return Line(f"{who} took a trauma: {data['trauma']}.")
+        why = f" (GM: {data['reason']})" if data.get("reason") else ""
+        if data.get("cleared"):
+            return Line(f"{who} is no longer {data['trauma']}{why}.")
+        return Line(f"{who} took a trauma: {data['trauma']}{why}.")
     if event.kind == Kind.XP:
         text = f"{who} marked {data['xp']} {data['track']} xp"
         if data.get("earned"):

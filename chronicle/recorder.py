@@ -111,16 +111,21 @@ def _new_harm(before: dict, after: dict) -> list[tuple[str, str]]:
     return found
 
 
-def sheet_changed(sender, character, before: dict, **kw) -> None:
-    """Harm newly written, a trauma taken, xp marked and advances spent on the sheet."""
+def sheet_changed(sender, character, before: dict, reason: str = "", **kw) -> None:
+    """Harm newly written, a trauma taken or cleared, xp marked and advances spent on the
+    sheet; `reason` is the GM's word for a change made by hand."""
     events: list[tuple[str, dict]] = []
     if "harm" in before:
         for level, text in _new_harm(before["harm"] or {}, character.harm or {}):
             events.append((Happening.Kind.HARM, {"level": int(level), "text": text}))
     if "traumas" in before:
+        said = {"reason": reason} if reason else {}
         for trauma in character.traumas:
             if trauma not in before["traumas"]:
-                events.append((Happening.Kind.TRAUMA, {"trauma": trauma}))
+                events.append((Happening.Kind.TRAUMA, {"trauma": trauma, **said}))
+        for trauma in before["traumas"]:
+            if trauma not in character.traumas:
+                events.append((Happening.Kind.TRAUMA, {"trauma": trauma, "cleared": True, **said}))
     for track in XP_TRACKS:
         field, advances = f"{track}_xp", f"{track}_advances"
         if field in before:

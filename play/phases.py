@@ -403,6 +403,9 @@ def _apply_cost(
         notes.append(f"gave up {claim.name}")
     if cost.hold and crew_actions.lose_hold(crew=crew).lair_threatened:
         notes.append("the lair is under threat")
+    if cost.clear_heat:
+        # At wanted level 0 handing someone over clears the heat and nothing more.
+        crew_actions.send_to_prison(crew=crew)
     if cost.incarcerate:
         roll = incarcerate(
             crew=crew, roller=roller, prisoner=prisoner, prison_claim=prison_claim,

@@ -166,6 +166,21 @@ def require_step(roll: ActionRoll, *steps: str) -> None:
         raise RuleError(f"This roll is {roll.get_step_display().lower()}.")
 
 
+def require_called(roll: ActionRoll) -> None:
+    """The GM sets position and effect, then the dice (001 §Action Roll): no roll before
+    the GM's call, or the GM's word that the roll goes as proposed."""
+    if not roll.called:
+        raise RuleError("Waiting for the GM to set position and effect.")
+
+
+def require_fit(character: Character) -> None:
+    """Only an active character who has not marked their last trauma rolls or is chosen
+    for a roll."""
+    if not character.active:
+        raise RuleError(f"{character.name} is {character.get_state_display().lower()}.")
+    char_rules.check_fit_to_roll(character.name, character.traumas, character.trauma_max)
+
+
 def _require_action(roll: ActionRoll) -> None:
     if roll.kind != ActionRoll.Kind.ACTION:
         raise RuleError("Bonus dice are for a single action roll.")
@@ -178,6 +193,7 @@ def bonuses_of(roll: ActionRoll) -> rules.Bonuses:
         push_dice=roll.push_dice,
         bargain=roll.bargain_accepted,
         push_effect=roll.push_effect,
+        push_act=roll.push_act,
         ability_dice=roll.ability_dice,
         ability_effect=roll.ability_effect,
         setup_effect=bool(setup and setup.setup_benefit == "effect"),
@@ -192,6 +208,7 @@ def group_bonuses_of(roll: ActionRoll, participant: int) -> rules.Bonuses:
         push=entry.get("push", False),
         bargain=bool(entry.get("bargain")),
         assisted=entry.get("assister") is not None,
+        push_act=entry.get("act", False),
     )
 
 
@@ -282,6 +299,9 @@ def start_roll(
     ):
         benefits = " or ".join(b.lower() for b in rules.SETUP_BENEFITS.values())
         raise RuleError(f"Set up a teammate with {benefits}.")
+    require_fit(character)
+    if setup_for is not None:
+        require_fit(setup_for)
     with transaction.atomic():
         # A proposal left hanging does not block the next one: it is cancelled.
         for stale in ActionRoll.objects.filter(character=character, step=Step.SETUP):
@@ -332,12 +352,28 @@ def set_terms(
         roll = locked_roll(roll)
         require_step(roll, Step.SETUP)
         roll.position, roll.effect = Position(position), Effect(effect)
+        roll.called = True
         text = f"GM sets {roll.as_position.label} position, {roll.as_effect.label} effect"
         if roll.flashback and flashback_cost is not None:
             roll.flashback_cost = flashback_stress(flashback_cost)
             text += f"; the flashback costs {flashback_cost} stress"
-        roll.save(update_fields=["position", "effect", "flashback_cost"])
+        roll.save(update_fields=["position", "effect", "called", "flashback_cost"])
         record(roll, by, text)
+    return roll
+
+
+def accept_as_proposed(*, by: Membership, roll: ActionRoll) -> ActionRoll:
+    """The GM's call in one tap: the position and effect the roll was proposed with."""
+    require_gm_of(by, roll)
+    with transaction.atomic():
+        roll = locked_roll(roll)
+        require_step(roll, Step.SETUP)
+        if roll.flashback and roll.flashback_cost is None:
+            raise RuleError("Set the flashback's stress cost with position and effect.")
+        roll.called = True
+        roll.save(update_fields=["called"])
+        terms = f"{roll.as_position.label} position, {roll.as_effect.label} effect"
+        record(roll, by, f"GM takes the roll as proposed: {terms}")
     return roll
 
 
@@ -378,6 +414,7 @@ def answer_trade(*, by: Membership, roll: ActionRoll, accept: bool) -> ActionRol
 
 def assist(*, by: Membership, roll: ActionRoll) -> ActionRoll:
     helper = require_teammate(by, roll)
+    require_fit(helper)
     with transaction.atomic():
         roll = locked_roll(roll)
         require_step(roll, Step.SETUP)
@@ -392,8 +429,11 @@ def assist(*, by: Membership, roll: ActionRoll) -> ActionRoll:
     return roll
 
 
-def set_push(*, by: Membership, roll: ActionRoll, dice_: bool, effect: bool) -> ActionRoll:
-    """Push for +1d and/or +1 effect, 2 stress each, paid when the dice are rolled."""
+def set_push(
+    *, by: Membership, roll: ActionRoll, dice_: bool, effect: bool, act: bool = False
+) -> ActionRoll:
+    """Push for +1d, +1 effect, and to act while incapacitated (`act`): 2 stress each,
+    paid when the dice are rolled."""
     require_roller(by, roll)
     with transaction.atomic():
         roll = locked_roll(roll)
@@ -401,9 +441,13 @@ def set_push(*, by: Membership, roll: ActionRoll, dice_: bool, effect: bool) -> 
         _require_action(roll)
         if dice_ and roll.bargain_accepted:
             raise RuleError("The devil's bargain already gives the die: no push for dice.")
-        roll.push_dice, roll.push_effect = dice_, effect
-        roll.save(update_fields=["push_dice", "push_effect"])
-        words = ((f"+{PUSH_DICE}d", dice_), (f"+{PUSH_EFFECT} effect", effect))
+        roll.push_dice, roll.push_effect, roll.push_act = dice_, effect, act
+        roll.save(update_fields=["push_dice", "push_effect", "push_act"])
+        words = (
+            (f"+{PUSH_DICE}d", dice_),
+            (f"+{PUSH_EFFECT} effect", effect),
+            ("acting while incapacitated", act),
+        )
         pushes = [w for w, on in words if on]
         record(roll, by, f"Pushes for {' and '.join(pushes)}" if pushes else "Does not push")
     return roll
@@ -498,12 +542,12 @@ def roll_dice(*, by: Membership, roll: ActionRoll, rng=actions.SYSTEM_RNG) -> Ac
         require_step(roll, Step.SETUP)
         if roll.flashback and roll.flashback_cost is None:
             raise RuleError("The GM sets the flashback's stress cost first.")
+        require_called(roll)
         character = Character.objects.get(pk=roll.character_id)
+        require_fit(character)
         bonuses = bonuses_of(roll)
         char_rules.check_can_act(
-            character.felt_harm,
-            helped=bonuses.assist,
-            pushed=bonuses.push_dice or bonuses.push_effect,
+            character.felt_harm, helped=bonuses.assist, pushed=bonuses.push_act
         )
         roll.position = rules.flow_position(roll.as_position, bonuses)
         roll.effect = effect_of(roll, character, bonuses)

@@ -11,6 +11,7 @@ as actions.py: one transaction per step, a RollEvent with every change.
 from django.db import transaction
 
 from blades.rules import abilities as ability_rules
+from blades.rules import character as char_rules
 from blades.rules import dice
 from blades.rules import flow as rules
 from blades.rules.errors import RuleError
@@ -39,6 +40,8 @@ from .actions import (
     pay_at_the_roll,
     pool_of,
     record,
+    require_called,
+    require_fit,
     require_step,
 )
 from .models import ActionRoll
@@ -46,6 +49,7 @@ from .models import ActionRoll
 
 def join_group(*, by: Membership, roll: ActionRoll) -> ActionRoll:
     member = require_teammate(by, roll)
+    require_fit(member)
     with transaction.atomic():
         roll = locked_roll(roll)
         require_step(roll, Step.SETUP)
@@ -61,9 +65,12 @@ def join_group(*, by: Membership, roll: ActionRoll) -> ActionRoll:
     return roll
 
 
-def set_group_bonus(*, by: Membership, roll: ActionRoll, push: bool, bargain: str) -> ActionRoll:
+def set_group_bonus(
+    *, by: Membership, roll: ActionRoll, push: bool, bargain: str, act: bool = False
+) -> ActionRoll:
     """A participant of a group action pushes for +1d (2 stress, paid at their roll) or
-    takes the devil's bargain they were offered for their own roll; never both."""
+    takes the devil's bargain they were offered for their own roll, never both; and may
+    push to act while incapacitated (2 stress more)."""
     bargain = bargain.strip()[:200]
     with transaction.atomic():
         roll = locked_roll(roll)
@@ -73,7 +80,7 @@ def set_group_bonus(*, by: Membership, roll: ActionRoll, push: bool, bargain: st
             raise RuleError(f"{character.name} has already rolled.")
         rules.group_member_bonuses(push=push, bargain=bool(bargain), assisted=False)
         entry = roll.group_bonuses.get(str(character.pk), {})
-        entry = {**entry, "push": push, "bargain": bargain}
+        entry = {**entry, "push": push, "bargain": bargain, "act": act}
         roll.group_bonuses = {**roll.group_bonuses, str(character.pk): entry}
         roll.save(update_fields=["group_bonuses"])
         text = f"{character.name} "
@@ -83,6 +90,8 @@ def set_group_bonus(*, by: Membership, roll: ActionRoll, push: bool, bargain: st
             text += f"accepts a devil's bargain (+{BARGAIN_DICE}d): {bargain}"
         else:
             text += "takes no bonus die"
+        if act:
+            text += f"; pushes to act while incapacitated ({PUSH_STRESS} stress)"
         record(roll, by, text)
     return roll
 
@@ -90,6 +99,7 @@ def set_group_bonus(*, by: Membership, roll: ActionRoll, push: bool, bargain: st
 def assist_group(*, by: Membership, roll: ActionRoll, participant: Character | None) -> ActionRoll:
     """A character not taking part helps one participant's roll (+1d, 1 stress at it)."""
     helper = require_teammate(by, roll)
+    require_fit(helper)
     with transaction.atomic():
         roll = locked_roll(roll)
         require_step(roll, Step.SETUP)
@@ -125,10 +135,16 @@ def roll_dice(*, by: Membership, roll: ActionRoll, rng=actions.SYSTEM_RNG) -> Ac
         require_step(roll, Step.SETUP)
         if roll.flashback and roll.flashback_cost is None:
             raise RuleError("The GM sets the flashback's stress cost first.")
+        require_called(roll)
         if roll.group[str(character.pk)] is not None:
             raise RuleError(f"{character.name} has already rolled.")
         character.refresh_from_db()
+        require_fit(character)
         bonuses = group_bonuses_of(roll, character.pk)
+        # Each participant acts, so each one's harm counts (001 §Harm), as in an action roll.
+        char_rules.check_can_act(
+            character.felt_harm, helped=bonuses.assist, pushed=bonuses.push_act
+        )
         line = log.roll_action_dice(
             roll, by=by, character=character, pool=pool_of(roll, character), rng=rng
         )

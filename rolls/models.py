@@ -46,6 +46,8 @@ class ActionRoll(models.Model):
     effect = models.PositiveSmallIntegerField(
         choices=[(e.value, e.label) for e in Effect], default=Effect.STANDARD
     )
+    # The GM has set position and effect, or taken them as proposed: the dice wait for it.
+    called = models.BooleanField(default=False)
     trade_asked = models.BooleanField(default=False)
     # What the asked trade buys: "effect" (a worse position) or "position" (less effect).
     trade_for = models.CharField(max_length=10, blank=True, default="effect")
@@ -58,6 +60,8 @@ class ActionRoll(models.Model):
     )
     push_dice = models.BooleanField(default=False)
     push_effect = models.BooleanField(default=False)
+    # Pushing to act while incapacitated: a push of its own, on top of any other.
+    push_act = models.BooleanField(default=False)
     bargain = models.CharField(max_length=200, blank=True)
     bargain_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"

@@ -59,7 +59,8 @@ def add_consequence(
     character: Character | None = None,
 ) -> Consequence:
     """The GM inflicts one consequence from the menu of the roll's position and result.
-    A complication ticks one of the table's clocks 1-3, or gives the crew 1-2 heat."""
+    A complication ticks one of the table's clocks 1-3, gives the crew 1-2 heat, or is
+    told in words alone (no clock, no heat)."""
     require_gm_of(by, roll)
     with transaction.atomic():
         roll = locked_roll(roll)
@@ -102,9 +103,12 @@ def add_consequence(
             changes.on_crew(crew, crew_actions.add_heat, amount=heat)
             consequence.heat = changes.heat_moved(crew)
             text += f": {crew.name} +{heat} heat"
+        elif kind == "complication" and clock is None:
+            # "your lockpicks snap": the complication is the story alone, so it says it.
+            if not consequence.description:
+                raise RuleError("Describe the complication, or tick a clock or add heat for it.")
         elif kind == "complication":
-            on_table = clock is not None and clock.table_id == roll.table_id
-            if not on_table or ticks not in rules.COMPLICATION_TICKS:
+            if clock.table_id != roll.table_id or ticks not in rules.COMPLICATION_TICKS:
                 raise RuleError(
                     "A complication ticks one of this table's clocks 1, 2 or 3, "
                     "or adds 1 or 2 heat to the crew."

@@ -87,6 +87,9 @@ class RollView:
     can_assist: bool = False
     can_join: bool = False
     can_roll: bool = False
+    # Before the GM's call the dice wait, and every page says so.
+    waiting: bool = False
+    incapacitated: bool = False  # the roller may push to act
     can_cancel: bool = False
     can_offer: bool = False
     pool: int | None = None
@@ -161,6 +164,7 @@ def roll_view(
         for pk, dice in roll.group.items()
     ]
     view.can_terms = is_gm and setup
+    view.waiting = setup and not roll.called
     view.can_cancel = setup and flow_access.can_cancel(membership, roll)
     if setup:
         character = characters[roll.character_id]
@@ -171,6 +175,9 @@ def roll_view(
         view.reminders = reminders(character, crew, moment)
         if teammate:
             view.reminders += reminders(characters.get(mine.pk, mine), None, "assist")
+        if mine is not None:
+            felt = characters.get(mine.pk, mine).felt_harm
+            view.incapacitated = char_rules.harm_penalty(felt).incapacitated
         if roll.kind == ActionRoll.Kind.ACTION:
             bonuses = flow.bonuses_of(roll)
             view.pool = max(0, flow.pool_of(roll, character))
@@ -192,7 +199,7 @@ def roll_view(
                     if dice is None and character.pk not in assists
                 ]
             view.can_roll = mine is not None and roll.group.get(str(mine.pk), 0) is None
-        if roll.flashback and roll.flashback_cost is None:
+        if view.waiting or (roll.flashback and roll.flashback_cost is None):
             view.can_roll = False
     if roll.outcome and roll.kind != ActionRoll.Kind.FORTUNE:
         view.outcome = action_outcome(roll.as_position, Outcome(roll.outcome))
@@ -256,6 +263,8 @@ def _group_notes(entry: dict, characters: dict[int, Character]) -> list[str]:
     notes = []
     if entry.get("push"):
         notes.append("pushes for +1d (2 stress)")
+    if entry.get("act"):
+        notes.append("pushes to act while incapacitated (2 stress)")
     if entry.get("bargain"):
         notes.append(f"devil's bargain (+1d): {entry['bargain']}")
     if entry.get("assister") in characters:

@@ -216,17 +216,26 @@ def _roll(membership, roll, post):
 
 ROLL_STEPS = {
     "terms": _terms,
+    "as-proposed": lambda m, r, p: flow.accept_as_proposed(by=m, roll=r),
     "ask-trade": lambda m, r, p: flow.ask_trade(by=m, roll=r, direction=p.get("for", "effect")),
     "accept-trade": lambda m, r, p: flow.answer_trade(by=m, roll=r, accept=True),
     "refuse-trade": lambda m, r, p: flow.answer_trade(by=m, roll=r, accept=False),
     "assist": lambda m, r, p: flow.assist(by=m, roll=r),
     "join": lambda m, r, p: flow_group.join_group(by=m, roll=r),
     "group-bonus": lambda m, r, p: flow_group.set_group_bonus(
-        by=m, roll=r, push=p.get("push_dice") == "1", bargain=_text(p, "bargain", 200)
+        by=m,
+        roll=r,
+        push=p.get("push_dice") == "1",
+        bargain=_text(p, "bargain", 200),
+        act=p.get("push_act") == "1",
     ),
     "group-assist": _group_assist,
     "push": lambda m, r, p: flow.set_push(
-        by=m, roll=r, dice_=p.get("push_dice") == "1", effect=p.get("push_effect") == "1"
+        by=m,
+        roll=r,
+        dice_=p.get("push_dice") == "1",
+        effect=p.get("push_effect") == "1",
+        act=p.get("push_act") == "1",
     ),
     "offer-bargain": lambda m, r, p: flow.offer_bargain(
         by=m, roll=r, text=_text(p, "bargain", 200)

@@ -159,10 +159,18 @@ def give_ability(character, key: str) -> None:
     CharacterAbilityFactory(character=character, ability=ability)
 
 
+def call(roll):
+    """The GM's call as proposed, which every roll waits for before its dice."""
+    gm = Membership.objects.get(table_id=roll.table_id, role=Membership.Role.GM)
+    return flow.accept_as_proposed(by=gm, roll=roll)
+
+
 def start(ada_m, ada, **kwargs):
-    return flow.start_roll(
+    """A proposed roll the GM has called as proposed (a flashback waits for its cost)."""
+    roll = flow.start_roll(
         by=ada_m, character=ada, goal="slip past the guard", action="prowl", **kwargs
     )
+    return roll if roll.flashback else call(roll)
 
 
 # --- What the channel layer carried ----------------------------------------------------

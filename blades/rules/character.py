@@ -165,6 +165,17 @@ def mark_stress(stress: int, amount: int, stress_max: int = STRESS_MAX) -> Stres
     return StressChange(stress=max(0, total), trauma_triggered=False)
 
 
+def set_stress(stress: int, value: int, stress_max: int = STRESS_MAX) -> StressChange:
+    """Set the track to a value, as tapping a box on the sheet does. Tapping the last box
+    marks it, and "When a PC marks their last stress box, they suffer a level of trauma"
+    (001 §Trauma) however it was marked; any lower value is a correction."""
+    check_range(stress, 0, stress_max, "Stress")
+    check_range(value, 0, stress_max, "Stress")
+    if value == stress_max and value > stress:
+        return mark_stress(stress, value - stress, stress_max)
+    return StressChange(stress=value, trauma_triggered=False)
+
+
 def add_trauma(
     traumas: Sequence[str], condition: str, trauma_max: int = TRAUMA_MAX
 ) -> tuple[str, ...]:
@@ -180,6 +191,20 @@ def add_trauma(
 
 def must_retire(traumas: Sequence[str], trauma_max: int = TRAUMA_MAX) -> bool:
     return len(traumas) >= trauma_max
+
+
+def remove_trauma(traumas: Sequence[str], condition: str) -> tuple[str, ...]:
+    """The GM takes back a trauma condition marked in error."""
+    if condition not in traumas:
+        raise RuleError(f"The character is not {condition}.")
+    return tuple(t for t in traumas if t != condition)
+
+
+def check_fit_to_roll(name: str, traumas: Sequence[str], trauma_max: int = TRAUMA_MAX) -> None:
+    """ "When you mark your fourth trauma condition, your character cannot continue as a
+    daring scoundrel. You must retire them" (001 §Trauma): no more rolls, none to join."""
+    if must_retire(traumas, trauma_max):
+        raise RuleError(f"{name} has {len(traumas)} trauma and must retire: no more rolls.")
 
 
 def ignored_vice_stress(traumas_count: int, *, indulged: bool, satisfied_by_trauma: bool) -> int:
@@ -346,14 +371,17 @@ def harm_dice_penalty(harm: Mapping[int, Sequence[str]]) -> int:
 
 def check_can_act(harm: Mapping[int, Sequence[str]], *, helped: bool, pushed: bool) -> None:
     """Severe harm: "your character is incapacitated and can't do anything unless you have
-    help from someone else or push yourself to perform the action" (001 §Harm)."""
+    help from someone else or push yourself to perform the action" (001 §Harm).
+
+    `pushed` is the push to act, a push of its own ("Take action when you're
+    incapacitated", 001 §Pushing Yourself): a push for +1d or +1 effect does not count."""
     penalty = harm_penalty(harm)
     if penalty.dead:
         raise RuleError("This character has suffered fatal harm and cannot act.")
     if penalty.incapacitated and not (helped or pushed):
         raise RuleError(
             "Severe harm: incapacitated. Act only with help from someone else, or push "
-            "yourself (2 stress) to act."
+            "yourself to act (2 stress, on top of any other push)."
         )
 
 
@@ -372,10 +400,11 @@ def armor_boxes(*, armor: bool, heavy: bool, special: bool) -> tuple[str, ...]:
     (an item checked on the chosen load), a second box for heavy armor, and special
     armor only through an ability that grants it (it needs no load)."""
     boxes = []
-    if armor or heavy:
+    # +Heavy is worn on top of Armor (SRD_FACTS 4.1): alone it is no armor at all.
+    if armor:
         boxes.append("armor")
-    if heavy:
-        boxes.append("heavy")
+        if heavy:
+            boxes.append("heavy")
     if special:
         boxes.append("special")
     return tuple(boxes)

@@ -87,6 +87,7 @@ class Bonuses:
     push_dice: bool = False
     bargain: bool = False
     push_effect: bool = False
+    push_act: bool = False  # pushing to act at all while incapacitated
     ability_dice: int = 0
     ability_effect: int = 0
     setup_effect: bool = False
@@ -130,7 +131,8 @@ def roller_stress(bonuses: Bonuses, flashback_cost: int = 0) -> int:
     """Stress the roller pays when the dice are rolled: pushes and a flashback's cost."""
     if flashback_cost < 0:
         raise RuleError("A flashback cannot cost less than nothing.")
-    return push_stress(bonuses.push_dice, bonuses.push_effect) + flashback_cost
+    pushes = push_stress(bonuses.push_dice, bonuses.push_effect, bonuses.push_act)
+    return pushes + flashback_cost
 
 
 def assist_stress(bonuses: Bonuses) -> int:
@@ -160,10 +162,13 @@ def remove_harm(harm: Mapping[int, Sequence[str]], level: int, description: str)
 # --- Group action: each participant's own bonus dice ----------------------------------
 
 
-def group_member_bonuses(*, push: bool, bargain: bool, assisted: bool) -> Bonuses:
+def group_member_bonuses(
+    *, push: bool, bargain: bool, assisted: bool, push_act: bool = False
+) -> Bonuses:
     """A participant of a group action may push for +1d or take a devil's bargain (never
-    both), and be helped by one assister who is not taking part."""
-    return Bonuses(assist=assisted, push_dice=push, bargain=bargain)
+    both), push to act while incapacitated, and be helped by one assister who is not
+    taking part."""
+    return Bonuses(assist=assisted, push_dice=push, bargain=bargain, push_act=push_act)
 
 
 def check_group_assist(

@@ -196,8 +196,10 @@ def action_pool(
     return max(0, rating + ASSIST_DICE * int(assist) + second + extra_dice)
 
 
-def push_stress(push_dice: bool, push_effect: bool) -> int:
-    return PUSH_STRESS * (int(push_dice) + int(push_effect))
+def push_stress(push_dice: bool, push_effect: bool, push_act: bool = False) -> int:
+    """ "For each bonus you choose below, take 2 stress" (001 §Pushing Yourself): +1d,
+    +1 effect, and acting while incapacitated (`push_act`) are each a push of their own."""
+    return PUSH_STRESS * (int(push_dice) + int(push_effect) + int(push_act))
 
 
 # --- Resistance ------------------------------------------------------------

@@ -157,6 +157,7 @@ class Cost:
     incarcerate: bool = False
     fortune: bool = False
     harm: int = 0
+    clear_heat: bool = False  # someone handed over, not incarcerated (a beating)
 
 
 @dataclass(frozen=True)
@@ -176,6 +177,45 @@ def _per_tier(faction_tier: int | None, *what: str) -> str:
     each = 1 if faction_tier is None else faction_tier
     price = " and ".join(f"{each} {unit}" for unit in what)
     return f"{price} per tier of the faction" if faction_tier is None else price
+
+
+# Interrogation: "they beat you up (level 2 harm) and you tell them what they want to know
+# (+3 heat). You can resist each of those consequences separately" (003): the beating
+# stands, is reduced a level or avoided; the talking stands or is avoided.
+INTERROGATION_HARM = 2
+INTERROGATION_HEAT = 3
+_BEATEN = {
+    INTERROGATION_HARM: "beaten, level 2 harm",
+    1: "beating resisted to level 1 harm",
+    0: "beating avoided",
+}
+_TALKED = {INTERROGATION_HEAT: f"talks, +{INTERROGATION_HEAT} heat", 0: "talking avoided"}
+
+
+def _interrogation() -> tuple[Choice, ...]:
+    choices = []
+    for harm in range(INTERROGATION_HARM, -1, -1):
+        for heat in _TALKED:
+            standing = harm == INTERROGATION_HARM and heat == INTERROGATION_HEAT
+            key = "talk" if standing else f"resisted-harm{harm}-heat{heat}"
+            label = f"{_BEATEN[harm].capitalize()}; {_TALKED[heat]}"
+            if standing:
+                label += " (each can be resisted)"
+            choices.append(Choice(key, label, Cost(heat=heat, harm=harm)))
+    return tuple(choices)
+
+
+# At wanted level 0 "the constables give you a beating to teach you a lesson (suffer level 3
+# harm, no resistance roll allowed—they keep going until you're injured)" (003), instead
+# of a few weeks inside.
+BEATING_HARM = 3
+
+
+def _beating(wanted: int) -> tuple[Choice, ...]:
+    if wanted:
+        return ()
+    label = f"Hand a PC over for a beating: level {BEATING_HARM} harm, no resistance"
+    return (Choice("beating", label, Cost(harm=BEATING_HARM, clear_heat=True)),)
 
 
 def entanglement_choices(
@@ -206,6 +246,7 @@ def entanglement_choices(
                     Cost(incarcerate=True),
                 ),
                 Choice("resist", "Resist or escape: play it out"),
+                *_beating(wanted),
             )
         case "Cooperation":
             # "If you don't have a +3 faction status, you avoid entanglements right now."
@@ -242,14 +283,7 @@ def entanglement_choices(
                 Choice("reprisals", "Face reprisals from the wronged party: play it out"),
             )
         case "Interrogation":
-            return (
-                Choice("pay", "Pay them off: 3 coin", Cost(coin=3)),
-                Choice(
-                    "talk",
-                    "Level 2 harm and the PC talks: +3 heat (resist each)",
-                    Cost(heat=3, harm=2),
-                ),
-            )
+            return (Choice("pay", "Pay them off: 3 coin", Cost(coin=3)), *_interrogation())
         case "Questioning":
             return (
                 Choice("fortune", "Fortune roll: 1-3 +2 heat, 4/5 +1 heat", Cost(fortune=True)),

@@ -11,6 +11,7 @@ from rolls import actions as flow
 from sessions.models import Membership
 from tests.browser.screenshots import DESKTOP, seed
 from tests.browsers import PHONE, assert_accessible, assert_fits_phone
+from tests.helpers import call
 
 pytestmark = pytest.mark.browser
 
@@ -49,6 +50,7 @@ def test_every_page_fits_both_widths_and_is_accessible(person, make_user, server
     shared = crew_actions.new_screen_link(table=table)
     by = Membership.objects.get(table=table, user=sable.owner)
     roll = flow.start_roll(by=by, character=sable, goal="Slip past the watch", action="prowl")
+    call(roll)
     flow.roll_dice(by=by, roll=roll, rng=random.Random(5))
     for viewport in (DESKTOP, PHONE):
         page = person(viewport=viewport)

@@ -113,6 +113,11 @@ def test_a_roll_built_together_live(person, server, crew):
     for page in everyone:
         expect(open_roll(page, goal)).to_contain_text("Ada: Prowl")
         expect(open_roll(page, goal)).to_contain_text("Risky position")
+    # The dice wait for the GM's call, and Ada's page says so.
+    expect(open_roll(ada_page, goal).get_by_role("status")).to_have_text(
+        "Waiting for the GM to set position and effect."
+    )
+    expect(open_roll(ada_page, goal).get_by_role("button", name="Roll the dice")).to_have_count(0)
 
     # 2. The GM sets desperate / great.
     roll = open_roll(gm, goal)
@@ -200,6 +205,10 @@ def test_a_roll_built_together_live(person, server, crew):
     open_roll(bo_page, group_goal).get_by_role("button", name="Join the group action").click()
     for page in everyone:
         expect(open_roll(page, group_goal)).to_contain_text("Bo: not rolled yet")
+    expect(open_roll(bo_page, group_goal).get_by_role("status")).to_have_text(
+        "Waiting for the GM to set position and effect."
+    )
+    open_roll(gm, group_goal).get_by_role("button", name="Take the roll as proposed").click()
     open_roll(bo_page, group_goal).get_by_role("button", name="Roll the dice").click()
     expect(open_roll(ada_page, group_goal)).not_to_contain_text("Bo: not rolled yet")
     open_roll(ada_page, group_goal).get_by_role("button", name="Roll the dice").click()

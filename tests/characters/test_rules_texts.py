@@ -93,16 +93,16 @@ def test_severe_harm_needs_help_or_a_push_to_roll(table, gm, player):
     push yourself to perform the action"."""
     from blades.rules.errors import RuleError
     from rolls import actions as flow
-    from tests.helpers import Dice, member
+    from tests.helpers import Dice, call, member
 
     character = CharacterFactory(table=table, owner=player, survey=2)
     Character.objects.filter(pk=character.pk).update(harm={"3": ["Punctured lung"]})
     by = member(table, player)
-    roll = flow.start_roll(by=by, character=character, goal="look", action="survey")
+    roll = call(flow.start_roll(by=by, character=character, goal="look", action="survey"))
     with pytest.raises(RuleError, match="incapacitated"):
         flow.roll_dice(by=by, roll=roll, rng=Dice(6, 6))
-    flow.set_push(by=by, roll=roll, dice_=True, effect=False)
-    flow.roll_dice(by=by, roll=roll, rng=Dice(6, 6, 6))
+    flow.set_push(by=by, roll=roll, dice_=False, effect=False, act=True)
+    flow.roll_dice(by=by, roll=roll, rng=Dice(6, 6))
     assert fresh(character).stress == 2
 
 
@@ -133,12 +133,12 @@ def test_an_assist_charges_the_helper_1_stress(table, player, other_player):
     """001 §Teamwork / RULES.md: "Assist: 1 stress, +1d to one roll" (the sheet's own
     assist charged nobody; the sheet now starts the shared roll, where the helper pays)."""
     from rolls import actions as flow
-    from tests.helpers import Dice, member
+    from tests.helpers import Dice, call, member
 
     roller = CharacterFactory(table=table, owner=player, name="Ada", prowl=1)
     helper = CharacterFactory(table=table, owner=other_player, name="Bo")
     by = member(table, player)
-    roll = flow.start_roll(by=by, character=roller, goal="slip by", action="prowl")
+    roll = call(flow.start_roll(by=by, character=roller, goal="slip by", action="prowl"))
     flow.assist(by=member(table, other_player), roll=roll)
     roll = flow.roll_dice(by=by, roll=roll, rng=Dice(4, 4))
     assert roll.pool == 2

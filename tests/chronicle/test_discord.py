@@ -15,6 +15,7 @@ from rolls import outcome as roll_outcome
 from sessions import actions
 from sessions.models import Clock, Membership
 from tests.factories import CharacterFactory, ClockFactory, DiscordHookFactory
+from tests.helpers import call
 
 from .conftest import GM_PATH, PLAYERS_PATH, posts
 
@@ -283,6 +284,7 @@ def test_each_participant_of_a_group_action_posts_their_own_dice(
         by=ada_m, character=ada, goal="all in", action="prowl", group=True
     )
     roll_group.join_group(by=bo_m, roll=roll)
+    call(roll)
     roll_group.roll_dice(by=ada_m, roll=roll, rng=Dice(5, 1))
     roll_group.roll_dice(by=bo_m, roll=roll, rng=Dice(6))
     ada_post, bo_post = posts(discord, PLAYERS_PATH)
@@ -304,7 +306,7 @@ def test_a_resistance_roll_posts_its_dice_and_cost(table, player, gm, hook, disc
     ada = CharacterFactory(table=table, owner=player, name="Ada", prowl=2, finesse=1, skirmish=1)
     ada_m = Membership.objects.get(table=table, user=player)
     gm_m = Membership.objects.get(table=table, user=gm)
-    roll = roll_actions.start_roll(by=ada_m, character=ada, goal="slip past", action="prowl")
+    roll = call(roll_actions.start_roll(by=ada_m, character=ada, goal="slip past", action="prowl"))
     roll = roll_actions.roll_dice(by=ada_m, roll=roll, rng=Dice(2, 3))
     consequence = roll_outcome.add_consequence(
         by=gm_m, roll=roll, kind="harm", level=2, description="Stabbed", attribute="prowess"

@@ -18,7 +18,7 @@ from rolls import outcome as roll_outcome
 from sessions import actions
 from sessions.models import Membership
 from tests.factories import CharacterFactory
-from tests.helpers import Dice
+from tests.helpers import Dice, call
 
 
 def _lines(journal) -> list[str]:
@@ -56,6 +56,7 @@ def test_a_session_is_told_in_sentences_grouped_by_phase(table, gm, player, ada,
     roll = roll_actions.start_roll(
         by=_member(table, player), character=ada, goal="slip past the guard", action="prowl"
     )
+    call(roll)
     roll = roll_actions.roll_dice(by=_member(table, player), roll=roll, rng=Dice(4, 2))
     roll_outcome.add_consequence(
         by=_member(table, gm), roll=roll, kind="harm", level=2, description="Stabbed"
@@ -146,6 +147,7 @@ def test_a_shared_roll_is_told_once_though_its_dice_are_a_line_of_the_log(table,
     roll = roll_actions.start_roll(
         by=_member(table, player), character=ada, goal="slip past the guard", action="prowl"
     )
+    call(roll)
     roll_actions.roll_dice(by=_member(table, player), roll=roll, rng=Dice(4, 2))
     (journal,) = build(table, is_gm=True)
     assert sum("slip past the guard" in line for line in _lines(journal)) == 1
@@ -264,6 +266,7 @@ def test_the_journal_costs_the_same_queries_for_1_and_10_events(
         roll = roll_actions.start_roll(
             by=_member(table, player), character=ada, goal="climb", action="prowl"
         )
+        call(roll)
         roll_actions.roll_dice(by=_member(table, player), roll=roll, rng=Dice(6, 1))
         sheet.mark_xp(character=ada, track="prowess", amount=1)
         journal_actions.end_session(session=session)

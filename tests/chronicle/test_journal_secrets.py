@@ -13,6 +13,7 @@ from rolls import outcome as roll_outcome
 from sessions import actions
 from sessions.models import Membership
 from tests.factories import CharacterFactory
+from tests.helpers import call
 
 MARKERS = (
     b"MARKER-GMCLOCK",
@@ -50,6 +51,7 @@ def _play_a_session_full_of_secrets(table, gm, player, crew):
     )
     # A public roll whose complication ticks the GM-only clock, filling it.
     roll = roll_actions.start_roll(by=player_m, character=ada, goal="pick the lock", action="prowl")
+    call(roll)
     roll = roll_actions.roll_dice(by=player_m, roll=roll, rng=Dice(4, 1))
     roll_outcome.add_consequence(by=gm_m, roll=roll, kind="complication", clock=hidden, ticks=1)
     faction = crew_actions.create_faction(

@@ -12,6 +12,7 @@ from rolls import outcome as roll_outcome
 from sessions import actions
 from sessions.models import Membership
 from tests.factories import CharacterFactory
+from tests.helpers import call
 
 
 class Dice:
@@ -85,7 +86,7 @@ def test_shared_action_rolls_count_each_participants_dice(table, gm, player, oth
     ada_m = Membership.objects.get(table=table, user=player)
     bo_m = Membership.objects.get(table=table, user=other_player)
     gm_m = Membership.objects.get(table=table, user=gm)
-    roll = roll_actions.start_roll(by=ada_m, character=ada, goal="sneak", action="prowl")
+    roll = call(roll_actions.start_roll(by=ada_m, character=ada, goal="sneak", action="prowl"))
     roll_actions.roll_dice(by=ada_m, roll=roll, rng=Dice(4, 2))
     consequence = roll_outcome.add_consequence(
         by=gm_m, roll=roll, kind="harm", level=1, description="Bruised", attribute="prowess"
@@ -96,6 +97,7 @@ def test_shared_action_rolls_count_each_participants_dice(table, gm, player, oth
         by=ada_m, character=ada, goal="all in", action="prowl", group=True
     )
     roll_group.join_group(by=bo_m, roll=group)
+    call(group)
     roll_group.roll_dice(by=ada_m, roll=group, rng=Dice(5, 1))
     roll_group.roll_dice(by=bo_m, roll=group, rng=Dice(3))
 
@@ -122,6 +124,7 @@ def test_the_query_count_does_not_grow_with_the_rolls(client, table, player, oth
         _roll(table, player, 2, 3, 4)
         _roll(table, other_player, 1, 6)
         roll = roll_actions.start_roll(by=ada_m, character=ada, goal="sneak", action="prowl")
+        call(roll)
         roll_actions.roll_dice(by=ada_m, roll=roll, rng=Dice(6, 2))
 
     one_of_each()

@@ -373,6 +373,30 @@ def test_interrogation_talking_is_level_2_harm_to_the_pc_and_3_heat(table, crew,
     assert books(crew)["heat"] == 0 and books(crew)["wanted"] == 2  # 6 + 3 rolls over
 
 
+def test_interrogation_harm_and_heat_are_resisted_separately(table, crew, faction, gm, pc):
+    """003 Interrogation: "they beat you up (level 2 harm) and you tell them what they want
+    to know (+3 heat). You can resist each of those consequences separately"."""
+    _entangle(table, crew, faction, gm, 6, 1, (2,))
+    phases.resolve_entanglement(
+        table=table, roller=gm, name="Interrogation", choice="resisted-harm1-heat3",
+        character=pc,
+    )  # fmt: skip
+    assert fresh(pc).harm["1"] == ["Interrogation"] and not fresh(pc).harm.get("2")
+    assert books(crew)["wanted"] == 2  # the talking stood: 6 + 3 heat rolls over
+
+
+def test_at_wanted_level_0_the_arrest_may_be_a_beating(table, crew, faction, gm, pc):
+    """003 Incarceration: "Wanted Level 0: A few weeks. Or, the constables give you a
+    beating to teach you a lesson (suffer level 3 harm, no resistance roll allowed)"."""
+    _entangle(table, crew, faction, gm, 7, 0, (6, 6))
+    phases.resolve_entanglement(
+        table=table, roller=gm, name="Arrest", choice="beating", character=pc
+    )
+    assert fresh(pc).harm["3"] == ["Arrest"]
+    assert (books(crew)["heat"], books(crew)["wanted"]) == (0, 0)
+    assert not Roll.objects.filter(table=table, kind="incarceration").exists()
+
+
 def test_incarceration_from_the_crew_sheet(client, table, crew, gm, player):
     Crew.objects.filter(pk=crew.pk).update(heat=5, wanted=2, tier=1)
     url = reverse("crew_incarcerate", args=[table.pk])

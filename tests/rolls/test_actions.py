@@ -20,11 +20,11 @@ from tests.factories import (
     MembershipFactory,
     TableFactory,
 )
-from tests.helpers import Dice, fresh, member, start
+from tests.helpers import Dice, call, fresh, member, start
 
 
 def test_full_roll_desperate_with_assist_and_push(ada_m, bo_m, gm_m, ada, bo):
-    roll = start(ada_m, ada)
+    roll = flow.start_roll(by=ada_m, character=ada, goal="slip past the guard", action="prowl")
     assert (roll.position, roll.effect) == (Position.RISKY, Effect.STANDARD)
     flow.set_terms(by=gm_m, roll=roll, position=Position.DESPERATE, effect=Effect.GREAT)
     flow.assist(by=bo_m, roll=roll)
@@ -115,7 +115,7 @@ def test_trade_position_for_effect_needs_the_gm(ada_m, gm_m, ada):
 
 def test_ability_bonus_and_zero_dice(ada_m, gm_m, ada, table):
     Character.objects.filter(pk=ada.pk).update(harm={"2": ["Cut"]})
-    roll = flow.start_roll(by=ada_m, character=fresh(ada), goal="pick it", action="hunt")
+    roll = call(flow.start_roll(by=ada_m, character=fresh(ada), goal="pick it", action="hunt"))
     roll = flow.roll_dice(by=ada_m, roll=roll, rng=Dice(6, 2))
     # Hunt 0, -1d for level 2 harm: two dice, the lowest counts.
     assert roll.pool == 0 and roll.outcome == "bad"
@@ -276,7 +276,7 @@ def test_set_up_carries_into_the_followers_next_roll(ada_m, bo_m, gm_m, ada, bo)
     setup = start(ada_m, ada, setup_for=bo, setup_benefit="effect")
     setup = flow.roll_dice(by=ada_m, roll=setup, rng=Dice(6, 2))
     flow_outcome.finish(by=gm_m, roll=setup)
-    follow = flow.start_roll(by=bo_m, character=bo, goal="shoot", action="hunt")
+    follow = call(flow.start_roll(by=bo_m, character=bo, goal="shoot", action="hunt"))
     assert follow.setup_from == setup
     follow = flow.roll_dice(by=bo_m, roll=follow, rng=Dice(4))
     assert follow.as_effect is Effect.GREAT
@@ -427,12 +427,12 @@ def test_a_set_up_serves_any_teammate_and_several_follow_ups_and_a_group_leader(
     cy = CharacterFactory(table=table, owner=MembershipFactory(table=table).user, name="Cy")
     cy_m = member(table, cy.owner)
     # Cy was not the one named, and follows through anyway.
-    follow = flow.start_roll(by=cy_m, character=cy, goal="climb", action="prowl")
+    follow = call(flow.start_roll(by=cy_m, character=cy, goal="climb", action="prowl"))
     assert follow.setup_from == setup
     follow = flow.roll_dice(by=cy_m, roll=follow, rng=Dice(4, 4))  # prowl 0: 2d, lowest
     assert follow.as_position is Position.CONTROLLED
     # Bo leads a group action on the same set up.
-    group = flow.start_roll(by=bo_m, character=bo, goal="rush", action="prowl", group=True)
+    group = call(flow.start_roll(by=bo_m, character=bo, goal="rush", action="prowl", group=True))
     assert group.setup_from == setup
     group = flow_group.roll_dice(by=bo_m, roll=group, rng=Dice(5))
     assert group.as_position is Position.CONTROLLED

@@ -129,8 +129,9 @@ def test_a_database_from_before_the_move_keeps_every_roll():
 
     migrate(executor.loader.graph.leaf_nodes())
     after = {model.__name__: rows(model) for model in (ActionRoll, Consequence, RollEvent)}
-    for row in after["ActionRoll"]:  # added since the move: the old rows take its default
+    for row in after["ActionRoll"]:  # added since the move: the old rows take the defaults
         assert row.pop("trade_for") == "effect"
+        assert (row.pop("called"), row.pop("push_act")) == (False, False)
     for row in before["ActionRoll"]:  # dropped since: who drew on a set up is in setup_from
         row.pop("setup_used")
     # Columns added since the move (the roll's line in the log) are new and empty.

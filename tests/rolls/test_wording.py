@@ -15,7 +15,7 @@ def _panel(client, user, table) -> str:
     return client.get(reverse("flow_panel", args=[table.pk])).content.decode()
 
 
-WAITING = "Waiting for the GM to set the flashback's cost."
+WAITING = "Waiting for the GM to set position and effect and the flashback's cost."
 
 
 def test_only_the_player_waits_for_the_flashbacks_cost(client, table, gm, player, ada_m, ada):

@@ -34,6 +34,7 @@ from blades.rules.character import (
     attribute_ratings,
     can_carry,
     check_can_act,
+    check_fit_to_roll,
     check_load,
     clear_harm,
     creation_dots_left,
@@ -53,9 +54,11 @@ from blades.rules.character import (
     mark_track_xp,
     mark_xp,
     must_retire,
+    remove_trauma,
     restore_armor,
     retirement_fate,
     set_action_rating,
+    set_stress,
     split_session_xp,
     stash_coin,
     tick_healing,
@@ -1055,6 +1058,53 @@ def test_severe_harm_acts_only_with_help_or_a_push(helped, pushed, acts):
     check_can_act({2: ["Cut"]}, helped=False, pushed=False)
     with pytest.raises(RuleError, match="fatal"):
         check_can_act({4: ["Dead"]}, helped=True, pushed=True)
+
+
+def test_heavy_alone_gives_no_armor_box():
+    """SRD_FACTS 4.1/4.2: "Armor = 2; +Heavy = 3 more (5 in total for heavy armor)": +Heavy
+    is worn on top of Armor, so checked alone it is no armor at all."""
+    assert armor_boxes(armor=False, heavy=True, special=False) == ()
+    with pytest.raises(RuleError, match="No armor is carried"):
+        use_armor(set(), "armor", armor=False, heavy=True, special=False)
+
+
+@pytest.mark.parametrize(
+    ("stress", "value", "stress_max", "after", "trauma"),
+    [
+        (3, 9, 9, 0, True),  # tapping the last box marks it
+        (8, 9, 9, 0, True),
+        (3, 10, 10, 0, True),  # a longer track: its own last box
+        (3, 9, 10, 9, False),
+        (5, 2, 9, 2, False),  # a correction down
+        (9, 9, 9, 9, False),  # already full (kept from before): nothing newly marked
+        (0, 0, 9, 0, False),
+    ],
+)
+def test_stress_set_by_hand_to_the_last_box_is_trauma(stress, value, stress_max, after, trauma):
+    """001 §Trauma: "When a PC marks their last stress box, they suffer a level of trauma"
+    ... "When you return, you have zero stress": however the box was marked."""
+    assert set_stress(stress, value, stress_max) == StressChange(after, trauma)
+
+
+def test_stress_set_by_hand_stays_on_the_track():
+    with pytest.raises(RuleError, match="between 0 and 9"):
+        set_stress(0, 10)
+
+
+def test_the_gm_clears_a_trauma_condition():
+    assert remove_trauma(("cold", "soft"), "cold") == ("soft",)
+    with pytest.raises(RuleError, match="not haunted"):
+        remove_trauma(("cold",), "haunted")
+
+
+def test_the_fourth_trauma_retires_from_every_roll():
+    """001 §Trauma: "When you mark your fourth trauma condition, your character cannot
+    continue as a daring scoundrel. You must retire them"."""
+    check_fit_to_roll("Ada", ("cold", "soft", "vicious"))
+    with pytest.raises(RuleError, match="Ada has 4 trauma and must retire"):
+        check_fit_to_roll("Ada", ("cold", "soft", "vicious", "reckless"))
+    # Hardened: a fifth box, so the fourth trauma is not yet the last.
+    check_fit_to_roll("Ada", ("cold", "soft", "vicious", "reckless"), trauma_max=5)
 
 
 def test_an_action_too_high_at_creation_is_named_capitalised():

@@ -105,6 +105,18 @@ def test_roller_pays_two_per_push_plus_the_flashback_and_the_assister_one():
     assert roller_stress(Bonuses()) == 0
     assert roller_stress(Bonuses(push_dice=True, push_effect=True)) == 4
     assert roller_stress(Bonuses(bargain=True, push_effect=True), flashback_cost=1) == 3
+
+
+def test_pushing_to_act_while_incapacitated_is_a_push_of_its_own():
+    """001 §Pushing Yourself: "For each bonus you choose below, take 2 stress (each can be
+    chosen once for a given action): Add +1d ... Add +1 level to your effect ... Take
+    action when you're incapacitated"."""
+    assert roller_stress(Bonuses(push_act=True)) == 2
+    assert roller_stress(Bonuses(push_dice=True, push_act=True)) == 4
+    assert roller_stress(Bonuses(push_dice=True, push_effect=True, push_act=True)) == 6
+    assert group_member_bonuses(push=True, bargain=False, assisted=False, push_act=True) == (
+        Bonuses(push_dice=True, push_act=True)
+    )
     assert assist_stress(Bonuses(assist=True)) == 1
     assert assist_stress(Bonuses()) == 0
     with pytest.raises(RuleError):

@@ -139,6 +139,22 @@ def test_interrogation_talking_is_level_2_harm_and_3_heat():
     assert _costs("Interrogation")["talk"] == Cost(heat=3, harm=2)
 
 
+def test_interrogation_harm_and_heat_are_resisted_separately():
+    """003 Interrogation: "they beat you up (level 2 harm) and you tell them what they want
+    to know (+3 heat). You can resist each of those consequences separately": the beating
+    reduced a level or avoided, the talking avoided, each whatever became of the other."""
+    costs = {(c.harm, c.heat) for key, c in _costs("Interrogation").items() if key != "pay"}
+    assert costs == {(h, x) for h in (2, 1, 0) for x in (3, 0)}
+
+
+def test_at_wanted_level_0_an_arrest_may_end_in_a_beating():
+    """003 Incarceration: "Wanted Level 0: A few weeks. Or, the constables give you a beating
+    to teach you a lesson (suffer level 3 harm, no resistance roll allowed—they keep going
+    until you're injured)"."""
+    assert _costs("Arrest", wanted=0)["beating"] == Cost(harm=3, clear_heat=True)
+    assert "beating" not in _costs("Arrest", wanted=1)
+
+
 @pytest.mark.parametrize("dice", [0, 1, 2, 3, 4])
 def test_questioning_dice_run_0_to_4(dice):
     """003 Questioning: "Roll 2d for a normal person ... give them 3d or 4d instead ...
@@ -154,7 +170,7 @@ def test_questioning_dice_outside_0_to_4_are_refused(dice):
 
 def test_fixed_costs():
     assert _costs("Demonic Notice")["hide"] == Cost(rep=3)
-    assert _costs("Interrogation") == {"pay": Cost(coin=3), "talk": Cost(heat=3, harm=2)}
+    assert _costs("Interrogation")["pay"] == Cost(coin=3)
     assert _costs("Questioning") == {"fortune": Cost(fortune=True), "pay": Cost(coin=2)}
     assert _costs("The Usual Suspects") == {"fortune": Cost(fortune=True), "pay": Cost(coin=1)}
     assert set(_costs("Flipped")) == {"flipped"}

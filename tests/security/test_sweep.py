@@ -276,7 +276,7 @@ SHEET_FIELDS = {
     "description": "Cut", "index": 0, "ticks": 1, "box": "armor", "action": "prowl",
     "rating": 2, "track": "prowess", "amount": 1, "attribute": "prowess", "coin": 1,
     "stance": "friend", "notes": "Ada's notes", "state": "active", "position": "risky",
-    "effect": "standard",
+    "effect": "standard", "reason": "Marked by hand",
 }  # fmt: skip
 SHEET_OVERRIDES = {"load": {"level": "normal"}}
 
@@ -300,6 +300,7 @@ def action_roll(s: Session) -> None:
     def step(client, name, data=None, ok=(200,)):
         return s.post(client, s.url("flow_step", roll_id=roll.pk, step=name), data, ok)
 
+    step(s.gm, "as-proposed")
     step(s.gm, "terms", {"position": "risky", "effect": "2"})
     step(s.player, "ability", {"bonus": "dice", "reason": "Ghost"})
     step(s.player, "push", {"push_effect": "1"})
