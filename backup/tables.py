@@ -2,8 +2,9 @@
 
 `PARTS` lists every model that belongs to a table, in an order where each row's
 references come before it, with how to find the table's rows. A new app adds its
-models here (or to `NOT_EXPORTED`, with the reason) and the export, import, download
-and round-trip test all follow; tests/backup/test_parts.py fails until it does.
+models here (or to `NOT_EXPORTED`, with the reason) and the export, the restore
+(backup/restore.py), the download and the round-trip test all follow;
+tests/backup/test_parts.py fails until it does.
 
 Users are written by username (Django's natural key), so an export moves between
 databases. Standard content (playbooks, their abilities, heritages and the like) comes
@@ -18,8 +19,7 @@ from datetime import datetime
 from django.apps import apps
 from django.contrib.auth import get_user_model
 from django.core import serializers
-from django.core.management.color import no_style
-from django.db import connection, models, transaction
+from django.db import models
 
 FORMAT = "blades-table-export"
 VERSION = 1
@@ -67,6 +67,10 @@ NOT_EXPORTED: dict[str, str] = {
     "channel): the GM pastes them again after a restore",
 }
 
+# Fields an export leaves out: live secrets. Whoever holds the file must not be able to
+# use them (the invite link would seat them at the table); a restore makes new ones.
+LEFT_OUT: dict[str, set[str]] = {"table_sessions.Table": {"invite_token"}}
+
 # Models that moved to another app after exports were written: the label an older file
 # names them by (lower case, as exports write labels) → the label they have now.
 MOVED: dict[str, str] = {
@@ -81,11 +85,7 @@ MOVED: dict[str, str] = {
 }
 
 
-class ImportRefused(Exception):
-    pass
-
-
-def _content_keys() -> dict[type[models.Model], dict[int, list[str]]]:
+def content_keys() -> dict[type[models.Model], dict[int, list[str]]]:
     """Row id → stable key of every piece of standard content."""
     Option = apps.get_model("characters", "Option")
     Playbook = apps.get_model("characters", "Playbook")
@@ -100,7 +100,7 @@ def _content_keys() -> dict[type[models.Model], dict[int, list[str]]]:
     }
 
 
-def _content_fields(model: type[models.Model], content: dict) -> list[models.Field]:
+def content_fields(model: type[models.Model], content: dict) -> list[models.Field]:
     return [f for f in model._meta.fields if f.is_relation and f.related_model in content]
 
 
@@ -113,13 +113,16 @@ def _rows(table_id: int) -> list[tuple[type[models.Model], models.QuerySet]]:
 
 
 def export_table(table_id: int) -> dict:
-    content = _content_keys()
+    content = content_keys()
     users: set[str] = set()
     objects = []
     for model, rows in _rows(table_id):
-        keyed = _content_fields(model, content)
+        keyed = content_fields(model, content)
+        left_out = LEFT_OUT.get(model._meta.label, set())
         for item in serializers.serialize("python", rows, use_natural_foreign_keys=True):
             fields = item["fields"]
+            for name in left_out:
+                del fields[name]
             for field in keyed:
                 if fields[field.name] in content[field.related_model]:
                     fields[field.name] = {
@@ -147,48 +150,3 @@ def _json_default(value):
     if isinstance(value, datetime):
         return value.isoformat()
     return str(value)
-
-
-def import_table(document: dict) -> int:
-    """Restore a table into this database with its row ids; returns the table's id.
-
-    Members missing here are created by username with unusable passwords (they set one
-    through a password reset or the host). Refused if the table's id is taken."""
-    if document.get("format") != FORMAT or document.get("version") != VERSION:
-        raise ImportRefused("This is not a Blades Table export this version can read.")
-    Table = apps.get_model("table_sessions", "Table")
-    if Table.objects.filter(pk=document["table"]).exists():
-        raise ImportRefused(f"Table {document['table']} already exists in this database.")
-    lookups = {
-        model: {tuple(key): pk for pk, key in keys.items()}
-        for model, keys in _content_keys().items()
-    }
-    User = get_user_model()
-    with transaction.atomic():
-        for username in document["users"]:
-            if not User.objects.filter(username=username).exists():
-                user = User(username=username)
-                user.set_unusable_password()
-                user.save()
-        touched = set()
-        for item in document["objects"]:
-            label = MOVED.get(item["model"].lower(), item["model"])
-            model = apps.get_model(label)
-            fields = dict(item["fields"])
-            for field in _content_fields(model, lookups):
-                value = fields[field.name]
-                if isinstance(value, dict):
-                    key = tuple(value["content"])
-                    if key not in lookups[field.related_model]:
-                        raise ImportRefused(f"This database has no {field.name} “{'/'.join(key)}”.")
-                    fields[field.name] = lookups[field.related_model][key]
-            for obj in serializers.deserialize(
-                "python", [{**item, "model": label, "fields": fields}]
-            ):
-                obj.save()
-            touched.add(model)
-        # Rows came with their ids; PostgreSQL's sequences must move past them.
-        with connection.cursor() as cursor:
-            for sql in connection.ops.sequence_reset_sql(no_style(), list(touched)):
-                cursor.execute(sql)
-    return document["table"]

@@ -21,7 +21,7 @@ from blades.rules.rolls import RollKind, summarize
 from blades.rules.rolls import indulge_vice as read_vice_roll
 from blades.rules.rolls import resistance_stress as read_resistance
 from sessions.actions import SYSTEM_RNG, record_roll
-from sessions.models import Roll
+from sessions.models import Membership, Roll
 
 from . import foundry_import
 from .foundry import Sheet
@@ -405,13 +405,36 @@ def set_state(*, character: Character, state: str) -> Character:
         raise RuleError("A character is active, retired or dead.")
     with transaction.atomic():
         character = _locked(character)
-        if state == Character.State.ACTIVE and not character.active:
+        # Characters waiting for their player (owner None) do not share one.
+        if state == Character.State.ACTIVE and not character.active and character.owner_id:
             taken = Character.objects.filter(
                 table_id=character.table_id, owner_id=character.owner_id, state="active"
             )
             if taken.exists():
                 raise RuleError("The player already has an active character at this table.")
         return _write(character, state=state)
+
+
+def hand_over(*, character: Character, player) -> Character:
+    """A character waiting for its player (a restored table's: its players are invited
+    again) goes to a player at the table."""
+    with transaction.atomic():
+        character = _locked(character)
+        if character.owner_id is not None:
+            raise RuleError(f"{character.name} already has a player.")
+        seated = Membership.objects.filter(
+            table_id=character.table_id, user=player, role=Membership.Role.PLAYER
+        )
+        if not seated.exists():
+            raise RuleError(f"{player} does not play at this table.")
+        if (
+            character.active
+            and Character.objects.filter(
+                table_id=character.table_id, owner=player, state="active"
+            ).exists()
+        ):
+            raise RuleError(f"{player} already has an active character at this table.")
+        return _write(character, owner=player)
 
 
 # --- Rolls from the sheet -------------------------------------------------------------

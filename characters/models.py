@@ -137,8 +137,14 @@ class Character(models.Model):
     table = models.ForeignKey(
         "table_sessions.Table", on_delete=models.CASCADE, related_name="characters"
     )
+    # None while the character waits for its player: a restored table's players are
+    # invited again, and the GM hands each their character (backup/restore.py).
     owner = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="characters"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="characters",
     )
     # RESTRICT, not PROTECT: a custom playbook stays while characters use it, yet goes
     # with its table together with them.

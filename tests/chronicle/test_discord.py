@@ -258,14 +258,15 @@ def test_a_timeout_is_a_warning_not_an_error(table, player, hook, discord, setti
 
 
 def test_restoring_a_backup_posts_nothing(table, player, hook, discord):
-    from backup.tables import export_table, import_table
+    from backup.restore import read_document, restore_table
+    from backup.tables import dumps, export_table
 
     actions.quick_roll(table=table, roller=player, kind=RollKind.ACTION, pool=1, rng=Dice(6))
     relay.wait_idle()
-    document = export_table(table.pk)
+    document = read_document(dumps(export_table(table.pk)))
     discord.clear()
     table.delete()
-    import_table(document)
+    restore_table(document, gm=table.gm)
     relay.wait_idle()
     assert discord.log == []
 

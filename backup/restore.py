@@ -1,0 +1,415 @@
+"""Restore an export as a new table, and only that.
+
+The file is whatever someone sends: a GM's own export, edited by hand or not. So the
+restore writes nothing the file names except rows of a table's own kinds (`PARTS`),
+each made anew with a new id; every reference among them is translated to the new ids,
+and a reference to anything outside the file (another table's character, a user's
+row, a session) is refused. Users are never written: the person restoring becomes the
+GM, and the other members are invited again, or, when the host asks for it
+(`match_members`), seated by username if this server has that user. Anything the
+restore cannot read is refused with one message and nothing is written (one
+transaction).
+
+The command (`manage.py import_table`) and the web page (backup/views.py) both call
+`read_document` and `restore_table`; the web preview is the same restore, rolled back.
+"""
+
+import contextlib
+import json
+from collections import defaultdict
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from django.apps import apps
+from django.contrib.auth import get_user_model
+from django.core import serializers
+from django.core.exceptions import FieldDoesNotExist, ValidationError
+from django.db import DatabaseError, models, transaction
+from django.utils.dateparse import parse_datetime
+
+from .tables import FORMAT, LEFT_OUT, MOVED, PARTS, VERSION, content_keys
+
+# Well past a long campaign's export (a few hundred KB): the web form and the command
+# refuse more before reading it.
+MAX_BYTES = 8 * 1024 * 1024
+
+
+class ImportRefused(Exception):
+    pass
+
+
+@dataclass
+class Restored:
+    """What a restore made: the table, and what the preview tells the GM."""
+
+    table: models.Model
+    counts: dict[str, int] = field(default_factory=dict)  # kind → rows
+    names: dict[str, list[str]] = field(default_factory=dict)  # characters, clocks, factions
+    seated: list[str] = field(default_factory=list)  # members matched by username
+    invited: list[str] = field(default_factory=list)  # members to invite again
+
+
+class _Preview(Exception):
+    """Raised inside the transaction to roll a preview back."""
+
+
+def read_document(raw: bytes | str) -> dict:
+    """The file as a document, or a refusal saying why it is not one."""
+    if len(raw) > MAX_BYTES:
+        raise ImportRefused(f"The file is larger than {MAX_BYTES // (1024 * 1024)} MB.")
+    try:
+        text = raw.decode("utf-8-sig") if isinstance(raw, bytes) else raw
+        document = json.loads(text, parse_constant=_no_constant)
+    except UnicodeDecodeError:
+        raise ImportRefused("The file is not text (UTF-8): not a table export.") from None
+    except ValueError as error:
+        raise ImportRefused(f"The file is not JSON ({error}): not a table export.") from None
+    except RecursionError:
+        raise ImportRefused("The file nests too deep: not a table export.") from None
+    _check_text(document)
+    if not isinstance(document, dict) or document.get("format") != FORMAT:
+        raise ImportRefused("This is not a Blades Table export.")
+    if document.get("version") != VERSION:
+        raise ImportRefused("This export was written by a version this server cannot read.")
+    return document
+
+
+def _no_constant(name: str):
+    raise ValueError(f"{name} is not a number JSON allows")
+
+
+def _check_text(value, depth: int = 0) -> None:
+    """NUL and lone surrogates parse from JSON but no database stores them."""
+    if depth > 50:
+        raise ImportRefused("The file nests too deep: not a table export.")
+    if isinstance(value, str):
+        if "\x00" in value:
+            raise ImportRefused(f"The file has a NUL character in “{value[:40]}”.")
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError:
+            raise ImportRefused("The file has a broken character (a lone surrogate).") from None
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            _check_text(key, depth + 1)
+            _check_text(item, depth + 1)
+    elif isinstance(value, list):
+        for item in value:
+            _check_text(item, depth + 1)
+
+
+def restore_table(
+    document: dict, *, gm, match_members: bool = False, preview: bool = False
+) -> Restored:
+    """Make a new table from an export read by `read_document`, with `gm` as its GM.
+
+    With `preview`, everything is written and checked as for real, then rolled back:
+    the preview tells exactly what the restore would make, or why it is refused."""
+    try:
+        with transaction.atomic():
+            restored = _Restore(document, gm=gm, match_members=match_members).run()
+            if preview:
+                raise _Preview
+    except _Preview:
+        pass
+    return restored
+
+
+def _is_id(value) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and 0 < value < 2**63
+
+
+def _anchor(where: Callable[[int], dict]) -> str:
+    """The field that ties a part's row to the table ("table", "playbook", ...)."""
+    (lookup,) = where(0)
+    return lookup.split("__")[0].removesuffix("_id")
+
+
+class _Restore:
+    def __init__(self, document: dict, *, gm, match_members: bool):
+        self.document = document
+        self.gm = gm
+        self.match_members = match_members
+        self.User = get_user_model()
+        self.models = {apps.get_model(label): _anchor(where) for label, where in PARTS}
+        self.content = {
+            model: {tuple(key): pk for pk, key in keys.items()}
+            for model, keys in content_keys().items()
+        }
+        self.new_ids: dict[type[models.Model], dict[int, int]] = defaultdict(dict)
+        self.users: dict[str, int | None] = {}  # username → this server's user id
+        self.file_gm = ""
+        self.later: list[tuple[type[models.Model], int, str, type[models.Model], int]] = []
+
+    # --- Reading the rows -------------------------------------------------------------
+
+    def rows(self) -> dict[type[models.Model], list[tuple[str, int, dict]]]:
+        """The file's rows by model, in the order of PARTS; refused if any row is not
+        of a table's own kinds, or is not shaped as an export writes it."""
+        objects = self.document.get("objects")
+        if not isinstance(objects, list):
+            raise ImportRefused("The file has no list of objects: not a table export.")
+        labels = {label.lower(): apps.get_model(label) for label, _ in PARTS}
+        by_model: dict[type[models.Model], list] = {model: [] for model in self.models}
+        seen = defaultdict(set)
+        for number, item in enumerate(objects, start=1):
+            if not isinstance(item, dict) or not isinstance(item.get("model"), str):
+                raise ImportRefused(f"Object {number} is not a row of a table export.")
+            name = item["model"]
+            model = labels.get(MOVED.get(name.lower(), name.lower()))
+            if model is None:
+                raise ImportRefused(
+                    f"Object {number} is a “{name[:60]}” row. A restore makes a new table "
+                    "from its own kinds of rows only (characters, clocks, rolls, the crew "
+                    "and the like): never users, sessions, permissions or other data."
+                )
+            where = f"Object {number} ({model._meta.verbose_name})"
+            if not _is_id(item.get("pk")) or item["pk"] in seen[model]:
+                raise ImportRefused(f"{where} has no id of its own.")
+            if not isinstance(item.get("fields"), dict):
+                raise ImportRefused(f"{where} has no fields.")
+            seen[model].add(item["pk"])
+            by_model[model].append((where, item["pk"], item["fields"]))
+        self.in_file = seen
+        return by_model
+
+    def run(self) -> Restored:
+        by_model = self.rows()
+        tables = by_model[apps.get_model("table_sessions", "Table")]
+        if len(tables) != 1 or tables[0][1] != self.document.get("table"):
+            raise ImportRefused("The file must hold exactly the one table it exports.")
+        for model, rows in by_model.items():
+            for where, pk, fields in rows:
+                self.write(model, where, pk, fields)
+        for model, pk, name, target, old in self.later:
+            model._default_manager.filter(pk=pk).update(**{name: self.new_ids[target][old]})
+        table = apps.get_model("table_sessions", "Table").objects.get(
+            pk=self.new_ids[apps.get_model("table_sessions", "Table")][tables[0][1]]
+        )
+        Membership = apps.get_model("table_sessions", "Membership")
+        Membership.objects.get_or_create(table=table, user=self.gm, defaults={"role": "gm"})
+        table.refresh_from_db()
+        return self.summary(table)
+
+    def summary(self, table) -> Restored:
+        restored = Restored(table=table)
+        for model in self.models:
+            count = len(self.new_ids[model])
+            if count and model is not self.table_model:
+                # The singular: Django's plurals of "special ability" and the like are wrong.
+                restored.counts[str(model._meta.verbose_name)] = count
+        for label in ("characters.Character", "table_sessions.Clock", "crews.Faction"):
+            model = apps.get_model(label)
+            restored.names[str(model._meta.verbose_name_plural)] = list(
+                model.objects.filter(table=table).order_by("pk").values_list("name", flat=True)
+            )
+        for username, user in sorted(self.users.items()):
+            if username != self.file_gm:
+                (restored.seated if user else restored.invited).append(username)
+        return restored
+
+    # --- Writing one row --------------------------------------------------------------
+
+    def write(self, model: type[models.Model], where: str, pk: int, fields: dict) -> None:
+        label = model._meta.label
+        known = {f.name: f for f in model._meta.fields if not f.primary_key}
+        values: dict = {}
+        deferred: list[tuple[str, type[models.Model], int]] = []
+        for name, value in fields.items():
+            if name in LEFT_OUT.get(label, ()):
+                continue  # an older export's secret: the new table makes its own
+            if name not in known:
+                raise ImportRefused(f"{where} has a field “{str(name)[:40]}” it does not have.")
+            target = known[name].related_model
+            if target is None:
+                values[name] = self.plain(where, known[name], value)
+            elif target is self.User:
+                values[name] = self.user(where, name, value)
+            elif isinstance(value, dict) and target in self.content:
+                values[name] = self.content_id(where, name, target, value)
+            elif value is None:
+                values[name] = None
+            elif target in self.models and _is_id(value) and value in self.in_file[target]:
+                if value in self.new_ids[target]:
+                    values[name] = self.new_ids[target][value]
+                elif known[name].null:
+                    values[name], deferred = None, [*deferred, (name, target, value)]
+                else:
+                    raise ImportRefused(f"{where} comes before the row its {name} names.")
+            else:
+                raise ImportRefused(
+                    f"{where}: its {name} names a {target._meta.verbose_name} "
+                    "that is not in the file."
+                )
+        if values.get(self.models[model]) is None and model is not self.table_model:
+            raise ImportRefused(f"{where} belongs to no row of the table.")
+        if not self.keep(model, where, values):
+            return
+        fix = JSON_REFERENCES.get(label)
+        if fix is not None:
+            try:
+                fix(values, lambda target, old: self.reference(where, target, old))
+            except (TypeError, ValueError, AttributeError, KeyError):
+                raise ImportRefused(f"{where} has references this server cannot read.") from None
+        obj = self.save(model, where, values)
+        self.new_ids[model][pk] = obj.pk
+        self.later += [(model, obj.pk, name, target, old) for name, target, old in deferred]
+
+    @property
+    def table_model(self) -> type[models.Model]:
+        return apps.get_model("table_sessions", "Table")
+
+    def keep(self, model: type[models.Model], where: str, values: dict) -> bool:
+        """Rows tied to a member who is not here stay behind; only the GM is GM."""
+        label = model._meta.label
+        if label == "table_sessions.Table":
+            values["gm"] = self.gm.pk
+            self.file_gm = next((u for u, pk in self.users.items() if pk == self.gm.pk), "")
+        if label == "table_sessions.Membership":
+            if values.get("role") == "gm" and values.get("user") != self.gm.pk:
+                raise ImportRefused(f"{where} makes someone other than the table's GM its GM.")
+            if values.get("user") == self.gm.pk:
+                values["role"] = "gm"
+            return values.get("user") is not None
+        if label == "characters.Draft":
+            return values.get("user") is not None
+        return True
+
+    def user(self, where: str, name: str, value) -> int | None:
+        """A member, by username: the file's GM is the person restoring; others only
+        when the host asked to match them, and only users this server already has."""
+        if value is None:
+            return None
+        if not (isinstance(value, list) and len(value) == 1 and isinstance(value[0], str)):
+            raise ImportRefused(f"{where}: its {name} is not a username.")
+        username = value[0]
+        if username not in self.users:
+            is_gm = not self.users and name == "gm"  # the table's row comes first
+            found = None
+            if is_gm:
+                found = self.gm.pk
+            elif self.match_members and username != self.gm.get_username():
+                found = self.User.objects.filter(username=username).values_list("pk", flat=True)
+                found = found.first()
+            self.users[username] = found
+        return self.users[username]
+
+    def plain(self, where: str, field: models.Field, value):
+        # A time without its zone would be read as the server's, with a warning.
+        if isinstance(field, models.DateTimeField) and value is not None:
+            moment = parse_datetime(value) if isinstance(value, str) else None
+            if moment is None or moment.tzinfo is None:
+                raise ImportRefused(f"{where}: its {field.name} is not a time with its zone.")
+        return value
+
+    def content_id(self, where: str, name: str, target: type[models.Model], value: dict) -> int:
+        key = value.get("content")
+        if not (isinstance(key, list) and key and all(isinstance(k, str) for k in key)):
+            raise ImportRefused(f"{where}: its {name} is not standard content.")
+        if tuple(key) not in self.content[target]:
+            raise ImportRefused(f"This server has no {name} “{'/'.join(key)[:80]}”.")
+        return self.content[target][tuple(key)]
+
+    def reference(self, where: str, label: str, old) -> int:
+        """The new id of a row the file names inside a JSON field."""
+        target = apps.get_model(label)
+        old = int(old) if isinstance(old, str) and old.isdigit() else old
+        if not _is_id(old) or old not in self.new_ids[target]:
+            raise ImportRefused(
+                f"{where} names a {target._meta.verbose_name} that is not in the file."
+            )
+        return self.new_ids[target][old]
+
+    def save(self, model: type[models.Model], where: str, values: dict) -> models.Model:
+        try:
+            (obj,) = serializers.deserialize(
+                "python", [{"model": model._meta.label_lower, "pk": None, "fields": values}]
+            )
+            # Lengths, choices and ranges, as a form would check them; not "required",
+            # which the app's own rows do not always meet (an empty list of traumas).
+            unchecked = [
+                f.name
+                for f in model._meta.fields
+                if f.is_relation or getattr(obj.object, f.attname) in f.empty_values
+            ]
+            obj.object.clean_fields(exclude=unchecked)
+            obj.object.validate_constraints()
+            obj.save()
+        except ValidationError as error:
+            raise ImportRefused(f"{where}: {_said(error)}") from None
+        except (serializers.base.DeserializationError, FieldDoesNotExist) as error:
+            raise ImportRefused(f"{where}: {_first_line(error)}") from None
+        except (DatabaseError, ValueError, TypeError, OverflowError) as error:
+            raise ImportRefused(f"{where} cannot be stored: {_first_line(error)}") from None
+        return obj.object
+
+
+def _said(error: ValidationError) -> str:
+    if hasattr(error, "error_dict"):
+        return "; ".join(f"{name}: {' '.join(msgs)}" for name, msgs in error.message_dict.items())
+    return " ".join(error.messages)
+
+
+def _first_line(error: Exception) -> str:
+    return str(error).splitlines()[0][:200] if str(error) else type(error).__name__
+
+
+# --- Ids kept inside JSON fields ---------------------------------------------------------
+
+
+def _phase(values: dict, ref) -> None:
+    values["xp_done"] = [ref("characters.Character", pk) for pk in values.get("xp_done") or []]
+
+
+def _action_roll(values: dict, ref) -> None:
+    values["group"] = {
+        str(ref("characters.Character", pk)): dice
+        for pk, dice in (values.get("group") or {}).items()
+    }
+    bonuses = {}
+    for pk, entry in (values.get("group_bonuses") or {}).items():
+        entry = dict(entry)
+        if entry.get("assister") is not None:
+            entry["assister"] = ref("characters.Character", entry["assister"])
+        if entry.get("log") is not None:
+            entry["log"] = ref("table_sessions.Roll", entry["log"])
+        bonuses[str(ref("characters.Character", pk))] = entry
+    values["group_bonuses"] = bonuses
+
+
+CHANGED = {
+    "character": "characters.Character",
+    "clock": "table_sessions.Clock",
+    "crew": "crews.Crew",
+}
+
+
+def _roll_event(values: dict, ref) -> None:
+    changes = []
+    for change in values.get("changes") or []:
+        change = dict(change)
+        for key, label in CHANGED.items():
+            if key in change:
+                change[key] = ref(label, change[key])
+        changes.append(change)
+    values["changes"] = changes
+
+
+def _draft(values: dict, ref) -> None:
+    # The wizard checks every answer again when it reads a draft; only the chosen
+    # playbook, when it is one of the file's own, needs its new id; a standard one has
+    # another id on another server, so the player picks it again.
+    data = dict(values.get("data") or {})
+    chosen = data.pop("playbook", None)
+    with contextlib.suppress(ImportRefused):
+        data["playbook"] = str(ref("characters.Playbook", chosen))
+    values["data"] = data
+
+
+# JSON fields that hold ids of the table's rows: each gets the new ids.
+JSON_REFERENCES: dict[str, Callable[[dict, Callable[[str, object], int]], None]] = {
+    "play.Phase": _phase,
+    "rolls.ActionRoll": _action_roll,
+    "rolls.RollEvent": _roll_event,
+    "characters.Draft": _draft,
+}

@@ -1,0 +1,195 @@
+"""A GM's export, edited by hand and restored by the host, turned against the server.
+
+Each file is the attacker's own small table plus one row aimed elsewhere. The restore
+makes a new table from the table's own rows only: the aimed row is refused (and then
+nothing at all is written) or, named by an id of another table, it becomes a row of the
+new table and the other table's row stays as it was.
+"""
+
+import json
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.contrib.sessions.models import Session
+from django.core.management import call_command
+from django.core.management.base import CommandError
+
+from characters.models import Character
+from sessions.models import Membership, Table
+from tests.factories import CharacterFactory, TableFactory, UserFactory
+
+TABLE_ID = 7_777
+
+
+@pytest.fixture
+def attacker(db):
+    return UserFactory(username="mallory")
+
+
+@pytest.fixture
+def victim_table(db):
+    return TableFactory(name="Someone else's table")
+
+
+def restore(tmp_path, *rows: dict):
+    """The host restores the attacker's file, making the attacker its GM."""
+    document = {
+        "format": "blades-table-export",
+        "version": 1,
+        "table": TABLE_ID,
+        "users": ["mallory"],
+        "objects": [
+            {
+                "model": "table_sessions.table",
+                "pk": TABLE_ID,
+                "fields": {
+                    "name": "Innocent table",
+                    "gm": ["mallory"],
+                    "invite_active": True,
+                    "created": "2026-01-01T00:00:00Z",
+                    "opening_position": "",
+                },
+            },
+            {
+                "model": "table_sessions.membership",
+                "pk": TABLE_ID,
+                "fields": {
+                    "table": TABLE_ID,
+                    "user": ["mallory"],
+                    "role": "gm",
+                    "joined": "2026-01-01T00:00:00Z",
+                },
+            },
+            *rows,
+        ],
+    }
+    path = tmp_path / "table.json"
+    path.write_text(json.dumps(document))
+    call_command("import_table", str(path), gm="mallory")
+
+
+def refused(tmp_path, *rows: dict) -> str:
+    tables = Table.objects.count()
+    with pytest.raises(CommandError) as error:
+        restore(tmp_path, *rows)
+    assert Table.objects.count() == tables, "nothing is written on a refusal"
+    return str(error.value)
+
+
+def test_a_membership_of_another_table_is_refused(tmp_path, attacker, victim_table):
+    message = refused(
+        tmp_path,
+        {
+            "model": "table_sessions.membership",
+            "pk": 1,
+            "fields": {
+                "table": victim_table.pk,
+                "user": ["mallory"],
+                "role": "gm",
+                "joined": "2026-01-01T00:00:00Z",
+            },
+        },
+    )
+    assert "its table names a table that is not in the file" in message
+    assert not Membership.objects.filter(table=victim_table, user=attacker).exists()
+
+
+def test_a_second_gm_is_refused(tmp_path, attacker, victim_table):
+    UserFactory(username="trudy")
+    message = refused(
+        tmp_path,
+        {
+            "model": "table_sessions.membership",
+            "pk": 1,
+            "fields": {"table": TABLE_ID, "user": ["trudy"], "role": "gm"},
+        },
+    )
+    assert "someone other than the table's GM" in message
+
+
+def test_another_tables_character_named_by_its_id_stays_as_it_was(tmp_path, attacker, victim_table):
+    victim = CharacterFactory(table=victim_table, name="Victim", stress=1)
+    before = Character.objects.filter(pk=victim.pk).values().get()
+    sheet = {
+        field: value
+        for field, value in before.items()
+        if field not in ("id", "table_id", "owner_id", "playbook_id", "created")
+        and not field.endswith("_id")
+    }
+    restore(
+        tmp_path,
+        {
+            "model": "characters.character",
+            "pk": victim.pk,
+            "fields": {
+                **sheet,
+                "name": "Overwritten",
+                "stress": 9,
+                "table": TABLE_ID,
+                "owner": ["mallory"],
+                "playbook": {"content": [victim.playbook.key]},
+                "heritage": {"content": ["heritage", victim.heritage.key]},
+                "background": {"content": ["background", victim.background.key]},
+                "vice": {"content": ["vice", victim.vice.key]},
+                "created": "2026-01-01T00:00:00Z",
+            },
+        },
+    )
+    assert Character.objects.filter(pk=victim.pk).values().get() == before
+    mine = Character.objects.get(name="Overwritten")
+    assert mine.pk != victim.pk and mine.table.gm == attacker
+
+
+def test_a_character_put_into_another_table_is_refused(tmp_path, attacker, victim_table):
+    victim = CharacterFactory(table=victim_table, name="Victim")
+    message = refused(
+        tmp_path,
+        {
+            "model": "characters.character",
+            "pk": 1,
+            "fields": {
+                "name": "Spy",
+                "table": victim_table.pk,
+                "owner": ["mallory"],
+                "playbook": {"content": [victim.playbook.key]},
+            },
+        },
+    )
+    assert "not in the file" in message
+    assert list(victim_table.characters.all()) == [victim]
+
+
+def test_a_user_row_is_refused(tmp_path, attacker):
+    victim = UserFactory(username="victim")
+    before = get_user_model().objects.filter(pk=victim.pk).values().get()
+    message = refused(
+        tmp_path,
+        {
+            "model": "auth.user",
+            "pk": victim.pk,
+            "fields": {
+                "username": "victim",
+                "password": attacker.password,
+                "is_superuser": True,
+                "is_staff": True,
+            },
+        },
+    )
+    assert "“auth.user” row" in message and "never users" in message
+    assert get_user_model().objects.filter(pk=victim.pk).values().get() == before
+
+
+def test_a_session_row_is_refused(tmp_path, attacker):
+    message = refused(
+        tmp_path,
+        {
+            "model": "sessions.session",
+            "pk": "planted-session-key",
+            "fields": {
+                "session_data": "e30:planted",
+                "expire_date": "2099-01-01T00:00:00Z",
+            },
+        },
+    )
+    assert "“sessions.session” row" in message
+    assert not Session.objects.filter(session_key="planted-session-key").exists()
