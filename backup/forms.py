@@ -42,7 +42,9 @@ class HandOverForm(forms.Form):
 
     def __init__(self, *args, table, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["character"].queryset = Character.objects.filter(table=table, owner=None)
+        self.fields["character"].queryset = Character.objects.filter(
+            table=table, owner=None
+        ).select_related("playbook")
         self.fields["player"].queryset = (
             get_user_model()
             .objects.filter(memberships__table=table, memberships__role="player")
