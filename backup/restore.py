@@ -27,6 +27,9 @@ from django.core.exceptions import FieldDoesNotExist, ValidationError
 from django.db import DatabaseError, models, transaction
 from django.utils.dateparse import parse_datetime
 
+from blades.rules import clocks as clock_rules
+from blades.rules.errors import RuleError
+
 from .tables import FORMAT, LEFT_OUT, MOVED, PARTS, VERSION, content_keys
 
 # Well past a long campaign's export (a few hundred KB): the web form and the command
@@ -183,9 +186,14 @@ class _Restore:
                 self.write(model, where, pk, fields)
         for model, pk, name, target, old in self.later:
             model._default_manager.filter(pk=pk).update(**{name: self.new_ids[target][old]})
-        table = apps.get_model("table_sessions", "Table").objects.get(
-            pk=self.new_ids[apps.get_model("table_sessions", "Table")][tables[0][1]]
-        )
+        table = self.table_model.objects.get(pk=self.new_ids[self.table_model][tables[0][1]])
+        Clock = apps.get_model("table_sessions", "Clock")
+        try:
+            clock_rules.check_links(
+                dict(Clock.objects.filter(table=table).values_list("pk", "unlocks_id"))
+            )
+        except RuleError as error:
+            raise ImportRefused(f"The file's clocks: {error}") from None
         Membership = apps.get_model("table_sessions", "Membership")
         Membership.objects.get_or_create(table=table, user=self.gm, defaults={"role": "gm"})
         table.refresh_from_db()

@@ -193,3 +193,20 @@ def test_a_session_row_is_refused(tmp_path, attacker):
     )
     assert "“sessions.session” row" in message
     assert not Session.objects.filter(session_key="planted-session-key").exists()
+
+
+def test_clocks_that_unlock_each_other_are_refused(tmp_path, attacker):
+    def clock(pk: int, unlocks: int) -> dict:
+        return {
+            "model": "table_sessions.clock",
+            "pk": pk,
+            "fields": {
+                "table": TABLE_ID,
+                "name": f"Clock {pk}",
+                "unlocks": unlocks,
+                "created": "2026-01-01T00:00:00Z",
+            },
+        }
+
+    message = refused(tmp_path, clock(1, 2), clock(2, 1))
+    assert "cannot unlock itself" in message
