@@ -37,6 +37,17 @@ from .tables import FORMAT, LEFT_OUT, MOVED, PARTS, VERSION, content_keys
 MAX_BYTES = 8 * 1024 * 1024
 
 
+# What each kind of field holds in an export (JSON fields hold anything).
+PLAIN_TYPES = [
+    (models.BooleanField, bool),
+    (models.IntegerField, int),
+    (models.CharField, str),
+    (models.TextField, str),
+    (models.DateTimeField, str),
+]
+TYPE_NAMES = {bool: "true or false", int: "a whole number", str: "text"}
+
+
 class ImportRefused(Exception):
     pass
 
@@ -303,9 +314,18 @@ class _Restore:
         return self.users[username]
 
     def plain(self, where: str, field: models.Field, value):
+        """A value of the type the export writes: Django would turn a list into its text
+        for a name, and "3" into a number, where the file is simply wrong."""
+        if value is None:
+            return None
+        wanted = next((t for f, t in PLAIN_TYPES if isinstance(field, f)), None)
+        # True is an int to Python, not a number to the file.
+        fits = isinstance(value, wanted or object) and (wanted is bool or type(value) is not bool)
+        if not fits:
+            raise ImportRefused(f"{where}: its {field.name} is not {TYPE_NAMES[wanted]}.")
         # A time without its zone would be read as the server's, with a warning.
-        if isinstance(field, models.DateTimeField) and value is not None:
-            moment = parse_datetime(value) if isinstance(value, str) else None
+        if isinstance(field, models.DateTimeField):
+            moment = parse_datetime(value)
             if moment is None or moment.tzinfo is None:
                 raise ImportRefused(f"{where}: its {field.name} is not a time with its zone.")
         return value

@@ -210,3 +210,39 @@ def test_clocks_that_unlock_each_other_are_refused(tmp_path, attacker):
 
     message = refused(tmp_path, clock(1, 2), clock(2, 1))
     assert "cannot unlock itself" in message
+
+
+@pytest.mark.parametrize(
+    ("text", "said"),
+    [
+        ("{broken", "not JSON"),
+        ('{"format": "blades-table-export", "version": 1, "objects": "many"}', "no list"),
+        ("\ufeff[1, 2]", "not a Blades Table export"),
+        ('{"format": "blades-table-export", "version": 99}', "cannot read"),
+        ('{"name": "NaN", "x": NaN}', "not a number JSON allows"),
+        ('{"name": "nul \\u0000"}', "NUL character"),
+        ('{"name": "\\ud800"}', "lone surrogate"),
+    ],
+)
+def test_a_malformed_file_ends_with_a_command_error(tmp_path, attacker, text, said):
+    path = tmp_path / "table.json"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(CommandError, match=said):
+        call_command("import_table", str(path), gm="mallory")
+
+
+def test_wrong_types_end_with_a_command_error(tmp_path, attacker):
+    message = refused(
+        tmp_path,
+        {
+            "model": "table_sessions.clock",
+            "pk": 1,
+            "fields": {"table": TABLE_ID, "name": "Clock", "segments": "lots"},
+        },
+    )
+    assert "segments" in message
+    message = refused(
+        tmp_path,
+        {"model": "table_sessions.clock", "pk": 1, "fields": {"table": [TABLE_ID], "name": 1}},
+    )
+    assert "its table names a table that is not in the file" in message
