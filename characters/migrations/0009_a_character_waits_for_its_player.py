@@ -7,7 +7,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("characters", "0006_stress_boxes_with_composed_or_steady"),
+        ("characters", "0008_crew_ability_dots"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
