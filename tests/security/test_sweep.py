@@ -70,6 +70,9 @@ NOT_HIDDEN = {
     "table_settings": "the table's name; GM only",
     "discord_settings": "the GM's webhooks; the posts go through the audience rule (test_audience)",
     "foundry_import": "a character imported from a file; it holds no GM note or hidden thing",
+    "table_restore": "makes a new table from a file; no table there is touched (tests/backup)",
+    "character_hand_over": "gives a restored table's waiting character to a player; the sheet "
+    "shows them what it shows any owner",
     "score_load": "a player's own load",
     "flashback_pay": "a player pays their own flashback",
     "activity_overindulge": "a player's own vice",
