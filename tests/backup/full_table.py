@@ -154,7 +154,7 @@ def add_action_roll(table: Table, player, character: Character) -> None:
         harm_landed=1,
         resist_attribute="prowess",
         resisted="roll",
-        resist_dice=[4, 2],
+        resist_dice=[2, 4, 2],  # the pool, then its dice
         result="reduced",
     )
     ConsequenceFactory(roll=roll, kind="complication", clock=clock, ticks=2)
