@@ -10,6 +10,7 @@ events back. Steps that break the rules raise RuleError with a message for the t
 from django.db import transaction
 from django.db.models import F
 
+from blades.rules import abilities as ability_rules
 from blades.rules import character as char_rules
 from blades.rules import crew as crew_rules
 from blades.rules import flow as rules
@@ -450,6 +451,32 @@ def set_push(
         )
         pushes = [w for w, on in words if on]
         record(roll, by, f"Pushes for {' and '.join(pushes)}" if pushes else "Does not push")
+    return roll
+
+
+def rooks_gambit(*, by: Membership, roll: ActionRoll) -> ActionRoll:
+    """Rook's Gambit: the roller takes 2 stress now and the roll uses their best action's
+    rating; the goal still says what they are doing."""
+    require_roller(by, roll)
+    with transaction.atomic():
+        roll = locked_roll(roll)
+        require_step(roll, Step.SETUP)
+        _require_action(roll)
+        character = Character.objects.get(pk=roll.character_id)
+        if "rooks_gambit" not in character.ability_keys:
+            raise RuleError(f"{character.name} does not have Rook's Gambit.")
+        performed = roll.action
+        roll.action = ability_rules.rooks_gambit(performed, character.ratings)
+        roll.save(update_fields=["action"])
+        changes = Changes()
+        trauma = changes.stress(character, ability_rules.ROOKS_GAMBIT_STRESS)
+        record(
+            roll,
+            by,
+            f"Rook's Gambit: rolls {roll.action.capitalize()} for {performed.capitalize()}; "
+            f"{character.name} takes {ability_rules.ROOKS_GAMBIT_STRESS} stress{trauma}",
+            changes,
+        )
     return roll
 
 

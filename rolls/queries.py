@@ -92,6 +92,7 @@ class RollView:
     incapacitated: bool = False  # the roller may push to act
     can_cancel: bool = False
     can_offer: bool = False
+    can_gambit: bool = False
     pool: int | None = None
     position: Position = Position.RISKY
     effect: Effect = Effect.STANDARD
@@ -186,6 +187,7 @@ def roll_view(
             view.can_assist = teammate and roll.assister_id is None
             view.can_offer = not roll.bargain_accepted
             view.can_roll = view.is_roller
+            view.can_gambit = view.is_roller and "rooks_gambit" in character.ability_keys
         else:
             assists = flow.group_assists(roll)
             outsider = teammate and str(mine.pk) not in roll.group
@@ -337,4 +339,5 @@ def panel_context(table: Table, membership: Membership) -> dict:
         "bonus": BONUS,
         "zero_pool_dice": dice_count(0),
         "assist_stress": ASSIST_STRESS,
+        "gambit_stress": ability_rules.ROOKS_GAMBIT_STRESS,
     }

@@ -241,6 +241,7 @@ ROLL_STEPS = {
         by=m, roll=r, text=_text(p, "bargain", 200)
     ),
     "accept-bargain": lambda m, r, p: flow.accept_bargain(by=m, roll=r),
+    "rooks-gambit": lambda m, r, p: flow.rooks_gambit(by=m, roll=r),
     "ability": lambda m, r, p: flow.add_ability_bonus(
         by=m, roll=r, bonus=p.get("bonus", ""), reason=_text(p, "reason", 120)
     ),

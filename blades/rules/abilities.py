@@ -223,7 +223,6 @@ REMINDERS: dict[str, tuple[str, ...]] = {
     "ghost_veil": ("roll",),
     "reflexes": ("roll",),
     "shadow": ("roll", "resist"),
-    "rooks_gambit": ("roll",),
     "cloak_and_dagger": ("roll",),
     "ghost_voice": ("roll",),
     "like_looking_into_a_mirror": ("roll",),
@@ -370,3 +369,17 @@ def calculating_gives(pay_with: str, *, calculating_at_table: bool, used: bool) 
     if used:
         raise RuleError("Calculating's extra activity is taken this downtime.")
     return True
+
+
+# --- Rook's Gambit --------------------------------------------------------------------------
+
+ROOKS_GAMBIT_STRESS = 2
+
+
+def rooks_gambit(action: str, ratings: Mapping[str, int]) -> str:
+    """Rook's Gambit (000): "Take 2 stress to roll your best action rating while
+    performing a different action": the action whose rating is rolled instead."""
+    best = max(ratings, key=lambda a: ratings[a])
+    if ratings[best] <= ratings.get(action, 0):
+        raise RuleError(f"{action.capitalize()} is already your best action rating.")
+    return best

@@ -161,3 +161,22 @@ def test_the_sheets_own_resistance_roll_counts_iron_will_too(client, ada, player
     actions.resist(character=ada, roller=player, attribute="resolve", rng=Dice(3, 1))
     roll = Roll.objects.get(character=ada, kind="resistance")
     assert roll.pool == 2 and roll.note == "Resolve (+1d Iron Will)"
+
+
+def test_rooks_gambit_rolls_the_best_action_for_2_stress(client, ada_m, ada):
+    """Rook's Gambit (000): "Take 2 stress to roll your best action rating while
+    performing a different action." Ada's best is Prowl 2; she is doing Skirmish (1)."""
+    from blades.rules.errors import RuleError
+
+    roll = flow.start_roll(by=ada_m, character=ada, goal="hold the door", action="skirmish")
+    assert "Rook's Gambit: roll your best action" not in panel(client, ada_m.user, ada.table)
+    with pytest.raises(RuleError, match="does not have Rook's Gambit"):
+        flow.rooks_gambit(by=ada_m, roll=roll)
+    give(ada, "rooks_gambit")
+    assert "Rook's Gambit: roll your best action (2 stress)" in panel(client, ada_m.user, ada.table)
+    roll = flow.rooks_gambit(by=ada_m, roll=roll)
+    assert roll.action == "prowl" and fresh(ada).stress == 2
+    with pytest.raises(RuleError, match="already your best"):
+        flow.rooks_gambit(by=ada_m, roll=roll)
+    roll = flow.roll_dice(by=ada_m, roll=roll, rng=Dice(4, 1))
+    assert roll.pool == 2 and roll.goal == "hold the door"

@@ -143,3 +143,13 @@ def test_calculating_gives_one_extra_activity_when_asked_for():
         abilities.calculating_gives("calc", calculating_at_table=True, used=True)
     with pytest.raises(RuleError, match="No one"):
         abilities.calculating_gives("calc", calculating_at_table=False, used=False)
+
+
+def test_rooks_gambit_picks_the_best_rating():
+    import pytest
+
+    from blades.rules.errors import RuleError
+
+    assert abilities.rooks_gambit("hunt", {"hunt": 0, "sway": 3, "prowl": 2}) == "sway"
+    with pytest.raises(RuleError, match="already your best"):
+        abilities.rooks_gambit("sway", {"hunt": 0, "sway": 3, "prowl": 3})
