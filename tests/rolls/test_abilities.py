@@ -167,8 +167,9 @@ def test_rooks_gambit_rolls_the_best_action_for_2_stress(client, ada_m, ada):
     """Rook's Gambit (000): "Take 2 stress to roll your best action rating while
     performing a different action." Ada's best is Prowl 2; she is doing Skirmish (1)."""
     from blades.rules.errors import RuleError
+    from tests.helpers import call
 
-    roll = flow.start_roll(by=ada_m, character=ada, goal="hold the door", action="skirmish")
+    roll = call(flow.start_roll(by=ada_m, character=ada, goal="hold the door", action="skirmish"))
     assert "Rook's Gambit: roll your best action" not in panel(client, ada_m.user, ada.table)
     with pytest.raises(RuleError, match="does not have Rook's Gambit"):
         flow.rooks_gambit(by=ada_m, roll=roll)
