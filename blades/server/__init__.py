@@ -50,6 +50,8 @@ Two more set how the server process runs, leaning on no private API (no pin need
 `checkpoint` (SQLite's log checkpointed by a thread of its own, never inside a request)
 and `collector` (the garbage collector's thresholds, and what start-up made frozen).
 Both are done by `start()`, which only the served application calls (blades/serve.py).
+
+docs/performance.md gives what each saves, measured with and without it in one session.
 """
 
 from . import checkpoint, collector
