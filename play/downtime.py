@@ -107,12 +107,16 @@ def _help(helped: bool) -> int:
 
 
 def _action_dice(
-    character: Character, action: str, helped: bool, push: bool, ability_dice: int = 0
-) -> int:
+    character: Character, action: str, helped: bool, push: bool, ability_dice: int = 0,
+    push_act: bool = False,
+) -> int:  # fmt: skip
     """A downtime action roll: the rating, a friend's help, a push, an ability's dice and
-    harm's penalties as on any action roll (severe harm acts only with help or a push)."""
+    harm's penalties as on any action roll (severe harm acts only with help or a push to
+    act, a push of its own: `push_act`, 2 stress more)."""
     rating = _rating(character, action)
-    character_rules.check_can_act(character.felt_harm, helped=helped, pushed=push)
+    character_rules.check_can_act(character.felt_harm, helped=helped, pushed=push_act)
+    if push_act:
+        character_actions.mark_stress(character=character, amount=PUSH_STRESS)
     harm_dice = character_rules.harm_dice_penalty(character.felt_harm)
     extra = _help(helped) + _push(character, push) + ability_dice + harm_dice
     return action_pool(rating, extra_dice=extra)
@@ -148,7 +152,7 @@ def acquire_asset(
 def long_term_project(
     *, character: Character, roller, action: str, clock: Clock | None = None,
     name: str = "", segments: int = PROJECT_SEGMENTS, helped: bool = False,
-    pay_with: str = "", push: bool = False, rng=SYSTEM_RNG,
+    pay_with: str = "", push: bool = False, push_act: bool = False, rng=SYSTEM_RNG,
 ) -> DowntimeActivity:  # fmt: skip
     """An action roll ticks a project clock (a new one when none is chosen)."""
     with transaction.atomic():
@@ -164,7 +168,7 @@ def long_term_project(
             raise RuleError("Choose one of the table's project clocks.")
         named = audience.ref("clock", clock)
         result, roll = _roll(
-            character, roller, _action_dice(character, action, helped, push), rng,
+            character, roller, _action_dice(character, action, helped, push, 0, push_act), rng,
             f"Project: {named}",
         )  # fmt: skip
         ticks = downtime_ticks(result.outcome)
@@ -231,13 +235,13 @@ def recover(
 
 def reduce_heat(
     *, character: Character, roller, action: str, helped: bool = False, pay_with: str = "",
-    push: bool = False, rng=SYSTEM_RNG,
+    push: bool = False, push_act: bool = False, rng=SYSTEM_RNG,
 ) -> DowntimeActivity:  # fmt: skip
     with transaction.atomic():
         phase, crew, fields = _begin(character, Kind.REDUCE_HEAT, pay_with)
         dice, levels = ability_rules.reduce_heat_bonus(character.ability_keys, crew.abilities)
         result, roll = _roll(
-            character, roller, _action_dice(character, action, helped, push, dice), rng,
+            character, roller, _action_dice(character, action, helped, push, dice, push_act), rng,
             "Reduce heat", lambda r: f"Heat −{downtime_ticks(raise_outcome(r.outcome, levels))}",
         )  # fmt: skip
         outcome = raise_outcome(result.outcome, levels)

@@ -327,6 +327,7 @@ def downtime_activity(request: HttpRequest, table_id: int, character_id: int) ->
         post = request.POST
         common = {"character": character, "pay_with": post.get("pay_with", "")}
         helped, push = inputs.flag(post, "helped"), inputs.flag(post, "push")
+        push_act = inputs.flag(post, "push_act")
         match post.get("kind"):
             case "acquire_asset":
                 downtime.acquire_asset(
@@ -344,7 +345,7 @@ def downtime_activity(request: HttpRequest, table_id: int, character_id: int) ->
                         post, "segments", low=CLOCK_MIN, high=CLOCK_MAX,
                         default=downtime.PROJECT_SEGMENTS,
                     ),
-                    helped=helped, push=push,
+                    helped=helped, push=push, push_act=push_act,
                 )  # fmt: skip
             case "recover":
                 downtime.recover(
@@ -360,7 +361,7 @@ def downtime_activity(request: HttpRequest, table_id: int, character_id: int) ->
             case "reduce_heat":
                 downtime.reduce_heat(
                     **common, roller=request.user, action=post.get("action", ""),
-                    helped=helped, push=push,
+                    helped=helped, push=push, push_act=push_act,
                 )  # fmt: skip
             case "train":
                 downtime.train(**common, track=post.get("track", ""))

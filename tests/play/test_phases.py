@@ -752,7 +752,9 @@ def test_pushing_yourself_on_a_downtime_roll_and_harm_on_downtime_action_rolls(
     client, in_downtime, table, crew, pc, player
 ):
     """001 §Pushing Yourself: "+1d to your roll. (This may be used for an action roll or
-    downtime roll ...)"; 001 §Harm: moderate harm −1d, severe harm needs help or a push."""
+    downtime roll ...)"; 001 §Harm: moderate harm −1d, severe harm needs help or a push,
+    and "For each bonus you choose below, take 2 stress": acting while incapacitated is a
+    push of its own."""
     Crew.objects.filter(pk=crew.pk).update(heat=6)
     Character.objects.filter(pk=pc.pk).update(skirmish=2, harm={"2": ["Cut"], "3": ["Lung"]})
     client.force_login(player)
@@ -760,9 +762,12 @@ def test_pushing_yourself_on_a_downtime_roll_and_harm_on_downtime_action_rolls(
     data = {"kind": "reduce_heat", "action": "skirmish"}
     response = client.post(url, data, headers=HX)
     assert response.status_code == 422 and "incapacitated" in response.content.decode()
-    assert client.post(url, {**data, "push": "1"}, headers=HX).status_code == 200
+    response = client.post(url, {**data, "push": "1"}, headers=HX)  # +1d is no push to act
+    assert response.status_code == 422 and "incapacitated" in response.content.decode()
+    pushed = {**data, "push": "1", "push_act": "1"}
+    assert client.post(url, pushed, headers=HX).status_code == 200
     assert Roll.objects.get(table=table, kind="downtime").pool == 2  # 2, +1 push, −1 harm
-    assert fresh(pc).stress == 2
+    assert fresh(pc).stress == 4
 
 
 def test_the_engagement_rolls_position_carries_into_the_first_action_roll(
