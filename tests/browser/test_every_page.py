@@ -27,6 +27,7 @@ def test_every_page_fits_both_widths_and_is_accessible(person, make_user, server
     t = f"/tables/{table.pk}"
     pages = [
         "/tables/",
+        "/tables/restore/",
         f"{t}/",
         f"{t}/characters/{sable.pk}/",
         f"{t}/crew/",

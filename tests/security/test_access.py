@@ -56,6 +56,7 @@ GM_ONLY = {
     "custom_playbook_new",
     "table_settings",
     "table_export",
+    "character_hand_over",
 }
 # What a player may post about the table itself (their own roll, their own new character)
 # and pages that ignore a POST; the snapshot still proves these changed nothing else.
