@@ -31,7 +31,7 @@ async def test_snapshot_brings_the_party_and_makes_open_sheets_catch_up():
     table, player, character = await make_party()
     communicator, _ = await connect(player, table.pk)
     snapshot = await communicator.receive_from()
-    assert '<ul id="party" class="plain party" hx-swap-oob="true">' in snapshot
+    assert '<ul id="party" class="plain party" hx-swap-oob="morph">' in snapshot
     assert f'id="party-{character.pk}"' in snapshot
     assert "Sable" in snapshot and "Stress 3/9" in snapshot
     # Only the list swaps out-of-band, not each member inside it as well.

@@ -254,7 +254,7 @@ async def test_a_player_joining_updates_the_players_list_live():
     gm_frame = await next_frame_with(gm_socket, 'id="members"')
     player_frame = await next_frame_with(player_socket, 'id="members"')
     for frame in (gm_frame, player_frame):
-        assert 'id="members"' in frame and 'hx-swap-oob="true"' in frame and "newcomer" in frame
+        assert 'id="members"' in frame and 'hx-swap-oob="morph"' in frame and "newcomer" in frame
     assert 'aria-label="Remove newcomer"' in gm_frame
     assert "Remove" not in player_frame
     # Joining again changes nothing and sends nothing.
