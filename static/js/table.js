@@ -5,6 +5,9 @@ htmx.config.wsReconnectDelay = (retryCount) => {
   return delay / 2 + (Math.random() * delay) / 2;
 };
 
+// A refused form comes back as 422 with its errors: swap it in like a success.
+htmx.config.responseHandling.unshift({ code: "422", swap: true });
+
 // Mark the page while its socket is down, so nobody trusts a stale view.
 document.addEventListener("htmx:wsOpen", () => (document.body.dataset.socket = "open"));
 document.addEventListener("htmx:wsClose", () => (document.body.dataset.socket = "closed"));
@@ -155,7 +158,7 @@ htmx.defineExtension("push-present", {
 // in, in order, once it is up and the click has run, or after 1.5 s if it stays down, so
 // that a resting finger never freezes the page.
 const sockets = new WeakMap(); // page element → its open WebSocket
-let [held, pressed, replaying, holdTimer] = [[], false, false, null];
+let [held, pressed, holdTimer] = [[], false, null];
 
 document.addEventListener("htmx:wsOpen", (event) => {
   sockets.set(event.target, event.detail.event.target);
@@ -163,21 +166,17 @@ document.addEventListener("htmx:wsOpen", (event) => {
 document.addEventListener("htmx:wsBeforeMessage", (event) => {
   // Once one frame waits, the next ones wait behind it, or they would overtake it.
   const socket = sockets.get(event.target);
-  if (replaying || !socket || (!pressed && !held.length)) return;
+  if (!socket || (!pressed && !held.length)) return;
   event.preventDefault();
   held.push({ socket, data: event.detail.message });
 });
 
 function release() {
   const waiting = held;
-  [held, pressed, replaying] = [[], false, true];
+  [held, pressed] = [[], false];
   clearTimeout(holdTimer);
-  try {
-    // Through the socket's own listener, so each frame is swapped as if it came now.
-    for (const { socket, data } of waiting) socket.dispatchEvent(new MessageEvent("message", { data }));
-  } finally {
-    replaying = false;
-  }
+  // Through the socket's own listener, so each frame is swapped as if it came now.
+  for (const { socket, data } of waiting) socket.dispatchEvent(new MessageEvent("message", { data }));
 }
 function press() {
   pressed = true;
@@ -196,36 +195,3 @@ onEvery("keydown", (event) => {
   if (event.key === " " && !event.repeat && event.target.matches(SPACE_CLICKS)) press();
 });
 onEvery("keyup", (event) => event.key === " " && releaseAfterClick());
-
-// A Copy button beside a read-only link (the invite, the shared screen): it copies the
-// field named by data-copy and says so in its own label for a moment. Without a secure
-// context (plain HTTP on a home network) there is no clipboard API, only the old command.
-document.addEventListener("click", async (event) => {
-  const button = event.target.closest("button[data-copy]");
-  const field = button && document.getElementById(button.dataset.copy);
-  if (!field) return;
-  field.select();
-  try {
-    await navigator.clipboard.writeText(field.value);
-  } catch {
-    if (!document.execCommand("copy")) return;
-  }
-  button.dataset.copied = "true";
-  button.firstChild.textContent = "Copied";
-  setTimeout(() => {
-    button.firstChild.textContent = "Copy";
-    delete button.dataset.copied;
-  }, 2000);
-});
-
-// The wizard's "dots left" counts down as action dots are chosen (the budget comes from
-// the page, which has it from the rules); the server counts again when the step is posted.
-document.addEventListener("change", (event) => {
-  const form = event.target.form;
-  if (!form || !form.dataset.dotsBudget || !event.target.matches("input[data-dots]")) return;
-  const chosen = Array.from(form.querySelectorAll("input[data-dots]:checked"));
-  const left = Number(form.dataset.dotsBudget) - chosen.reduce((n, el) => n + Number(el.value), 0);
-  const count = Math.abs(left);
-  const dots = count === 1 ? " dot" : " dots";
-  form.querySelector("#dots-left").textContent = count + dots + (left < 0 ? " too many" : " left");
-});

@@ -64,3 +64,18 @@ def test_a_logged_out_visitor_sees_which_table_invites_them(person, make_user, s
     visitor.goto(invite)
     expect(visitor.get_by_role("heading", name="Invite revoked")).to_be_visible()
     wait_for_socket(gm)
+
+
+def test_the_copy_button_copies_the_invite_link_and_says_so(person, make_user, server):
+    make_user("gm")
+    gm = person("gm")
+    gm.context.grant_permissions(["clipboard-read", "clipboard-write"])
+    gm.get_by_label("Table name").fill("Copied table")
+    gm.get_by_role("button", name="Create table").click()
+    gm.get_by_role("button", name="Copy the invite link").click()
+    expect(gm.get_by_role("button", name="Copied the invite link")).to_be_visible()
+    assert (
+        gm.evaluate("navigator.clipboard.readText()")
+        == gm.get_by_label("Invite link").input_value()
+    )
+    expect(gm.get_by_role("button", name="Copy the invite link")).to_be_visible()
