@@ -23,6 +23,7 @@ import math
 from dataclasses import dataclass, field
 
 from blades.rules import character as rules
+from sessions.inputs import unstorable_text
 
 MAX_BYTES = 192 * 1024  # an export with every ability's text is ~30 KB
 MAX_ITEMS = 300
@@ -95,6 +96,9 @@ def parse(raw: bytes) -> dict:
         raise FoundryError(["The file is not JSON: export the actor from Foundry again."]) from None
     if not isinstance(document, dict):
         raise FoundryError(["The file holds JSON, but not a Foundry actor."])
+    problems = unstorable_text(document)
+    if problems:
+        raise FoundryError(problems)
     return document
 
 

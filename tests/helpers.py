@@ -228,3 +228,17 @@ def wizard_answers(playbook) -> list[dict]:
         {"step": "vice", "vice": "gambling", "vice_purveyor": "Spades' dice den"},
         {"step": "name", "name": "Vex", "alias": "the Knife", "look": "Scarred"},
     ]
+
+
+def foundry_choices(
+    playbook="cutter", heritage="skovlan", background="military", vice="pleasure"
+) -> dict:
+    """The Foundry import's confirmation: a standard playbook and options, as posted."""
+    from characters.models import Option, Playbook
+
+    return {
+        "playbook": Playbook.objects.get(table=None, key=playbook).pk,
+        "heritage": Option.objects.get(kind="heritage", key=heritage).pk,
+        "background": Option.objects.get(kind="background", key=background).pk,
+        "vice": Option.objects.get(kind="vice", key=vice).pk,
+    }

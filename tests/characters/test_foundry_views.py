@@ -1,14 +1,17 @@
 """Importing a Foundry export through the pages: preview, then one transaction."""
 
 import copy
+import html
 import json
+import re
 
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 
 from characters.foundry import MAX_BYTES
-from characters.models import Character, Option, Playbook
+from characters.models import Character
 from tests.factories import CharacterFactory
+from tests.helpers import foundry_choices
 
 from .foundry_samples import V09, V10, V11
 
@@ -24,15 +27,6 @@ def _upload(client, table, actor, name="fvtt-Actor-silver.json"):
 def _confirm(client, table, actor, **choices):
     document = actor if isinstance(actor, str) else json.dumps(actor)
     return client.post(f"/tables/{table.pk}/characters/import/", {"document": document, **choices})
-
-
-def _choices(playbook="cutter", heritage="skovlan", background="military", vice="pleasure"):
-    return {
-        "playbook": Playbook.objects.get(table=None, key=playbook).pk,
-        "heritage": Option.objects.get(kind="heritage", key=heritage).pk,
-        "background": Option.objects.get(kind="background", key=background).pk,
-        "vice": Option.objects.get(kind="vice", key=vice).pk,
-    }
 
 
 def test_the_preview_shows_what_matched_and_saves_nothing(client, table, player):
@@ -61,7 +55,7 @@ def test_a_custom_playbook_is_named_as_not_matched(client, table, player):
 
 def test_confirming_imports_the_whole_sheet(client, table, player):
     client.force_login(player)
-    response = _confirm(client, table, V11, **_choices())
+    response = _confirm(client, table, V11, **foundry_choices())
     character = Character.objects.get()
     assert response.status_code == 302
     assert response["Location"] == f"/tables/{table.pk}/characters/{character.pk}/"
@@ -91,14 +85,16 @@ def test_confirming_imports_the_whole_sheet(client, table, player):
 @pytest.mark.parametrize("actor", [V10, V09])
 def test_older_exports_import_too(client, table, player, actor):
     client.force_login(player)
-    response = _confirm(client, table, actor, **_choices("whisper", "iruvia", "academic", "weird"))
+    response = _confirm(
+        client, table, actor, **foundry_choices("whisper", "iruvia", "academic", "weird")
+    )
     assert response.status_code == 302
     assert Character.objects.get().stress in (4, 2)
 
 
 def test_the_sheet_shows_the_imported_character(client, table, player):
     client.force_login(player)
-    _confirm(client, table, V11, **_choices())
+    _confirm(client, table, V11, **foundry_choices())
     character = Character.objects.get()
     page = client.get(f"/tables/{table.pk}/characters/{character.pk}/").content.decode()
     assert "Silver" in page and "Battleborn" in page
@@ -106,12 +102,14 @@ def test_the_sheet_shows_the_imported_character(client, table, player):
 
 def test_export_round_trips_through_import(client, table, player, other_player):
     client.force_login(player)
-    _confirm(client, table, V11, **_choices())
+    _confirm(client, table, V11, **foundry_choices())
     first = Character.objects.get()
     exported = client.get(f"/tables/{table.pk}/characters/{first.pk}/foundry.json")
     assert exported["Content-Disposition"].startswith("attachment")
     client.force_login(other_player)
-    assert _confirm(client, table, exported.content.decode(), **_choices()).status_code == 302
+    assert (
+        _confirm(client, table, exported.content.decode(), **foundry_choices()).status_code == 302
+    )
     second = Character.objects.exclude(pk=first.pk).get()
     fields = ["name", "alias", "look", "stress", "traumas", "harm", "healing", "coin", "stash"]
     fields += ["skirmish", "prowl", "hunt", "playbook_xp", "insight_xp", "vice_purveyor"]
@@ -154,10 +152,10 @@ def test_a_tampered_confirmation_saves_nothing(client, table, player):
     client.force_login(player)
     actor = copy.deepcopy(V11)
     actor["system"]["stress"] = {"value": 50}
-    response = _confirm(client, table, actor, **_choices())
+    response = _confirm(client, table, actor, **foundry_choices())
     assert response.status_code == 422
     assert "Stress is 50" in response.content.decode()
-    response = _confirm(client, table, V11, **{**_choices(), "playbook": 999999})
+    response = _confirm(client, table, V11, **{**foundry_choices(), "playbook": 999999})
     assert response.status_code == 422
     assert not Character.objects.exists()
 
@@ -173,14 +171,14 @@ def test_nothing_is_half_imported(client, table, player, monkeypatch):
 
     monkeypatch.setattr(foundry_import.CharacterItem.objects, "bulk_create", broken)
     with pytest.raises(RuntimeError):
-        _confirm(client, table, V11, **_choices())
+        _confirm(client, table, V11, **foundry_choices())
     assert not Character.objects.exists()
 
 
 def test_one_active_character_per_seat(client, table, player):
     CharacterFactory(table=table, owner=player)
     client.force_login(player)
-    response = _confirm(client, table, V11, **_choices())
+    response = _confirm(client, table, V11, **foundry_choices())
     assert response.status_code == 422
     assert "Retire your current character" in response.content.decode()
     assert Character.objects.count() == 1
@@ -192,7 +190,7 @@ def test_ratings_of_four_need_mastery(client, table, player):
     actor["system"]["attributes"]["prowess"]["skills"]["skirmish"]["value"] = 4
     page = _upload(client, table, actor).content.decode()
     assert "Mastery" in page
-    assert _confirm(client, table, actor, **_choices()).status_code == 422
+    assert _confirm(client, table, actor, **foundry_choices()).status_code == 422
     assert not Character.objects.exists()
 
 
@@ -200,7 +198,7 @@ def test_the_gm_and_outsiders_cannot_import(client, table, gm, outsider):
     client.force_login(gm)
     assert client.get(f"/tables/{table.pk}/characters/import/").status_code == 403
     client.force_login(outsider)
-    assert _confirm(client, table, V11, **_choices()).status_code == 404
+    assert _confirm(client, table, V11, **foundry_choices()).status_code == 404
     assert not Character.objects.exists()
 
 
@@ -208,3 +206,51 @@ def test_the_import_is_linked_from_the_party(client, table, player):
     client.force_login(player)
     page = client.get(f"/tables/{table.pk}/").content.decode()
     assert f"/tables/{table.pk}/characters/import/" in page
+
+
+# JSON carries a lone surrogate or a NUL as an escape (`\ud800`, `\u0000`): valid JSON, but
+# text no page can be encoded with and no PostgreSQL text column can hold.
+UNSTORABLE = [
+    ("name", "Sur\ud800rogate", "`name`"),
+    ("name", "Nul\x00l", "`name`"),
+    ("look", "tall\udfff", "`system.look`"),
+    ("item", "Fine\x00 blade", "`items[10].name`"),
+    ("trauma", "\ud800", "`system.trauma.list[1]`"),
+    ("key", "Cold\x00", "`system.harm.Cold\\u0000`"),
+]
+
+
+def _unstorable(where: str, text: str) -> str:
+    actor = copy.deepcopy(V11)
+    if where == "name":
+        actor["name"] = text
+    elif where == "look":
+        actor["system"]["look"] = text
+    elif where == "item":
+        actor["items"].append({"name": text, "type": "item", "system": {"load": 1}})
+    elif where == "trauma":
+        actor["system"]["trauma"]["list"].append(text)
+    else:
+        actor["system"]["harm"][text] = {"one": "x"}
+    return json.dumps(actor)
+
+
+@pytest.mark.parametrize("where, text, field", UNSTORABLE)
+def test_text_no_column_can_store_is_refused_beside_the_file_field(
+    client, table, player, where, text, field
+):
+    client.force_login(player)
+    response = _upload(client, table, _unstorable(where, text).encode())
+    assert response.status_code == 422
+    error = re.search(r'id="id_export_error"[^>]*>(.*?)</p>', response.content.decode(), re.S)
+    assert field in html.unescape(error.group(1))
+    assert not Character.objects.exists()
+
+
+@pytest.mark.parametrize("where, text, field", UNSTORABLE)
+def test_text_no_column_can_store_is_refused_at_confirm(client, table, player, where, text, field):
+    client.force_login(player)
+    response = _confirm(client, table, _unstorable(where, text), **foundry_choices())
+    assert response.status_code == 422
+    assert field in html.unescape(response.content.decode())
+    assert not Character.objects.exists()
