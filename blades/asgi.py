@@ -16,6 +16,7 @@ from channels.sessions import SessionMiddlewareStack  # noqa: E402
 from blades.server.handler import OneHopASGIHandler  # noqa: E402
 from blades.server.origin import SameOriginValidator  # noqa: E402
 from crews.routing import websocket_urlpatterns as screen_sockets  # noqa: E402
+from sessions.routing import unknown_paths  # noqa: E402
 from sessions.routing import websocket_urlpatterns as table_sockets  # noqa: E402
 
 django_http_app = OneHopASGIHandler()
@@ -24,7 +25,7 @@ application = ProtocolTypeRouter(
     {
         "http": django_http_app,
         "websocket": SameOriginValidator(
-            SessionMiddlewareStack(URLRouter(table_sockets + screen_sockets))
+            SessionMiddlewareStack(URLRouter(table_sockets + screen_sockets + unknown_paths))
         ),
     }
 )
