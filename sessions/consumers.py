@@ -2,6 +2,7 @@
 
 import asyncio
 
+from autobahn.exception import Disconnected
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.utils import timezone
 
@@ -17,6 +18,10 @@ class TableConsumer(FramesSkipTheDatabase, AsyncWebsocketConsumer):
     layer_lost = False
     # Set once it has joined its groups and been accepted.
     accepted = False
+    # Set once the socket is closing: it stays in its groups until the close completes,
+    # and a frame pushed to it meanwhile (a kicked member's other socket leaving, say)
+    # has no one to go to.
+    closing = False
 
     async def __call__(self, scope, receive, send) -> None:
         self.run = asyncio.current_task()
@@ -77,6 +82,22 @@ class TableConsumer(FramesSkipTheDatabase, AsyncWebsocketConsumer):
         await layer.watch()
         for group in groups:
             await self.channel_layer.group_add(group, self.channel_name)
+
+    async def close(self, code=None, reason=None) -> None:
+        self.closing = True
+        await super().close(code, reason)
+
+    async def send(self, text_data=None, bytes_data=None, close=False) -> None:
+        """A frame for a closing socket is dropped: a closed socket is not an error. Daphne
+        refuses one sent between the first close frame and the end of the connection,
+        whichever side began the close (autobahn's "Attempt to send on a closed
+        protocol"), and the refusal would end this consumer with a traceback."""
+        if self.closing:
+            return
+        try:
+            await super().send(text_data, bytes_data, close)
+        except Disconnected:
+            self.closing = True
 
     async def disconnect(self, code: int) -> None:
         if not hasattr(self, "joined"):
