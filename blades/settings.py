@@ -240,12 +240,15 @@ LOGGING = {
 # any view reads it (a 10,000-character name still arrives, and its form says too long).
 DATA_UPLOAD_MAX_MEMORY_SIZE = 256 * 1024
 
-# Discord webhooks (chronicle/discord.py). Only these prefixes are accepted as a table's
-# webhook: the server never posts anywhere a GM's paste could point it (an internal
-# address, say). Tests add their loopback server here; production has no variable for it.
-DISCORD_WEBHOOK_PREFIXES = (
-    "https://discord.com/api/webhooks/",
-    "https://discordapp.com/api/webhooks/",
+# Discord webhooks (chronicle/discord.py). Only a webhook on these origins is accepted as a
+# table's: the server never posts anywhere a GM's paste could point it (an internal
+# address, say). Discord's clients copy webhooks from all four (canary and ptb are its test
+# builds). Tests add their loopback server here; production has no variable for it.
+DISCORD_WEBHOOK_ORIGINS = (
+    "https://discord.com",
+    "https://discordapp.com",
+    "https://canary.discord.com",
+    "https://ptb.discord.com",
 )
 DISCORD_TIMEOUT = 5  # seconds per attempt
 DISCORD_ATTEMPTS = 4

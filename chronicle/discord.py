@@ -30,8 +30,13 @@ from django.utils import timezone
 
 logger = logging.getLogger(__name__)
 
-# Discord's own form of a webhook after the prefix: the webhook's id, then its token.
-WEBHOOK_TAIL = re.compile(r"^\d{1,25}/[A-Za-z0-9_-]{1,100}$")
+# Discord's own form of a webhook after its origin: the API's path, unversioned or of any
+# version (`/api/v10/webhooks/`), the webhook's id and token, and at most the forum
+# thread to post into. Nothing else: no other query, no fragment, no userinfo or port
+# (the origin must be followed by this path at once).
+WEBHOOK_PATH = re.compile(
+    r"/api/(?:v\d{1,2}/)?webhooks/\d{1,25}/[A-Za-z0-9_-]{1,100}(?:\?thread_id=\d{1,25})?"
+)
 # Discord refuses requests from urllib's default agent.
 USER_AGENT = "DiscordBot (https://github.com/blades-table, 1.0)"
 # However long a 429 asks for, a post that has to wait longer is given up.
@@ -43,10 +48,10 @@ BACKLOG = 1000
 
 def valid_webhook(url: str) -> bool:
     """A Discord webhook URL, and nothing else the server could be made to post to."""
-    for prefix in settings.DISCORD_WEBHOOK_PREFIXES:
-        if url.startswith(prefix) and WEBHOOK_TAIL.match(url[len(prefix) :]):
-            return True
-    return False
+    return any(
+        url.startswith(origin) and WEBHOOK_PATH.fullmatch(url[len(origin) :])
+        for origin in settings.DISCORD_WEBHOOK_ORIGINS
+    )
 
 
 @dataclass(frozen=True)

@@ -1,10 +1,13 @@
 """What goes to Discord, built in the relay's worker from the committed database.
 
 Each function here is a job (chronicle.discord): it reads the row the change left,
-decides its audience and returns the posts. The audience follows the table's own:
+decides its audience and returns the posts, to the table's webhooks as they were when
+the change was made (`Webhooks`, read by the relay). The audience follows the table's own:
 what the roll log shows players goes to the players' webhook; a secret roll, a GM-only
 clock or a hidden faction's clock goes to the GM-only webhook, or nowhere without one.
 """
+
+from dataclasses import dataclass
 
 from django.apps import apps
 
@@ -46,29 +49,45 @@ def _embed(title: str, description: str, colour: int, fields=(), footer: str = "
     return embed
 
 
-def route(hook: DiscordHook | None, embed: dict, *, secret: bool) -> list[Post]:
-    if hook is None:
-        return []
+@dataclass(frozen=True)
+class Webhooks:
+    """A table's webhooks as they were when a change was made. Its posts go there: a GM
+    who sets another channel before the worker gets to them (Discord slow, a backlog of
+    retries) does not send what happened before to the new one."""
+
+    hook_id: int
+    players_url: str
+    gm_url: str
+    table_name: str
+
+
+def webhooks(table_id: int) -> Webhooks | None:
+    """The table's webhooks now, or None without any."""
+    hook = DiscordHook.objects.select_related("table").filter(table_id=table_id).first()
+    if hook is None or not (hook.players_url or hook.gm_url):
+        return None
+    return Webhooks(hook.pk, hook.players_url, hook.gm_url, hook.table.name)
+
+
+def route(hooks: Webhooks, embed: dict, *, secret: bool) -> list[Post]:
     url, which = (
-        (hook.gm_url, "GM-only webhook") if secret else (hook.players_url, "players' webhook")
+        (hooks.gm_url, "GM-only webhook") if secret else (hooks.players_url, "players' webhook")
     )
     if not url:
         return []
     if secret:
         embed = {**embed, "title": _cut(f"[GM only] {embed['title']}", TITLE_MAX)}
+    # The warning as it is now: a post that failed after this change was made left it.
+    warned = DiscordHook.objects.filter(pk=hooks.hook_id).exclude(last_error="").exists()
     return [
         Post(
-            hook_id=hook.pk,
+            hook_id=hooks.hook_id,
             url=url,
             which=which,
             payload={"embeds": [embed], "allowed_mentions": {"parse": []}},
-            clears_warning=bool(hook.last_error),
+            clears_warning=warned,
         )
     ]
-
-
-def _hook(table_id: int) -> DiscordHook | None:
-    return DiscordHook.objects.select_related("table").filter(table_id=table_id).first()
 
 
 def _dice(dice, pool: int) -> str:
@@ -76,13 +95,9 @@ def _dice(dice, pool: int) -> str:
     return f"{faces} ({pool}d{', lowest counts' if pool <= 0 else ''})"
 
 
-def roll_posts(table_id: int, roll_id: int) -> list[Post]:
+def roll_posts(table_id: int, roll_id: int, hooks: Webhooks) -> list[Post]:
     """A line of the table's roll log: every roll of the app, the shared action roll's
     included (its line names the action, position and effect), and each resistance."""
-    # The hook first: most tables have none, and then one query is all a roll costs.
-    hook = _hook(table_id)
-    if hook is None:
-        return []
     Roll = apps.get_model("table_sessions", "Roll")
     roll = Roll.objects.select_related("roller", "character", "table").filter(pk=roll_id).first()
     if roll is None:
@@ -100,14 +115,11 @@ def roll_posts(table_id: int, roll_id: int) -> list[Post]:
         [_field("Dice", _dice(roll.dice, roll.pool)), _field("Result", roll.outcome_label)],
         footer=roll.table.name,
     )
-    return route(hook, embed, secret=roll.secret)
+    return route(hooks, embed, secret=roll.secret)
 
 
-def clock_posts(table_id: int, clock_id: int) -> list[Post]:
+def clock_posts(table_id: int, clock_id: int, hooks: Webhooks) -> list[Post]:
     """A clock that has just filled (and still is, now that the change committed)."""
-    hook = _hook(table_id)
-    if hook is None:
-        return []
     Clock = apps.get_model("table_sessions", "Clock")
     clock = (
         Clock.objects.select_related("table", "faction_link__faction").filter(pk=clock_id).first()
@@ -122,14 +134,11 @@ def clock_posts(table_id: int, clock_id: int) -> list[Post]:
         CLOCK_COLOUR,
         footer=clock.table.name,
     )
-    return route(hook, embed, secret=secret)
+    return route(hooks, embed, secret=secret)
 
 
-def phase_posts(table_id: int, label: str) -> list[Post]:
+def phase_posts(table_id: int, label: str, hooks: Webhooks) -> list[Post]:
     """The table moved to another step of the loop. Only the step is named: a score's
     target may be a faction the players do not know."""
-    hook = _hook(table_id)
-    if hook is None:
-        return []
-    name = hook.table.name
-    return route(hook, _embed(f"Now: {label}", "", PHASE_COLOUR, footer=name), secret=False)
+    embed = _embed(f"Now: {label}", "", PHASE_COLOUR, footer=hooks.table_name)
+    return route(hooks, embed, secret=False)

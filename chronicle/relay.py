@@ -5,12 +5,15 @@ its resistance rolls too) and the phase are heard through Django's `post_save`; 
 move in an UPDATE that sends none, so sessions sends `clock_moved` for them. Each
 receiver only schedules a job for after the commit: the job itself (chronicle.posts)
 runs in the relay's worker and reads the committed rows, so a roll made secret later in
-the same transaction goes out as secret, and a rolled-back change goes nowhere.
+the same transaction goes out as secret, and a rolled-back change goes nowhere. The
+webhooks it posts to are read with the change, in its transaction: a delivery goes to
+the webhook that was set when the change was made, not to one the GM set since.
 
 Most tables have no webhook, and rolls are the busiest write at a table: for a table
 without one, nothing is scheduled at all (`has_hook`).
 """
 
+from collections.abc import Callable
 from functools import partial
 from time import monotonic
 
@@ -69,9 +72,12 @@ def connect() -> None:
     post_delete.connect(forget_hooks, sender=DiscordHook, dispatch_uid="chronicle.hook_deleted")
 
 
-def _after_commit(table_id: int, job: discord.Job) -> None:
-    if has_hook(table_id):
-        transaction.on_commit(lambda: discord.enqueue(job))
+def _after_commit(table_id: int, job: Callable[..., list[discord.Post]]) -> None:
+    if not has_hook(table_id):
+        return
+    hooks = posts.webhooks(table_id)
+    if hooks is not None:
+        transaction.on_commit(lambda: discord.enqueue(partial(job, hooks=hooks)))
 
 
 def roll_saved(sender, instance, created: bool, raw: bool = False, **kwargs) -> None:

@@ -11,9 +11,9 @@ GM_PATH = "/api/webhooks/222/gm-token"
 def discord(httpserver, settings):
     """pytest-httpserver standing in for Discord, allowed as a webhook host for the test
     only; quick retries. Waits for the relay to finish before the server goes."""
-    settings.DISCORD_WEBHOOK_PREFIXES = (
-        *settings.DISCORD_WEBHOOK_PREFIXES,
-        httpserver.url_for("/api/webhooks/"),
+    settings.DISCORD_WEBHOOK_ORIGINS = (
+        *settings.DISCORD_WEBHOOK_ORIGINS,
+        httpserver.url_for("").rstrip("/"),
     )
     settings.DISCORD_BACKOFF = 0.05
     settings.DISCORD_TIMEOUT = 2

@@ -323,11 +323,53 @@ def test_a_resistance_roll_posts_its_dice_and_cost(table, player, gm, hook, disc
 
 def test_an_unreachable_discord_is_a_warning(table, player, discord, settings):
     # Port 9 (discard) is closed on a test machine: the connection is refused.
-    closed = "http://127.0.0.1:9/api/webhooks/"
-    settings.DISCORD_WEBHOOK_PREFIXES = (*settings.DISCORD_WEBHOOK_PREFIXES, closed)
+    closed = "http://127.0.0.1:9"
+    settings.DISCORD_WEBHOOK_ORIGINS = (*settings.DISCORD_WEBHOOK_ORIGINS, closed)
     settings.DISCORD_ATTEMPTS = 2
-    hook = DiscordHookFactory(table=table, players_url=closed + "1/token")
+    hook = DiscordHookFactory(table=table, players_url=closed + "/api/webhooks/1/token")
     actions.quick_roll(table=table, roller=player, kind=RollKind.ACTION, pool=1, rng=Dice(6))
     relay.wait_idle()
     hook.refresh_from_db()
     assert hook.last_error == "A post to the players' webhook failed: Discord could not be reached."
+
+
+def test_a_forum_threads_webhook_is_saved_and_posts_into_the_thread(
+    table, gm, player, discord, client
+):
+    thread = discord.url_for(PLAYERS_PATH) + "?thread_id=1234567890"
+    client.force_login(gm)
+    response = client.post(f"/tables/{table.pk}/discord/", {"players_url": thread, "gm_url": ""})
+    assert response.status_code == 302
+    discord.expect_request(
+        PLAYERS_PATH, method="POST", query_string="thread_id=1234567890"
+    ).respond_with_data(status=204)
+    actions.quick_roll(table=table, roller=player, kind=RollKind.FORTUNE, pool=1, rng=Dice(6))
+    relay.wait_idle()
+    [(request, _)] = discord.log
+    assert request.args.to_dict() == {"thread_id": "1234567890"}
+
+
+def test_a_post_goes_to_the_webhook_set_when_its_roll_was_made(
+    table, gm, player, hook, discord, client
+):
+    discord.expect_request(PLAYERS_PATH, method="POST").respond_with_data(status=204)
+    moved = "/api/webhooks/333/new-channel-token"
+    discord.expect_request(moved, method="POST").respond_with_data(status=204)
+    # The worker busy with a job before the roll's, until the GM has moved the webhook.
+    moved_on = threading.Event()
+
+    def busy() -> list:
+        moved_on.wait(10)
+        return []
+
+    relay.enqueue(busy)
+    actions.quick_roll(table=table, roller=player, kind=RollKind.FORTUNE, pool=1, rng=Dice(6))
+    client.force_login(gm)
+    url = f"/tables/{table.pk}/discord/"
+    assert client.post(url, {"players_url": discord.url_for(moved)}).status_code == 302
+    moved_on.set()
+    assert len(posts(discord, PLAYERS_PATH)) == 1
+    assert posts(discord, moved) == []
+    # What happens from now on goes to the new one.
+    actions.quick_roll(table=table, roller=player, kind=RollKind.FORTUNE, pool=1, rng=Dice(2))
+    assert len(posts(discord, moved)) == 1

@@ -223,7 +223,7 @@ def test_the_players_discord_post_of_the_engagement_roll_keeps_the_target_hidden
     )
     hidden_score(table, crew)
     roll = Roll.objects.get(kind="engagement")
-    (post,) = posts.roll_posts(table.pk, roll.pk)
+    (post,) = posts.roll_posts(table.pk, roll.pk, posts.webhooks(table.pk))
     assert post.which == "players' webhook"
     text = str(post.payload)
     assert CABAL not in text and "Stealth on a target the GM keeps hidden" in text
