@@ -29,6 +29,7 @@ from django.utils.dateparse import parse_datetime
 
 from blades.rules import clocks as clock_rules
 from blades.rules.errors import RuleError
+from sessions.inputs import unstorable_text
 
 from .tables import FORMAT, LEFT_OUT, MOVED, PARTS, VERSION, content_keys
 
@@ -80,7 +81,11 @@ def read_document(raw: bytes | str) -> dict:
         raise ImportRefused(f"The file is not JSON ({error}): not a table export.") from None
     except RecursionError:
         raise ImportRefused("The file nests too deep: not a table export.") from None
-    _check_text(document)
+    # NUL and lone surrogates parse from JSON but no page or database takes them: refused,
+    # named by where they are, by the one check of text that comes from a file.
+    problems = unstorable_text(document)
+    if problems:
+        raise ImportRefused(" ".join(problems))
     if not isinstance(document, dict) or document.get("format") != FORMAT:
         raise ImportRefused("This is not a Blades Table export.")
     if document.get("version") != VERSION:
@@ -90,26 +95,6 @@ def read_document(raw: bytes | str) -> dict:
 
 def _no_constant(name: str):
     raise ValueError(f"{name} is not a number JSON allows")
-
-
-def _check_text(value, depth: int = 0) -> None:
-    """NUL and lone surrogates parse from JSON but no database stores them."""
-    if depth > 50:
-        raise ImportRefused("The file nests too deep: not a table export.")
-    if isinstance(value, str):
-        if "\x00" in value:
-            raise ImportRefused(f"The file has a NUL character in “{value[:40]}”.")
-        try:
-            value.encode("utf-8")
-        except UnicodeEncodeError:
-            raise ImportRefused("The file has a broken character (a lone surrogate).") from None
-    elif isinstance(value, dict):
-        for key, item in value.items():
-            _check_text(key, depth + 1)
-            _check_text(item, depth + 1)
-    elif isinstance(value, list):
-        for item in value:
-            _check_text(item, depth + 1)
 
 
 def restore_table(
