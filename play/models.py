@@ -155,6 +155,9 @@ class DowntimeActivity(models.Model):
     )
     overindulged = models.BooleanField(default=False)
     overindulgence = models.CharField(max_length=20, blank=True)
+    # Attract Trouble's extra entanglement: what its roll offers, then how it was resolved.
+    entanglements = models.JSONField(default=list, blank=True)
+    trouble = models.CharField(max_length=300, blank=True)
     result = models.CharField(max_length=300, blank=True)
 
     class Meta:

@@ -298,17 +298,21 @@ def roll_entanglement(*, table: Table, roller, rng=SYSTEM_RNG) -> Score:
         score = expect_step(phase, Step.ENTANGLEMENT)
         if score.entanglement_roll_id:
             raise RuleError("The entanglement is already rolled.")
-        crew = Crew.objects.get(pk=table_crew(table.pk).pk)
-        score.entanglement_roll = store_roll(
-            table.pk, roller, RollKind.ENTANGLEMENT, entanglement_pool(crew.wanted), rng,
-            lambda result: summarize(RollKind.ENTANGLEMENT, result, heat=crew.heat),
-            f"Heat {crew.heat}, wanted {crew.wanted}",
-        )  # fmt: skip
-        result = score.entanglement_roll.as_dice
-        score.entanglements = list(entanglements(crew.heat, result.outcome))
+        score.entanglement_roll, score.entanglements = entanglement_roll(table.pk, roller, rng)
         score.save(update_fields=["entanglements", "entanglement_roll"])
         push_phase(phase)
     return score
+
+
+def entanglement_roll(table_id: int, roller, rng, note: str = "") -> tuple[Roll, list[str]]:
+    """The entanglement roll into the log, and the entanglements it offers the GM."""
+    crew = Crew.objects.get(pk=table_crew(table_id).pk)
+    roll = store_roll(
+        table_id, roller, RollKind.ENTANGLEMENT, entanglement_pool(crew.wanted), rng,
+        lambda result: summarize(RollKind.ENTANGLEMENT, result, heat=crew.heat),
+        f"{note}Heat {crew.heat}, wanted {crew.wanted}",
+    )  # fmt: skip
+    return roll, list(entanglements(crew.heat, roll.as_dice.outcome))
 
 
 def ways_out(
@@ -334,34 +338,75 @@ def choices_for(crew: Crew, name: str, faction: Faction | None = None) -> tuple[
 def resolve_entanglement(
     *, table: Table, roller, name: str, choice: str, faction: Faction | None = None,
     claim: Claim | None = None, prisoner: str = "", character: Character | None = None,
-    dice_pool: int = rules.QUESTIONING_DICE, prison_claim: str = "", rng=SYSTEM_RNG,
+    dice_pool: int = rules.QUESTIONING_DICE, prison_claim: str = "",
+    trouble: DowntimeActivity | None = None, rng=SYSTEM_RNG,
 ) -> Score:  # fmt: skip
     """The GM applies one choice; its book costs land, the rest is written down.
 
     `character` is the PC the entanglement falls on (Interrogation's harm, or handed
     over for Arrest); `dice_pool` is the fortune roll of someone questioned (Questioning,
-    The Usual Suspects); `prison_claim` the claim a prisoner's time inside may earn."""
+    The Usual Suspects); `prison_claim` the claim a prisoner's time inside may earn.
+    `trouble` is an overindulgence's extra entanglement (Attract Trouble), resolved in
+    downtime; the table stays there."""
     rules.questioning_dice(dice_pool)
     with transaction.atomic():
         phase = locked_phase(table.pk)
+        if trouble is not None:
+            return _resolve_trouble(
+                phase, trouble, roller, name, choice, faction, claim, prisoner, rng,
+                character=character, dice_pool=dice_pool, prison_claim=prison_claim,
+            )  # fmt: skip
         score = expect_step(phase, Step.ENTANGLEMENT)
         if name not in score.entanglements:
             raise RuleError("Choose one of the entanglements the roll gave.", field="choice")
-        crew = table_crew(table.pk)
-        picked = next((c for c in choices_for(crew, name, faction) if c.key == choice), None)
-        if picked is None:
-            raise RuleError(f"Choose one of the ways out of {name}.", field="choice")
-        if picked.needs_faction and faction is None:
-            raise RuleError(f"Choose the faction involved in {name}.", field="faction")
-        notes = [picked.label]
-        notes += _apply_cost(
-            crew, picked.cost, name, faction, claim, prisoner, roller, rng,
+        score.entanglement, score.resolution = name, _resolve(
+            table_crew(table.pk), roller, name, choice, faction, claim, prisoner, rng,
             character=character, dice_pool=dice_pool, prison_claim=prison_claim,
         )  # fmt: skip
-        score.entanglement, score.resolution = name, "; ".join(notes)[:300]
         score.save(update_fields=["entanglement", "resolution"])
         move_to(phase, Step.ACTIVITIES)
     return score
+
+
+def _resolve(crew, roller, name, choice, faction, claim, prisoner, rng, **more) -> str:
+    """Apply the way out chosen; what happened, for the log."""
+    picked = next((c for c in choices_for(crew, name, faction) if c.key == choice), None)
+    if picked is None:
+        raise RuleError(f"Choose one of the ways out of {name}.", field="choice")
+    if picked.needs_faction and faction is None:
+        raise RuleError(f"Choose the faction involved in {name}.", field="faction")
+    notes = [picked.label]
+    notes += _apply_cost(crew, picked.cost, name, faction, claim, prisoner, roller, rng, **more)
+    return "; ".join(notes)
+
+
+def roll_trouble(*, activity: DowntimeActivity, roller, rng=SYSTEM_RNG) -> DowntimeActivity:
+    """Attract Trouble: "take (choose or roll) one extra entanglement" (SRD_FACTS 1.7);
+    the GM rolls it as after a score, in downtime."""
+    with transaction.atomic():
+        phase = locked_phase(activity.score.table_id)
+        expect_step(phase, Step.ACTIVITIES)
+        activity = DowntimeActivity.objects.select_related("character").get(pk=activity.pk)
+        if activity.overindulgence != "attract_trouble" or activity.entanglements:
+            raise RuleError("There is no extra entanglement to roll.")
+        _, activity.entanglements = entanglement_roll(
+            activity.score.table_id, roller, rng, f"Attract Trouble ({activity.character}): "
+        )
+        activity.save(update_fields=["entanglements"])
+        push_phase(phase)
+    return activity
+
+
+def _resolve_trouble(phase, activity, roller, name, choice, *args, **more) -> Score:
+    expect_step(phase, Step.ACTIVITIES)
+    activity = DowntimeActivity.objects.get(pk=activity.pk)
+    if activity.trouble or name not in activity.entanglements:
+        raise RuleError("Choose one of the entanglements the roll gave.", field="choice")
+    crew = table_crew(phase.table_id)
+    activity.trouble = f"{name}: {_resolve(crew, roller, name, choice, *args, **more)}"[:300]
+    activity.save(update_fields=["trouble"])
+    push_phase(phase)
+    return phase.score
 
 
 def _apply_cost(

@@ -128,6 +128,10 @@ def phase_page(table: Table, membership: Membership, **extra) -> dict:
     activities = (
         list(DowntimeActivity.objects.filter(score=score).select_related("roll")) if score else []
     )
+    for activity in activities:
+        # Attract Trouble's extra entanglement, rolled and waiting for the GM's way out.
+        waiting = crew is not None and activity.entanglements and not activity.trouble
+        activity.trouble_ways = ways_out(crew, activity.entanglements) if waiting else []
     for character in characters:
         character.mine = is_gm or character.owner_id == membership.user_id
         character.activities = [a for a in activities if a.character_id == character.pk]

@@ -29,6 +29,11 @@ urlpatterns = [
         v.activity_overindulge,
         name="activity_overindulge",
     ),
+    path(
+        f"{T}phase/activity/<int:activity_id>/trouble/",
+        v.activity_trouble,
+        name="activity_trouble",
+    ),
     path(f"{T}phase/faction-roll/", v.downtime_faction_roll, name="downtime_faction_roll"),
     path(f"{T}phase/downtime/end/", v.downtime_end, name="downtime_end"),
     path(f"{T}phase/session/", v.session_end, name="session_end"),

@@ -285,6 +285,9 @@ def entanglement_resolve(request: HttpRequest, table_id: int) -> HttpResponse:
             prisoner=_text(post, "prisoner", 80),
             character=_character(table, post),
             prison_claim=post.get("prison_claim", ""),
+            trouble=inputs.one(
+                DowntimeActivity.objects.filter(score__table=table), post, "activity"
+            ),
             dice_pool=inputs.whole(
                 post,
                 "dice",
@@ -406,6 +409,19 @@ def activity_overindulge(request: HttpRequest, table_id: int, activity_id: int) 
         downtime.overindulge(activity=activity, choice=request.POST.get("choice", ""))
 
     return _run(request, table_id, change, gm=False)
+
+
+@login_required
+@require_POST
+@answers_refusals(_refused)
+def activity_trouble(request: HttpRequest, table_id: int, activity_id: int) -> HttpResponse:
+    """The GM rolls the extra entanglement an overindulgence's Attract Trouble brings."""
+
+    def change(table, membership):
+        activity = get_object_or_404(DowntimeActivity, pk=activity_id, score__table=table)
+        phases.roll_trouble(activity=activity, roller=request.user)
+
+    return _run(request, table_id, change)
 
 
 @login_required

@@ -103,3 +103,36 @@ def test_an_arrest_hands_a_pc_over_and_the_claim_is_the_one_chosen(table, crew, 
     )  # fmt: skip
     assert crew.claims.get(name="Smuggling").held
     assert Roll.objects.get(kind="incarceration").note == "Cross serves time: a month or two"
+
+
+# --- Attract Trouble -------------------------------------------------------------------
+
+
+def test_attract_trouble_gives_an_extra_entanglement_the_gm_rolls_and_resolves(
+    client, in_downtime, table, crew, pc, gm, player
+):
+    """SRD_FACTS 1.7 Overindulge: "Attract Trouble — take (choose or roll) one extra
+    entanglement"."""
+    Character.objects.filter(pk=pc.pk).update(stress=2, prowl=1, study=1)
+    activity = downtime.indulge_vice(character=pc, roller=player, rng=FixedDice(5))
+    client.force_login(player)
+    url = reverse("activity_overindulge", args=[table.pk, activity.pk])
+    assert client.post(url, {"choice": "attract_trouble"}, headers=HX).status_code == 200
+    roll_url = reverse("activity_trouble", args=[table.pk, activity.pk])
+    assert client.post(roll_url, headers=HX).status_code == 403  # the GM's roll
+    client.force_login(gm)
+    page = client.get(reverse("phase_detail", args=[table.pk])).content.decode()
+    assert "Roll the extra entanglement for Cross" in page
+    Crew.objects.filter(pk=crew.pk).update(heat=2, wanted=0)
+    phases.roll_trouble(activity=activity, roller=gm, rng=FixedDice(4, 5))  # 4: heat 0-3
+    activity.refresh_from_db()
+    assert activity.entanglements == ["Rivals", "Unquiet Dead"]
+    page = client.get(reverse("phase_detail", args=[table.pk])).content.decode()
+    assert f'id="trouble-{activity.pk}-choice"' in page
+    resolve = reverse("entanglement_resolve", args=[table.pk])
+    data = {"activity": activity.pk, "choice": "Unquiet Dead:deal", "dice": "2"}
+    assert client.post(resolve, data, headers=HX).status_code == 200
+    activity.refresh_from_db()
+    assert activity.trouble == "Unquiet Dead: Deal with it yourselves: play it out"
+    assert Phase.objects.get(table=table).step == "activities"
+    assert client.post(resolve, data, headers=HX).status_code == 422  # resolved once

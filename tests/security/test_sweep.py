@@ -76,6 +76,8 @@ NOT_HIDDEN = {
     "score_load": "a player's own load",
     "flashback_pay": "a player pays their own flashback",
     "activity_overindulge": "a player's own vice",
+    "activity_trouble": "rolls an overindulgence's extra entanglement: it names no faction "
+    "(resolving it is entanglement_resolve, played here)",
     "xp_character": "a player's own xp",
     "flow_step:ask-trade": "asks for a trade: no clock or faction involved",
     "flow_step:accept-trade": "answers the trade",
