@@ -468,6 +468,16 @@ def set_cohort_harm(*, cohort: Cohort, harm: int) -> Cohort:
     return cohort
 
 
+def heal_cohorts(*, crew: Crew, tended: set[int]) -> None:
+    """The end of a downtime heals every harmed cohort a level, two for those a PC
+    spent an activity on (`tended`, by pk)."""
+    with transaction.atomic():
+        for cohort in Cohort.objects.select_for_update().filter(crew=crew, harm__gt=0):
+            harm = rules.heal_cohort(cohort.harm, cohort.pk in tended)
+            Cohort.objects.filter(pk=cohort.pk).update(harm=harm)
+        _push(crew, "cohorts")
+
+
 def dismiss_cohort(*, cohort: Cohort) -> None:
     with transaction.atomic():
         table_id = cohort.crew.table_id

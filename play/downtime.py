@@ -26,7 +26,7 @@ from blades.rules.rolls import (
 from characters import actions as character_actions
 from characters.models import Character
 from crews import actions as crew_actions
-from crews.models import Crew
+from crews.models import Cohort, Crew
 from sessions import actions as table_actions
 from sessions import audience
 from sessions.actions import SYSTEM_RNG
@@ -273,6 +273,28 @@ def train(*, character: Character, track: str, pay_with: str = "") -> DowntimeAc
     return activity
 
 
+def tend_cohort(
+    *, character: Character, cohort: Cohort | None, pay_with: str = ""
+) -> DowntimeActivity:
+    """A PC spends an activity on a harmed cohort: it heals two levels at the end of
+    downtime instead of one."""
+    with transaction.atomic():
+        phase, crew, fields = _begin(character, Kind.TEND_COHORT, pay_with)
+        if cohort is None or cohort.crew_id != crew.pk:
+            raise RuleError("Choose one of the crew's cohorts.", field="cohort")
+        if not 0 < cohort.harm < crew_rules.COHORT_DEAD:
+            raise RuleError(f"{cohort} has no harm to heal.", field="cohort")
+        if DowntimeActivity.objects.filter(score=fields["score"], cohort=cohort).exists():
+            raise RuleError(f"{cohort} is already tended this downtime.", field="cohort")
+        healed = crew_rules.heal_cohort(cohort.harm, tended=True)
+        activity = DowntimeActivity.objects.create(
+            **fields, cohort=cohort, detail=str(cohort)[:200], amount=cohort.harm - healed,
+            result=f"{cohort}: {crew_rules.cohort_harm(healed).lower()} after downtime",
+        )  # fmt: skip
+        push_phase(phase)
+    return activity
+
+
 def indulge_vice(*, character: Character, roller, pay_with: str = "", rng=SYSTEM_RNG):
     """Lowest attribute in dice; the best die clears stress. Clearing more than is marked
     is overindulging: the player then picks what it costs (`overindulge`)."""
@@ -365,7 +387,8 @@ def faction_roll(*, clock: Clock | None, roller, rng=SYSTEM_RNG) -> Clock:
 
 def end_downtime(*, table: Table) -> list[tuple[Character, int]]:
     """Back to free play. A PC who did not indulge takes stress equal to their trauma,
-    unless trauma since the last downtime satisfied the vice; this downtime uses that up."""
+    unless trauma since the last downtime satisfied the vice; this downtime uses that up.
+    Cohorts heal a level, two when a PC tended them."""
     with transaction.atomic():
         phase = locked_phase(table.pk)
         score = expect_step(phase, Step.ACTIVITIES)
@@ -374,6 +397,12 @@ def end_downtime(*, table: Table) -> list[tuple[Character, int]]:
                 "character_id", flat=True
             )
         )
+        tended = set(
+            DowntimeActivity.objects.filter(score=score, kind=Kind.TEND_COHORT).values_list(
+                "cohort_id", flat=True
+            )
+        )
+        crew_actions.heal_cohorts(crew=table_crew(table.pk), tended=tended)
         penalties = []
         for character in Character.objects.filter(table=table, state=Character.State.ACTIVE):
             stress = character_rules.ignored_vice_stress(

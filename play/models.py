@@ -136,6 +136,7 @@ class DowntimeActivity(models.Model):
         REDUCE_HEAT = "reduce_heat", "Reduce heat"
         TRAIN = "train", "Train"
         INDULGE_VICE = "indulge_vice", "Indulge vice"
+        TEND_COHORT = "tend_cohort", "Tend a cohort"
 
     score = models.ForeignKey(Score, on_delete=models.CASCADE, related_name="activities")
     character = models.ForeignKey(
@@ -152,6 +153,9 @@ class DowntimeActivity(models.Model):
     amount = models.PositiveSmallIntegerField(default=0)  # ticks, heat removed or quality
     clock = models.ForeignKey(
         Clock, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    cohort = models.ForeignKey(
+        "crews.Cohort", on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
     )
     overindulged = models.BooleanField(default=False)
     overindulgence = models.CharField(max_length=20, blank=True)

@@ -11,6 +11,7 @@ from blades.rules import abilities as ability_rules
 from blades.rules import character as character_rules
 from blades.rules import crew as crew_rules
 from blades.rules import score as score_rules
+from blades.rules.crew import COHORT_DEAD
 from blades.rules.rolls import OVERINDULGENCES, PUSH_DICE, PUSH_STRESS, sentence
 from characters.models import Character, CharacterAbility
 from crews import queries as crew_queries
@@ -65,6 +66,8 @@ RULE_NUMBERS = {
     "help_dice": score_rules.HELP_DICE,
     "untreated_dice": score_rules.UNTREATED_DICE,
     "raise_coin": score_rules.RAISE_COIN,
+    "cohort_healing": crew_rules.COHORT_HEALING,
+    "cohort_tended_healing": crew_rules.COHORT_TENDED_HEALING,
     "past_critical_coin": score_rules.PAST_CRITICAL_COIN,
     "xp_marks": range(character_rules.XP_PER_TRIGGER_MAX + 1),
 }
@@ -157,6 +160,9 @@ def phase_page(table: Table, membership: Membership, **extra) -> dict:
         "entanglement_ways": ways_out(crew, score.entanglements) if entangled else [],
         # The same clocks the downtime post accepts: one rule for the menu and the check.
         "project_clocks": clocks_for(membership).filter(kind=Clock.Kind.PROJECT).order_by("pk"),
+        "harmed_cohorts": [c for c in crew.cohorts.all() if 0 < c.harm < COHORT_DEAD]
+        if crew
+        else [],
         "held_claims": crew.claims.filter(held=True, lair=False) if crew and is_gm else [],
         "faction_clocks": Clock.objects.filter(table=table, kind=Clock.Kind.FACTION)
         if is_gm

@@ -19,7 +19,7 @@ from blades.rules.errors import RuleError
 from characters.access import can_edit_character
 from characters.models import Character
 from crews import actions as crew_actions
-from crews.models import Claim, Faction
+from crews.models import Claim, Cohort, Faction
 from sessions import inputs
 from sessions.access import access_table, clocks_for, require_gm
 from sessions.models import Clock
@@ -370,6 +370,11 @@ def downtime_activity(request: HttpRequest, table_id: int, character_id: int) ->
                 downtime.train(**common, track=post.get("track", ""))
             case "indulge_vice":
                 downtime.indulge_vice(**common, roller=request.user)
+            case "tend_cohort":
+                cohorts = Cohort.objects.filter(crew__table=table)
+                downtime.tend_cohort(
+                    **common, cohort=inputs.one(cohorts, post, "cohort", what="Cohort")
+                )
             case _:
                 raise RuleError("Choose a downtime activity.")
 

@@ -464,8 +464,32 @@ COHORT_MAX_TYPES = 2
 COHORT_BOXES = 2  # a new cohort, or a second type for one, costs two upgrade boxes
 
 
+COHORT_IMPAIRED, COHORT_BROKEN, COHORT_DEAD = 2, 3, 4
+# "Cohorts heal 1 level each downtime, or 2 if a PC spends an activity on them" (SRD_FACTS 6.4).
+COHORT_HEALING = 1
+COHORT_TENDED_HEALING = 2
+
+
 def cohort_harm(harm: int) -> str:
-    return COHORT_HARM[check_range(harm, 0, 4, "Cohort harm")]
+    return COHORT_HARM[check_range(harm, 0, COHORT_DEAD, "Cohort harm")]
+
+
+def cohort_dice(quality: int, harm: int) -> int:
+    """A cohort rolls its quality: "Impaired (−1d quality) → Broken (can't act until
+    recovered) → Dead" (SRD_FACTS 6.4)."""
+    label = cohort_harm(harm)
+    if harm >= COHORT_BROKEN:
+        raise RuleError(f"The cohort is {label.lower()}: it can't act until it recovers.")
+    return max(0, quality - (1 if harm == COHORT_IMPAIRED else 0))
+
+
+def heal_cohort(harm: int, tended: bool) -> int:
+    """A downtime's healing: one level, two when a PC spent an activity on the cohort;
+    the dead stay dead."""
+    cohort_harm(harm)
+    if harm == COHORT_DEAD:
+        return harm
+    return max(0, harm - (COHORT_TENDED_HEALING if tended else COHORT_HEALING))
 
 
 def check_edges_and_flaws(edges: int, flaws: int) -> None:

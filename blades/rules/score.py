@@ -384,6 +384,7 @@ ACTIVITIES: dict[str, str] = {
     "reduce_heat": "Reduce heat",
     "train": "Train",
     "indulge_vice": "Indulge vice",
+    "tend_cohort": "Tend a cohort",
 }
 # Activities whose result a coin may raise after the roll (vice relief is not a result).
 RAISABLE = ("acquire_asset", "project", "recover", "reduce_heat")

@@ -9,7 +9,7 @@ from crews.models import Crew
 from play import downtime, phases
 from play.models import Phase
 from sessions.models import Roll
-from tests.factories import CharacterFactory, FactionFactory
+from tests.factories import CharacterFactory, CohortFactory, FactionFactory
 from tests.play.test_phases import HX, FixedDice, books, fresh, to_step
 
 
@@ -136,3 +136,27 @@ def test_attract_trouble_gives_an_extra_entanglement_the_gm_rolls_and_resolves(
     assert activity.trouble == "Unquiet Dead: Deal with it yourselves: play it out"
     assert Phase.objects.get(table=table).step == "activities"
     assert client.post(resolve, data, headers=HX).status_code == 422  # resolved once
+
+
+# --- Cohorts ---------------------------------------------------------------------------
+
+
+def test_cohorts_heal_a_level_each_downtime_and_two_when_a_pc_tends_them(
+    client, in_downtime, table, crew, pc, gm, player
+):
+    """SRD_FACTS 6.4: "Cohorts heal 1 level each downtime, or 2 if a PC spends an activity
+    on them"."""
+    thugs = CohortFactory(crew=crew, name="Thugs", harm=3)  # broken
+    CohortFactory(crew=crew, name="Rooks", harm=2)  # impaired
+    ghosts = CohortFactory(crew=crew, name="Ghosts", harm=4)  # dead
+    client.force_login(player)
+    url = reverse("downtime_activity", args=[table.pk, pc.pk])
+    data = {"kind": "tend_cohort", "cohort": thugs.pk}
+    assert client.post(url, data, headers=HX).status_code == 200
+    again = client.post(url, data, headers=HX)
+    assert again.status_code == 422 and "Thugs is already tended" in again.content.decode()
+    dead = client.post(url, {**data, "cohort": ghosts.pk}, headers=HX)
+    assert dead.status_code == 422 and "no harm to heal" in dead.content.decode()
+    downtime.end_downtime(table=table)
+    harm = dict(crew.cohorts.values_list("name", "harm"))
+    assert harm == {"Thugs": 1, "Rooks": 1, "Ghosts": 4}

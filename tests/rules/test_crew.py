@@ -21,12 +21,14 @@ from blades.rules.crew import (
     add_heat,
     add_rep,
     advance_stash_gain,
+    cohort_dice,
     cohort_quality,
     crew_coin_limit,
     develop,
     downtime_activities,
     effective_hold,
     gang_scale,
+    heal_cohort,
     heat_steps,
     incarcerate,
     mark_crew_xp,
@@ -490,3 +492,26 @@ def test_claim_reachable_along_a_path_from_a_held_claim(target, held, reachable)
 
     paths = [((0, 0), (0, 1)), ((0, 1), (1, 1))]
     assert claim_reachable(target, held, paths) is reachable
+
+
+@pytest.mark.parametrize(("harm", "dice"), [(0, 2), (1, 2), (2, 1)])
+def test_a_cohort_rolls_its_quality_less_a_die_when_impaired(harm, dice):
+    """SRD_FACTS 6.4: "Cohort harm (4 levels): Weakened (reduced effect) → Impaired (−1d
+    quality) → Broken (can't act until recovered) → Dead/destroyed"."""
+    assert cohort_dice(2, harm) == dice
+
+
+@pytest.mark.parametrize("harm", [3, 4])
+def test_a_broken_or_dead_cohort_cannot_roll(harm):
+    with pytest.raises(RuleError, match="can't act until it recovers"):
+        cohort_dice(2, harm)
+
+
+@pytest.mark.parametrize(
+    ("harm", "tended", "after"),
+    [(0, False, 0), (1, False, 0), (3, False, 2), (3, True, 1), (2, True, 0), (4, True, 4)],
+)
+def test_cohorts_heal_a_level_each_downtime_two_when_tended(harm, tended, after):
+    """SRD_FACTS 6.4: "Cohorts heal 1 level each downtime, or 2 if a PC spends an activity
+    on them"."""
+    assert heal_cohort(harm, tended) == after
