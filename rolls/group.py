@@ -12,6 +12,7 @@ from django.db import transaction
 
 from blades.rules import abilities as ability_rules
 from blades.rules import character as char_rules
+from blades.rules import crew as crew_rules
 from blades.rules import dice
 from blades.rules import flow as rules
 from blades.rules.errors import RuleError
@@ -21,14 +22,16 @@ from blades.rules.rolls import (
     BARGAIN_DICE,
     PUSH_DICE,
     PUSH_STRESS,
+    RollKind,
     group_action,
 )
 from characters.models import Character
+from crews.models import Cohort
 from sessions import actions
 from sessions.models import Membership
 
 from . import log
-from .access import require_participant, require_teammate
+from .access import require_participant, require_roller, require_teammate
 from .actions import (
     Changes,
     Step,
@@ -126,6 +129,37 @@ def assist_group(*, by: Membership, roll: ActionRoll, participant: Character | N
 # --- The dice ---
 
 
+def roll_cohort(*, by: Membership, roll: ActionRoll, cohort: Cohort | None,
+                rng=actions.SYSTEM_RNG) -> ActionRoll:  # fmt: skip
+    """The leader leads one of the crew's cohorts in the group action: "The cohort rolls
+    its quality level" (000 §Lead a group action), before the last PC rolls. Its result
+    counts for the group's best; it adds no stress to the leader's."""
+    require_roller(by, roll)
+    with transaction.atomic():
+        roll = locked_roll(roll)
+        require_step(roll, Step.SETUP)
+        if roll.kind != ActionRoll.Kind.GROUP:
+            raise RuleError("Cohorts are led in a group action.")
+        require_called(roll)  # its dice wait for the GM's call, as every roller's do
+        if cohort is None or cohort.crew.table_id != roll.table_id:
+            raise RuleError("Choose one of the crew's cohorts.")
+        if str(cohort.pk) in roll.cohorts:
+            raise RuleError(f"{cohort} has already rolled.")
+        pool = crew_rules.cohort_dice(cohort.quality(cohort.crew), cohort.harm)
+        line = actions.record_roll(
+            table_id=roll.table_id, roller=by.user, kind=RollKind.GROUP, pool=pool,
+            summary=lambda result: log.headline(roll, result), note=f"{cohort}: {roll.goal}",
+            rng=rng,
+        )  # fmt: skip
+        result = line.as_dice
+        entry = {"name": str(cohort), "dice": [result.pool, *result.dice], "log": line.pk}
+        roll.cohorts = {**roll.cohorts, str(cohort.pk): entry}
+        roll.save(update_fields=["cohorts"])
+        faces = ", ".join(map(str, result.dice))
+        record(roll, by, f"{cohort} rolls its quality, {result.pool}d: {faces}")
+    return roll
+
+
 def roll_dice(*, by: Membership, roll: ActionRoll, rng=actions.SYSTEM_RNG) -> ActionRoll:
     """One participant rolls their own dice, paying their push and their assister's
     stress now; the last roll settles the group's result and the leader's stress."""
@@ -160,15 +194,17 @@ def roll_dice(*, by: Membership, roll: ActionRoll, rng=actions.SYSTEM_RNG) -> Ac
         text = f"{character.name} rolls {result.pool}d: {', '.join(map(str, result.dice))}"
         if all(v is not None for v in roll.group.values()):
             rolled = [dice.Roll(v[0], tuple(v[1:])) for v in roll.group.values()]
-            outcome = group_action(rolled)
-            best = rolled[outcome.best_index]
+            led = [dice.Roll(c["dice"][0], tuple(c["dice"][1:])) for c in roll.cohorts.values()]
+            outcome = group_action(rolled, led)
+            best = [*rolled, *led][outcome.best_index]
+            # Synchronized counts the PCs' sixes: "on different characters' rolls".
             counted = ability_rules.synchronized(
                 outcome.outcome, rolled, crew_abilities(roll.table_id)
             )
             roll.pool, roll.dice, roll.outcome = best.pool, list(best.dice), counted
             # The group's line in the log is its best roll's: those are the dice that count.
-            best_of = list(roll.group)[outcome.best_index]
-            roll.log_id = roll.group_bonuses[best_of]["log"]
+            logs = [roll.group_bonuses[pk]["log"] for pk in roll.group]
+            roll.log_id = [*logs, *(c["log"] for c in roll.cohorts.values())][outcome.best_index]
             roll.step = Step.CONSEQUENCES
             # A set up the leader drew on serves the whole group action (004 §Set up).
             setup = bonuses_of(roll)

@@ -84,6 +84,9 @@ class ActionRoll(models.Model):
     # ...and the bonus dice each participant takes for their own roll:
     # {character id: {"push": bool, "bargain": text, "assister": character id}}.
     group_bonuses = models.JSONField(default=dict)
+    # ...and the cohorts the leader leads in it, each rolling its quality:
+    # {cohort id: {"name": text, "dice": [pool, *dice], "log": roll log line id}}.
+    cohorts = models.JSONField(default=dict)
 
     # Fortune roll: the pool the GM built, and whether players may see it at all.
     secret = models.BooleanField(default=False)

@@ -7,6 +7,7 @@ from django.db.models import Max, Prefetch
 
 from blades.rules import abilities as ability_rules
 from blades.rules import character as char_rules
+from blades.rules import crew as crew_rules
 from blades.rules import flow as rules
 from blades.rules.dice import Outcome, dice_count
 from blades.rules.rolls import (
@@ -105,6 +106,8 @@ class RollView:
     group: list[tuple[Character, list[int] | None, list[str]]] = field(default_factory=list)
     my_group_bonus: dict | None = None  # set while I may still add my own bonus dice
     assist_choices: list[Character] = field(default_factory=list)
+    cohorts: list[tuple[str, list[int]]] = field(default_factory=list)  # led, with their dice
+    cohort_choices: list = field(default_factory=list)  # the leader's, while they may lead
     # Abilities the GM judges that may bear on this roll (the roller's, the crew's, and
     # for a teammate who may assist, their own).
     reminders: list[Reminder] = field(default_factory=list)
@@ -164,6 +167,7 @@ def roll_view(
         (characters[int(pk)], dice, _group_notes(roll.group_bonuses.get(pk, {}), characters))
         for pk, dice in roll.group.items()
     ]
+    view.cohorts = [(c["name"], c["dice"]) for c in roll.cohorts.values()]
     view.can_terms = is_gm and setup
     view.waiting = setup and not roll.called
     view.can_cancel = setup and flow_access.can_cancel(membership, roll)
@@ -201,6 +205,12 @@ def roll_view(
                     if dice is None and character.pk not in assists
                 ]
             view.can_roll = mine is not None and roll.group.get(str(mine.pk), 0) is None
+            if view.is_roller and crew is not None:
+                view.cohort_choices = [
+                    c
+                    for c in crew.cohorts.all()
+                    if str(c.pk) not in roll.cohorts and c.harm < crew_rules.COHORT_BROKEN
+                ]
         if view.waiting or (roll.flashback and roll.flashback_cost is None):
             view.can_roll = False
     if roll.outcome and roll.kind != ActionRoll.Kind.FORTUNE:

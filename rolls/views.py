@@ -15,6 +15,7 @@ from blades.rules import flow as flow_rules
 from blades.rules.errors import RuleError
 from blades.rules.rolls import Effect, Position
 from characters.models import Character
+from crews.models import Cohort
 from sessions import inputs
 from sessions.access import access_table, clocks_for
 from sessions.models import Clock
@@ -230,6 +231,11 @@ ROLL_STEPS = {
         act=p.get("push_act") == "1",
     ),
     "group-assist": _group_assist,
+    "cohort": lambda m, r, p: flow_group.roll_cohort(
+        by=m,
+        roll=r,
+        cohort=inputs.one(Cohort.objects.filter(crew__table_id=r.table_id), p, "cohort"),
+    ),
     "push": lambda m, r, p: flow.set_push(
         by=m,
         roll=r,

@@ -281,13 +281,18 @@ class GroupResult:
     best_index: int
 
 
-def group_action(rolls: Sequence[Roll]) -> GroupResult:
-    """The best single result counts for everyone; the leader pays 1 stress per 1-3."""
-    if not rolls:
+def group_action(rolls: Sequence[Roll], cohorts: Sequence[Roll] = ()) -> GroupResult:
+    """The best single result counts for everyone; the leader pays 1 stress per 1-3.
+
+    Cohorts the leader leads roll their quality and their result counts among the rest
+    (`best_index` runs over `rolls`, then `cohorts`); the leader's stress is "for each PC
+    that rolled 1-3" (000 §Lead a group action), so a cohort's adds none."""
+    every = [*rolls, *cohorts]
+    if not every:
         raise ValueError("a group action needs at least one roll")
-    best_index = max(range(len(rolls)), key=lambda i: outcome_rank(rolls[i].outcome))
+    best_index = max(range(len(every)), key=lambda i: outcome_rank(every[i].outcome))
     leader_stress = sum(1 for r in rolls if r.outcome is Outcome.BAD)
-    return GroupResult(rolls[best_index].outcome, leader_stress, best_index)
+    return GroupResult(every[best_index].outcome, leader_stress, best_index)
 
 
 # --- Indulge vice ----------------------------------------------------------

@@ -420,6 +420,14 @@ def test_group_action(rolls, expected):
     assert group_action(rolls) == expected
 
 
+def test_a_cohort_counts_for_the_groups_best_but_not_the_leaders_stress():
+    """000 §Lead a group action: "The cohort rolls its quality level"; the leader takes
+    "1 stress for each PC that rolled 1-3"."""
+    pcs = [Roll(1, (2,)), Roll(2, (3, 1))]
+    assert group_action(pcs, [Roll(2, (6, 4))]) == GroupResult(S, 2, 2)
+    assert group_action(pcs, [Roll(1, (1,)), Roll(1, (5,))]) == GroupResult(P, 2, 3)
+
+
 def test_group_action_needs_rolls():
     with pytest.raises(ValueError):
         group_action([])

@@ -85,6 +85,7 @@ NOT_HIDDEN = {
     "flow_step:join": "joins a group action",
     "flow_step:group-bonus": "a participant's own bonus dice",
     "flow_step:group-assist": "assists in a group action",
+    "flow_step:cohort": "a cohort rolls its quality; cohorts are never hidden",
     "flow_step:accept-bargain": "the roller's own choice",
     "flow_step:rooks-gambit": "the roller's own ability: the action rolled and their stress",
     "flow_step:cancel": "cancels a roll before its dice; nothing was ticked",

@@ -1,0 +1,36 @@
+"""A cohort the leader leads in a group action rolls its quality."""
+
+from django.urls import reverse
+
+from rolls import actions as flow
+from rolls import group as flow_group
+from tests.factories import CohortFactory, CrewFactory
+from tests.helpers import Dice, fresh, start
+
+HTMX = {"HX-Request": "true"}
+
+
+def test_a_cohort_led_in_a_group_action_rolls_its_quality_and_counts_for_the_best(
+    client, table, player, ada_m, bo_m, gm_m, ada, bo
+):
+    """000 §Lead a group action: "You can also lead your crew's cohorts with a group
+    action. ... The cohort rolls its quality level"; the leader "takes 1 stress for each
+    PC that rolled 1-3"."""
+    crew = CrewFactory(table=table, tier=2)
+    thugs = CohortFactory(crew=crew, name="Thugs", harm=2)  # impaired: quality 2 − 1d
+    broken = CohortFactory(crew=crew, name="Skulks", harm=3)
+    roll = flow_group.join_group(by=bo_m, roll=start(ada_m, ada, group=True))
+    flow.set_terms(by=gm_m, roll=roll, position="risky", effect=2)
+    client.force_login(player)
+    panel = client.get(reverse("flow_panel", args=[table.pk])).content.decode()
+    assert "Roll the cohort's quality" in panel
+    url = reverse("flow_step", args=[table.pk, roll.pk, "cohort"])
+    refused = client.post(url, {"cohort": broken.pk}, headers=HTMX)
+    assert refused.status_code == 422 and "can&#x27;t act" in refused.content.decode()
+    roll = flow_group.roll_cohort(by=ada_m, roll=roll, cohort=thugs, rng=Dice(6))
+    assert roll.cohorts[str(thugs.pk)]["dice"] == [1, 6]
+    roll = flow_group.roll_dice(by=bo_m, roll=roll, rng=Dice(2))
+    roll = flow_group.roll_dice(by=ada_m, roll=roll, rng=Dice(3, 1))
+    assert roll.outcome == "success" and roll.step == "consequences"
+    assert fresh(ada).stress == 2  # Bo's 1-3 and her own, not the cohort's
+    assert roll.log.note == "Thugs: slip past the guard"
