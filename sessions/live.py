@@ -8,14 +8,14 @@ never sees it before the database does, and the write lock is never held while a
 template renders (`push` refuses to draw inside a transaction).
 """
 
-from collections.abc import Callable, Collection, Iterable
+import logging
+from collections.abc import Awaitable, Callable, Collection, Iterable
 from functools import cache
 
+from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.db import connection, transaction
 from django.template.loader import render_to_string
-
-from blades.server import outbox
 
 from . import audience, panels, queries
 
@@ -60,6 +60,17 @@ def fragment(partial: str, **context) -> str:
 # the change.
 UNREACHABLE = "channel layer unreachable; the snapshot will catch pages up"
 
+logger = logging.getLogger(__name__)
+
+
+def _send(send: Callable[[], Awaitable[None]]) -> None:
+    """Run `send` on the server's loop and wait for it (in order with the request's other
+    sends); a failure is logged, not raised."""
+    try:
+        async_to_sync(send)()
+    except Exception:
+        logger.exception(UNREACHABLE)
+
 
 def send_now(*fragments: tuple[str, str]) -> None:
     """Send (group, html) pairs in order; an empty html sends nothing to that group.
@@ -71,7 +82,7 @@ def send_now(*fragments: tuple[str, str]) -> None:
             if html:
                 await layer.group_send(group, {"type": "table.fragment", "html": html})
 
-    outbox.post(send_all, failure=UNREACHABLE)
+    _send(send_all)
 
 
 Render = Callable[[], str]
@@ -242,7 +253,7 @@ def _kick_group(group: str) -> None:
     async def send() -> None:
         await get_channel_layer().group_send(group, {"type": "table.kick"})
 
-    transaction.on_commit(lambda: outbox.post(send, failure=UNREACHABLE))
+    transaction.on_commit(lambda: _send(send))
 
 
 def close_login_sockets(sender, request, user, **kwargs) -> None:

@@ -2,7 +2,7 @@
 
 Only code spans (`...`) outside fenced code blocks are read. The forms understood:
 
-- A path: `blades/server/outbox.py`, `tests/rules`; a file with a known extension (.py
+- A path: `blades/server/origin.py`, `tests/rules`; a file with a known extension (.py
   .md .html .css .js .json .toml .lock .png .svg) or anything with a slash. Without a slash
   (`test_dice.py`), some file of that name must exist in the project; a folder with a
   trailing slash (`rules/`) may be named by the end of its path.

@@ -14,12 +14,6 @@ override to re-check, rather than subtly in production.
     sending) and starts a thread per request. Here the chain loads synchronously and the
     request crosses once, to the one thread that does all the process's database work.
 
-`outbox`
-    Relies on asgiref's `sync_to_async` carrying the caller's context variables into the
-    thread: the handler sets the event loop in a context variable on the loop, and the
-    request's thread finds it there to leave its pushes with the loop instead of waiting
-    for it (`async_to_sync`), in order, with a bounded backlog.
-
 `hashing`
     Relies on asgiref's `sync_to_async(..., executor=...)` to serve posts to views that
     check passwords in one thread of their own, and tidies that thread's database

@@ -1,13 +1,11 @@
 """How daphne hands an HTTP request to Django: in one crossing to the shared thread."""
 
-import asyncio
-
 from asgiref.sync import sync_to_async
 from django.core.handlers.asgi import ASGIHandler
 from django.core.handlers.base import BaseHandler
 from django.http import FileResponse
 
-from . import hashing, outbox
+from . import hashing
 
 
 class OneHopASGIHandler(ASGIHandler):
@@ -37,7 +35,6 @@ class OneHopASGIHandler(ASGIHandler):
         await self.handle(scope, receive, send)
 
     async def run_get_response(self, request):
-        outbox.serve_from(asyncio.get_running_loop())
         if request.method == "POST" and hashing.hashes_passwords_at(request.path_info):
             serve = sync_to_async(
                 hashing.served_apart(self.get_response),

@@ -7,9 +7,10 @@ A throwaway SQLite database (the app's own settings, WAL and all) gets one table
 GM and players signed in, and the in-memory channel layer gets the sockets' channels in
 the table's two groups, drained by the event loop as consumers would. Each roll is posted
 as the page posts it (`--action`: a character's roll through sessions.actions.record_roll
-as the shared action roll's line is), its push goes to that loop through the outbox as in
-the server, and the Discord relay's worker runs as it does there. The figure is the
-process's CPU (every thread: the request, the loop, the relay) per roll after a warm-up,
+as the shared action roll's line is) from that loop, in the thread it hands sync work
+to, so that its push goes out on the loop as in the server, and the Discord relay's
+worker runs as it does there. The figure is the process's CPU (every thread: the
+request, the loop, the relay) per roll after a warm-up,
 with the queries each roll made, for each round and the lowest. A quick look at what a
 change costs; the load benchmark (tests/bench/loadtest.py) stays the measure of the
 whole server.
@@ -63,8 +64,8 @@ def seed(players: int):
 
 
 class Loop:
-    """The server's event loop, in a thread: the outbox posts the pushes to it, and one
-    task per socket takes its frames off the layer as a consumer does."""
+    """The server's event loop, in a thread: requests are served from it as daphne serves
+    them, and one task per socket takes its frames off the layer as a consumer does."""
 
     def __init__(self) -> None:
         self.loop = asyncio.new_event_loop()
@@ -96,17 +97,16 @@ class Loop:
 
         self.run(open_all())
 
+    def serve(self, request) -> None:
+        """`request` as the server runs a view: from the loop, in sync_to_async's thread,
+        where a push's async_to_sync goes back to this loop."""
+        from asgiref.sync import sync_to_async
+
+        self.run(sync_to_async(request)())
+
     def settle(self) -> None:
-        """Until every push posted so far has been sent and received."""
-        from blades.server import outbox
-
-        done = threading.Event()
-
-        async def mark() -> None:
-            done.set()
-
-        outbox.post(mark, failure="rollcpu")
-        done.wait(30)
+        """Until the sockets have taken every frame sent so far: a request's sends are
+        done by the time it answers."""
         self.run(asyncio.sleep(0.01))
 
 
@@ -130,20 +130,31 @@ def main() -> None:
         from django.test import Client
 
         from blades.rules.rolls import RollKind
-        from blades.server import outbox
         from chronicle import discord
         from sessions import actions
 
         table, player, character = seed(players=max(args.sockets - 1, 1))
         loop = Loop()
         loop.open_sockets(table.pk, args.sockets)
-        # As blades.server.handler does for a request: pushes go to the loop, not waited for.
-        outbox.serve_from(loop.loop)
         client = Client(HTTP_HOST="127.0.0.1")
         client.force_login(player)
         path = f"/tables/{table.pk}/rolls/"
 
+        queries = []
+
+        def count(execute, sql, params, many, context):
+            # Counted, not logged: Django's query log costs CPU of its own.
+            queries.append(sql)
+            return execute(sql, params, many, context)
+
+        profile = None
+
         def roll(n: int) -> None:
+            # In the request's thread, whose connection and calls are the ones to count.
+            with connection.execute_wrapper(count), profile or contextlib.nullcontext():
+                roll_once(n)
+
+        def roll_once(n: int) -> None:
             if args.action:
                 with transaction.atomic():
                     actions.record_roll(
@@ -162,30 +173,22 @@ def main() -> None:
             assert response.status_code == 204, response.status_code
 
         for n in range(args.warmup):
-            roll(n)
+            loop.serve(lambda n=n: roll(n))
         loop.settle()
         discord.wait_idle()
-
-        queries = []
-
-        def count(execute, sql, params, many, context):
-            # Counted, not logged: Django's query log costs CPU of its own.
-            queries.append(sql)
-            return execute(sql, params, many, context)
 
         # A busy machine slows some rounds down; the lowest is the least disturbed.
         figures = []
         for round_ in range(args.rounds):
             frames = loop.frames
-            profile = cProfile.Profile() if args.profile else contextlib.nullcontext()
+            profile = cProfile.Profile() if args.profile else None
             queries.clear()
-            with connection.execute_wrapper(count), profile:
-                cpu = time.process_time()
-                for n in range(args.rolls):
-                    roll(n)
-                loop.settle()
-                discord.wait_idle()
-                cpu = time.process_time() - cpu
+            cpu = time.process_time()
+            for n in range(args.rolls):
+                loop.serve(lambda n=n: roll(n))
+            loop.settle()
+            discord.wait_idle()
+            cpu = time.process_time() - cpu
             figures.append(cpu / args.rolls * 1000)
             frames = (loop.frames - frames) / args.rolls
             print(

@@ -46,9 +46,9 @@ STAGES = [
     ),
     ("database thread: hand-offs", DATABASE_THREAD, [""]),
     (
-        "loop: pushes (outbox, channel layer)",
+        "loop: pushes (channel layer)",
         LOOP_THREAD,
-        ["blades/server/outbox.py", "group_send (", "push (tests/bench/fanout.py"],
+        ["group_send (", "push (tests/bench/fanout.py"],
     ),
     (
         "loop: consumers (connect, frames out)",

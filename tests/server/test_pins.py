@@ -4,13 +4,11 @@ A Django, Channels or asgiref upgrade that changes any of it fails here, naming 
 override to re-check (blades/server/__init__.py says what each does and why). After
 re-checking, and adapting the override if needed, update the pin to the new code."""
 
-import asyncio
 import hashlib
 import inspect
 import re
 import threading
 import tomllib
-from contextvars import ContextVar
 from importlib.metadata import version
 from pathlib import Path
 from typing import NamedTuple
@@ -26,7 +24,7 @@ from django.http.request import split_domain_port, validate_host
 from packaging.requirements import Requirement
 from packaging.utils import canonicalize_name
 
-from blades.server import hashing, outbox
+from blades.server import hashing
 from blades.server.channel_layer import InMemoryChannelLayer
 from blades.server.consumer import FramesSkipTheDatabase
 from blades.server.handler import OneHopASGIHandler
@@ -117,20 +115,6 @@ def test_the_overrides_are_the_ones_in_use():
     assert TableConsumer.dispatch is FramesSkipTheDatabase.dispatch
     assert InMemoryChannelLayer._clean_expired is not StockInMemoryChannelLayer._clean_expired
     assert OneHopASGIHandler.run_get_response is not ASGIHandler.run_get_response
-
-
-@pytest.mark.asyncio
-async def test_the_loop_set_by_the_handler_reaches_the_request_thread():
-    """outbox: the thread finds the loop the handler saw (blades/server/outbox.py)."""
-    loop = asyncio.get_running_loop()
-    outbox.serve_from(loop)
-    probe: ContextVar[str] = ContextVar("probe")
-    probe.set("set on the loop")
-    seen = await sync_to_async(lambda: (outbox._loop.get(), probe.get()))()
-    assert seen == (loop, "set on the loop"), (
-        "asgiref no longer carries context into sync_to_async's thread: "
-        "re-check blades/server/outbox.py (serve_from and post)"
-    )
 
 
 @pytest.mark.asyncio

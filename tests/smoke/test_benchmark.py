@@ -152,8 +152,8 @@ LOOP = "thread (1): MainThread;run_forever (asyncio/base_events.py:1)"
         ),
         (DATABASE + ";thread_handler (asgiref/sync.py:1)", "database thread: hand-offs"),
         (
-            LOOP + ";_drain (blades/server/outbox.py:1);group_send (channels/layers.py:1)",
-            "loop: pushes (outbox, channel layer)",
+            LOOP + ";main (asgiref/sync.py:1);group_send (channels/layers.py:1)",
+            "loop: pushes (channel layer)",
         ),
         (
             LOOP + ";dataReceived (twisted/web/http.py:1)",
