@@ -359,8 +359,22 @@ def raise_result(*, activity: DowntimeActivity, coin: int) -> DowntimeActivity:
             activity.result = f"{activity.result.split(' (')[0]} (+{more} for {coin} coin)"
         activity.outcome, activity.raised = new, activity.raised + coin
         activity.save(update_fields=["amount", "result", "outcome", "raised"])
+        if activity.roll_id is not None:
+            # The log line said what the dice gave; it now says what the coin made of it.
+            table_actions.amend_roll(
+                activity.roll,
+                summary=f"{_raised_summary(activity)} (raised for {activity.raised} coin)",
+            )
         push_phase(phase)
     return activity
+
+
+def _raised_summary(activity: DowntimeActivity) -> str:
+    if activity.kind == Kind.ACQUIRE_ASSET:
+        return f"Quality {activity.amount}"
+    if activity.kind == Kind.REDUCE_HEAT:
+        return f"Heat −{activity.amount}"
+    return ticks_text(activity.amount)
 
 
 def faction_roll(*, clock: Clock | None, roller, rng=SYSTEM_RNG) -> Clock:

@@ -456,6 +456,17 @@ def test_acquire_asset_rolls_crew_tier_for_quality(in_downtime, crew, pc, player
     assert activity.amount == 3 and books(crew)["heat"] == 2 + 2  # score heat 2, restricted 2
 
 
+def test_coin_that_raises_an_asset_raises_its_log_line(in_downtime, crew, pc, player):
+    Crew.objects.filter(pk=crew.pk).update(tier=1)
+    Character.objects.filter(pk=pc.pk).update(coin=2)
+    activity = downtime.acquire_asset(
+        character=pc, roller=player, description="A carriage", rng=FixedDice(2),
+    )  # fmt: skip
+    assert Roll.objects.get(pk=activity.roll_id).summary == "Quality 0"
+    downtime.raise_result(activity=activity, coin=2)  # 1-3 → 6: tier 1 + 1
+    assert Roll.objects.get(pk=activity.roll_id).summary == "Quality 2 (raised for 2 coin)"
+
+
 def test_project_ticks_a_new_project_clock(in_downtime, table, pc, player):
     activity = downtime.long_term_project(
         character=pc, roller=player, action="skirmish", name="Learn the wards",
