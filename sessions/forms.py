@@ -26,6 +26,13 @@ class RollForm(forms.Form):
     note = forms.CharField(label="Note", max_length=200, required=False)
     secret = forms.BooleanField(label="Secret (GM only)", required=False)
 
+    def __init__(self, *args, gm: bool, **kwargs):
+        """Only the GM may hide a roll from the table: a player is not offered a box
+        that would be ignored."""
+        super().__init__(*args, **kwargs)
+        if not gm:
+            del self.fields["secret"]
+
 
 class ClockForm(forms.Form):
     name = forms.CharField(label="Clock name", max_length=80)

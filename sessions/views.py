@@ -44,7 +44,7 @@ def _table_context(request, table: Table, membership: Membership, **forms) -> di
         "clocks": clocks,
         "rolls": queries.recent_rolls(table.pk, is_gm),
         "members": table.memberships.select_related("user"),
-        "roll_form": forms.get("roll_form") or RollForm(),
+        "roll_form": forms.get("roll_form") or RollForm(gm=is_gm),
         # The new clock's links are chosen from the same list the page draws (one query).
         "clock_form": forms.get("clock_form") or ClockForm(prefix=NEW_CLOCK, clocks=clocks),
     }
@@ -121,7 +121,7 @@ def member_remove(request: HttpRequest, table_id: int, user_id: int) -> HttpResp
 @require_POST
 def roll_create(request: HttpRequest, table_id: int) -> HttpResponse:
     table, membership = access_table(request.user, table_id)
-    form = RollForm(request.POST)
+    form = RollForm(request.POST, gm=membership.is_gm)
     if form.is_valid():
         data = form.cleaned_data
         actions.quick_roll(
@@ -130,8 +130,7 @@ def roll_create(request: HttpRequest, table_id: int) -> HttpResponse:
             kind=RollKind(data["kind"]),
             pool=data["pool"],
             note=data["note"],
-            # Only the GM may hide a roll from the table.
-            secret=data["secret"] and membership.is_gm,
+            secret=data.get("secret", False),
         )
         if not request.htmx:
             return redirect("table_detail", table_id=table.pk)
@@ -141,7 +140,7 @@ def roll_create(request: HttpRequest, table_id: int) -> HttpResponse:
         # the busiest request at a table, and drawing the form was a fifth of its cost.
         if "redraw" not in request.POST:
             return HttpResponse(status=204)
-        form = RollForm(initial={"kind": data["kind"], "pool": data["pool"]})
+        form = RollForm(initial={"kind": data["kind"], "pool": data["pool"]}, gm=membership.is_gm)
     return _form_response(request, table, membership, "roll-form", roll_form=form)
 
 

@@ -119,6 +119,14 @@ def test_player_secret_flag_is_ignored(client, table, player):
     assert Roll.objects.get().secret is False
 
 
+def test_only_the_gm_is_offered_a_secret_roll(client, table, gm, player):
+    url = reverse("table_detail", args=[table.pk])
+    client.force_login(player)
+    assert "Secret (GM only)" not in client.get(url).text
+    client.force_login(gm)
+    assert "Secret (GM only)" in client.get(url).text
+
+
 def test_gm_secret_roll_never_reaches_a_player_page(client, table, gm, player):
     actions.quick_roll(
         table=table,
