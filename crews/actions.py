@@ -373,7 +373,8 @@ def set_claim(*, claim: Claim, held: bool, override: bool = False) -> Claim:
             if data and not rules.claim_reachable((claim.row, claim.col), cells, paths):
                 raise RuleError(
                     f"{claim.name} is not next to a claim the crew holds or its lair; "
-                    "the GM may seize it anyway."
+                    "the GM may seize it anyway.",
+                    field="override",
                 )
         if held and claim.turf:
             crew = _locked(claim.crew)

@@ -209,9 +209,22 @@ def crew_upgrade(request: HttpRequest, table_id: int) -> HttpResponse:
     )  # fmt: skip
 
 
+def _claim_refused(request, error: RuleError) -> HttpResponse:
+    """A seizure the map refuses, drawn with the one override the GM may use: for the
+    claim just refused, not one per claim on the map."""
+    kwargs = request.resolver_match.kwargs
+    table, membership = access_table(request.user, kwargs["table_id"])
+    override = None
+    if error.field == "override" and membership.is_gm:
+        override = Claim.objects.filter(pk=kwargs["claim_id"], crew__table=table).first()
+    return _section(
+        request, table, membership, "claims", status=422, error=str(error), override=override
+    )
+
+
 @login_required
 @require_POST
-@_refused("claims")
+@answers_refusals(_claim_refused)
 def crew_claim(request: HttpRequest, table_id: int, claim_id: int) -> HttpResponse:
     held = request.POST.get("held") == "1"
 
