@@ -12,6 +12,7 @@ The phase steps (payoff, heat, entanglements, downtime) call these same function
 from django.db import transaction
 from django.db.models import F
 
+from blades import content
 from blades.rules import abilities as ability_rules
 from blades.rules import crew as rules
 from blades.rules import score as score_rules
@@ -59,13 +60,42 @@ def _push_factions(table_id: int, *, players_see: bool) -> None:
 # --- The crew and its sheet ------------------------------------------------------------
 
 
-def create_crew(*, table: Table, crew_type: str, name: str, custom_type: str = "") -> Crew:
-    """A new crew at tier 0, strong hold, 2 coin, with its type's defaults: the first special
-    ability, the starting upgrades (first option each), cohorts and claim map, and the
-    two free upgrade boxes of crew creation."""
+def create_crew(
+    *, table: Table, crew_type: str, name: str, custom_type: str = "", ability: str = "",
+    starting: list[str] | None = None, upgrades: list[str] = (), contact: str = "",
+) -> Crew:  # fmt: skip
+    """A new crew at tier 0, strong hold, 2 coin, with what its type's sheet asks: a
+    special ability (the first, unless another is chosen), the starting upgrades (the
+    first option each, unless `starting` chooses), cohorts and claim map, the upgrade
+    boxes of crew creation (`upgrades` marks them; the rest stay free) and a contact."""
     data = crew_type_data(crew_type)
     if data is None and crew_type != CUSTOM:
         raise RuleError(f"“{crew_type}” is not a crew type.")
+    marked: dict[str, int] = {}
+    boxes_free = rules.CREATION_UPGRADE_BOXES
+    abilities = []
+    if data:
+        ability = ability or data["abilities"][0]["key"]
+        if ability not in {a["key"] for a in data["abilities"]}:
+            raise RuleError("Choose one of the crew type's special abilities.", field="ability")
+        abilities = [ability]
+        starting = starting or [start["options"][0] for start in data["starting_upgrades"]]
+        for start, key in zip(data["starting_upgrades"], starting, strict=True):
+            if key not in start["options"]:
+                raise RuleError("Choose one of the starting upgrades.")
+            marked[key] = start["boxes"]
+        boxes = {
+            u["key"]: u["boxes"]
+            for u in content.crew_upgrades()
+            if u["crew_type"] in (None, crew_type)
+        }
+        for key in upgrades:
+            if key not in boxes:
+                raise RuleError("That is not an upgrade this crew can take.", field="upgrades")
+            change = rules.mark_upgrade(marked.get(key, 0), boxes[key], boxes_free, 1)
+            marked[key], boxes_free = change.marked, change.boxes_free
+        if contact and contact not in {c["name"] for c in data["contacts"]}:
+            raise RuleError("Choose one of the crew type's contacts.", field="contact")
     with transaction.atomic():
         if Crew.objects.filter(table=table).exists():
             raise RuleError("This table already has a crew.")
@@ -75,10 +105,10 @@ def create_crew(*, table: Table, crew_type: str, name: str, custom_type: str = "
             custom_type=custom_type if data is None else "",
             name=name,
             coin=rules.START_COIN,
-            abilities=[data["abilities"][0]["key"]] if data else [],
-            upgrades={u["options"][0]: u["boxes"] for u in data["starting_upgrades"]}
-            if data
-            else {},
+            abilities=abilities,
+            upgrades=marked,
+            boxes_free=boxes_free,
+            contact=contact if data else "",
         )
         if data:
             Claim.objects.bulk_create(
@@ -97,7 +127,8 @@ def create_crew(*, table: Table, crew_type: str, name: str, custom_type: str = "
             )
             for cohort in data["starting_cohorts"]:
                 Cohort.objects.create(crew=crew, kind=cohort["kind"], types=[cohort["type"]])
-        _push(crew)
+        # A page waiting on "No crew yet" has no section to swap: the whole sheet goes.
+        _push(crew, "created")
     return crew
 
 

@@ -4,7 +4,7 @@ from blades import content
 from blades.rules import clocks as clock_rules
 from blades.rules import crew as rules
 
-from .models import Cohort, crew_type_choices
+from .models import Cohort, crew_type_choices, crew_type_data
 
 HOLD_CHOICES = [(hold, hold.capitalize()) for hold in rules.HOLDS]
 STATUS_CHOICES = [
@@ -30,6 +30,84 @@ class CrewCreateForm(forms.Form):
         if data.get("crew_type") == "custom" and not data.get("custom_type"):
             self.add_error("custom_type", "Name the custom crew type.")
         return data
+
+
+class CrewChoicesForm(forms.Form):
+    """What the crew sheet asks of a new crew of a type from the book: its special ability,
+    its starting upgrade where the type leaves a choice, the upgrade boxes of crew
+    creation and its favorite contact. Each is optional: the book's first ability is
+    "placed there as a good first option", and boxes left free are marked on the sheet."""
+
+    def __init__(self, *args, crew_type: str = "", **kwargs):
+        super().__init__(*args, **kwargs)
+        data = crew_type_data(crew_type)
+        self.crew_type = data
+        if data is None:
+            return
+        abilities = data["abilities"]
+        self.fields["ability"] = forms.ChoiceField(
+            label="Special ability",
+            choices=[(a["key"], f"{a['name']}: {a['description']}") for a in abilities],
+            initial=abilities[0]["key"],
+            required=False,
+            widget=forms.RadioSelect,
+        )
+        names = {u["key"]: u for u in content.crew_upgrades()}
+        self.starting = [
+            " or ".join(names[key]["name"] for key in start["options"])
+            for start in data["starting_upgrades"]
+        ]
+        for i, start in enumerate(data["starting_upgrades"]):
+            if len(start["options"]) > 1:
+                self.fields[f"start_{i}"] = forms.ChoiceField(
+                    label="Starting upgrade",
+                    choices=[(key, names[key]["name"]) for key in start["options"]],
+                    initial=start["options"][0],
+                    required=False,
+                    widget=forms.RadioSelect,
+                )
+        self.fields["upgrades"] = forms.MultipleChoiceField(
+            label=f"Mark {rules.CREATION_UPGRADE_BOXES} upgrade boxes",
+            choices=[
+                (u["key"], f"{u['name']}: {u['effect']}" if u.get("effect") else u["name"])
+                for u in content.crew_upgrades()
+                if u["crew_type"] in (None, crew_type)
+            ],
+            required=False,
+            widget=forms.CheckboxSelectMultiple,
+        )
+        self.fields["contact"] = forms.ChoiceField(
+            label="Favorite contact",
+            choices=[
+                ("", "Later"),
+                *((c["name"], f"{c['name']}, {c['role']}") for c in data["contacts"]),
+            ],
+            required=False,
+            widget=forms.RadioSelect,
+        )
+
+    def clean_upgrades(self) -> list[str]:
+        upgrades = self.cleaned_data["upgrades"]
+        if len(upgrades) > rules.CREATION_UPGRADE_BOXES:
+            raise forms.ValidationError(f"Mark at most {rules.CREATION_UPGRADE_BOXES}.")
+        return upgrades
+
+    def choices(self) -> dict:
+        """The chosen ability, starting upgrades, marked boxes and contact, for
+        crews.actions.create_crew; empty for a custom crew."""
+        if self.crew_type is None:
+            return {}
+        data = self.cleaned_data
+        starting = [
+            data.get(f"start_{i}") or start["options"][0]
+            for i, start in enumerate(self.crew_type["starting_upgrades"])
+        ]
+        return {
+            "ability": data["ability"] or self.crew_type["abilities"][0]["key"],
+            "starting": starting,
+            "upgrades": data["upgrades"],
+            "contact": data["contact"],
+        }
 
 
 class SheetForm(forms.Form):

@@ -40,6 +40,7 @@ class Crew(models.Model):
     reputation = models.CharField(max_length=80, blank=True)
     lair = models.CharField(max_length=200, blank=True)
     hunting_grounds = models.CharField(max_length=200, blank=True)
+    contact = models.CharField("Favorite contact", max_length=80, blank=True)
     notes = models.TextField(blank=True)
 
     # The books: what the game changes.

@@ -11,6 +11,7 @@ from django import forms
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.views.decorators.http import require_POST
 
 from blades.rules import crew as rules
@@ -26,13 +27,14 @@ from .forms import (
     BooksForm,
     ClaimForm,
     CohortForm,
+    CrewChoicesForm,
     CrewCreateForm,
     FactionForm,
     GoalClockForm,
     SettingsForm,
     SheetForm,
 )
-from .models import Claim, Cohort
+from .models import Claim, Cohort, crew_type_choices
 
 CREW_PAGE = "crews/crew.html"
 FACTIONS_PAGE = "crews/factions.html"
@@ -44,9 +46,28 @@ def crew_detail(request: HttpRequest, table_id: int) -> HttpResponse:
     table, membership = access_table(request.user, table_id)
     crew = queries.crew_sheet(table.pk)
     if crew is None:
-        context = {"table": table, "is_gm": membership.is_gm, "create_form": CrewCreateForm()}
+        context = {"table": table, "is_gm": membership.is_gm}
+        if membership.is_gm:
+            crew_type = request.GET.get("crew_type") or crew_type_choices()[0][0]
+            context.update(
+                _create_forms(table, CrewCreateForm(), CrewChoicesForm(crew_type=crew_type))
+            )
+            if request.htmx:
+                # The crew type changed: its sheet's choices follow.
+                return render(request, f"{CREW_PAGE}#crew-choices", context)
         return render(request, CREW_PAGE, context)
     return render(request, CREW_PAGE, _page_context(table, membership, crew))
+
+
+def _create_forms(table, form: CrewCreateForm, choices: CrewChoicesForm) -> dict:
+    form.fields["crew_type"].widget.attrs.update(
+        {
+            "hx-get": reverse("crew_detail", args=[table.pk]),
+            "hx-target": "#crew-choices",
+            "hx-swap": "morph",
+        }
+    )
+    return {"create_form": form, "choices_form": choices}
 
 
 def _page_context(table, membership, crew, **extra) -> dict:
@@ -62,8 +83,10 @@ def _refused_form(form: forms.Form, error: RuleError, field: str | None = None) 
 
 def _create_refused(request, error: RuleError) -> HttpResponse:
     table, _ = access_table(request.user, request.resolver_match.kwargs["table_id"])
-    form = _refused_form(CrewCreateForm(request.POST), error)
-    context = {"table": table, "is_gm": True, "create_form": form}
+    crew_type = request.POST.get("crew_type", "")
+    choices = _refused_form(CrewChoicesForm(request.POST, crew_type=crew_type), error)
+    context = {"table": table, "is_gm": True}
+    context.update(_create_forms(table, CrewCreateForm(request.POST), choices))
     return render(request, CREW_PAGE, context, status=422)
 
 
@@ -74,10 +97,11 @@ def crew_create(request: HttpRequest, table_id: int) -> HttpResponse:
     table, membership = access_table(request.user, table_id)
     require_gm(membership)
     form = CrewCreateForm(request.POST)
-    if form.is_valid():
-        actions.create_crew(table=table, **form.cleaned_data)
+    choices = CrewChoicesForm(request.POST, crew_type=request.POST.get("crew_type", ""))
+    if form.is_valid() and choices.is_valid():
+        actions.create_crew(table=table, **form.cleaned_data, **choices.choices())
         return redirect("crew_detail", table_id=table.pk)
-    context = {"table": table, "is_gm": True, "create_form": form}
+    context = {"table": table, "is_gm": True, **_create_forms(table, form, choices)}
     return render(request, CREW_PAGE, context, status=422)
 
 

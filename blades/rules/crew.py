@@ -193,6 +193,8 @@ JOB_COIN: dict[str, int] = {"minor": 2, "small": 4, "standard": 6, "big": 8, "ma
 JOB_EXTRA_MAX = 99  # a major job's coin past its 10: "10+", bounded only against garbage
 VAULT_LIMITS = (4, 8, 16)  # by vault upgrade boxes marked
 START_COIN = 2  # "Start: Tier 0, strong hold, 0 rep, 2 coin" (SRD_FACTS §6.2)
+# Each crew type has 2 pre-selected upgrades and the crew marks 2 more (SRD_FACTS §6.1).
+CREATION_UPGRADE_BOXES = 2
 
 
 def tithe(tier: int) -> int:

@@ -14,6 +14,37 @@ from tests.browsers import (
 pytestmark = pytest.mark.browser
 
 
+def test_the_crew_chooses_its_ability_in_creation_and_a_waiting_player_sees_it(
+    person, make_user, server
+):
+    gm, ada, _ = start_table(person, make_user)
+    crew_url = gm.url.rstrip("/") + "/crew/"
+    ada.set_viewport_size(PHONE)
+    ada.goto(crew_url)
+    expect(ada.get_by_role("heading", name="No crew yet")).to_be_visible()
+    wait_for_socket(ada)
+    gm.goto(crew_url)
+    gm.get_by_label("Crew type", exact=True).select_option(label="Shadows")
+    # The type's sheet follows the menu: its abilities, its contacts.
+    gm.get_by_role("radio", name="Ghost Echoes", exact=False).check()
+    gm.get_by_role("checkbox", name="Vault", exact=False).check()
+    gm.get_by_role("radio", name="Fitz, collector").check()
+    assert_accessible(gm)
+    gm.get_by_label("Crew name").fill("The Lamplighters")
+    gm.get_by_role("button", name="Create the crew").click()
+    expect(gm.get_by_role("heading", name="The Lamplighters", level=1)).to_be_visible()
+    for page in (gm, ada):
+        abilities = page.locator(
+            "section", has=page.get_by_role("heading", name="Special abilities")
+        )
+        expect(abilities.get_by_text("Ghost Echoes", exact=True)).to_be_visible(timeout=15_000)
+        expect(abilities.get_by_text("Everyone Steals", exact=True)).to_have_count(0)
+        expect(page.get_by_text("Fitz")).to_be_visible()
+    expect(ada.get_by_role("img", name="Vault: 1 of 2 boxes")).to_be_attached()
+    assert_accessible(ada)
+    assert_fits_phone(ada)
+
+
 def test_gm_keeps_the_books_and_players_watch_live(person, make_user, server):
     gm, ada, bo = start_table(person, make_user)
     table_url = gm.url

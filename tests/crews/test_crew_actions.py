@@ -42,6 +42,25 @@ def test_gm_creates_the_crew_through_the_page(client, table, gm):
     assert table.crew.crew_type == "cult"
 
 
+def test_the_crew_chooses_its_ability_vehicle_upgrades_and_contact(client, table, gm):
+    """Issue 29: the crew sheet's choices are made in creation, not by the GM's Remove
+    then Take; 2 pre-selected upgrades + 2 chosen (SRD_FACTS §6.1)."""
+    client.force_login(gm)
+    url = reverse("crew_create", args=[table.pk])
+    data = {"crew_type": "smugglers", "name": "Tide", "ability": "ghost_passage",
+            "start_0": "carriage", "upgrades": ["vault", "boat"], "contact": "Sera"}  # fmt: skip
+    page = client.get(reverse("crew_detail", args=[table.pk]), {"crew_type": "smugglers"})
+    assert "Ghost Passage" in page.text and "Sera, arms dealer" in page.text
+    refused = client.post(url, {**data, "upgrades": ["vault", "boat", "workshop"]})
+    assert refused.status_code == 422 and "Mark at most 2." in refused.text
+    assert not Crew.objects.exists()
+    client.post(url, data)
+    crew = table.crew
+    assert crew.abilities == ["ghost_passage"] and crew.contact == "Sera"
+    assert crew.upgrades == {"carriage": 1, "prowess": 1, "vault": 1, "boat": 1}
+    assert crew.boxes_free == 0
+
+
 def test_player_cannot_create_the_crew(client, table, player):
     client.force_login(player)
     response = client.post(reverse("crew_create", args=[table.pk]), {"crew_type": "cult"})
