@@ -28,6 +28,9 @@ from django.db import DatabaseError, models, transaction
 from django.utils.dateparse import parse_datetime
 
 from blades.rules import clocks as clock_rules
+from blades.rules.character import harm_rows
+from blades.rules.dice import FACES
+from blades.rules.dice import Roll as DiceRoll
 from blades.rules.errors import RuleError
 from sessions.inputs import unstorable_text
 
@@ -255,6 +258,12 @@ class _Restore:
                 fix(values, lambda target, old: self.reference(where, target, old))
             except (TypeError, ValueError, AttributeError, KeyError):
                 raise ImportRefused(f"{where} has references this server cannot read.") from None
+        check = SHAPES.get(label)
+        if check is not None:
+            try:
+                check(values)
+            except (TypeError, ValueError, RuleError) as error:
+                raise ImportRefused(f"{where} holds what no game writes: {error}") from None
         obj = self.save(model, where, values)
         self.new_ids[model][pk] = obj.pk
         self.later += [(model, obj.pk, name, target, old) for name, target, old in deferred]
@@ -304,8 +313,11 @@ class _Restore:
         if value is None:
             return None
         wanted = next((t for f, t in PLAIN_TYPES if isinstance(field, f)), None)
-        # True is an int to Python, not a number to the file.
-        fits = isinstance(value, wanted or object) and (wanted is bool or type(value) is not bool)
+        # A JSON field takes any JSON value here: SHAPES checks what it holds. True is an
+        # int to Python, not a number to the file.
+        fits = wanted is None or (
+            isinstance(value, wanted) and (wanted is bool or type(value) is not bool)
+        )
         if not fits:
             raise ImportRefused(f"{where}: its {field.name} is not {TYPE_NAMES[wanted]}.")
         # A time without its zone would be read as the server's, with a warning.
@@ -425,4 +437,111 @@ JSON_REFERENCES: dict[str, Callable[[dict, Callable[[str, object], int]], None]]
     "rolls.ActionRoll": _action_roll,
     "rolls.RollEvent": _roll_event,
     "characters.Draft": _draft,
+}
+
+
+# --- What the JSON fields hold -------------------------------------------------------------
+# A JSON field takes any value, and the pages read each as play writes it: a harm row
+# that is a number, or one die for a pool of four, would pass every type check above and
+# then break the new table's pages. Each table kind's JSON fields are checked here against
+# the shape play writes, and dice against the rules' own reading of a roll (the ids inside
+# JSON fields were read by `JSON_REFERENCES` already); a test keeps every JSON field of
+# every exported kind listed in one or the other.
+
+
+def _whole(value) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _texts(value, name: str) -> None:
+    if not (isinstance(value, list) and all(isinstance(item, str) for item in value)):
+        raise TypeError(f"its {name} is not a list of words")
+
+
+def _mapping(value, name: str) -> dict:
+    if not isinstance(value, dict):
+        raise TypeError(f"its {name} is not a mapping")
+    return value
+
+
+def _faces(value, name: str) -> None:
+    if not (isinstance(value, list) and all(_whole(d) and d in FACES for d in value)):
+        raise ValueError(f"its {name} are not dice")
+
+
+def _roll(values: dict, dice: str = "dice") -> None:
+    if values.get(dice) is None:
+        return
+    _faces(values[dice], dice)
+    if not _whole(values.get("pool")):
+        raise ValueError("its dice have no pool")
+    DiceRoll(values["pool"], values[dice])
+
+
+def _character(values: dict) -> None:
+    _texts(values.get("traumas", []), "traumas")
+    _texts(values.get("crew_dots", []), "crew dots")
+    harm = _mapping(values.get("harm", {}), "harm")
+    for key, row in harm.items():
+        if not (isinstance(key, str) and key.isdigit()):
+            raise ValueError("its harm has a row that is no level")
+        _texts(row, "harm")
+    harm_rows(harm)
+
+
+def _playbook(values: dict) -> None:
+    dots = _mapping(values.get("dots", {}), "dots")
+    if not all(_whole(n) and 0 <= n <= 4 for n in dots.values()):
+        raise ValueError("its dots are not counts of dots")
+
+
+def _crew(values: dict) -> None:
+    _texts(values.get("abilities", []), "abilities")
+    upgrades = _mapping(values.get("upgrades", {}), "upgrades")
+    if not all(_whole(n) and n >= 0 for n in upgrades.values()):
+        raise ValueError("its upgrades are not counts of boxes")
+
+
+def _cohort(values: dict) -> None:
+    for name in ("types", "edges", "flaws"):
+        _texts(values.get(name, []), name)
+
+
+def _action_roll_shape(values: dict) -> None:
+    _roll(values)
+    for dice in _mapping(values.get("group", {}), "group").values():
+        if dice is not None:
+            _faces(dice, "group's dice")
+    for entry in _mapping(values.get("group_bonuses", {}), "group bonuses").values():
+        _mapping(entry, "group bonuses")
+
+
+def _consequence(values: dict) -> None:
+    if values.get("resist_dice") is not None:
+        _faces(values["resist_dice"], "resistance dice")
+
+
+def _roll_event_shape(values: dict) -> None:
+    changes = values.get("changes", [])
+    if not isinstance(changes, list):
+        raise TypeError("its changes are not a list")
+    for change in changes:
+        _mapping(change, "changes")
+
+
+SHAPES: dict[str, Callable[[dict], None]] = {
+    "characters.Playbook": _playbook,
+    "characters.Character": _character,
+    "characters.Draft": lambda values: _mapping(values.get("data", {}), "data"),
+    "table_sessions.Roll": _roll,
+    "crews.Crew": _crew,
+    "crews.Cohort": _cohort,
+    "play.Score": lambda values: _texts(values.get("entanglements", []), "entanglements"),
+    "play.DowntimeActivity": lambda values: _texts(
+        values.get("entanglements", []), "entanglements"
+    ),
+    "rolls.ActionRoll": _action_roll_shape,
+    "rolls.Consequence": _consequence,
+    "rolls.RollEvent": _roll_event_shape,
+    "chronicle.Happening": lambda values: _mapping(values.get("data", {}), "data"),
 }

@@ -136,6 +136,13 @@ def start_table(person, make_user):
 def assert_accessible(page: Page) -> None:
     from axe_playwright_python.sync_playwright import Axe
 
+    # axe reads colours as drawn: a fade still running (the screen's result) would be
+    # measured half-way. Endless animations never finish and are left running.
+    page.evaluate(
+        """Promise.all(document.getAnimations()
+            .filter(a => a.effect && a.effect.getComputedTiming().iterations !== Infinity)
+            .map(a => a.finished.catch(() => null)))"""
+    )
     results = Axe().run(page)
     serious = [
         f"{v['id']} ({v['impact']}): {v['help']} — {[n['target'] for n in v['nodes']][:3]}"
