@@ -240,12 +240,14 @@ def restore_armor(*, character: Character, downtime: bool = False) -> Character:
 
 
 def set_load(*, character: Character, level: str) -> Character:
-    """Choosing a load starts a score: items carried on the last one are put down and
-    armor is restored."""
+    """Choosing a load starts a score: armor is restored and items carried on the last
+    score are put down. A character's first load has no last score: what it carries
+    came with it from a Foundry export, and stays."""
     rules.load_limit(level, mule=False)  # refuses anything but light, normal, heavy
     with transaction.atomic():
         character = _locked(character)
-        CharacterItem.objects.filter(character=character).update(checked=False)
+        if character.load:
+            CharacterItem.objects.filter(character=character).update(checked=False)
         return _write(
             character,
             load=level,
@@ -643,6 +645,7 @@ def import_character(
             traumas=list(sheet.traumas),
             harm=dict(sheet.harm),
             healing=sheet.healing,
+            **{f"{box}_used": box in sheet.armor_used for box in rules.ARMOR_BOXES},
             coin=sheet.coin,
             stash=sheet.stash,
             **sheet.ratings,

@@ -13,7 +13,10 @@ The shapes, from the system's template.json and module/migration.js over its ver
 - Stress is `stress.value`, or the oldest `stress = [n]`. Trauma is `trauma.list` (the
   oldest: `traumas`): condition keys such as `BITD.TraumaCold` or plain names, or an
   object of condition → true/false.
-- The healing clock is `healing_clock.value`, earlier `healing-clock`.
+- The healing clock is `healing_clock.value`, earlier `healing-clock`; either may hold
+  the number itself or an object with its `value`.
+- Armor used is `armor-uses.armor` / `.heavy` / `.special`: 0 in the template, true or
+  false once the sheet's checkbox was clicked.
 - Playbook, heritage, background, vice, abilities and gear are embedded items of type
   class, heritage, background, vice, ability (`purchased`) and item (`load`, `equipped`).
 """
@@ -72,6 +75,8 @@ class Sheet:
     traumas: list[str] = field(default_factory=list)
     harm: dict[str, list[str]] = field(default_factory=dict)
     healing: int = 0
+    # The armor boxes used (rules.ARMOR_BOXES).
+    armor_used: list[str] = field(default_factory=list)
     coin: int = 0
     stash: int = 0
     # Raw xp per track ("playbook" and the three attributes), as marked in Foundry.
@@ -233,8 +238,18 @@ def read_actor(document: dict) -> Sheet:
             sheet.harm[key] = [entry for entry in entries if entry]
 
     healing = system.get("healing_clock")
-    healing = healing.get("value") if isinstance(healing, dict) else system.get("healing-clock")
+    if healing is None:
+        healing = system.get("healing-clock")
+    if isinstance(healing, dict):
+        healing = healing.get("value")
     sheet.healing = read.number(healing, "The healing clock", 0, rules.HEALING_SEGMENTS - 1)
+    armor = _dict(system.get("armor-uses"))
+    for box in rules.ARMOR_BOXES:
+        used = armor.get(box)
+        if not isinstance(used, bool):
+            used = read.number(used, f"Armor used ({box})", 0, 1) == 1
+        if used:
+            sheet.armor_used.append(box)
     sheet.coin = read.number(system.get("coins"), "Coin", 0, rules.COIN_MAX)
     sheet.stash = read.number(system.get("coins_stashed"), "Stash", 0, rules.STASH_MAX)
 
@@ -336,6 +351,7 @@ def to_actor(sheet: Sheet) -> dict:
             "list": [TRAUMA_PREFIX + key.capitalize() for key in sheet.traumas],
         },
         "healing_clock": {"value": [sheet.healing], "max": rules.HEALING_SEGMENTS, "min": 0},
+        "armor-uses": {box: box in sheet.armor_used for box in rules.ARMOR_BOXES},
         "experience": [sheet.xp.get("playbook", 0)],
         "experience_max": rules.PLAYBOOK_XP,
         "coins": [sheet.coin],

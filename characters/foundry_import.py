@@ -7,6 +7,7 @@ the player's confirmed choices; `characters.actions.import_character` writes it 
 one transaction, or nothing.
 """
 
+import re
 from dataclasses import dataclass, field
 
 from django.db.models import Q
@@ -28,6 +29,15 @@ from .models import (
 
 def _key(name: str) -> str:
     return " ".join(name.casefold().replace("’", "'").split())
+
+
+def _item_key(name: str) -> str:
+    """An item's name without what tells copies of it apart: Foundry's compendium
+    prefixes the playbook ("(W) Spirit Bottles") where the book counts the uses
+    ("Spirit bottles (2)")."""
+    key = _key(name.replace("&", " and "))
+    key = re.sub(r"^\([^)]*\)\s*", "", key)
+    return re.sub(r"\s*\([^)]*\)$", "", key)
 
 
 def playbooks_for(table) -> "Q":
@@ -123,21 +133,22 @@ def parts_of(sheet: Sheet, playbook: Playbook, table) -> Parts:
     ]
     # The sheet's item list as the wizard makes it (the playbook's items, then the
     # standard ones), carrying what the export has equipped; gear of the export's own
-    # comes after.
-    gear = {_key(g.name): g for g in sheet.gear}
+    # comes after. One export item stands for one listed item, so an item listed twice
+    # (the Leech's bandoliers) takes two.
+    unmatched = list(sheet.gear)
+
+    def carried(item: Item) -> bool:
+        key = _item_key(item.name)
+        same = next((n for n, g in enumerate(unmatched) if _item_key(g.name) == key), None)
+        return same is not None and unmatched.pop(same).equipped
+
     listed = [(i, True) for i in playbook.items.all()]
     listed += [(i, False) for i in Item.objects.filter(playbook=None)]
     items = [
-        CharacterItem(
-            name=i.name,
-            load=i.load,
-            armor=i.armor,
-            special=special,
-            checked=getattr(gear.pop(_key(i.name), None), "equipped", False),
-        )
+        CharacterItem(name=i.name, load=i.load, armor=i.armor, special=special, checked=carried(i))
         for i, special in listed
     ]
-    items += [CharacterItem(name=g.name, load=g.load, checked=g.equipped) for g in gear.values()]
+    items += [CharacterItem(name=g.name, load=g.load, checked=g.equipped) for g in unmatched]
     return Parts(xp=xp, abilities=abilities, contacts=contacts, items=items)
 
 
@@ -158,6 +169,7 @@ def sheet_of(character: Character) -> Sheet:
         traumas=list(character.traumas),
         harm={k: list(v) for k, v in character.harm.items() if v},
         healing=character.healing,
+        armor_used=[b for b in rules.ARMOR_BOXES if getattr(character, f"{b}_used")],
         coin=character.coin,
         stash=character.stash,
         xp={

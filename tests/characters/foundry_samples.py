@@ -46,6 +46,7 @@ V11 = {
         "stress": {"value": 3, "max": 9, "name": "BITD.Stress"},
         "trauma": {"max": 4, "value": [1], "list": ["BITD.TraumaCold"]},
         "healing_clock": {"value": [1], "max": 4, "min": 0},
+        "armor-uses": {"armor": True, "heavy": False, "special": False},
         "experience": 3,
         "coins": 2,
         "coins_stashed": 10,
@@ -86,6 +87,8 @@ V10["system"].update(
         "experience": ["5"],
         "coins": "1",
         "coins_stashed": ["0"],
+        # The template's zeros, but for the box the sheet's checkbox set.
+        "armor-uses": {"armor": 0, "heavy": 0, "special": True},
         "attributes": _skills(RATINGS, lambda v: {"value": [str(v)]}),
     }
 )
@@ -103,6 +106,7 @@ V09 = {
         "stress": [2],
         "traumas": ["haunted", "obsessed"],
         "healing-clock": [0],
+        "armor-uses": {"armor": 0, "heavy": 0, "special": 0},
         "experience": [1],
         "coins": [4],
         "coins_stashed": [0],
@@ -116,5 +120,49 @@ V09 = {
         {"name": "Weird", "type": "vice", "data": {}},
         {"name": "Compel", "type": "ability", "data": {"purchased": False}},
         {"name": "Spirit Hunter", "type": "item", "data": {"load": 2, "equipped": False}},
+    ],
+}
+
+# A Whisper in the playbook's own gear, as a player fills the sheet from the compendium:
+# the item names differ from the book's ("Spirit Bottles" for "Spirit bottles (2)"), the
+# healing clock was written as an object under the older key, and armor is used.
+WHISPER = {
+    "name": "Lyra",
+    "type": "character",
+    "system": {
+        "alias": "Ash",
+        "look": "Pale, ink-stained fingers",
+        "background-details": "Doskvol Academy dropout",
+        "vice-purveyor": "Eldren's salon",
+        "acquaintances": [{"id": "b1", "name": "Nyryx", "standing": "friend"}],
+        "stress": {"value": 5, "max": 9},
+        "trauma": {"list": ["BITD.TraumaHaunted"]},
+        "healing-clock": {"value": 1},
+        "armor-uses": {"armor": False, "heavy": False, "special": True},
+        "experience": 9,
+        "coins": 1,
+        "coins_stashed": 4,
+        "harm": {
+            "light": {"one": "Drained", "two": "Shaky"},
+            "medium": {"one": "", "two": ""},
+            "heavy": {"one": "Haunted by a ghost"},
+            "deadly": {"one": ""},
+        },
+        "attributes": _skills(
+            {"attune": 3, "study": 2, "survey": 1, "resolve_xp": 4},
+            lambda v: {"value": v, "max": 3, "min": 0},
+        ),
+    },
+    "items": [
+        {"name": "Whisper", "type": "class", "system": {}},
+        {"name": "Iruvia", "type": "heritage", "system": {}},
+        {"name": "Academic", "type": "background", "system": {}},
+        {"name": "Weird", "type": "vice", "system": {}},
+        {"name": "Compel", "type": "ability", "system": {"purchased": True}},
+        {"name": "Ghost Mind", "type": "ability", "system": {"purchased": True}},
+        {"name": "Spirit Bottles", "type": "item", "system": {"load": 1, "equipped": True}},
+        {"name": "(W) Fine Spirit Mask", "type": "item", "system": {"load": "1", "equipped": True}},
+        {"name": "Lantern", "type": "item", "system": {"load": 1, "equipped": False}},
+        {"name": "A Pet Crow", "type": "item", "system": {"load": 0, "equipped": True}},
     ],
 }

@@ -7,7 +7,7 @@ import pytest
 
 from characters.foundry import MAX_BYTES, FoundryError, Gear, parse, read_actor, to_actor
 
-from .foundry_samples import V09, V10, V11
+from .foundry_samples import V09, V10, V11, WHISPER
 
 
 def test_a_v11_export_reads_every_field():
@@ -57,7 +57,26 @@ def test_an_unknown_trauma_is_kept_aside_not_imported():
     assert sheet.unknown_traumas == ["Homesick"]
 
 
-@pytest.mark.parametrize("sample", [V11, V10, V09])
+@pytest.mark.parametrize("key", ["healing_clock", "healing-clock"])
+@pytest.mark.parametrize("value", [1, [1], "1", ["1"], {"value": 1}, {"value": [1]}])
+def test_the_healing_clock_reads_in_every_shape(key, value):
+    actor = copy.deepcopy(V11)
+    del actor["system"]["healing_clock"]
+    actor["system"][key] = value
+    assert read_actor(actor).healing == 1
+
+
+@pytest.mark.parametrize(
+    "sample, used", [(V11, ["armor"]), (V10, ["special"]), (V09, []), (WHISPER, ["special"])]
+)
+def test_armor_used_is_read_and_written_back(sample, used):
+    sheet = read_actor(sample)
+    assert sheet.armor_used == used
+    written = to_actor(sheet)["system"]["armor-uses"]
+    assert written == {box: box in used for box in ("armor", "heavy", "special")}
+
+
+@pytest.mark.parametrize("sample", [V11, V10, V09, WHISPER])
 def test_export_reads_back_the_same_sheet(sample):
     sheet = read_actor(sample)
     exported = to_actor(sheet)
@@ -109,6 +128,7 @@ def _with(**system) -> dict:
         (_with(coins="lots"), "Coin is not a number"),
         (_with(coins_stashed=41), "Stash is 41"),
         (_with(trauma={"list": "cold"}), "neither a list"),
+        (_with(**{"armor-uses": {"heavy": 2}}), "Armor used (heavy) is 2"),
         (_with(trauma={"list": ["cold", "haunted", "obsessed", "paranoid", "soft"]}), "retires"),
         (_with(harm={"light": {"one": "x" * 1000}}), "longer than 200"),
         ({**V11, "items": {"a": 1}}, "`items` is not a list"),

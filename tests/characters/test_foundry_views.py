@@ -8,12 +8,13 @@ import re
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 
-from characters.foundry import MAX_BYTES
+from characters import actions
+from characters.foundry import MAX_BYTES, read_actor
 from characters.models import Character
 from tests.factories import CharacterFactory
 from tests.helpers import foundry_choices
 
-from .foundry_samples import V09, V10, V11
+from .foundry_samples import V09, V10, V11, WHISPER
 
 
 def _upload(client, table, actor, name="fvtt-Actor-silver.json"):
@@ -42,6 +43,7 @@ def test_the_preview_shows_what_matched_and_saves_nothing(client, table, player)
     assert "Heritage: Skovlan" in page
     assert "Ability: Battleborn" in page
     assert "Ability “Homebrew Trick” is in no playbook here: not imported." in page
+    assert "Armor used: armor" in page
     assert not Character.objects.exists()
 
 
@@ -92,6 +94,40 @@ def test_older_exports_import_too(client, table, player, actor):
     assert Character.objects.get().stress in (4, 2)
 
 
+WHISPER_CHOICES = ("whisper", "iruvia", "academic", "weird")
+
+
+def test_an_export_item_that_is_a_playbook_item_is_that_item(client, table, player):
+    client.force_login(player)
+    _confirm(client, table, WHISPER, **foundry_choices(*WHISPER_CHOICES))
+    character = Character.objects.get()
+    names = list(character.items.values_list("name", flat=True))
+    assert "Spirit Bottles" not in names and names.count("Spirit bottles (2)") == 1
+    assert "(W) Fine Spirit Mask" not in names
+    carried = set(character.items.filter(checked=True).values_list("name", "special"))
+    # The export's own item stays, beside the playbook's and the standard ones.
+    assert carried == {
+        ("Spirit bottles (2)", True),
+        ("Fine spirit mask", True),
+        ("A Pet Crow", False),
+    }
+    assert (character.special_used, character.armor_used, character.healing) == (True, False, 1)
+
+
+def test_choosing_a_load_after_an_import_keeps_what_it_carries(client, table, player):
+    client.force_login(player)
+    _confirm(client, table, V11, **foundry_choices())
+    character = Character.objects.get()
+    actions.set_load(character=character, level="normal")
+    character.refresh_from_db()
+    carried = set(character.items.filter(checked=True).values_list("name", flat=True))
+    assert carried == {"Fine hand weapon", "Armor"}
+    # The next load starts the next score: the last one's items are put down.
+    actions.set_load(character=character, level="light")
+    character.refresh_from_db()
+    assert not character.items.filter(checked=True).exists()
+
+
 def test_the_sheet_shows_the_imported_character(client, table, player):
     client.force_login(player)
     _confirm(client, table, V11, **foundry_choices())
@@ -120,6 +156,34 @@ def test_export_round_trips_through_import(client, table, player, other_player):
     assert set(second.items.values_list("name", "checked")) == set(
         first.items.values_list("name", "checked")
     )
+
+
+# What an import keeps of an export: the export read back from the character.
+KEPT = ["name", "alias", "look", "background_detail", "vice_purveyor", "ratings", "stress"]
+KEPT += ["traumas", "harm", "healing", "armor_used", "coin", "stash", "xp"]
+
+
+@pytest.mark.parametrize(
+    "sample, choices",
+    [(V11, ()), (V10, WHISPER_CHOICES), (V09, WHISPER_CHOICES), (WHISPER, WHISPER_CHOICES)],
+)
+def test_export_import_export_is_equal(client, table, player, other_player, sample, choices):
+    client.force_login(player)
+    assert _confirm(client, table, sample, **foundry_choices(*choices)).status_code == 302
+    first = Character.objects.get()
+    exported = client.get(f"/tables/{table.pk}/characters/{first.pk}/foundry.json").json()
+    original, kept = read_actor(sample), read_actor(exported)
+    assert {f: getattr(kept, f) for f in KEPT} == {f: getattr(original, f) for f in KEPT}
+    assert {a.casefold() for a in kept.abilities} == {a.casefold() for a in original.abilities}
+    carried = {g.name for g in kept.gear if g.equipped}
+    assert len(carried) == len([g for g in original.gear if g.equipped])
+
+    client.force_login(other_player)
+    document = json.dumps(exported)
+    assert _confirm(client, table, document, **foundry_choices(*choices)).status_code == 302
+    second = Character.objects.exclude(pk=first.pk).get()
+    again = client.get(f"/tables/{table.pk}/characters/{second.pk}/foundry.json").json()
+    assert again == exported
 
 
 @pytest.mark.parametrize(
