@@ -263,10 +263,12 @@ def check_item(*, character: Character, item_id: int, checked: bool) -> Characte
             if not character.load:
                 raise RuleError("Choose a load (light, normal or heavy) before checking items.")
             carried = CharacterItem.objects.filter(character=character, checked=True)
-            total = rules.load_total([i.load for i in carried] + [item.load])
+            loads = [i.load for i in carried] + [item.load]
+            total = rules.load_total(loads)
             mule = _has(character, "mule")
-            if not rules.can_carry(character.load, mule, total, character.load_bonus):
-                limit = rules.load_limit(character.load, mule, character.load_bonus)
+            bonus = character.load_bonus(loads)
+            if not rules.can_carry(character.load, mule, total, bonus):
+                limit = rules.load_limit(character.load, mule, bonus)
                 raise RuleError(
                     f"That would be {total} load; your {character.load} load is {limit}."
                 )

@@ -5,6 +5,8 @@ belong to a table. A character's counters are plain columns so that each change 
 be written on its own, without overwriting a concurrent change to another field.
 """
 
+from collections.abc import Iterable
+
 from django.conf import settings
 from django.db import models
 
@@ -263,10 +265,10 @@ class Character(models.Model):
         """The harm whose penalties the character suffers (Tough as Nails lightens them)."""
         return ability_rules.felt_harm(self.harm, self.ability_keys)
 
-    @property
-    def load_bonus(self) -> int:
-        """Load the crew's Rigging upgrade carries for free, on every level."""
-        return rules.load_bonus(self.crew_upgrades)
+    def load_bonus(self, carried: Iterable[int]) -> int:
+        """Load the crew's Rigging upgrade carries for free, on every level, with these
+        items (their loads) carried."""
+        return rules.load_bonus(self.crew_upgrades, carried)
 
     @property
     def trauma_max(self) -> int:

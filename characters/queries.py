@@ -232,8 +232,9 @@ def sheet_view(character: Character, *, mastery: bool) -> SheetView:
     # Items stay checked only on a chosen load: armor counts only when it is carried.
     carried = {i.armor for i in items if i.checked and i.armor} if character.load else set()
     heavy = "heavy" in carried
-    total = rules.load_total(i.load for i in items if i.checked)
-    bonus = character.load_bonus
+    carried_loads = [i.load for i in items if i.checked]
+    total = rules.load_total(carried_loads)
+    bonus = character.load_bonus(carried_loads)
     load = rules.check_load(character.load, mule, total, bonus) if character.load else None
     cap = rules.action_cap(mastery)
     harm_dice = rules.harm_dice_penalty(character.felt_harm)

@@ -132,7 +132,10 @@ def _encumbered(characters: list[Character]) -> set[int]:
         pk
         for pk, character in loaded.items()
         if char_rules.check_load(
-            character.load, pk in mules, char_rules.load_total(loads[pk]), character.load_bonus
+            character.load,
+            pk in mules,
+            char_rules.load_total(loads[pk]),
+            character.load_bonus(loads[pk]),
         ).encumbered
     }
 

@@ -450,6 +450,10 @@ FREE_LOAD_UPGRADES: dict[str, int] = {
     "cult_rigging": 2,
     "thief_rigging": 2,
 }
+# Hawker's Rigging: "1 carried item is concealed and has no load" (crew_upgrades.json).
+# The heaviest item carried is the one counted free: which item is hidden is the
+# player's to say, and no choice of theirs carries more.
+HIDDEN_ITEM_UPGRADE = "hawkers_rigging"
 
 
 @dataclass(frozen=True)
@@ -460,10 +464,14 @@ class LoadState:
     over: bool
 
 
-def load_bonus(upgrades: Mapping[str, int]) -> int:
+def load_bonus(upgrades: Mapping[str, int], carried: Iterable[int] = ()) -> int:
     """The load the crew's upgrades add to every level: the one place an upgrade or
-    ability that changes load is counted (Mule changes the levels themselves)."""
-    return sum(free for key, free in FREE_LOAD_UPGRADES.items() if upgrades.get(key, 0) >= 1)
+    ability that changes load is counted (Mule changes the levels themselves).
+    `carried` is the load of each item carried, which Hawker's Rigging needs."""
+    free = sum(free for key, free in FREE_LOAD_UPGRADES.items() if upgrades.get(key, 0) >= 1)
+    if upgrades.get(HIDDEN_ITEM_UPGRADE, 0) >= 1:
+        free += max(carried, default=0)
+    return free
 
 
 def load_limit(level: str, mule: bool, bonus: int = 0) -> int:

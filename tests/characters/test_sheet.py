@@ -360,10 +360,17 @@ def test_counts_on_the_sheet_come_from_the_rules(client, character):
     assert "Withdraw 1 coin (2 stash)" in page
 
 
-def test_thief_rigging_adds_its_free_load_to_the_limit(client, character, player):
+@pytest.mark.parametrize(
+    ("crew_type", "upgrade"), [("shadows", "thief_rigging"), ("hawkers", "hawkers_rigging")]
+)
+def test_a_rigging_upgrade_adds_its_free_load_to_the_limit(
+    client, character, player, crew_type, upgrade
+):
     """SRD_FACTS 4.1: "Rigging crew upgrades (Assassins, Bravos, Cult, Shadows) give 2
-    free load in certain item categories" (Thief Rigging: "2 free load of tools or gear")."""
-    CrewFactory(table=character.table, crew_type="shadows", upgrades={"thief_rigging": 1})
+    free load in certain item categories" (Thief Rigging: "2 free load of tools or gear");
+    crew_upgrades.json, Hawker's Rigging: "1 carried item is concealed and has no load"
+    (here a 2-load one)."""
+    CrewFactory(table=character.table, crew_type=crew_type, upgrades={upgrade: 1})
     items = [CharacterItemFactory(character=character, load=2) for _ in range(3)]
     actions.set_load(character=character, level="light")
     client.force_login(player)
@@ -373,4 +380,3 @@ def test_thief_rigging_adds_its_free_load_to_the_limit(client, character, player
     refused = client.post(url, {"item": items[2].pk, "checked": "1"}, headers=HTMX)
     assert refused.status_code == 422
     assert "That would be 6 load; your light load is 5." in refused.content.decode()
-    assert fresh(character).load_bonus == 2

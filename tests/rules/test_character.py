@@ -1122,13 +1122,30 @@ def test_an_action_too_high_at_creation_is_named_capitalised():
         ({"cult_rigging": 1}, 2),
         ({"thief_rigging": 0}, 0),
         ({"smugglers_rigging": 1}, 0),  # concealment, not load
-        ({"hawkers_rigging": 1}, 0),  # one item concealed: which item is the table's call
+        ({"hawkers_rigging": 1}, 0),  # nothing carried, nothing hidden
     ],
 )
 def test_load_bonus_counts_the_rigging_upgrades(upgrades, bonus):
     """SRD_FACTS 4.1: "Rigging crew upgrades (Assassins, Bravos, Cult, Shadows) give 2
     free load in certain item categories"."""
     assert load_bonus(upgrades) == bonus
+
+
+@pytest.mark.parametrize(
+    ("upgrades", "carried", "bonus"),
+    [
+        ({"hawkers_rigging": 1}, [1, 2, 1], 2),
+        ({"hawkers_rigging": 1}, [1], 1),
+        ({"hawkers_rigging": 0}, [2], 0),
+        ({}, [3], 0),
+    ],
+)
+def test_hawkers_rigging_carries_one_item_with_no_load(upgrades, carried, bonus):
+    """crew_upgrades.json, Hawker's Rigging: "1 carried item is concealed and has no load"
+    (SRD_FACTS 5: "1 carried item concealed and 0 load"): the heaviest one, the player's
+    best choice."""
+    assert load_bonus(upgrades, carried) == bonus
+    assert can_carry("light", False, load_total(carried), bonus) is (sum(carried) - bonus <= 3)
 
 
 def test_load_bonus_raises_every_level_and_mule_too():
