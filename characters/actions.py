@@ -84,6 +84,13 @@ def _require_active(character: Character) -> None:
         raise RuleError(f"{character.name} is {character.get_state_display().lower()}.")
 
 
+def _require_fit(character: Character) -> None:
+    """The sheet's own rolls are refused as the table's are (rolls.actions.require_fit):
+    a character who must retire makes no more rolls."""
+    _require_active(character)
+    rules.check_fit_to_roll(character.name, character.traumas, character.trauma_max)
+
+
 def _has(character: Character, flag: str) -> bool:
     return CharacterAbility.objects.filter(
         character=character, **{f"ability__{flag}": True}
@@ -452,7 +459,7 @@ def resist(*, character: Character, roller, attribute: str, rng=SYSTEM_RNG) -> R
     stress (a critical clears one), trauma if the stress overflows."""
     with transaction.atomic():
         character = _locked(character)
-        _require_active(character)
+        _require_fit(character)
         fields: dict = {}
 
         def read(result: dice.Roll) -> str:
@@ -481,7 +488,7 @@ def resist(*, character: Character, roller, attribute: str, rng=SYSTEM_RNG) -> R
 def indulge_vice(*, character: Character, roller, rng=SYSTEM_RNG) -> Roll:
     with transaction.atomic():
         character = _locked(character)
-        _require_active(character)
+        _require_fit(character)
         cleared: list[int] = []
 
         def read(result: dice.Roll) -> str:

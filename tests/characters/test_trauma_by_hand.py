@@ -6,6 +6,7 @@ from django.urls import reverse
 from characters.models import Character
 from chronicle import actions as journal_actions
 from chronicle.journal import build
+from sessions.models import Roll
 from tests.factories import CharacterFactory
 
 HTMX = {"HX-Request": "true"}
@@ -81,3 +82,23 @@ def test_the_fourth_trauma_retires_and_the_sheet_offers_it(client, table, ada):
     assert "roll-button" not in page  # no way left to start a roll
     move(client, ada, "state", {"state": "retired"})
     assert fresh(ada).state == "retired"
+
+
+@pytest.mark.parametrize(
+    ("move_name", "data"), [("resist", {"attribute": "prowess"}), ("vice", {})]
+)
+def test_the_sheets_own_rolls_refuse_a_character_who_must_retire(
+    client, table, ada, move_name, data
+):
+    """001 §Trauma: "When you mark your fourth trauma condition, your character cannot
+    continue as a daring scoundrel. You must retire them": no resistance or vice roll
+    either, on the sheet or by a post."""
+    Character.objects.filter(pk=ada.pk).update(traumas=FOUR, stress=3)
+    client.force_login(ada.owner)
+    page = client.get(reverse("character_sheet", args=[table.pk, ada.pk])).content.decode()
+    assert "Resist with" not in page and "Indulge vice" not in page
+    refused = move(client, ada, move_name, data)
+    assert refused.status_code == 422
+    assert "Ada has 4 trauma and must retire: no more rolls." in refused.content.decode()
+    assert fresh(ada).stress == 3
+    assert not Roll.objects.filter(table=table).exists()
