@@ -406,8 +406,11 @@ def entanglements(heat: int, outcome: Outcome) -> tuple[str, ...]:
 
 # --- Incarceration ---------------------------------------------------------
 
+# The time a prisoner serves. At wanted level 0 the text's other outcome, "the constables
+# give you a beating" (003), is no time inside: it is an Arrest's own way out
+# (score.entanglement_choices), so it is not worded as a sentence here.
 SENTENCES = {
-    0: "A few weeks, or a beating by the constables (level 3 harm, no resistance)",
+    0: "A few weeks",
     1: "A month or two",
     2: "Several months",
     3: "A year or two",

@@ -91,6 +91,21 @@ def test_the_gm_sends_a_pc_to_prison_from_the_phase_page(client, table, crew, gm
     assert client.post(url, data, headers=HX).status_code == 403
 
 
+def test_at_wanted_level_0_time_served_is_a_few_weeks_not_a_beating(client, table, crew, gm, pc):
+    """003 Incarceration: "Wanted Level 0: A few weeks. Or, the constables give you a
+    beating": whoever is handed over to serve time serves a few weeks; the beating is
+    the Arrest's other way out, not a sentence."""
+    Crew.objects.filter(pk=crew.pk).update(heat=4, wanted=0)
+    client.force_login(gm)
+    page = client.get(reverse("phase_detail", args=[table.pk])).content.decode()
+    assert "Wanted level 0: a few weeks." in page and "beating" not in page
+    phases.incarcerate(
+        crew=crew, roller=gm, prisoner="", character=pc, prison_claim="hardcase",
+        rng=FixedDice(6, 6),  # tier 0: two dice, the lower counts
+    )  # fmt: skip
+    assert Roll.objects.get(kind="incarceration").note == "Cross serves time: a few weeks"
+
+
 def test_an_arrest_hands_a_pc_over_and_the_claim_is_the_one_chosen(table, crew, gm, pc):
     """003 Arrest: "hand someone over for arrest (this clears your heat)"."""
     Crew.objects.filter(pk=crew.pk).update(tier=1)

@@ -563,7 +563,7 @@ def test_incarceration_result(outcome, rep, claims, status, trauma):
 
 def test_sentences():
     assert SENTENCES == {
-        0: "A few weeks, or a beating by the constables (level 3 harm, no resistance)",
+        0: "A few weeks",
         1: "A month or two",
         2: "Several months",
         3: "A year or two",
