@@ -49,8 +49,9 @@ class PartyView:
 def _harm_rows(character: Character) -> list[tuple[int, list[str], str]]:
     # Worst first, as on the printed sheet.
     rows = rules.harm_rows(character.harm)
+    penalties = ability_rules.harm_penalty_labels(character.ability_keys)
     return [
-        (level, list(rows[level]), rules.HARM_PENALTIES[level])
+        (level, list(rows[level]), penalties[level])
         for level in sorted(rules.HARM_SLOTS, reverse=True)
     ]
 
@@ -268,7 +269,6 @@ def sheet_view(character: Character, *, mastery: bool) -> SheetView:
         )
         for attribute, actions in rules.ATTRIBUTES.items()
     ]
-    harm = rules.harm_rows(character.harm)
     segments = rules.healing_segments(any(a.key == "vigorous" for a in taken))
     party = party_view(character)
     return SheetView(
@@ -313,12 +313,8 @@ def sheet_view(character: Character, *, mastery: bool) -> SheetView:
         stress_track=track(character.stress, party.stress_max),
         trauma_track=[(c, c in character.traumas) for c in rules.TRAUMA_CONDITIONS],
         harm_lines=[
-            HarmLine(
-                level,
-                rules.HARM_PENALTIES[level],
-                list(harm[level]) + [""] * (rules.HARM_SLOTS[level] - len(harm[level])),
-            )
-            for level in sorted(rules.HARM_SLOTS, reverse=True)
+            HarmLine(level, penalty, entries + [""] * (rules.HARM_SLOTS[level] - len(entries)))
+            for level, entries, penalty in party.harm
         ],
         healing_track=track(
             character.healing,

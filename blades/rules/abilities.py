@@ -7,7 +7,7 @@ is listed in REMINDERS under the moment of play where the app shows it.
 
 from collections.abc import Collection, Mapping, Sequence
 
-from blades.rules.character import harm_rows, roll_warnings
+from blades.rules.character import HARM_PENALTIES, HARM_SLOTS, harm_rows, roll_warnings
 from blades.rules.crew import STRESS_BOXES_MOST as CREW_STRESS_BOXES_MOST
 from blades.rules.dice import Outcome, Roll
 from blades.rules.errors import RuleError
@@ -39,6 +39,19 @@ def felt_harm(
     if TOUGH_AS_NAILS not in abilities:
         return rows
     return {1: rows[2], 2: rows[3], 3: (), 4: rows[4]}
+
+
+NO_HARM_PENALTY = "No effect"
+
+
+def harm_penalty_labels(abilities: Collection[str]) -> dict[int, str]:
+    """The penalty each harm level gives this character, as the sheet labels its rows:
+    read through `felt_harm`, so Tough as Nails shows the lighter one."""
+    labels = {}
+    for level in HARM_SLOTS:
+        felt = [row for row, entries in felt_harm({level: ("harm",)}, abilities).items() if entries]
+        labels[level] = HARM_PENALTIES[felt[0]] if felt else NO_HARM_PENALTY
+    return labels
 
 
 def warnings_before_a_roll(

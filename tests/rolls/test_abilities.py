@@ -1,6 +1,8 @@
 """Special abilities applied where the numbers are used: the roll, the resistance, the
 sheet (issue 28). Each test quotes the text it follows."""
 
+import re
+
 import pytest
 
 from characters import actions
@@ -145,6 +147,23 @@ def test_vengeful_is_an_xp_trigger_of_its_own(client, ada, player):
     client.force_login(player)
     page = client.get(reverse("character_sheet", args=[ada.table_id, ada.pk])).content.decode()
     assert "You got payback against someone who harmed you or someone you care about." in page
+
+
+def test_tough_as_nails_sheet_labels_severe_harm_minus_1d(client, ada, player):
+    """Tough as Nails (000): "level 3 harm doesn't incapacitate you; instead you take -1d
+    to your rolls (as if it were level 2 harm)": the sheet's harm rows and the party
+    list show that penalty, not "Need help"."""
+    from django.urls import reverse
+
+    give(ada, "tough_as_nails")
+    actions.add_harm(character=ada, level=3, description="Broken Leg")
+    client.force_login(player)
+    page = client.get(reverse("character_sheet", args=[ada.table_id, ada.pk])).content.decode()
+    row = re.search(rf'<tr id="harm-row-{ada.pk}-3">.*?</tr>', page, re.S).group(0)
+    assert '<td class="penalty"><strong>−1d</strong></td>' in row
+    assert "Need help" not in page
+    table = client.get(reverse("table_detail", args=[ada.table_id])).content.decode()
+    assert "3: Broken Leg (−1d)" in table and "Need help" not in table
 
 
 def test_the_sheets_own_resistance_roll_counts_iron_will_too(client, ada, player):

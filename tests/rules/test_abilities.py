@@ -28,6 +28,17 @@ def test_tough_as_nails_penalties_one_level_less_severe_level_4_still_fatal():
     assert harm_penalty(abilities.felt_harm({"4": ["Dead"]}, {"tough_as_nails"})).dead
 
 
+def test_harm_rows_are_labelled_with_the_penalty_felt():
+    """Tough as Nails (000): "level 3 harm doesn't incapacitate you; instead you take -1d
+    to your rolls (as if it were level 2 harm)... Level 1 harm has no effect on you"."""
+    assert abilities.harm_penalty_labels(set()) == {
+        1: "Reduced effect", 2: "−1d", 3: "Need help", 4: "Fatal",
+    }  # fmt: skip
+    assert abilities.harm_penalty_labels({"tough_as_nails"}) == {
+        1: "No effect", 2: "Reduced effect", 3: "−1d", 4: "Fatal",
+    }  # fmt: skip
+
+
 def test_tough_as_nails_warnings_say_the_penalties_are_lighter():
     warnings = abilities.warnings_before_a_roll({3: ["Broken Leg"]}, {"tough_as_nails"}, False)
     assert warnings == [
