@@ -132,7 +132,8 @@ def _happening(event: Happening, is_gm: bool) -> Line | None:
     data = event.data
     who = event.character.name if event.character else "Someone"
     if event.kind == Kind.CLOCK_FILLED:
-        if not _sees(event.clock, is_gm):
+        # Filling is progress: not told of a clock whose progress players do not see.
+        if not _sees(event.clock, is_gm) or not is_gm and event.clock.progress_hidden:
             return None
         text = f"The clock {event.clock.name} filled ({event.clock.segments} segments)."
         return Line(text + _hidden_mark(event.clock))

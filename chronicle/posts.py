@@ -127,7 +127,8 @@ def clock_posts(table_id: int, clock_id: int, hooks: Webhooks) -> list[Post]:
     if clock is None or not clock.full:
         return []
     link = getattr(clock, "faction_link", None)
-    secret = clock.hidden or bool(link and link.faction.hidden)
+    # A clock whose progress players do not see does not tell them it filled.
+    secret = clock.progress_hidden or bool(link and link.faction.hidden)
     embed = _embed(
         f"Clock filled: {clock.name}",
         f"{clock.get_kind_display()} clock, {clock.filled}/{clock.segments}",

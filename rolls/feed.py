@@ -52,7 +52,9 @@ def _clock(clock) -> dict:
         "name": clock.name,
         "kind": clock.kind,
         "segments": clock.segments,
-        "filled": clock.filled,
+        # Known, progress hidden: the screen shows that it runs, never how far.
+        "progress_hidden": clock.progress_hidden,
+        "filled": None if clock.progress_hidden else clock.filled,
     }
 
 

@@ -4,7 +4,10 @@ Every table-scoped view goes through `access_table`, so a non-member gets a 404 
 everything of a table and never learns whether it exists.
 """
 
+from dataclasses import dataclass
+
 from django.core.exceptions import PermissionDenied
+from django.db.models import Q
 from django.http import Http404
 
 from .inputs import ID_MAX
@@ -46,8 +49,84 @@ def memberships(places: set[tuple[int, int]]) -> dict[tuple[int, int], Membershi
     return found
 
 
+# --- Clocks: who sees, sees the ticks of, ticks and edits which --------------------------
+#
+# Each question is answered twice, side by side: for one clock in hand (the page, the
+# guard) and as a filter (lists, the UPDATE a tick races in). tests/sessions/test_clock_access
+# asks both over every kind of clock and holds them equal.
+
+
+@dataclass(frozen=True)
+class Viewer:
+    """Who a clock is drawn for when no membership is at hand: the GM, or the players at
+    large (a push to their group, the shared screen), who own nothing."""
+
+    is_gm: bool
+    user_id: int | None = None
+
+
+GM = Viewer(is_gm=True)
+PUBLIC = Viewer(is_gm=False)
+
+_PUBLIC = (Clock.Visibility.EVERYONE, Clock.Visibility.KNOWN)
+
+
+def can_see_clock(viewer, clock: Clock) -> bool:
+    """`viewer`: a Membership or a Viewer. A player sees the clocks shown to everyone and
+    their own private ones."""
+    if viewer.is_gm:
+        return True
+    return clock.visibility in _PUBLIC or (
+        clock.visibility == Clock.Visibility.OWNER
+        and clock.owner_id is not None
+        and clock.owner_id == viewer.user_id
+    )
+
+
+def clocks_seen(viewer) -> Q:
+    if viewer.is_gm:
+        return Q()
+    mine = Q(visibility=Clock.Visibility.OWNER, owner_id=viewer.user_id)
+    return Q(visibility__in=_PUBLIC) | (mine if viewer.user_id is not None else Q(pk__in=[]))
+
+
+def can_see_progress(viewer, clock: Clock) -> bool:
+    """Its ticks (and whether it is full): not a "known, progress hidden" clock's."""
+    return can_see_clock(viewer, clock) and (
+        viewer.is_gm or clock.visibility != Clock.Visibility.KNOWN
+    )
+
+
+def can_tick_clock(viewer, clock: Clock) -> bool:
+    """The GM any clock; a player their own, and those the GM lets players tick."""
+    if viewer.is_gm:
+        return True
+    if not can_see_progress(viewer, clock) or clock.kind == Clock.Kind.FACTION:
+        return False
+    return clock.players_may_tick or (
+        clock.owner_id is not None and clock.owner_id == viewer.user_id
+    )
+
+
+def clocks_tickable(viewer) -> Q:
+    if viewer.is_gm:
+        return Q()
+    shown = Q(visibility=Clock.Visibility.EVERYONE)
+    theirs = Q(owner_id=viewer.user_id) if viewer.user_id is not None else Q(pk__in=[])
+    return (
+        clocks_seen(viewer)
+        & ~Q(visibility=Clock.Visibility.KNOWN)
+        & ~Q(kind=Clock.Kind.FACTION)
+        & ((shown & Q(players_tick=True)) | theirs)
+    )
+
+
+def can_edit_clock(viewer, clock: Clock) -> bool:
+    """Edit, hide, delete: the GM's, over every clock (a player's too)."""
+    return viewer.is_gm
+
+
 def clocks_for(membership: Membership):
-    """The clocks a member may name in a request: the table's, less the GM-only ones for a
-    player. Every clock id in a POST is looked up here, never by table alone."""
-    clocks = Clock.objects.filter(table_id=membership.table_id)
-    return clocks if membership.is_gm else clocks.exclude(visibility=Clock.Visibility.GM)
+    """The clocks a member may name in a request. Every clock id in a POST is looked up
+    here, never by table alone."""
+    return Clock.objects.filter(clocks_seen(membership), table_id=membership.table_id)

@@ -12,7 +12,7 @@ from blades.rules import dice
 from blades.rules.errors import RuleError
 from blades.rules.rolls import RollKind, summarize
 
-from . import audience, live, queries
+from . import access, audience, live, queries
 from .models import Clock, Membership, Presence, Roll, Table, new_invite_token
 from .signals import clock_moved
 
@@ -160,7 +160,7 @@ def _check_setup(
             raise RuleError("A clock links only to clocks of its own table.")
     clock_rules.check_setup(
         kind=kind,
-        hidden=visibility == Clock.Visibility.GM,
+        hidden=visibility != Clock.Visibility.EVERYONE,
         players_tick=players_tick,
         has_rival=rival is not None,
     )
@@ -202,7 +202,11 @@ def create_clock(
     players_tick: bool = False,
     unlocks: Clock | None = None,
     rival: Clock | None = None,
+    owner=None,
 ) -> Clock:
+    """`owner`: the player who makes it (None: the GM's clock)."""
+    if owner is None and visibility == Clock.Visibility.OWNER:
+        raise RuleError("Only a player's own clock is kept between them and the GM.")
     with transaction.atomic():
         _check_setup(
             clock=None, table_id=table.pk, kind=kind, visibility=visibility,
@@ -216,10 +220,13 @@ def create_clock(
             visibility=visibility,
             players_tick=players_tick,
             unlocks=unlocks,
+            owner=owner,
         )
         _set_rival(clock, rival)
         clock.refresh_from_db()
-        live.push_clock_setup(table.pk, [clock.pk, *_linked_ids(clock.pk)], created=clock.pk)
+        live.push_clock_setup(
+            table.pk, [clock.pk, *_linked_ids(clock.pk)], created=clock.pk, owners=[clock.owner_id]
+        )
     return clock
 
 
@@ -234,15 +241,14 @@ def update_clock(
     unlocks: Clock | None = None,
     rival: Clock | None = None,
 ) -> Clock:
+    if clock.owner_id is None and visibility == Clock.Visibility.OWNER:
+        raise RuleError("Only a player's own clock is kept between them and the GM.")
     with transaction.atomic():
         _check_setup(
             clock=clock, table_id=clock.table_id, kind=kind, visibility=visibility,
             players_tick=players_tick, unlocks=unlocks, rival=rival,
         )  # fmt: skip
-        was_hidden = (
-            Clock.objects.filter(pk=clock.pk).values_list("visibility", flat=True).get()
-            == Clock.Visibility.GM
-        )
+        was_hidden = Clock.objects.get(pk=clock.pk).hidden
         linked_before = _linked_ids(clock.pk)
         # Shrinking a clock keeps the ticks that still fit; done in SQL so a tick
         # landing at the same moment cannot push `filled` past the new size.
@@ -261,18 +267,22 @@ def update_clock(
         # The clocks linked before or now: their faces name this clock, or are locked or
         # opened by it.
         linked = linked_before | _linked_ids(clock.pk)
+        owners = Clock.objects.filter(pk__in=[clock.pk, *linked]).values_list("owner_id", flat=True)
         live.push_clock_setup(
-            clock.table_id, [clock.pk, *linked], was_hidden={clock.pk} if was_hidden else ()
-        )
+            clock.table_id, [clock.pk, *linked], was_hidden={clock.pk} if was_hidden else (),
+            owners=list(owners),
+        )  # fmt: skip
         clock_moved.send(sender=Clock, clock=clock, before=before)
     return clock
 
 
-def tick_clock(*, clock: Clock, by: int, by_gm: bool = True) -> Clock:
+def tick_clock(*, clock: Clock, by: int, player=None) -> Clock:
     """Fill (or empty, with a negative `by`) segments, clamped to the clock in one UPDATE.
 
-    `by_gm=False`: a player's tap, allowed only on a clock the GM lets players tick (asked
-    in the same UPDATE, so the GM taking the permission back at that moment wins)."""
+    `player` (a Membership or access.Viewer): a player's tap, allowed only on a clock they
+    may tick (sessions.access, asked in the same UPDATE, so the GM taking the permission
+    back at that moment wins)."""
+    by_gm = player is None
     with transaction.atomic():
         face = queries.clock_faces().get(pk=clock.pk)
         blocker = face.locked_by
@@ -285,9 +295,9 @@ def tick_clock(*, clock: Clock, by: int, by_gm: bool = True) -> Clock:
         before = clock.filled
         moving = Clock.objects.filter(pk=clock.pk)
         if not by_gm:
-            moving = moving.filter(players_tick=True, visibility=Clock.Visibility.EVERYONE)
+            moving = moving.filter(access.clocks_tickable(player))
         if not moving.update(filled=Greatest(Least(F("filled") + by, F("segments")), 0)):
-            raise RuleError("The GM has not let players tick this clock.")
+            raise RuleError("You may not tick this clock.")
         was_full = face.full
         clock.refresh_from_db()
         live.push_clock(clock)
@@ -304,8 +314,11 @@ def delete_clock(*, clock: Clock) -> None:
     with transaction.atomic():
         table_id, clock_id, hidden = clock.table_id, clock.pk, clock.hidden
         linked = _linked_ids(clock_id)
+        owners = list(
+            Clock.objects.filter(pk__in=[clock_id, *linked]).values_list("owner_id", flat=True)
+        )
         clock.delete()
         # The clock it locked opens; those that named it name it no more.
         live.push_clock_setup(
-            table_id, [clock_id, *linked], was_hidden={clock_id} if hidden else ()
+            table_id, [clock_id, *linked], was_hidden={clock_id} if hidden else (), owners=owners
         )

@@ -58,9 +58,11 @@ class TableConsumer(FramesSkipTheDatabase, AsyncWebsocketConsumer):
         self.accepted = True
         # Catch up: whatever changed while this page was away arrives now. Drawn after
         # the groups are joined, so a change pushed before that is in the drawing.
-        table_id, is_gm = self.table_id, self.is_gm
+        # A player's own clocks are in theirs: drawn (and shared) per player.
+        table_id, is_gm, user_id = self.table_id, self.is_gm, None if self.is_gm else self.user.pk
         snapshot = await shared.drawing(
-            ("snapshot", table_id, is_gm), lambda: live.snapshot(table_id, is_gm)
+            ("snapshot", table_id, is_gm, user_id),
+            lambda: live.snapshot(table_id, is_gm, user_id),
         )
         await self.send(text_data=snapshot)
         if not await self.set_presence(here=True):

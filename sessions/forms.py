@@ -14,6 +14,10 @@ from .models import Clock
 QUICK_ROLL_KINDS = [RollKind.FORTUNE, RollKind.INFORMATION]
 
 
+# Every clock has its own edit form on the page; prefixes keep their ids apart.
+NEW_CLOCK = "new-clock"
+
+
 class TableForm(forms.Form):
     name = forms.CharField(label="Table name", max_length=80)
 
@@ -45,7 +49,9 @@ class ClockForm(forms.Form):
     )
     kind = forms.ChoiceField(label="Kind", choices=Clock.Kind.choices, initial="danger")
     visibility = forms.ChoiceField(
-        label="Visible to", choices=Clock.Visibility.choices, initial="everyone"
+        label="Visible to",
+        choices=[c for c in Clock.Visibility.choices if c[0] != Clock.Visibility.OWNER],
+        initial="everyone",
     )
     players_tick = forms.BooleanField(label="Players may tick", required=False)
     unlocks = forms.TypedChoiceField(
@@ -60,6 +66,9 @@ class ClockForm(forms.Form):
         so the many edit forms on the page ask the database nothing more)."""
         super().__init__(*args, **kwargs)
         self.others = {c.pk: c for c in clocks if clock is None or c.pk != clock.pk}
+        if clock is not None and clock.owner_id is not None:
+            # A player's clock may stay private to them; no other clock has an owner to keep it.
+            self.fields["visibility"].choices = Clock.Visibility.choices
         choices = [("", "—"), *((c.pk, audience.menu_label(c)) for c in self.others.values())]
         self.fields["unlocks"].choices = choices
         self.fields["rival"].choices = choices
@@ -69,3 +78,25 @@ class ClockForm(forms.Form):
 
     def clean_rival(self) -> Clock | None:
         return self.others.get(self.cleaned_data["rival"])
+
+
+class PlayerClockForm(forms.Form):
+    """A player's own clock: a project, a goal, a countdown they keep and tick."""
+
+    name = forms.CharField(label="Clock name", max_length=80)
+    segments = ClockForm.base_fields["segments"]
+    kind = forms.ChoiceField(
+        label="Kind",
+        choices=[
+            (k.value, k.label) for k in (Clock.Kind.PROJECT, Clock.Kind.DANGER, Clock.Kind.MISSION)
+        ],
+        initial=Clock.Kind.PROJECT,
+    )
+    visibility = forms.ChoiceField(
+        label="Visible to",
+        choices=[
+            (Clock.Visibility.EVERYONE, "Everyone"),
+            (Clock.Visibility.OWNER, "Only me and the GM"),
+        ],
+        initial=Clock.Visibility.EVERYONE,
+    )

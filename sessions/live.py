@@ -17,7 +17,8 @@ from channels.layers import get_channel_layer
 from django.db import connection, transaction
 from django.template.loader import render_to_string
 
-from . import audience, panels, queries
+from . import access, audience, panels, queries
+from .forms import NEW_CLOCK, ClockForm
 
 PAGE = "sessions/table.html"
 
@@ -99,18 +100,27 @@ def in_a_transaction() -> bool:
     return any(not block._from_testcase for block in connection.atomic_blocks)
 
 
-def push(table_id: int, *, gm: Render | None, players: Render | None) -> None:
+def push(
+    table_id: int,
+    *,
+    gm: Render | None,
+    players: Render | None,
+    members: dict[int, Render] | None = None,
+) -> None:
     """The one way a change reaches the table's pages: after the commit, each audience's
     fragment is drawn from committed state and sent. `gm` and `players` draw the GM's and
     the players' fragments; None (or an empty render) sends nothing to that audience, and
-    the same callable for both is drawn once. Every app's live.py pushes through here."""
+    the same callable for both is drawn once. `members`: by user id, what one player
+    alone receives, sent after the players' fragment so that it has the last word on
+    their pages. Every app's live.py pushes through here."""
 
     def send() -> None:
         if in_a_transaction():
             raise PushInsideTransaction("a live fragment must be rendered after the commit")
         gm_html = gm() if gm is not None else ""
         players_html = gm_html if players is gm else (players() if players is not None else "")
-        send_now((gm_group(table_id), gm_html), (players_group(table_id), players_html))
+        own = [(member_group(table_id, pk), render()) for pk, render in (members or {}).items()]
+        send_now((gm_group(table_id), gm_html), (players_group(table_id), players_html), *own)
 
     transaction.on_commit(send)
 
@@ -131,6 +141,22 @@ def _players_clock(clock_id: int, *, created: bool, was_hidden: bool) -> str:
     return fragment("clock-push", clock=clock, is_gm=False, created=created or was_hidden)
 
 
+def _owners_clocks(table_id: int, owners: Iterable[int | None]) -> dict[int, Render]:
+    """For each player who owns one of the clocks changed: every clock they see, drawn for
+    them (their own, private or not, with what they may do to it). Whole, so that it holds
+    whatever the players' fragment before it did to their list."""
+
+    def draw(owner_id: int) -> Render:
+        def render() -> str:
+            viewer = access.Viewer(is_gm=False, user_id=owner_id)
+            clocks = queries.clocks_seen_by(table_id, viewer)
+            return fragment("clock-list", clocks=clocks, viewer=viewer, is_gm=False, oob=True)
+
+        return render
+
+    return {pk: draw(pk) for pk in set(owners) - {None}}
+
+
 def push_clock(clock, *, created: bool = False, was_hidden: bool | None = None) -> None:
     """`was_hidden` is the visibility before this change, when the change may have flipped it.
     Drawn from the clock as committed: of two ticks at once, each page ends on the last."""
@@ -147,7 +173,8 @@ def push_clock(clock, *, created: bool = False, was_hidden: bool | None = None) 
     def for_players() -> str:
         return _players_clock(clock_id, created=created, was_hidden=was_hidden)
 
-    push(table_id, gm=for_gm, players=for_players)
+    owners = _owners_clocks(table_id, [clock.owner_id])
+    push(table_id, gm=for_gm, players=for_players, members=owners)
 
 
 def push_clock_setup(
@@ -156,24 +183,31 @@ def push_clock_setup(
     *,
     created: int | None = None,
     was_hidden: Collection[int] = (),
+    owners: Iterable[int | None] = (),
 ) -> None:
-    """After the GM makes, edits or deletes a clock (sessions.actions). The GM's whole
+    """After a clock is made, edited or deleted (sessions.actions). The GM's whole
     list is drawn again: each clock's edit form offers the table's clocks to link to, so
     a clock made, renamed or deleted changes every one of them. Players get each of
     `clock_ids` (the clock changed and the clocks whose faces name it or are locked by it)
-    as it is now; `was_hidden`: those players could not see before the change."""
+    as it is now; `was_hidden`: those players could not see before the change; `owners`:
+    the players who own one of them, who get their own list."""
     ids = list(dict.fromkeys(clock_ids))
 
     def for_gm() -> str:
-        clocks = queries.visible_clocks(table_id, is_gm=True)
-        return fragment("clock-list", clocks=clocks, is_gm=True, oob=True)
+        clocks = list(queries.visible_clocks(table_id, is_gm=True))
+        # The new-clock form's menus offer the table's clocks: each of the GM's pages gets
+        # them anew (only the menus, so that a half-typed new clock keeps its name).
+        menus = ClockForm(prefix=NEW_CLOCK, clocks=clocks)
+        return fragment("clock-list", clocks=clocks, is_gm=True, oob=True) + "".join(
+            menus[name].as_widget(attrs={"hx-swap-oob": "morph"}) for name in ("unlocks", "rival")
+        )
 
     def for_players() -> str:
         return "".join(
             _players_clock(pk, created=pk == created, was_hidden=pk in was_hidden) for pk in ids
         )
 
-    push(table_id, gm=for_gm, players=for_players)
+    push(table_id, gm=for_gm, players=for_players, members=_owners_clocks(table_id, owners))
 
 
 def push_clock_removed(table_id: int, clock_id: int, *, hidden: bool) -> None:
@@ -263,12 +297,15 @@ def close_login_sockets(sender, request, user, **kwargs) -> None:
         kick_session(request.session.session_key)
 
 
-def snapshot(table_id: int, is_gm: bool) -> str:
+def snapshot(table_id: int, is_gm: bool, user_id: int | None = None) -> str:
     """Everything a reconnecting page may have missed, swapped in whole: the clocks and
-    the roll log, and what the apps above add (sessions/panels.py)."""
+    the roll log, and what the apps above add (sessions/panels.py). `user_id`: the player
+    it is drawn for (their own clocks are in it)."""
+    viewer = access.Viewer(is_gm=is_gm, user_id=user_id)
     return fragment(
         "snapshot",
-        clocks=queries.visible_clocks(table_id, is_gm),
+        clocks=queries.clocks_seen_by(table_id, viewer),
+        viewer=viewer,
         rolls=queries.recent_rolls(table_id, is_gm),
         table_id=table_id,
         is_gm=is_gm,

@@ -71,7 +71,11 @@ class Clock(models.Model):
 
     class Visibility(models.TextChoices):
         EVERYONE = "everyone", "Everyone"
+        # Players know the clock is there (its name and size), not how far it has run.
+        KNOWN = "known", "Everyone, progress hidden"
         GM = "gm", "GM only"
+        # A player's own clock, kept from the other players.
+        OWNER = "owner", "Its owner and the GM"
 
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="clocks")
     name = models.CharField(max_length=80)
@@ -83,6 +87,14 @@ class Clock(models.Model):
     )
     # The GM lets players tick this clock (never a hidden one: see `players_may_tick`).
     players_tick = models.BooleanField(default=False)
+    # The player who made the clock (None: the GM's); they tick it (sessions.access).
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="own_clocks",
+    )
     # A linked clock: this one, once full, opens `unlocks`, which is locked until then.
     unlocks = models.ForeignKey(
         "self", on_delete=models.SET_NULL, null=True, blank=True, related_name="unlocked_by"
@@ -112,7 +124,14 @@ class Clock(models.Model):
 
     @property
     def hidden(self) -> bool:
-        return self.visibility == self.Visibility.GM
+        """Kept from the players at large: the GM's secret, or a player's own private clock
+        (its owner sees it through sessions.access, never through a players' rendering)."""
+        return self.visibility in (self.Visibility.GM, self.Visibility.OWNER)
+
+    @property
+    def progress_hidden(self) -> bool:
+        """Players at large see less than its ticks (sessions.access.can_see_progress)."""
+        return self.visibility != self.Visibility.EVERYONE
 
     @property
     def full(self) -> bool:
@@ -120,7 +139,11 @@ class Clock(models.Model):
 
     @property
     def players_may_tick(self) -> bool:
-        return self.players_tick and not self.hidden and self.kind != self.Kind.FACTION
+        return (
+            self.players_tick
+            and self.visibility == self.Visibility.EVERYONE
+            and self.kind != self.Kind.FACTION
+        )
 
     @property
     def tug_of_war(self) -> bool:

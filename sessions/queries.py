@@ -4,6 +4,7 @@ from datetime import datetime
 
 from django.contrib.auth import get_user_model
 
+from . import access
 from .models import Clock, Presence, Roll
 
 ROLL_LOG_LENGTH = 30
@@ -11,12 +12,17 @@ ROLL_LOG_LENGTH = 30
 
 def clock_faces():
     """Clocks with what their faces show of the clocks they are linked to."""
-    return Clock.objects.select_related("unlocks", "rival").prefetch_related("unlocked_by")
+    return Clock.objects.select_related("unlocks", "rival", "owner").prefetch_related("unlocked_by")
+
+
+def clocks_seen_by(table_id: int, viewer):
+    """`viewer`: a Membership or an access.Viewer."""
+    return clock_faces().filter(access.clocks_seen(viewer), table_id=table_id)
 
 
 def visible_clocks(table_id: int, is_gm: bool):
-    clocks = clock_faces().filter(table_id=table_id)
-    return clocks if is_gm else clocks.exclude(visibility=Clock.Visibility.GM)
+    """The GM's, or the players' at large (the shared screen's): none a player owns alone."""
+    return clocks_seen_by(table_id, access.GM if is_gm else access.PUBLIC)
 
 
 # What a line of the log shows (sessions/table.html#roll), and nothing more: a character's

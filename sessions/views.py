@@ -9,15 +9,13 @@ from blades.rules.errors import RuleError
 from blades.rules.rolls import RollKind
 
 from . import actions, panels, queries
-from .access import access_table, clocks_for, require_gm
-from .forms import ClockForm, RollForm, TableForm
+from .access import access_table, can_edit_clock, can_tick_clock, clocks_for, require_gm
+from .forms import NEW_CLOCK, ClockForm, PlayerClockForm, RollForm, TableForm
 from .inputs import ID_MAX, is_token
 from .models import Clock, Membership, Table
 from .refusals import answers_refusals
 
 PAGE = "sessions/table.html"
-# Every clock has its own edit form on the page; prefixes keep their ids apart.
-NEW_CLOCK = "new-clock"
 
 
 def home(request: HttpRequest) -> HttpResponse:
@@ -36,17 +34,19 @@ def table_list(request: HttpRequest) -> HttpResponse:
 
 def _table_context(request, table: Table, membership: Membership, **forms) -> dict:
     is_gm = membership.is_gm
-    clocks = queries.visible_clocks(table.pk, is_gm)
+    clocks = queries.clocks_seen_by(table.pk, membership)
     context = {
         "table": table,
         "membership": membership,
+        "viewer": membership,
         "is_gm": is_gm,
         "clocks": clocks,
         "rolls": queries.recent_rolls(table.pk, is_gm),
         "members": table.memberships.select_related("user"),
         "roll_form": forms.get("roll_form") or RollForm(gm=is_gm),
         # The new clock's links are chosen from the same list the page draws (one query).
-        "clock_form": forms.get("clock_form") or ClockForm(prefix=NEW_CLOCK, clocks=clocks),
+        "clock_form": forms.get("clock_form")
+        or _clock_form(table, membership, None, clocks=clocks),
     }
     if is_gm:
         context["invite_url"] = request.build_absolute_uri(
@@ -58,9 +58,10 @@ def _table_context(request, table: Table, membership: Membership, **forms) -> di
 @login_required
 def table_detail(request: HttpRequest, table_id: int) -> HttpResponse:
     table, membership = access_table(request.user, table_id)
-    context = _table_context(request, table, membership)
-    # The apps above add their panels (the action roll's card), see sessions/panels.py.
-    context.update(panels.page_context(request, table, membership))
+    # The apps above add their panels (the action roll's card), see sessions/panels.py;
+    # the page's own clock list, with a player's own clocks in it, is the one drawn.
+    context = panels.page_context(request, table, membership)
+    context.update(_table_context(request, table, membership))
     return render(request, PAGE, context)
 
 
@@ -152,28 +153,38 @@ def _form_response(request, table, membership, partial: str, **forms) -> HttpRes
     return render(request, template, context, status=status)
 
 
-def _clock_form(table: Table, data, *, prefix: str, clock: Clock | None = None) -> ClockForm:
+def _clock_form(
+    table: Table, membership, data, *, prefix: str = NEW_CLOCK, clock=None, clocks=None
+):
+    """The GM's form, or a player's own (no links, no other player's ticks)."""
+    if not membership.is_gm:
+        return PlayerClockForm(data, prefix=prefix)
     # The GM links a clock only to the table's own clocks: the choices are the ownership check.
-    clocks = Clock.objects.filter(table=table)
+    if clocks is None:
+        clocks = Clock.objects.filter(table=table)
     return ClockForm(data, prefix=prefix, clocks=clocks, clock=clock)
 
 
 def _gm_clock(request, table_id: int, clock_id: int):
+    """A clock to edit or delete (sessions.access.can_edit_clock)."""
     table, membership = access_table(request.user, table_id)
-    require_gm(membership)
-    return table, membership, get_object_or_404(Clock, pk=clock_id, table=table)
+    clock = get_object_or_404(clocks_for(membership), pk=clock_id)
+    if not can_edit_clock(membership, clock):
+        raise PermissionDenied("Only the GM can change a clock.")
+    return table, membership, clock
 
 
 def _clock_face(request, table, membership, clock_id: int, *, status=200, **extra):
     """One clock drawn again for the member who acted on it, as the table's queries draw it."""
-    clock = get_object_or_404(queries.visible_clocks(table.pk, membership.is_gm), pk=clock_id)
-    context = {"clock": clock, "is_gm": membership.is_gm, "table": table, **extra}
+    clock = get_object_or_404(queries.clocks_seen_by(table.pk, membership), pk=clock_id)
+    context = {"clock": clock, "is_gm": membership.is_gm, "viewer": membership, "table": table}
+    context.update(extra)
     return render(request, f"{PAGE}#clock", context, status=status)
 
 
 def _clock_create_refused(request, error: RuleError) -> HttpResponse:
     table, membership = access_table(request.user, request.resolver_match.kwargs["table_id"])
-    form = _clock_form(table, request.POST, prefix=NEW_CLOCK)
+    form = _clock_form(table, membership, request.POST)
     form.is_valid()
     form.add_error(None, str(error))
     return _form_response(request, table, membership, "clock-form", clock_form=form)
@@ -190,7 +201,7 @@ def _clock_update_refused(request, error: RuleError) -> HttpResponse:
     """A refused edit: the clock with its edit form open, holding what was typed."""
     kwargs = request.resolver_match.kwargs
     table, membership, clock = _gm_clock(request, kwargs["table_id"], kwargs["clock_id"])
-    form = _clock_form(table, request.POST, prefix=f"clock-{clock.pk}", clock=clock)
+    form = _clock_form(table, membership, request.POST, prefix=f"clock-{clock.pk}", clock=clock)
     form.is_valid()
     form.add_error(None, str(error))
     return _clock_face(request, table, membership, clock.pk, edit_form=form)
@@ -201,11 +212,12 @@ def _clock_update_refused(request, error: RuleError) -> HttpResponse:
 @answers_refusals(_clock_create_refused)
 def clock_create(request: HttpRequest, table_id: int) -> HttpResponse:
     table, membership = access_table(request.user, table_id)
-    require_gm(membership)
-    form = _clock_form(table, request.POST, prefix=NEW_CLOCK)
+    form = _clock_form(table, membership, request.POST)
     if form.is_valid():
-        actions.create_clock(table=table, **form.cleaned_data)
-        form = _clock_form(table, None, prefix=NEW_CLOCK)
+        # A player's clock is theirs to tick (sessions.access.can_tick_clock).
+        owner = None if membership.is_gm else request.user
+        actions.create_clock(table=table, owner=owner, **form.cleaned_data)
+        form = _clock_form(table, membership, None)
         if not request.htmx:
             return redirect("table_detail", table_id=table.pk)
     return _form_response(request, table, membership, "clock-form", clock_form=form)
@@ -216,7 +228,7 @@ def clock_create(request: HttpRequest, table_id: int) -> HttpResponse:
 @answers_refusals(_clock_update_refused)
 def clock_update(request: HttpRequest, table_id: int, clock_id: int) -> HttpResponse:
     table, membership, clock = _gm_clock(request, table_id, clock_id)
-    form = _clock_form(table, request.POST, prefix=f"clock-{clock.pk}", clock=clock)
+    form = _clock_form(table, membership, request.POST, prefix=f"clock-{clock.pk}", clock=clock)
     if form.is_valid():
         clock = actions.update_clock(clock=clock, **form.cleaned_data)
         form = None
@@ -230,14 +242,14 @@ def clock_update(request: HttpRequest, table_id: int, clock_id: int) -> HttpResp
 @require_POST
 @answers_refusals(_clock_tick_refused)
 def clock_tick(request: HttpRequest, table_id: int, clock_id: int) -> HttpResponse:
-    """The GM ticks any clock; a player only one the GM lets players tick (a hidden clock
-    is no clock to them: 404)."""
+    """Who may tick which: sessions.access.can_tick_clock (a clock a player cannot see is
+    no clock to them: 404)."""
     table, membership = access_table(request.user, table_id)
     clock = get_object_or_404(clocks_for(membership), pk=clock_id)
-    if not membership.is_gm and not clock.players_may_tick:
-        raise PermissionDenied("The GM has not let players tick this clock.")
+    if not can_tick_clock(membership, clock):
+        raise PermissionDenied("You may not tick this clock.")
     by = 1 if request.POST.get("by", "1") != "-1" else -1
-    actions.tick_clock(clock=clock, by=by, by_gm=membership.is_gm)
+    actions.tick_clock(clock=clock, by=by, player=None if membership.is_gm else membership)
     if not request.htmx:
         return redirect("table_detail", table_id=table.pk)
     return _clock_face(request, table, membership, clock.pk)

@@ -49,7 +49,6 @@ GM_ONLY = {
     "invite_regenerate",
     "invite_revoke",
     "member_remove",
-    "clock_create",
     "clock_update",
     "clock_tick",
     "clock_delete",
@@ -58,9 +57,12 @@ GM_ONLY = {
     "table_export",
     "character_hand_over",
 }
-# What a player may post about the table itself (their own roll, their own new character)
-# and pages that ignore a POST; the snapshot still proves these changed nothing else.
-PLAYER_ALLOWED = {"roll_create", "character_new", "table_detail", "character_sheet"}
+# What a player may post about the table itself (their own roll, their own new character,
+# their own clock) and pages that ignore a POST; the snapshot still proves these changed
+# nothing else.
+PLAYER_ALLOWED = {
+    "roll_create", "character_new", "clock_create", "table_detail", "character_sheet",
+}  # fmt: skip
 
 
 def test_player_changes_nothing_of_another_or_of_the_gm(client, scene):

@@ -32,12 +32,17 @@ SECRET_NOTES = "Zq-sweep-faction-notes"  # a visible faction's hidden notes
 GM_NOTE = "Zq-sweep-gm-note"
 SECRET_ROLL = "Zq-sweep-secret-roll"
 SESSION_NOTES = "Zq-sweep-session-notes"  # the GM's notes in the session journal
+PRIVATE_CLOCK = "Zq-sweep-private-clock"  # the other player's own, kept from this one
 MARKERS = (
     HIDDEN_CLOCK, CABAL, CABAL_NOTES, CABAL_GOAL, SECRET_NOTES, GM_NOTE, SECRET_ROLL,
-    SESSION_NOTES,
+    SESSION_NOTES, PRIVATE_CLOCK,
 )  # fmt: skip
 # Every marker shares this, so one search finds any of them (and names which).
 LEAK = re.compile(rb"Zq-sweep-[a-z-]+")
+# A "known, progress hidden" clock of ten segments, ticked to seven: its name is shown,
+# its count in any of the ways a page or the feed tells one never is.
+KNOWN_CLOCK = "Known but veiled"
+PROGRESS = re.compile(rb'\b7 ?(?:/|of) ?10\b|"filled": ?7\b')
 
 # POST URLs (and steps) that cannot touch a hidden thing, with the reason.
 NOT_HIDDEN = {
@@ -217,6 +222,27 @@ def set_the_table() -> Session:
 def clocks_and_factions(s: Session) -> None:
     hidden = s.hidden_clock.pk
     from sessions.models import Clock
+
+    # The other player's clock, private to them and the GM, made and ticked by them.
+    other = Client()
+    other.force_login(s.bo.owner)
+    s.post(
+        other, s.url("clock_create"),
+        {"new-clock-name": PRIVATE_CLOCK, "new-clock-segments": 6, "new-clock-kind": "project",
+         "new-clock-visibility": "owner"},
+    )  # fmt: skip
+    private = Clock.objects.get(name=PRIVATE_CLOCK).pk
+    s.post(other, s.url("clock_tick", clock_id=private), {"by": "1"})
+    s.post(s.player, s.url("clock_tick", clock_id=private), {"by": "1"}, ok=(404,))
+    s.gm_post(
+        s.url("clock_create"),
+        {"new-clock-name": KNOWN_CLOCK, "new-clock-segments": 10, "new-clock-kind": "danger",
+         "new-clock-visibility": "known"},
+    )  # fmt: skip
+    known = Clock.objects.get(name=KNOWN_CLOCK).pk
+    for _ in range(7):
+        s.gm_post(s.url("clock_tick", clock_id=known), {"by": "1"})
+    s.post(s.player, s.url("clock_tick", clock_id=known), {"by": "1"}, ok=(403,))
 
     s.gm_post(
         s.url("clock_create"),
@@ -414,7 +440,7 @@ PLAY: list[Callable[[Session], None]] = [
 
 
 def assert_clean(what: str, raw: bytes) -> None:
-    match = LEAK.search(raw)
+    match = LEAK.search(raw) or PROGRESS.search(raw)
     assert match is None, f"{what} holds {match.group(0).decode()}"
 
 
@@ -503,5 +529,6 @@ async def test_no_hidden_name_or_note_reaches_a_player_or_the_screen(monkeypatch
     assert {m for m in MARKERS if m.encode() in gm_frames} >= {HIDDEN_CLOCK, CABAL, CABAL_GOAL}
     gm_seen = gm_frames + b"".join(s.gm_answers)
     assert {m for m in MARKERS if m.encode() not in gm_seen} == set()
+    assert PROGRESS.search(gm_seen), "the GM saw the known clock's count"
     missing = await database_sync_to_async(post_keys)() - s.swept - set(NOT_HIDDEN) - READ_ONLY
     assert not missing, f"POST URLs the sweep did not play: {sorted(missing)}"

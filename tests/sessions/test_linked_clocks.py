@@ -7,6 +7,7 @@ from django.urls import reverse
 
 from blades.rules.errors import RuleError
 from sessions import actions
+from sessions.access import Viewer
 from sessions.models import Clock
 from tests.concurrency import post_at_once
 from tests.factories import ClockFactory, MembershipFactory, TableFactory
@@ -237,7 +238,7 @@ def test_a_hidden_clock_is_never_tickable_by_players(client, table, gm, player):
     client.force_login(player)
     assert tick(client, hidden).status_code == 404
     with pytest.raises(RuleError):
-        actions.tick_clock(clock=hidden, by=1, by_gm=False)
+        actions.tick_clock(clock=hidden, by=1, player=Viewer(is_gm=False, user_id=player.pk))
     assert state(hidden)[0] == 0
 
 
