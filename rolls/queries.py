@@ -266,9 +266,14 @@ def _event_views(views: list[RollView], is_gm: bool) -> None:
     legacy = list(Clock.objects.filter(pk__in=clock_pks - {None}))
     filled = iter(audience.fill_all(texts + whos, is_gm=is_gm, legacy=legacy))
     by_text = [next(filled) for _ in texts]
+    veiled = set() if is_gm else {c.pk for c in legacy if c.progress_hidden}
     for (view, event), text in zip(events, by_text, strict=True):
         changes = [
-            ChangeView(next(filled), c["field"], c["before"], c["after"]) for c in event.changes
+            # A clock whose progress players do not see moved; by how much is not theirs.
+            ChangeView(next(filled), c["field"], None, None)
+            if c.get("clock") in veiled
+            else ChangeView(next(filled), c["field"], c["before"], c["after"])
+            for c in event.changes
         ]
         actor = event.actor.username if event.actor else "someone"
         view.events.append(EventView(actor=actor, text=text, changes=changes))

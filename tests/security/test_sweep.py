@@ -42,7 +42,8 @@ LEAK = re.compile(rb"Zq-sweep-[a-z-]+")
 # A "known, progress hidden" clock of ten segments, ticked to seven: its name is shown,
 # its count in any of the ways a page or the feed tells one never is.
 KNOWN_CLOCK = "Known but veiled"
-PROGRESS = re.compile(rb'\b7 ?(?:/|of) ?10\b|"filled": ?7\b')
+# The action roll's complication ticks it on to 8, told in the roll's steps as "7 → 8".
+PROGRESS = re.compile(rb'\b[78] ?(?:/|of) ?10\b|"filled": ?[78]\b|\b7 \xe2\x86\x92 8\b')
 
 # POST URLs (and steps) that cannot touch a hidden thing, with the reason.
 NOT_HIDDEN = {
@@ -326,6 +327,7 @@ def action_roll(s: Session) -> None:
     """A public action roll whose target clock and complication are the hidden clock,
     with every step a roll can take; then a secret fortune roll, and undo."""
     from rolls.models import ActionRoll, Consequence
+    from sessions.models import Clock
 
     s.post(s.player, s.url("flow_start"), {"start-goal": "Over the wall", "start-action": "prowl"})
     roll = ActionRoll.objects.latest("pk")
@@ -345,6 +347,9 @@ def action_roll(s: Session) -> None:
     step(s.gm, "tick", {"clock": s.hidden_clock.pk})
     step(s.gm, "consequence", {"kind": "complication", "character": s.ada.pk,
                                "clock": s.hidden_clock.pk, "ticks": 1})  # fmt: skip
+    known = Clock.objects.get(name=KNOWN_CLOCK).pk
+    step(s.gm, "consequence", {"kind": "complication", "character": s.ada.pk,
+                               "clock": known, "ticks": 1})  # fmt: skip
     step(s.gm, "consequence", {"kind": "harm", "character": s.ada.pk, "level": 1,
                                "description": "Bruised", "attribute": "prowess"})  # fmt: skip
     harm = Consequence.objects.get(roll=roll, kind="harm")
