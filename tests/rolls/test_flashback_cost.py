@@ -20,7 +20,7 @@ def test_the_gm_prices_an_elaborate_flashback_past_3_stress(client, gm, gm_m, ad
     url = reverse("flow_step", args=[roll.table_id, roll.pk, "terms"])
     data = {"position": "risky", "effect": "2", "flashback_cost": "5"}
     assert client.post(url, data, headers=HTMX).status_code == 200
-    flow.roll_dice(by=ada_m, roll=fresh(roll), rng=Dice(6, 6))
+    flow.roll_dice(by=ada_m, roll=roll, rng=Dice(6, 6))
     assert fresh(ada).stress == 5
     past = {**data, "flashback_cost": str(FLASHBACK_STRESS_MAX + 1)}
     assert client.post(url, past, headers=HTMX).status_code == 422

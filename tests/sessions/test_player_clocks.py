@@ -123,6 +123,9 @@ def test_a_private_clock_reaches_its_owner_and_the_gm_and_no_other_player(
     assert "Zq-private-debt" not in page(client, table)
     assert tick(client, debt).status_code == 404
     # The GM hides it from its owner too, then deletes it: both pages follow.
+    # Fresh sockets for the second half: on Redis a channel drained once is bound to
+    # that drain's event loop, and each drain runs in a loop of its own.
+    owners, others = own_socket(table.pk, player.pk), own_socket(table.pk, other.pk)
     client.force_login(gm)
     prefix = f"clock-{debt.pk}"
     fields = {"name": debt.name, "segments": 6, "kind": "danger", "visibility": "gm"}
