@@ -38,7 +38,7 @@ from .models import Claim, Cohort, crew_type_choices
 
 CREW_PAGE = "crews/crew.html"
 FACTIONS_PAGE = "crews/factions.html"
-AMOUNT_LIMIT = 12  # the longest track on the sheet
+AMOUNT_LIMIT = max(rules.VAULT_LIMITS)  # the longest track: coin with a full vault
 
 
 @login_required

@@ -2,6 +2,8 @@
 
 from django import template
 
+from characters.queries import track
+
 register = template.Library()
 
 ROMAN = ("0", "I", "II", "III", "IV", "V")
@@ -11,6 +13,19 @@ ROMAN = ("0", "I", "II", "III", "IV", "V")
 def boxes(filled: int, total: int) -> list[bool]:
     """A track of `total` boxes, the first `filled` of them marked."""
     return [index < filled for index in range(int(total))]
+
+
+@register.filter
+def taps(marked: int, length: int):
+    """The boxes of a book kept by tapping, as on the PC sheet: each posts the amount
+    that brings the track to it (the count changes atomically, by an amount)."""
+    return track(int(marked), int(length), change=True)
+
+
+@register.filter
+def sets(marked: int, length: int):
+    """The boxes of a track the GM sets to a value (the wanted level)."""
+    return track(int(marked), int(length))
 
 
 @register.filter

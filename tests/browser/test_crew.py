@@ -64,16 +64,21 @@ def test_gm_keeps_the_books_and_players_watch_live(person, make_user, server):
         watchers.append(page)
 
     # Each click waits for its answer: the section is swapped under the pointer.
-    for heat in (1, 2):
-        gm.get_by_role("button", name="Add 1 heat").click()
-        expect(gm.get_by_role("img", name=f"Heat {heat} of 9")).to_be_visible()
-    gm.get_by_role("button", name="Add 1 coin").click()
-    for page in (gm, *watchers):
+    # The books are tapped like the PC sheet's tracks: a box marks up to it, the last
+    # marked box clears it.
+    for box, heat in ((1, 1), (3, 3), (3, 2)):
+        gm.get_by_role("button", name=f"Heat {box} of 9").click()
+        expect(gm.get_by_role("group", name=f"Heat {heat} of 9")).to_be_visible()
+    gm.get_by_role("button", name="Coin 3 of 4").click()
+    expect(gm.get_by_role("button", name="Coin 3 of 4")).to_have_attribute("aria-pressed", "true")
+    gm.get_by_role("button", name="Wanted level 1 of 4").click()
+    for page in watchers:
         expect(page.get_by_role("img", name="Heat 2 of 9")).to_be_visible(timeout=15_000)
         # A new crew starts with 2 coin (SRD_FACTS §6.2).
         expect(page.get_by_role("img", name="Coin 3 of 4")).to_be_visible(timeout=15_000)
+        expect(page.get_by_role("img", name="Wanted level 1 of 4")).to_be_visible(timeout=15_000)
     # Players do not keep the books by default: no buttons for them.
-    expect(ada.get_by_role("button", name="Add 1 heat")).to_have_count(0)
+    expect(ada.get_by_role("button", name="Heat 1 of 9")).to_have_count(0)
 
     assert_accessible(gm)
     assert_accessible(ada)

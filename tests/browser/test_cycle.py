@@ -53,7 +53,10 @@ def open_page(page, url):
 
 
 def sheet_track(page, pattern: str):
-    return page.get_by_role("img", name=re.compile(pattern))
+    """A book on the crew sheet: a picture to a player, a group of boxes to tap for the
+    one who keeps the books."""
+    name = re.compile(pattern)
+    return page.get_by_role("img", name=name).or_(page.get_by_role("group", name=name))
 
 
 def screen_value(screen, term: str):
