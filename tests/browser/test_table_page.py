@@ -79,3 +79,31 @@ def test_the_copy_button_copies_the_invite_link_and_says_so(person, make_user, s
         == gm.get_by_label("Invite link").input_value()
     )
     expect(gm.get_by_role("button", name="Copy the invite link")).to_be_visible()
+
+
+def test_the_table_page_on_a_phone_is_three_screens_tall_when_folded(person, make_user, server):
+    """Issue 29: the table page on a phone was 5,811 px tall. The open roll stays on top;
+    the other sections fold under their headings, and folded the page is at most three
+    screens of a 390 x 844 phone."""
+    gm, ada, _ = start_table(person, make_user)
+    for name in ("Bluecoats close in", "The wards fail", "Lampblack's revenge"):
+        add_clock(gm, name, 6)
+    for _ in range(8):
+        gm.locator("#roll-form").get_by_role("button", name="Roll the dice").click()
+    expect(ada.locator("#roll-log li")).to_have_count(8)
+    for page in (gm, ada):
+        page.set_viewport_size(PHONE)
+        page.reload()
+        wait_for_socket(page)
+        # Only the roll is open; a section opens under its heading with a tap.
+        expect(page.locator("details.fold[open] #flow-heading")).to_be_attached()
+        expect(page.locator("details.fold[open]")).to_have_count(1)
+        height = page.evaluate("document.documentElement.scrollHeight")
+        assert height <= 3 * PHONE["height"], height
+        page.get_by_text("Clocks", exact=True).click()
+        expect(page.get_by_role("img", name="0 of 6 segments filled")).to_have_count(3)
+        assert_accessible(page)
+    # A wide screen has room for every section, open.
+    gm.set_viewport_size({"width": 1280, "height": 800})
+    gm.reload()
+    expect(gm.locator("details.fold[open]")).to_have_count(5)
