@@ -37,7 +37,10 @@ def seed(make_user):
     table = actions.create_table(gm=gm, name="The Crows' Nest")
     for player in (ada, bo):
         actions.join_table(user=player, token=table.invite_token)
-    crew = crew_actions.create_crew(table=table, crew_type="shadows", name="The Lanterns")
+    crew = crew_actions.create_crew(
+        table=table, crew_type="shadows", name="The Lanterns", upgrades=["vault", "tools"],
+        contact="Fitz",
+    )  # fmt: skip
     crew_actions.add_rep(crew=crew, amount=3)
     crew_actions.add_heat(crew=crew, amount=2)
     crew_actions.add_coin(crew=crew, amount=2)
@@ -104,6 +107,16 @@ def test_screenshots(person, make_user, server):
                 wait_for_socket(page)
                 page.evaluate("document.fonts.ready")
                 page.screenshot(path=OUT / f"{name}-{who}-{size}.png", full_page=True)
+    # Crew creation, as the GM founds the crew of a second table.
+    empty = actions.create_table(gm=table.gm, name="The Empty Chair")
+    for size, viewport in (("desktop", DESKTOP), ("phone", PHONE)):
+        page = person("gm", viewport=viewport)
+        page.goto(f"{server.url}/tables/{empty.pk}/crew/")
+        page.get_by_label("Crew type", exact=True).select_option(label="Smugglers")
+        expect(page.get_by_role("radio", name="Fitz")).to_have_count(0)
+        expect(page.get_by_role("radio", name="Sera, arms dealer")).to_be_visible()
+        page.evaluate("document.fonts.ready")
+        page.screenshot(path=OUT / f"crew-new-gm-{size}.png", full_page=True)
     # The TV on the shared link, logged out, while Sable's roll is on the table.
     by = sable.owner.memberships.get(table=table)
     roll = flow.start_roll(by=by, character=sable, goal="Cut down the watchman", action="skirmish")

@@ -113,6 +113,16 @@ def test_a_score_and_its_downtime_played_live(person, server, table_with_crew):
         )
     # Only the GM runs the steps.
     expect(ada_phase.get_by_role("button", name="Roll engagement")).to_have_count(0)
+    # Each scoundrel's load is three boxes: Ada taps hers; the others see it marked.
+    ada_phase.get_by_role("group", name=f"Load for {ada.name}").get_by_role(
+        "button", name="Heavy"
+    ).click()
+    heavy = ada_phase.get_by_role("group", name=f"Load for {ada.name}").get_by_role(
+        "button", name="Heavy"
+    )
+    expect(heavy).to_have_attribute("aria-pressed", "true")
+    expect(bo_phase.get_by_role("img", name=f"{ada.name}'s load: heavy")).to_be_visible()
+    expect(bo_phase.get_by_role("group", name=f"Load for {ada.name}")).to_have_count(0)
 
     # 2. The engagement roll: a bold plan is one advantage; the dice set the position.
     gm.get_by_role("group", name=re.compile("bold or daring")).get_by_label(
