@@ -22,6 +22,7 @@ from sessions import actions
 from sessions.models import Clock, Membership
 from tests.browsers import assert_accessible, wait_for_socket
 from tests.factories import CharacterFactory
+from tests.helpers import call
 
 pytestmark = pytest.mark.browser
 
@@ -71,6 +72,7 @@ def seed_four_and_eight(make_user):
     roll = flow.start_roll(
         by=by, character=characters[0], goal="Cut the watchman", action="skirmish"
     )
+    call(roll)
     flow.roll_dice(by=by, roll=roll, rng=random.Random(19))
     return table, crew_actions.new_screen_link(table=table)
 
