@@ -61,6 +61,11 @@ def test_the_benchmark_prints_every_figure_and_ratio(tmp_path):
             assert figures[phase]["rolls"] > 0
             assert figures[phase]["http_errors"] == 0
             for damage in ("frames_lost", "frames_duplicated", "frames_reordered"):
+                # Bare Channels at saturation posts faster than its sockets read and may
+                # fill a channel, which drops frames (a figure it reports, as the app's):
+                # the app must lose none, the reference is only measured.
+                if (side, phase, damage) == ("bare", "saturation", "frames_lost"):
+                    continue
                 assert figures[phase][damage] == 0, (side, phase, damage)
         assert figures["saturation"]["frames_per_second"] > 0
     assert set(results["ratios"]) >= RATIOS
