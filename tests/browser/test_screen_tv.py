@@ -102,6 +102,8 @@ def test_the_tv_shows_the_whole_table_on_one_screen(person, make_user, server, s
         assert tv.evaluate(OUTSIDE, selector) == [], selector
     assert tv.evaluate("document.documentElement.scrollWidth - innerWidth") <= 0
     # The whole width is used: the body reaches across nearly all of it.
+    # A push may be redrawing the body: wait until it stands before reading its box.
+    expect(tv.locator("#screen-body")).to_be_visible()
     box = tv.locator("#screen-body").bounding_box()
     assert box["width"] >= 0.9 * viewport["width"]
     # Readable from across the room: the result at least 6% of the screen's height.
