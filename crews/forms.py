@@ -51,6 +51,9 @@ class CrewChoicesForm(forms.Form):
             initial=abilities[0]["key"],
             required=False,
             widget=forms.RadioSelect,
+            # A choice left over from the type picked before: the form was sent
+            # before the new type's abilities were drawn.
+            error_messages={"invalid_choice": f"Choose one of the {data['name']} abilities."},
         )
         names = {u["key"]: u for u in content.crew_upgrades()}
         self.starting = [

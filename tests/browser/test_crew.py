@@ -50,6 +50,8 @@ def test_gm_keeps_the_books_and_players_watch_live(person, make_user, server):
     table_url = gm.url
     gm.get_by_role("link", name="Crew sheet").click()
     gm.get_by_label("Crew type", exact=True).select_option(label="Shadows")
+    # The type's choices are drawn again for Shadows before the crew is founded.
+    expect(gm.get_by_role("radio", name="Everyone Steals", exact=False)).to_be_visible()
     gm.get_by_label("Crew name").fill("The Lamplighters")
     gm.get_by_role("button", name="Create the crew").click()
     expect(gm.get_by_role("heading", name="The Lamplighters", level=1)).to_be_visible()

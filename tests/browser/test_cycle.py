@@ -87,6 +87,8 @@ def test_a_score_and_its_downtime_played_live(person, server, table_with_crew):
     # The GM makes the crew; its books are what the phases change.
     gm.goto(f"{base}/crew/")
     gm.get_by_label("Crew type", exact=True).select_option(label="Shadows")
+    # The type's choices are drawn again for Shadows before the crew is founded.
+    expect(gm.get_by_role("radio", name="Everyone Steals", exact=False)).to_be_visible()
     gm.get_by_label("Crew name").fill("The Lamplighters")
     gm.get_by_role("button", name="Create the crew").click()
     expect(gm.get_by_role("heading", name="The Lamplighters", level=1)).to_be_visible()

@@ -61,6 +61,18 @@ def test_the_crew_chooses_its_ability_vehicle_upgrades_and_contact(client, table
     assert crew.boxes_free == 0
 
 
+def test_an_ability_of_the_type_picked_before_is_refused_by_name(client, table, gm):
+    """The form sent before the new type's abilities were drawn carries the old
+    type's ability: the GM is told which list to choose from, and keeps the name."""
+    client.force_login(gm)
+    url = reverse("crew_create", args=[table.pk])
+    refused = client.post(url, {"crew_type": "shadows", "name": "Lamps", "ability": "deadly"})
+    assert refused.status_code == 422
+    assert "Choose one of the Shadows abilities." in refused.text
+    assert 'value="Lamps"' in refused.text
+    assert not Crew.objects.exists()
+
+
 def test_player_cannot_create_the_crew(client, table, player):
     client.force_login(player)
     response = client.post(reverse("crew_create", args=[table.pk]), {"crew_type": "cult"})
