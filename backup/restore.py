@@ -32,7 +32,7 @@ from blades.rules.character import harm_rows
 from blades.rules.dice import FACES
 from blades.rules.dice import Roll as DiceRoll
 from blades.rules.errors import RuleError
-from sessions.inputs import unstorable_text
+from sessions.files import unstorable_text
 
 from .tables import FORMAT, LEFT_OUT, MOVED, PARTS, VERSION, content_keys
 

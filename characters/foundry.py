@@ -26,7 +26,7 @@ import math
 from dataclasses import dataclass, field
 
 from blades.rules import character as rules
-from sessions.inputs import unstorable_text
+from sessions.files import unstorable_text
 
 MAX_BYTES = 192 * 1024  # an export with every ability's text is ~30 KB
 MAX_ITEMS = 300

@@ -15,7 +15,7 @@ from blades.rules import character as rules
 from blades.rules.dice import dice_count
 from blades.rules.rolls import action_pool
 from blades.rules.score import CHARACTER_TRIGGERS
-from sessions import inputs
+from sessions.steps import ID_MAX
 
 from .models import (
     WIZARD_STEPS,
@@ -381,7 +381,7 @@ def draft_playbook(draft: Draft, table) -> Playbook | None:
     """The playbook the draft names, if it is one this table may use (standard or its
     own custom ones); the draft keeps whatever was posted, so this is checked each time."""
     chosen = str(draft.data.get("playbook", ""))
-    if not chosen.isdigit() or int(chosen) > inputs.ID_MAX:
+    if not chosen.isdigit() or int(chosen) > ID_MAX:
         return None
     return Playbook.objects.filter(Q(table=None) | Q(table=table), pk=int(chosen)).first()
 

@@ -18,8 +18,7 @@ from django.views.decorators.http import require_POST
 
 from blades.rules.rolls import PUSH_DICE
 from sessions import queries as table_queries
-from sessions.access import access_table, require_gm
-from sessions.inputs import is_token
+from sessions.access import access_table, is_token, require_gm
 from sessions.models import Table
 
 from . import actions, queries

@@ -4,14 +4,15 @@ Every table-scoped view goes through `access_table`, so a non-member gets a 404 
 everything of a table and never learns whether it exists.
 """
 
+import re
 from dataclasses import dataclass
 
 from django.core.exceptions import PermissionDenied
 from django.db.models import Q
 from django.http import Http404
 
-from .inputs import ID_MAX
 from .models import Clock, Membership, Table
+from .steps import ID_MAX
 
 
 def access_table(user, table_id: int) -> tuple[Table, Membership]:
@@ -130,3 +131,12 @@ def clocks_for(membership: Membership):
     """The clocks a member may name in a request. Every clock id in a POST is looked up
     here, never by table alone."""
     return Clock.objects.filter(clocks_seen(membership), table_id=membership.table_id)
+
+
+# What `secrets.token_urlsafe` makes: anything else in a link is no token.
+TOKEN = re.compile(r"[A-Za-z0-9_-]{1,64}")
+
+
+def is_token(value: str) -> bool:
+    """Whether a link's token could be one of ours (PostgreSQL cannot even compare a NUL)."""
+    return TOKEN.fullmatch(value) is not None

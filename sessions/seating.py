@@ -21,7 +21,7 @@ from django.contrib.sessions.backends.base import SessionBase
 
 from . import shared
 from .access import memberships
-from .inputs import ID_MAX
+from .steps import ID_MAX
 
 logger = logging.getLogger(__name__)
 

@@ -9,11 +9,11 @@ from blades.rules.errors import RuleError
 from blades.rules.rolls import RollKind
 
 from . import actions, panels, queries
-from .access import access_table, can_edit_clock, can_tick_clock, clocks_for, require_gm
+from .access import access_table, can_edit_clock, can_tick_clock, clocks_for, is_token, require_gm
 from .forms import NEW_CLOCK, ClockForm, PlayerClockForm, RollForm, TableForm
-from .inputs import ID_MAX, is_token
 from .models import Clock, Membership, Table
 from .refusals import answers_refusals
+from .steps import ID_MAX
 
 PAGE = "sessions/table.html"
 
