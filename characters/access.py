@@ -1,5 +1,6 @@
 """One question per helper: who may see or change a character."""
 
+from django.core.exceptions import PermissionDenied
 from django.http import Http404
 
 from sessions.access import access_table
@@ -41,3 +42,26 @@ def can_edit_character(membership: Membership, character: Character) -> bool:
 
 def can_see_gm_notes(membership: Membership) -> bool:
     return membership.is_gm
+
+
+# The sheet's steps, by the name the URL gives them, that are the GM's alone: trauma by
+# hand, beyond what stress gives, is the GM's call, and so is a character's death (the
+# state step setting "dead", asked about as MARK_DEAD); the GM's notes are the GM's own.
+MARK_DEAD = "mark-dead"
+GM_SHEET_STEPS = frozenset({"trauma-mark", "trauma-clear", MARK_DEAD, "gm-note"})
+
+
+def can_take_sheet_step(membership: Membership, character: Character, step: str) -> bool:
+    """Who may take the sheet step `step`: the page draws its control for them, and the
+    step's view lets them through. The GM's own steps only the GM; the rest the
+    character's player and the GM."""
+    if step in GM_SHEET_STEPS:
+        return membership.is_gm and membership.table_id == character.table_id
+    return can_edit_character(membership, character)
+
+
+def require_sheet_step(membership: Membership, character: Character, step: str) -> None:
+    if not can_take_sheet_step(membership, character, step):
+        if step in GM_SHEET_STEPS:
+            raise PermissionDenied("Only the GM can do that.")
+        raise PermissionDenied("Only the character's player and the GM can change this sheet.")

@@ -1,24 +1,28 @@
 """Character creation, custom playbooks and the sheet: parse, authorize, one action, render."""
 
-from collections.abc import Callable
-
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 
-from blades.rules import character as char_rules
 from blades.rules.errors import RuleError
-from sessions import inputs
+from sessions import steps
 from sessions.access import access_table, require_gm
 from sessions.queries import recent_rolls
 from sessions.refusals import answers_refusals
 
 from . import actions, queries
-from .access import access_character, can_edit_character, can_see_gm_notes, mastery_for
+from .access import (
+    access_character,
+    can_edit_character,
+    can_see_gm_notes,
+    mastery_for,
+    require_sheet_step,
+)
 from .forms import STEPS, CustomPlaybookForm, DetailsForm, check_draft, step_form
-from .models import WIZARD_STEPS, Character, Draft
+from .models import WIZARD_STEPS, Draft
+from .steps import HARM_TEXT_MAX, NOTES_MAX, SHEET_STEPS, TRAUMA_REASON_MAX, sheet_steps_for
 
 SHEET = "characters/sheet.html"
 WIZARD = "characters/wizard.html"
@@ -141,14 +145,16 @@ def _sheet_context(membership, character_id: int, **extra) -> dict:
         "character": character,
         "table": character.table,
         "membership": membership,
+        # The details page's question; each control on the sheet asks its own step's.
         "can_edit": can_edit_character(membership, character),
+        "may": sheet_steps_for(membership, character),
         # Only the character's own player starts its action rolls (at the table).
         "is_owner": character.owner_id == membership.user_id,
         "is_gm": is_gm,
         "v": queries.sheet_view(character, mastery=mastery_for(character.table)),
         "errors": {},
         "typed": {},
-        # The longest text each field takes, the same numbers the moves check.
+        # The longest text each field takes, the same numbers the steps check.
         "harm_text_max": HARM_TEXT_MAX,
         "trauma_reason_max": TRAUMA_REASON_MAX,
         "notes_max": NOTES_MAX,
@@ -190,181 +196,16 @@ def edit(request: HttpRequest, table_id: int, character_id: int) -> HttpResponse
     )
 
 
-# Each move reads its fields from the POST and calls one action. The key of the error
-# dict is the control the message is shown next to.
-Move = Callable[..., object]
-XP_TRACKS = ("playbook", *char_rules.ATTRIBUTES)
-HARM_TEXT_MAX = 80
-TRAUMA_REASON_MAX = 120
-# Trauma by hand, beyond what stress gives, is the GM's call.
-GM_MOVES = ("trauma-mark", "trauma-clear")
-NOTES_MAX = 5000
-
-
-def _control(prefix: str, value, known, fallback: str) -> str:
-    """The control an error is shown beside: the one posted, or the first of its kind when
-    the posted name is not one (the page has no control of that name to show it by)."""
-    return f"{prefix}_{value}" if value in known else fallback
-
-
-def _mine(queryset, post, name: str) -> int:
-    """The id of one of this sheet's own things (an item, contact or ability)."""
-    found = inputs.one(queryset, post, name)
-    if found is None:
-        raise inputs.InputError("Choose one from the sheet.")
-    return found.pk
-
-
-def _moves(post, character: Character, membership, request) -> dict[str, tuple[str, Move]]:
-    mastery = lambda: mastery_for(character.table)  # noqa: E731
-
-    def by_hand(change: Move) -> object:
-        reason = inputs.text(post, "reason", max_length=TRAUMA_REASON_MAX)
-        return change(character=character, condition=post.get("condition", ""), reason=reason)
-
-    return {
-        "stress": (
-            "stress",
-            lambda: actions.mark_stress(character=character, amount=inputs.number(post, "by")),
-        ),
-        "set-stress": (
-            "set_stress",
-            lambda: actions.set_stress(character=character, stress=inputs.number(post, "stress")),
-        ),
-        "trauma": (
-            "trauma",
-            lambda: actions.choose_trauma(character=character, condition=post.get("condition", "")),
-        ),
-        "trauma-mark": ("trauma_gm", lambda: by_hand(actions.gm_mark_trauma)),
-        "trauma-clear": ("trauma_gm", lambda: by_hand(actions.gm_clear_trauma)),
-        "harm": (
-            "harm",
-            lambda: actions.add_harm(
-                character=character,
-                level=inputs.number(post, "level"),
-                description=inputs.text(post, "description", max_length=HARM_TEXT_MAX),
-            ),
-        ),
-        "harm-clear": (
-            "harm",
-            lambda: actions.clear_harm(
-                character=character,
-                level=inputs.number(post, "level"),
-                index=inputs.number(post, "index"),
-            ),
-        ),
-        "healing": (
-            "healing",
-            lambda: actions.tick_healing(character=character, ticks=inputs.number(post, "ticks")),
-        ),
-        "armor": ("armor", lambda: actions.use_armor(character=character, box=post.get("box", ""))),
-        "armor-restore": (
-            "armor",
-            lambda: actions.restore_armor(
-                character=character, downtime=inputs.flag(post, "downtime")
-            ),
-        ),
-        "load": (
-            "load",
-            lambda: actions.set_load(character=character, level=post.get("level", "")),
-        ),
-        # Not "items": the template reads `errors.items` as the dict's own items.
-        "item": (
-            "gear",
-            lambda: actions.check_item(
-                character=character,
-                item_id=_mine(queries.own_items(character), post, "item"),
-                checked=inputs.flag(post, "checked"),
-            ),
-        ),
-        "action": (
-            _control("action", post.get("action"), char_rules.ACTIONS, "action_hunt"),
-            lambda: actions.set_action(
-                character=character,
-                action=post.get("action", ""),
-                rating=inputs.number(post, "rating"),
-                mastery=mastery(),
-            ),
-        ),
-        "xp": (
-            _control("xp", post.get("track"), XP_TRACKS, "xp_playbook"),
-            lambda: actions.mark_xp(
-                character=character,
-                track=post.get("track", ""),
-                amount=inputs.number(post, "amount"),
-            ),
-        ),
-        "advance-ability": (
-            "advance_playbook",
-            lambda: actions.take_ability_advance(
-                character=character,
-                ability_id=_mine(queries.ability_advance_choices(character), post, "ability"),
-            ),
-        ),
-        "crew-dot": (
-            "crew_dot",
-            lambda: actions.take_crew_dot(
-                character=character,
-                ability=post.get("ability", ""),
-                action=post.get("action", ""),
-            ),
-        ),
-        "advance-action": (
-            _control("advance", post.get("attribute"), XP_TRACKS, "advance_playbook"),
-            lambda: actions.take_action_advance(
-                character=character, action=post.get("action", ""), mastery=mastery()
-            ),
-        ),
-        "coin": (
-            "coin",
-            lambda: actions.add_coin(character=character, amount=inputs.number(post, "amount")),
-        ),
-        "stash": (
-            "stash",
-            lambda: actions.stash_coin(character=character, amount=inputs.number(post, "amount")),
-        ),
-        "withdraw": (
-            "stash",
-            lambda: actions.withdraw_stash(character=character, coin=inputs.number(post, "coin")),
-        ),
-        "stance": (
-            "contacts",
-            lambda: actions.set_contact_stance(
-                character=character,
-                contact_id=_mine(queries.own_contacts(character), post, "contact"),
-                stance=post.get("stance", ""),
-            ),
-        ),
-        "notes": (
-            "notes",
-            lambda: actions.update_details(
-                character=character, notes=inputs.text(post, "notes", max_length=NOTES_MAX)
-            ),
-        ),
-        "state": (
-            "state",
-            lambda: actions.set_state(character=character, state=post.get("state", "")),
-        ),
-        "resist": (
-            "resist",
-            lambda: actions.resist(
-                character=character, roller=request.user, attribute=post.get("attribute", "")
-            ),
-        ),
-        "vice": ("vice", lambda: actions.indulge_vice(character=character, roller=request.user)),
-    }
-
-
 def _refused(request, error: RuleError) -> HttpResponse:
-    """The sheet with the message beside the control of the move, what was typed kept."""
+    """The sheet with the message beside the control of the step, what was typed kept."""
     kwargs = request.resolver_match.kwargs
     membership, character = access_character(
         request.user, kwargs["table_id"], kwargs["character_id"]
     )
-    move = kwargs["move"]
-    moves = _moves(request.POST, character, membership, request)
-    field = "gm_note" if move == "gm-note" else moves[move][0]
-    errors, typed = {field: str(error)}, request.POST
+    step = steps.step_for(
+        SHEET_STEPS, kwargs["move"], request.POST, by=membership, character=character
+    )
+    errors, typed = {step.refused_at(): str(error)}, request.POST
     return _sheet_response(request, membership, character, errors=errors, typed=typed)
 
 
@@ -372,20 +213,11 @@ def _refused(request, error: RuleError) -> HttpResponse:
 @require_POST
 @answers_refusals(_refused)
 def sheet_move(request: HttpRequest, table_id: int, character_id: int, move: str) -> HttpResponse:
+    """Every step of the sheet: parse, authorize, the one action, the sheet again."""
     membership, character = access_character(request.user, table_id, character_id)
-    if move == "gm-note":
-        require_gm(membership)
-        text = inputs.text(request.POST, "text", max_length=NOTES_MAX)
-        actions.set_gm_note(character=character, text=text)
-        return _sheet_response(request, membership, character)
-    if not can_edit_character(membership, character):
-        raise PermissionDenied("Only the character's player and the GM can change this sheet.")
-    if move in GM_MOVES or (move == "state" and request.POST.get("state") == "dead"):
-        require_gm(membership)
-    moves = _moves(request.POST, character, membership, request)
-    if move not in moves:
-        raise Http404
-    moves[move][1]()
+    step = steps.step_for(SHEET_STEPS, move, request.POST, by=membership, character=character)
+    require_sheet_step(membership, character, step.question())
+    step.take()
     return _sheet_response(request, membership, character)
 
 
