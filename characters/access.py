@@ -44,6 +44,11 @@ def can_see_gm_notes(membership: Membership) -> bool:
     return membership.is_gm
 
 
+def can_import_character(membership: Membership) -> bool:
+    """Players import their own characters from Foundry; the GM has no seat to fill."""
+    return not membership.is_gm
+
+
 # The sheet's steps, by the name the URL gives them, that are the GM's alone: trauma by
 # hand, beyond what stress gives, is the GM's call, and so is a character's death (the
 # state step setting "dead", asked about as MARK_DEAD); the GM's notes are the GM's own.

@@ -15,9 +15,10 @@ from django.views.decorators.http import require_GET, require_http_methods
 
 from blades.rules.errors import RuleError
 from sessions.access import access_table
+from sessions.refusals import answers_refusals
 
 from . import actions
-from .access import access_character
+from .access import access_character, can_import_character
 from .forms import ConfirmForm, UploadForm, confirm_form
 from .foundry import to_actor
 from .foundry_import import match, sheet_of
@@ -25,11 +26,22 @@ from .foundry_import import match, sheet_of
 PAGE = "characters/foundry_import.html"
 
 
+def _import_refused(request: HttpRequest, error: RuleError) -> HttpResponse:
+    """The preview again with the import's refusal above it (what the player chose kept)."""
+    table, _ = access_table(request.user, request.resolver_match.kwargs["table_id"])
+    confirm = ConfirmForm(request.POST, table=table)
+    confirm.is_valid()
+    found = match(confirm.sheet, table)
+    context = {"table": table, "found": found, "confirm": confirm, "refused": str(error)}
+    return render(request, PAGE, context)
+
+
 @login_required
 @require_http_methods(["GET", "POST"])
+@answers_refusals(_import_refused)
 def foundry_import(request: HttpRequest, table_id: int) -> HttpResponse:
     table, membership = access_table(request.user, table_id)
-    if membership.is_gm:
+    if not can_import_character(membership):
         raise PermissionDenied("Players import their own characters; the GM has no seat.")
     context = {"table": table}
     if request.method == "GET":
@@ -51,14 +63,9 @@ def foundry_import(request: HttpRequest, table_id: int) -> HttpResponse:
         found = match(confirm.sheet, table)
         return render(request, PAGE, {**context, "found": found, "confirm": confirm}, status=422)
     choices = {k: confirm.cleaned_data[k] for k in ("playbook", "heritage", "background", "vice")}
-    try:
-        character = actions.import_character(
-            table=table, owner=request.user, sheet=confirm.sheet, **choices
-        )
-    except RuleError as error:
-        found = match(confirm.sheet, table)
-        context |= {"found": found, "confirm": confirm, "refused": str(error)}
-        return render(request, PAGE, context, status=422)
+    character = actions.import_character(
+        table=table, owner=request.user, sheet=confirm.sheet, **choices
+    )
     return redirect("character_sheet", table_id=table.pk, character_id=character.pk)
 
 
