@@ -8,6 +8,8 @@ pass their limits however fast the clicks come. A move the rules forbid raises
 RuleError, and nothing is written.
 """
 
+from dataclasses import dataclass
+
 from django.db import transaction
 from django.db.models import F
 from django.utils.text import slugify
@@ -24,6 +26,7 @@ from sessions.actions import SYSTEM_RNG, record_roll
 from sessions.models import Membership, Roll
 
 from . import foundry_import
+from .forms import StepForm, check_draft
 from .foundry import Sheet
 from .live import push_character
 from .models import (
@@ -568,6 +571,30 @@ def create_from_draft(*, draft: Draft, choices: dict) -> Character:
         )
         draft.delete()
     return character
+
+
+@dataclass(frozen=True)
+class Answered:
+    """What a wizard post came to: the character made; or the step the final check sent
+    the player back to, as its refused form; or neither (the draft moved or stayed)."""
+
+    character: Character | None = None
+    refused: StepForm | None = None
+
+
+def take_wizard_step(
+    *, draft: Draft, table, step: str, answers: dict[str, str], back: bool, accepted: bool
+) -> Answered:
+    """The wizard's one action for a post: keep the answers and move the draft; after the
+    last step, check every answer again and make the character or reopen the step that
+    no longer holds."""
+    if not answer_step(draft=draft, step=step, answers=answers, back=back, accepted=accepted):
+        return Answered()
+    choices, refused, form = check_draft(draft, table)
+    if refused is not None:
+        reopen_step(draft=draft, step=refused)
+        return Answered(refused=form)
+    return Answered(character=create_from_draft(draft=draft, choices=choices))
 
 
 def create_character(*, table, owner, playbook, choices: dict) -> Character:

@@ -21,9 +21,10 @@ NOTES_MAX = 5000
 
 
 def name() -> forms.CharField:
-    """A name the action judges in its own words (an action, a trauma, a load level):
-    only what no name can be (a NUL byte) is refused here."""
-    return forms.CharField(required=False)
+    """A name the action judges in its own words (an action, a trauma, a load level),
+    exactly as posted (not stripped: " dead" is no state, as the guard reads it): only
+    what no name can be (a NUL byte) is refused here."""
+    return forms.CharField(required=False, strip=False)
 
 
 class SheetStep(steps.Step):
@@ -41,9 +42,9 @@ class SheetStep(steps.Step):
         value = self.data.get(posted)
         return f"{prefix}_{value}" if value in known else fallback
 
-    def _mine(self, name_: str) -> int:
+    def _mine(self, field: str) -> int:
         """The id of one of this sheet's own things, checked by its `OneOf` field."""
-        found = self.cleaned_data[name_]
+        found = self.cleaned_data[field]
         if found is None:
             raise steps.InputError("Choose one from the sheet.")
         return found.pk

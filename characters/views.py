@@ -20,8 +20,8 @@ from .access import (
     mastery_for,
     require_sheet_step,
 )
-from .forms import STEPS, CustomPlaybookForm, DetailsForm, check_draft, step_form
-from .models import WIZARD_STEPS, Draft
+from .forms import STEPS, CustomPlaybookForm, DetailsForm, step_form
+from .models import WIZARD_STEPS
 from .steps import HARM_TEXT_MAX, NOTES_MAX, SHEET_STEPS, TRAUMA_REASON_MAX, sheet_steps_for
 
 SHEET = "characters/sheet.html"
@@ -56,15 +56,18 @@ def wizard(request: HttpRequest, table_id: int) -> HttpResponse:
         raise Http404
     form = step_form(draft, step, table, request.POST)
     back = request.POST.get("nav") == "back"
-    finished = actions.answer_step(
+    answered = actions.take_wizard_step(
         draft=draft,
+        table=table,
         step=step,
         answers=_answers(request, form),
         back=back,
         accepted=not back and form.is_valid(),
     )
-    if finished:
-        return _finish(request, table, membership, draft)
+    if answered.character is not None:
+        return redirect("character_sheet", table_id=table.pk, character_id=answered.character.pk)
+    if answered.refused is not None:
+        return _render_step(request, table, membership, draft, answered.refused, status=422)
     if back or draft.step != step:
         return redirect("character_new", table_id=table.pk)
     return _render_step(request, table, membership, draft, form, status=422)
@@ -85,15 +88,6 @@ def _render_step(request, table, membership, draft, form, status=200) -> HttpRes
         "playbook": queries.draft_playbook(draft, table),
     }
     return render(request, WIZARD, context, status=status)
-
-
-def _finish(request, table, membership, draft: Draft) -> HttpResponse:
-    choices, refused, form = check_draft(draft, table)
-    if refused is not None:
-        actions.reopen_step(draft=draft, step=refused)
-        return _render_step(request, table, membership, draft, form, status=422)
-    character = actions.create_from_draft(draft=draft, choices=choices)
-    return redirect("character_sheet", table_id=table.pk, character_id=character.pk)
 
 
 # --- Custom playbooks -----------------------------------------------------------------

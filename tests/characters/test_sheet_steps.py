@@ -114,3 +114,12 @@ def test_the_sheet_draws_exactly_the_steps_it_lets_through(client, sheet, gm, ot
         else:
             assert status in {403, 422}, (question, status)
             assert books(sheet) == before, question
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("state", ["dead", " dead", "dead\n", "DEAD"])
+def test_the_player_cannot_mark_their_character_dead_however_it_is_spelt(client, sheet, state):
+    client.force_login(sheet.owner)
+    url = reverse("character_move", args=[sheet.table_id, sheet.pk, "state"])
+    assert client.post(url, {"state": state}, headers=HTMX).status_code in {403, 422}
+    assert Character.objects.get(pk=sheet.pk).state == "active"
