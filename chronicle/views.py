@@ -6,6 +6,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from blades.rules.character import RuleError
 from sessions.access import access_table, require_gm
+from sessions.language import table_language
 
 from . import actions as journal_actions
 from . import journal
@@ -67,7 +68,8 @@ def _journal_page(request, table, membership, *, status=200, error="", **forms):
         "learned_form": forms.get("learned_form") or LearnedForm(),
         "error": error,
     }
-    return render(request, "chronicle/journal.html", context, status=status)
+    with table_language(table):
+        return render(request, "chronicle/journal.html", context, status=status)
 
 
 @login_required
@@ -156,9 +158,10 @@ def learned_add(request: HttpRequest, table_id: int, session_id: int) -> HttpRes
 
 
 def _markdown(request, table, journals, is_gm: bool, filename: str) -> HttpResponse:
-    text = render_to_string(
-        "chronicle/journal.md", {"table": table, "journals": journals, "is_gm": is_gm}
-    )
+    with table_language(table):
+        text = render_to_string(
+            "chronicle/journal.md", {"table": table, "journals": journals, "is_gm": is_gm}
+        )
     response = HttpResponse(text, content_type="text/markdown; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="{filename}"'
     return response

@@ -19,6 +19,7 @@ from django.views.decorators.http import require_POST
 from blades.rules.rolls import PUSH_DICE
 from sessions import queries as table_queries
 from sessions.access import access_table, is_token, require_gm
+from sessions.language import table_language
 from sessions.models import Table
 
 from . import actions, queries
@@ -47,7 +48,8 @@ def _context(table: Table, socket_url: str, **extra) -> dict:
 
 def _render(request: HttpRequest, table: Table, socket_url: str, **extra) -> HttpResponse:
     template = f"{PAGE}#screen-body" if request.htmx else PAGE
-    return render(request, template, _context(table, socket_url, **extra))
+    with table_language(table):
+        return render(request, template, _context(table, socket_url, **extra))
 
 
 def shared_screen(token: str) -> Screen | None:
@@ -105,7 +107,8 @@ def overlay(request: HttpRequest, token: str, part: str) -> HttpResponse:
         return render(request, OVERLAY, {"errors": errors, "part": part}, status=400)
     context = _context(shared.table, f"/ws/screen/{token}/", part=part, **size.cleaned_data)
     template = f"{OVERLAY}#screen-body" if request.htmx else OVERLAY
-    return render(request, template, context)
+    with table_language(shared.table):
+        return render(request, template, context)
 
 
 @login_required

@@ -57,6 +57,13 @@ def revoke_invite(*, table: Table) -> Table:
     return table
 
 
+def set_table_language(*, table: Table, language: str) -> Table:
+    """`language` is one of settings.LANGUAGES (the step's field holds it to them)."""
+    table.language = language
+    table.save(update_fields=["language"])
+    return table
+
+
 def remove_player(*, table: Table, user_id: int) -> None:
     with transaction.atomic():
         membership = Membership.objects.filter(

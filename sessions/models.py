@@ -25,6 +25,10 @@ class Table(models.Model):
     # The engagement roll "sets the starting position of the score": the score's first
     # action roll starts there (set by the phase app, taken by the first roll, then "").
     opening_position = models.CharField(max_length=10, blank=True, default="")
+    # What the whole table shares (the shared screen, its overlays, the journal, Discord)
+    # is in this one language, the GM's pick among settings.LANGUAGES; each person's own
+    # pages are in their own.
+    language = models.CharField(max_length=10, default="en")
 
     class Meta:
         ordering = ["-created"]

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import views
+from . import language, views
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -14,6 +14,7 @@ urlpatterns = [
         views.member_remove,
         name="member_remove",
     ),
+    path("tables/<int:table_id>/language/", language.set_table_language, name="table_language"),
     path("tables/<int:table_id>/rolls/", views.roll_create, name="roll_create"),
     path("tables/<int:table_id>/clocks/", views.clock_create, name="clock_create"),
     path(

@@ -4,6 +4,18 @@ import pytest
 # without Django (`-p no:django`), and this conftest is theirs too.
 
 
+def pytest_sessionstart(session):
+    """`make` builds the compiled translations (.mo, never committed) before the tests; a
+    bare pytest run in a fresh checkout builds them here, before any page reads them.
+    Up-to-date files are skipped, so this costs nothing on the next run."""
+    if not session.config.pluginmanager.hasplugin("django"):
+        return
+    from django.core.management import call_command
+
+    ignore = [".venv", "staticfiles", "tests", "build"]
+    call_command("compilemessages", ignore_patterns=ignore, verbosity=0)
+
+
 @pytest.fixture
 def table(db):
     from tests.factories import TableFactory

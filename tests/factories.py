@@ -15,6 +15,14 @@ class UserFactory(factory.django.DjangoModelFactory):
     password = factory.django.Password("a-long-test-password")
 
 
+class ProfileFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = "accounts.Profile"
+
+    user = factory.SubFactory(UserFactory)
+    language = "es"
+
+
 class TableFactory(factory.django.DjangoModelFactory):
     class Meta:
         model = Table

@@ -31,6 +31,7 @@ LEGITIMATE = [
     r"\b[a-z]+(?:-[a-z]+)*-\d+\b",  # CSS classes and ids (seg-3, error-2)
     r"\.\d+\b",  # a variable's index (status_range.0)
     r"\b[45]\d\d\b",  # HTTP statuses
+    r"\{% load [\w .]+%\}",  # tag libraries (i18n)
 ]
 
 

@@ -56,6 +56,7 @@ GM_ONLY = {
     "table_settings",
     "table_export",
     "character_hand_over",
+    "table_language",
 }
 # What a player may post about the table itself (their own roll, their own new character,
 # their own clock) and pages that ignore a POST; the snapshot still proves these changed

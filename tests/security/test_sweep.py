@@ -74,6 +74,8 @@ NOT_HIDDEN = {
     "crew_cohort_dismiss": "cohorts are never hidden",
     "screen_link": "makes the link whose page is scanned here",
     "table_settings": "the table's name; GM only",
+    "table_language": "the language of what the table shares; GM only",
+    "language": "a person's own language; no table",
     "discord_settings": "the GM's webhooks; the posts go through the audience rule (test_audience)",
     "foundry_import": "a character imported from a file; it holds no GM note or hidden thing",
     "table_restore": "makes a new table from a file; no table there is touched (tests/backup)",

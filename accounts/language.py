@@ -1,0 +1,69 @@
+"""Which language a person reads the app in.
+
+A signed-in user's own choice (kept on their account, `Profile.language`) beats their
+browser's Accept-Language, which LocaleMiddleware has already activated; without a choice
+the browser's stands. The choice is copied into the session when it is made and at each
+login, so that no request asks the database for it.
+"""
+
+from django import forms
+from django.conf import settings
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect
+from django.utils import translation
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import gettext_lazy as _
+from django.views.decorators.http import require_POST
+
+from blades.rules.errors import RuleError
+
+from . import actions
+from .models import Profile
+
+SESSION_KEY = "language"
+
+
+class UserLanguageMiddleware:
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        language = request.session.get(SESSION_KEY)
+        if language in dict(settings.LANGUAGES):
+            translation.activate(language)
+            request.LANGUAGE_CODE = language
+        return self.get_response(request)
+
+
+def remember_language(sender, request, user, **kwargs) -> None:
+    """At login: the account's choice, if it made one, for this session."""
+    language = Profile.objects.filter(user=user).values_list("language", flat=True).first()
+    if language and request is not None:
+        request.session[SESSION_KEY] = language
+
+
+class LanguageForm(forms.Form):
+    # Blank: the browser's language again.
+    language = forms.ChoiceField(
+        choices=[("", _("Browser's language")), *settings.LANGUAGES], required=False
+    )
+
+
+@require_POST
+def choose_language(request: HttpRequest) -> HttpResponse:
+    """The header's picker. A signed-in user's choice is kept on their account; anyone's
+    holds for their session."""
+    form = LanguageForm(request.POST)
+    if not form.is_valid():
+        raise RuleError(_("Choose one of the languages."), field="language")
+    language = form.cleaned_data["language"]
+    if request.user.is_authenticated:
+        actions.choose_language(user=request.user, language=language)
+    if language:
+        request.session[SESSION_KEY] = language
+    else:
+        request.session.pop(SESSION_KEY, None)
+    back = request.POST.get("next", "")
+    if url_has_allowed_host_and_scheme(back, {request.get_host()}, request.is_secure()):
+        return redirect(back)
+    return redirect("home")

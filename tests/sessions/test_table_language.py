@@ -1,0 +1,68 @@
+"""What the whole table shares (the shared screen, its overlays, the journal) is drawn in
+the table's language, which only the GM sets; each person's own pages stay in theirs."""
+
+import re
+
+import pytest
+from django.urls import reverse
+
+from crews import actions as crew_actions
+from sessions.models import Table
+
+ENGLISH = {"HTTP_ACCEPT_LANGUAGE": "en"}
+
+
+def page_language(response) -> str:
+    return re.search(r'<html lang="([^"]+)"', response.content.decode()).group(1)
+
+
+def set_language(client, table, language):
+    return client.post(reverse("table_language", args=[table.pk]), {"language": language})
+
+
+def test_a_new_table_shares_english(table):
+    assert table.language == "en"
+
+
+def test_the_gm_sets_the_tables_language(client, table, gm):
+    client.force_login(gm)
+    response = set_language(client, table, "es")
+    assert response.status_code == 302
+    assert response["Location"] == reverse("table_settings", args=[table.pk])
+    assert Table.objects.get(pk=table.pk).language == "es"
+
+
+def test_a_player_is_refused(client, table, player):
+    client.force_login(player)
+    assert set_language(client, table, "es").status_code == 403
+    assert Table.objects.get(pk=table.pk).language == "en"
+
+
+@pytest.mark.parametrize("language", ["fr", "", "es" * 100])
+def test_a_language_not_offered_is_refused(client, table, gm, language):
+    client.force_login(gm)
+    response = set_language(client, table, language)
+    assert response.status_code == 422 and b"Language" in response.content
+    assert Table.objects.get(pk=table.pk).language == "en"
+
+
+def test_the_settings_page_offers_the_languages_with_the_tables_picked(client, table, gm):
+    Table.objects.filter(pk=table.pk).update(language="es")
+    client.force_login(gm)
+    page = client.get(reverse("table_settings", args=[table.pk])).content.decode()
+    assert '<option value="es" lang="es" selected>Español</option>' in page
+
+
+def test_the_screen_and_journal_follow_the_table_not_the_reader(client, table, gm):
+    Table.objects.filter(pk=table.pk).update(language="es")
+    shared = crew_actions.new_screen_link(table=table)
+    client.force_login(gm)
+    for url in (
+        reverse("screen", args=[table.pk]),
+        reverse("screen_shared", args=[shared.token]),
+        reverse("overlay_clocks", args=[shared.token]),
+        reverse("journal", args=[table.pk]),
+    ):
+        assert page_language(client.get(url, **ENGLISH)) == "es", url
+    # The reader's own pages stay in the reader's language.
+    assert page_language(client.get(reverse("table_detail", args=[table.pk]), **ENGLISH)) == "en"
