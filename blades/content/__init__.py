@@ -6,6 +6,12 @@ Results are cached, so treat them as read-only (``copy.deepcopy`` before changin
 Blades in the Dark SRD (c) John Harper / One Seven Design, CC-BY 3.0.
 Names and numbers follow /work/shared/content/SRD_FACTS.md; descriptions are paraphrased,
 except the custom-playbook abilities, which are the rule text 000 as written.
+
+The loaders below give the English data, which the code matches and stores (keys, and
+the names the database keeps). `localized(name, language)` gives the same data with its
+text in another language, from `<language>/<name>.json`: per entry (found by its key, or
+by its English name where it has no key) only the text fields of TEXT_FIELDS, so every
+number, flag and key still comes from the English data. A field left out stays English.
 """
 
 import json
@@ -23,10 +29,71 @@ ACTIONS = {
 ACTION_KEYS = tuple(action for actions in ACTIONS.values() for action in actions)
 
 
+# The text a reader reads. A translation can replace nothing else.
+TEXT_FIELDS = frozenset(
+    {
+        "name", "description", "tagline", "xp_trigger", "friends_label", "label", "options",
+        "examples", "role", "effect", "text", "explanation",
+    }
+)  # fmt: skip
+
+
 @cache
 def load(name: str) -> Any:
     """Parse ``<name>.json`` from this folder."""
     return json.loads((DATA_DIR / f"{name}.json").read_text(encoding="utf-8"))
+
+
+def languages() -> list[str]:
+    """The languages the content is translated into, besides English."""
+    return sorted(path.name for path in DATA_DIR.iterdir() if (path / "README.md").is_file())
+
+
+def translation(name: str, language: str) -> Any:
+    """The translated text of ``<name>.json``, as stored (empty where there is none)."""
+    path = DATA_DIR / language / f"{name}.json"
+    return json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {}
+
+
+def identity(entry: Any) -> str | None:
+    """What finds an entry's translation: its key, else its English name; a string is
+    its own. An entry with neither has no text of its own (a pair of map cells, say)."""
+    if isinstance(entry, dict):
+        return entry.get("key") or entry.get("name")
+    return entry if isinstance(entry, str) else None
+
+
+@cache
+def localized(name: str, language: str) -> Any:
+    """``<name>.json`` with its text in `language` ("es", or "es-ar" for the same) where
+    translated, and in English elsewhere. Cached: treat it as read-only."""
+    base = language.lower().split("-")[0]
+    if base not in languages():
+        return load(name)
+    return _merge(load(name), translation(name, base))
+
+
+def _merge(english: Any, text: Any, is_text: bool = False) -> Any:
+    """`is_text`: the field holding `english` is one of TEXT_FIELDS (for a list, the
+    strings in it are text: a crew's hunting grounds, not an upgrade's item keys)."""
+    if isinstance(english, dict):
+        text = text if isinstance(text, dict) else {}
+        return {
+            field: _merge(value, text.get(field), field in TEXT_FIELDS)
+            for field, value in english.items()
+        }
+    if isinstance(english, list):
+        text = text if isinstance(text, dict) else {}
+        # A row of a claim map is a list in a list: its claims are found in the same text.
+        return [
+            _merge(
+                item, text if isinstance(item, list) else text.get(identity(item) or ""), is_text
+            )
+            for item in english
+        ]
+    if is_text and isinstance(english, str) and isinstance(text, str) and text:
+        return text
+    return english
 
 
 def playbooks() -> list[dict]:
