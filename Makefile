@@ -37,7 +37,7 @@ MESSAGE_LANGUAGES := es
 LOCALE_IGNORE := --ignore=.venv --ignore=staticfiles --ignore=tests --ignore=build
 
 messages: $(BIN)/.installed gettext
-	SECRET_KEY=messages $(BIN)/python manage.py makemessages --no-obsolete --add-location file $(LOCALE_IGNORE) \
+	SECRET_KEY=messages $(BIN)/python manage.py makemessages --no-obsolete --add-location file --extension html,txt,md,py $(LOCALE_IGNORE) \
 	  $(addprefix -l ,$(MESSAGE_LANGUAGES))
 
 compile-messages: $(BIN)/.installed gettext
