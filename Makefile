@@ -34,7 +34,8 @@ lock:
 # `make compile-messages` builds the .mo files Django reads. The .mo files are never
 # committed (.gitignore): every target that serves or tests the app builds them first.
 MESSAGE_LANGUAGES := es
-LOCALE_IGNORE := --ignore=.venv --ignore=staticfiles --ignore=tests --ignore=build
+LOCALE_IGNORE := --ignore=.venv --ignore=staticfiles --ignore=static --ignore=tests --ignore=build \
+  --ignore=docs --ignore=README.md
 
 messages: $(BIN)/.installed gettext
 	SECRET_KEY=messages $(BIN)/python manage.py makemessages --no-obsolete --add-location file --extension html,txt,md,py $(LOCALE_IGNORE) \
