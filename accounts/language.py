@@ -38,15 +38,13 @@ class UserLanguageMiddleware:
 def remember_language(sender, request, user, **kwargs) -> None:
     """At login: the account's choice, if it made one, for this session."""
     language = Profile.objects.filter(user=user).values_list("language", flat=True).first()
-    if language and request is not None:
+    if language:
         request.session[SESSION_KEY] = language
 
 
 class LanguageForm(forms.Form):
     # Blank: the browser's language again.
-    language = forms.ChoiceField(
-        choices=[("", _("Browser's language")), *settings.LANGUAGES], required=False
-    )
+    language = forms.ChoiceField(choices=[("", ""), *settings.LANGUAGES], required=False)
 
 
 @require_POST
