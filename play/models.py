@@ -79,6 +79,10 @@ class Score(models.Model):
     rep = models.PositiveSmallIntegerField(null=True, blank=True)
     coin = models.PositiveSmallIntegerField(null=True, blank=True)
     tithe = models.PositiveSmallIntegerField(default=0)
+    # The payoff's split as the table made it: [name, coin] per scoundrel who took a share
+    # (the name as it was then, like a line in the books), and what the crew kept.
+    shares = models.JSONField(default=list, blank=True)
+    crew_coin = models.SmallIntegerField(null=True, blank=True)
     heat = models.PositiveSmallIntegerField(null=True, blank=True)
 
     entanglement_roll = models.ForeignKey(

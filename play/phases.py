@@ -237,6 +237,14 @@ def end_score(*, table: Table, gave_up: bool = False) -> Score:
 # --- Downtime: payoff, heat, entanglements ---------------------------------------------
 
 
+def score_rep(crew: Crew, score: Score, *, quiet: bool = False) -> int:
+    """The rep a score earns the crew: the target's tier against the crew's, as the
+    crew's abilities change it (the payoff's card shows it before the GM applies it)."""
+    return ability_rules.score_rep(
+        crew_rules.score_rep(crew.shown_tier, score.target_tier), quiet, crew.abilities
+    )
+
+
 def payoff(
     *, table: Table, size: str, extra: int = 0, quiet: bool = False, tithe: bool = False,
     shares: dict[Character, int] | None = None,
@@ -250,9 +258,7 @@ def payoff(
         phase = locked_phase(table.pk)
         score = expect_step(phase, Step.PAYOFF)
         crew = table_crew(table.pk)
-        rep = ability_rules.score_rep(
-            crew_rules.score_rep(crew.shown_tier, score.target_tier), quiet, crew.abilities
-        )
+        rep = score_rep(crew, score, quiet=quiet)
         if rep:
             crew_actions.add_rep(crew=crew, amount=rep)
         score.tithe = crew_rules.tithe(crew.tier) if tithe else 0
@@ -264,8 +270,9 @@ def payoff(
             character_actions.receive_coin(character=character, amount=share)
         if kept:
             crew_actions.add_coin(crew=crew, amount=kept, allow_excess=True)
-        score.rep, score.coin = rep, coin
-        score.save(update_fields=["rep", "coin", "tithe"])
+        score.rep, score.coin, score.crew_coin = rep, coin, kept
+        score.shares = [[character.name, share] for character, share in shares.items()]
+        score.save(update_fields=["rep", "coin", "tithe", "shares", "crew_coin"])
         move_to(phase, Step.HEAT)
     return score
 

@@ -19,11 +19,11 @@ from crews.models import Crew, Faction
 from crews.sheet import prison_claim_choices, reminders
 from sessions import queries as table_queries
 from sessions.access import clocks_for
-from sessions.models import Clock, Membership, Table
+from sessions.models import Clock, Membership, Roll, Table
 
 from .downtime import allowance
 from .models import DowntimeActivity
-from .phases import phase_of, ways_out
+from .phases import phase_of, score_rep, ways_out
 
 # The dice for someone questioned (Questioning, The Usual Suspects), as the form offers them.
 QUESTIONING = {
@@ -142,6 +142,10 @@ def phase_page(table: Table, membership: Membership, **extra) -> dict:
         character.xp_triggers = xp_triggers(character)
         character.xp_most = character_rules.XP_PER_TRIGGER_MAX * len(character.xp_triggers)
     entangled = crew is not None and score is not None and bool(score.entanglements)
+    # The score's own rolls, drawn on its cards as they fell (the log has them too).
+    rolls = Roll.objects.in_bulk(
+        [pk for pk in (score.engagement_roll_id, score.entanglement_roll_id) if pk] if score else []
+    )
     return {
         "table": table,
         "phase": phase,
@@ -150,6 +154,10 @@ def phase_page(table: Table, membership: Membership, **extra) -> dict:
         "reminders": step_reminders(phase.step, crew, characters),
         "is_gm": is_gm,
         "characters": characters,
+        "engagement_roll": rolls.get(score.engagement_roll_id) if score else None,
+        "entanglement_roll": rolls.get(score.entanglement_roll_id) if score else None,
+        # What the score earns in rep, shown on the payoff's card before it is applied.
+        "payoff_rep": score_rep(crew, score) if crew and score and score.rep is None else None,
         "flashbacks": list(score.flashbacks.select_related("character")) if score else [],
         "allowance": allowance(crew) if crew else 0,
         # Calculating's free extra activity, while no one has taken it this downtime.

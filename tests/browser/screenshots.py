@@ -1,6 +1,6 @@
-"""`make screenshots`: the main pages of a seeded demo table, as a GM and a player see
-them on a desktop (1280 px) and a phone (390 px), and the shared screen on a 1080p TV and
-as a stream's overlay, written to docs/screenshots/.
+"""`make screenshots`: the main pages of a seeded demo table and each step of its phase,
+as a GM and a player see them on a desktop (1280 px) and a phone (390 px), and the shared
+screen on a 1080p TV and as a stream's overlay, written to docs/screenshots/.
 
 Run by name (pytest collects only test_*.py on its own); it uses the browser suite's
 fixtures, so the pages come from a real daphne like every browser test.
@@ -19,12 +19,13 @@ from blades.rules.rolls import RollKind
 from characters import actions as sheet
 from characters.content import load_standard_content
 from crews import actions as crew_actions
-from play import phases
+from play import downtime, phases
 from rolls import actions as flow
 from sessions import actions
 from sessions.models import Clock
 from tests.browsers import PHONE, wait_for_socket
 from tests.factories import CharacterFactory, CharacterItemFactory
+from tests.helpers import Dice
 
 pytestmark = pytest.mark.browser
 OUT = Path(settings.BASE_DIR) / "docs" / "screenshots"
@@ -107,6 +108,43 @@ def test_screenshots(person, make_user, server):
                 wait_for_socket(page)
                 page.evaluate("document.fonts.ready")
                 page.screenshot(path=OUT / f"{name}-{who}-{size}.png", full_page=True)
+    # The phase's steps, each as its cards read then: the score rolled, then downtime's
+    # payoff, heat, entanglements and activities.
+    gm, ada = table.gm, sable.owner
+    nib = sable.__class__.objects.get(table=table, name="Nib")
+    steps = {
+        "payoff": lambda: (
+            phases.roll_engagement(
+                table=table, roller=gm, marks={"plan": "advantage"}, rng=Dice(5, 3)
+            ),
+            phases.end_score(table=table),
+        ),
+        "heat": lambda: phases.payoff(table=table, size="standard", shares={sable: 2, nib: 1}),
+        "entanglement": lambda: (
+            phases.take_heat(table=table, exposure="quiet", high_profile=True),
+            phases.roll_entanglement(table=table, roller=gm, rng=Dice(6, 6)),
+        ),
+        "downtime": lambda: (
+            phases.resolve_entanglement(table=table, roller=gm, name="Cooperation", choice="avoid"),
+            downtime.indulge_vice(character=sable, roller=ada, rng=Dice(2, 5, 3)),
+            downtime.acquire_asset(
+                character=sable, roller=ada, description="A fast carriage", rng=Dice(4, 6)
+            ),
+            downtime.recover(
+                character=nib, roller=nib.owner, healer="npc", quality=2, rng=Dice(4, 3)
+            ),
+        ),
+    }
+    for step, take in steps.items():
+        take()
+        for who in ("gm", "ada"):
+            for size, viewport in (("desktop", DESKTOP), ("phone", PHONE)):
+                page = person(who, viewport=viewport)
+                page.emulate_media(reduced_motion="reduce")
+                page.goto(f"{server.url}/tables/{table.pk}/phase/")
+                wait_for_socket(page)
+                page.evaluate("document.fonts.ready")
+                page.screenshot(path=OUT / f"phase-{step}-{who}-{size}.png", full_page=True)
     # Crew creation, as the GM founds the crew of a second table.
     empty = actions.create_table(gm=table.gm, name="The Empty Chair")
     for size, viewport in (("desktop", DESKTOP), ("phone", PHONE)):

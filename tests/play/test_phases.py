@@ -649,6 +649,13 @@ def test_payoff_is_divvied_up_among_the_pcs_and_the_crew_keeps_the_rest(
     assert (fresh(pc).coin, fresh(pc).stash) == (4, 1)
     assert fresh(other_pc).coin == 2
     assert books(crew)["coin"] == 2 + 1  # started with 2, kept 1 of the 6
+    # The payoff's card reads the split back, as the books were written.
+    score = Phase.objects.get(table=table).score
+    assert (score.coin, score.crew_coin) == (6, 1)
+    assert sorted(score.shares) == sorted([[pc.name, 3], [other_pc.name, 2]])
+    page = client.get(reverse("phase_detail", args=[table.pk])).content.decode()
+    assert f"<dt>To {pc.name}</dt><dd>3</dd>" in page
+    assert "<dt>To the crew</dt><dd>1</dd>" in page
 
 
 def test_payoff_shares_beyond_the_take_are_refused(client, table, crew, faction, pc, gm):
