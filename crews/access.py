@@ -1,4 +1,7 @@
-"""Who may change what on the crew sheet and the faction ladder.
+"""Who may change what on the crew sheet and the faction ladder: one predicate per
+question, asked by the step that changes it (crews/steps.py) and by the page that draws
+its control (`may` in the sheet's context), so a control is drawn exactly when its step
+is allowed.
 
 How a Blades group shares the sheet: the crew belongs to the players, so by default they
 write its identity (name, reputation, lair, hunting grounds, notes), spend its advances
@@ -6,52 +9,104 @@ on special abilities and upgrades, and look after their cohorts. The books the G
 through the phases (tier, hold, rep, claims, heat, wanted level, coin and crew xp) are
 the GM's by default, because payoff, heat and entanglements set them. A GM can change
 either default on the sheet: `players_edit_sheet` (on by default) and
-`players_keep_books` (off by default). The GM can always do everything. Factions are the
-GM's alone; players only see what is not hidden.
+`players_keep_books` (off by default). The GM can always do everything, and some calls
+are the GM's alone whatever the settings. Factions are the GM's alone; players only see
+what is not hidden.
+
+Each predicate takes the audience (GM or player) rather than a user: every player at a
+table has the same rights on its crew, so one render serves all of them.
 """
+
+from collections.abc import Callable
 
 from django.core.exceptions import PermissionDenied
 from django.http import Http404
-from django.shortcuts import get_object_or_404
 
-from sessions.access import access_table, require_gm
 from sessions.models import Membership, Table
 
-from .models import Crew, Faction
+from .models import Crew
+
+Question = Callable[[bool, Crew | None], bool]
 
 
-# These take the audience (GM or player) rather than a user: every player at a table
-# has the same rights on its crew, so one render serves all of them.
-def can_edit_sheet(is_gm: bool, crew: Crew) -> bool:
-    return is_gm or crew.players_edit_sheet
+def can_edit_sheet(is_gm: bool, crew: Crew | None) -> bool:
+    """The crew's identity, its advances spent, its cohorts."""
+    return is_gm or crew is not None and crew.players_edit_sheet
 
 
-def can_keep_books(is_gm: bool, crew: Crew) -> bool:
-    return is_gm or crew.players_keep_books
+def can_keep_books(is_gm: bool, crew: Crew | None) -> bool:
+    """Rep, heat, coin, crew xp, developing the crew, its claims."""
+    return is_gm or crew is not None and crew.players_keep_books
 
 
-def require_sheet(membership: Membership, crew: Crew) -> None:
-    if not can_edit_sheet(membership.is_gm, crew):
-        raise PermissionDenied("The GM keeps the crew sheet at this table.")
+def can_found_crew(is_gm: bool, crew: Crew | None = None) -> bool:
+    """Founding the table's crew: its type, name and the choices of crew creation."""
+    return is_gm
 
 
-def require_books(membership: Membership, crew: Crew) -> None:
-    if not can_keep_books(membership.is_gm, crew):
-        raise PermissionDenied("The GM keeps the crew's books at this table.")
+def can_correct_books(is_gm: bool, crew: Crew | None) -> bool:
+    """Tier, hold and wanted level set outright: payoff and entanglements move them."""
+    return is_gm
 
 
-def access_crew(user, table_id: int) -> tuple[Table, Membership, Crew]:
-    """The table's crew for one of its members; 404 for everyone else, or if there is none."""
-    table, membership = access_table(user, table_id)
+def can_settle_keepers(is_gm: bool, crew: Crew | None) -> bool:
+    """Who keeps the sheet and the books, and the crew xp track's length."""
+    return is_gm
+
+
+def can_refund_ability(is_gm: bool, crew: Crew | None) -> bool:
+    """Dropping a special ability gives its advance back."""
+    return is_gm
+
+
+def can_override_map(is_gm: bool, crew: Crew | None) -> bool:
+    """Seizing a claim no held claim reaches on the map: the fiction can allow it."""
+    return is_gm
+
+
+def can_grant_cohort(is_gm: bool, crew: Crew | None) -> bool:
+    """A cohort gained in play costs no upgrade boxes."""
+    return is_gm
+
+
+def can_keep_factions(is_gm: bool, crew: Crew | None = None) -> bool:
+    return is_gm
+
+
+def can_share_screen(is_gm: bool, crew: Crew | None = None) -> bool:
+    """Making or revoking the shared screen's link."""
+    return is_gm
+
+
+REFUSALS: dict[Question, str] = {
+    can_found_crew: "Only the GM founds the crew.",
+    can_edit_sheet: "The GM keeps the crew sheet at this table.",
+    can_keep_books: "The GM keeps the crew's books at this table.",
+    can_correct_books: "Only the GM corrects tier, hold and wanted level.",
+    can_settle_keepers: "Only the GM says who keeps the crew sheet.",
+    can_refund_ability: "Only the GM removes a special ability.",
+    can_override_map: "Only the GM seizes a claim the map does not reach.",
+    can_grant_cohort: "Only the GM grants a cohort for free.",
+    can_keep_factions: "Only the GM keeps the factions.",
+    can_share_screen: "Only the GM shares the screen.",
+}
+
+
+def may(is_gm: bool, crew: Crew | None) -> dict[str, bool]:
+    """Every question's answer for one audience, by name (`can_keep_books` is
+    `may.keep_books` in a template)."""
+    return {question.__name__.removeprefix("can_"): question(is_gm, crew) for question in REFUSALS}
+
+
+def require(question: Question, membership: Membership, crew: Crew | None) -> None:
+    if not question(membership.is_gm, crew):
+        raise PermissionDenied(REFUSALS[question])
+
+
+def table_crew(table: Table) -> Crew:
+    """The table's crew; 404 if there is none yet."""
     crew = Crew.objects.filter(table=table).first()
     if crew is None:
         raise Http404
     crew.table = table  # the sheet asks the table for factions; spare a query
-    return table, membership, crew
-
-
-def access_faction(user, table_id: int, faction_id: int) -> tuple[Table, Membership, Faction]:
-    """Only the GM changes factions (players get 403 before learning whether it exists)."""
-    table, membership = access_table(user, table_id)
-    require_gm(membership)
-    return table, membership, get_object_or_404(Faction, pk=faction_id, table=table)
+    return crew

@@ -396,6 +396,8 @@ def set_claim(*, claim: Claim, held: bool, override: bool = False) -> Claim:
 
     A claim on the map is seized next to one the crew holds (a path joins them; the lair
     is held from the start); the GM may `override` that, as the fiction can allow."""
+    if claim.lair:
+        raise RuleError("The lair is where the crew lives; it is not seized or lost here.")
     with transaction.atomic():
         if held and not claim.held and claim.row is not None and not override:
             data = crew_type_data(claim.crew.crew_type)

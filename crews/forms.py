@@ -178,10 +178,9 @@ class CohortForm(forms.Form):
     )
     gained_in_play = forms.BooleanField(label="Gained in play (no upgrade boxes)", required=False)
 
-    def __init__(self, *args, is_gm: bool = False, **kwargs):
+    def __init__(self, *args, grants: bool = True, **kwargs):
         super().__init__(*args, **kwargs)
-        if not is_gm:
-            # Only the GM grants a cohort for free.
+        if not grants:  # crews.access.can_grant_cohort
             del self.fields["gained_in_play"]
 
     def clean(self):

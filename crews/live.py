@@ -5,6 +5,7 @@ from django.template.loader import render_to_string
 
 from sessions import live
 
+from . import access
 from . import queries as crew_queries
 
 CREW_PAGE = "crews/crew.html"
@@ -49,6 +50,7 @@ def _faction_ladder(table_id: int, is_gm: bool) -> str:
     context = {
         "factions": crew_queries.visible_factions(table_id, is_gm),
         "is_gm": is_gm,
+        "may": access.may(is_gm, None),
         "table_id": table_id,
         "oob": True,
     }

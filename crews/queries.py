@@ -8,7 +8,7 @@ from django.db.models import Prefetch
 from blades.rules import crew as rules
 from sessions.models import Clock
 
-from .access import can_edit_sheet, can_keep_books
+from . import access
 from .forms import BooksForm, ClaimForm, CohortForm, SettingsForm, SheetForm
 from .models import Crew, Faction, FactionClock
 from .sheet import ability_choices, claim_map, upgrade_rows
@@ -51,11 +51,11 @@ def _lazy(make):
 def sheet_context(crew: Crew, *, is_gm: bool, **extra) -> dict:
     """Everything the crew sheet's partials draw, for one audience."""
     sheet_fields = ("name", "reputation", "lair", "hunting_grounds", "notes")
+    may = access.may(is_gm, crew)
     return {
         "crew": crew,
         "is_gm": is_gm,
-        "can_sheet": can_edit_sheet(is_gm, crew),
-        "can_books": can_keep_books(is_gm, crew),
+        "may": may,
         "ability_choices": _lazy(lambda: ability_choices(crew)),
         "upgrade_groups": _lazy(lambda: upgrade_rows(crew)),
         "claim_map": _lazy(lambda: claim_map(crew)),
@@ -78,6 +78,6 @@ def sheet_context(crew: Crew, *, is_gm: bool, **extra) -> dict:
             )
         ),
         "blank_claim_form": _lazy(ClaimForm),
-        "blank_cohort_form": _lazy(lambda: CohortForm(is_gm=is_gm)),
+        "blank_cohort_form": _lazy(lambda: CohortForm(grants=may["grant_cohort"])),
         **extra,
     }

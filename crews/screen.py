@@ -12,17 +12,16 @@ same way.
 from django import forms
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import redirect, render
+from django.shortcuts import render
 from django.urls import reverse
-from django.views.decorators.http import require_POST
 
 from blades.rules.rolls import PUSH_DICE
 from sessions import queries as table_queries
-from sessions.access import access_table, is_token, require_gm
+from sessions.access import access_table, is_token
 from sessions.language import table_language
 from sessions.models import Table
 
-from . import actions, queries
+from . import access, queries
 from .models import Screen
 
 PAGE = "crews/screen.html"
@@ -71,7 +70,7 @@ def revoked(request: HttpRequest) -> HttpResponse:
 def screen(request: HttpRequest, table_id: int) -> HttpResponse:
     table, membership = access_table(request.user, table_id)
     extra = {}
-    if membership.is_gm:
+    if access.can_share_screen(membership.is_gm):
         # The GM's copy also offers the link to hand out, outside the redrawn part.
         shared = Screen.objects.filter(table=table, active=True).first()
         extra = {
@@ -109,15 +108,3 @@ def overlay(request: HttpRequest, token: str, part: str) -> HttpResponse:
     template = f"{OVERLAY}#screen-body" if request.htmx else OVERLAY
     with table_language(shared.table):
         return render(request, template, context)
-
-
-@login_required
-@require_POST
-def screen_link(request: HttpRequest, table_id: int) -> HttpResponse:
-    table, membership = access_table(request.user, table_id)
-    require_gm(membership)
-    if request.POST.get("revoke"):
-        actions.revoke_screen_link(table=table)
-    else:
-        actions.new_screen_link(table=table)
-    return redirect("screen", table_id=table.pk)

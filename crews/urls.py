@@ -4,44 +4,43 @@ from . import screen, views
 
 T = "tables/<int:table_id>/"
 
+
+def step(route: str, taken: str, name: str):
+    """A URL of one step (crews/steps.py), all served by the one step view."""
+    return path(f"{T}{route}", views.take_step, {"taken": taken}, name=name)
+
+
 urlpatterns = [
     path(f"{T}crew/", views.crew_detail, name="crew_detail"),
     path(f"{T}crew/new/", views.crew_create, name="crew_create"),
-    path(f"{T}crew/sheet/", views.crew_sheet, name="crew_sheet"),
-    path(f"{T}crew/settings/", views.crew_settings, name="crew_settings"),
-    path(f"{T}crew/books/", views.crew_books, name="crew_books"),
-    path(f"{T}crew/rep/", views.crew_rep, name="crew_rep"),
-    path(f"{T}crew/develop/", views.crew_develop, name="crew_develop"),
-    path(f"{T}crew/heat/", views.crew_heat, name="crew_heat"),
-    path(f"{T}crew/coin/", views.crew_coin, name="crew_coin"),
-    path(f"{T}crew/xp/", views.crew_xp, name="crew_xp"),
-    path(f"{T}crew/advance/", views.crew_advance, name="crew_advance"),
-    path(f"{T}crew/abilities/", views.crew_ability, name="crew_ability"),
-    path(f"{T}crew/upgrades/", views.crew_upgrade, name="crew_upgrade"),
-    path(f"{T}crew/claims/", views.crew_claim_add, name="crew_claim_add"),
-    path(f"{T}crew/claims/<int:claim_id>/", views.crew_claim, name="crew_claim"),
-    path(
-        f"{T}crew/claims/<int:claim_id>/remove/",
-        views.crew_claim_remove,
-        name="crew_claim_remove",
-    ),
-    path(f"{T}crew/cohorts/", views.crew_cohort_add, name="crew_cohort_add"),
-    path(f"{T}crew/cohorts/<int:cohort_id>/harm/", views.crew_cohort_harm, name="crew_cohort_harm"),
-    path(
-        f"{T}crew/cohorts/<int:cohort_id>/dismiss/",
-        views.crew_cohort_dismiss,
-        name="crew_cohort_dismiss",
-    ),
-    path(f"{T}factions/", views.faction_list, name="faction_list"),
-    path(f"{T}factions/<int:faction_id>/", views.faction_update, name="faction_update"),
-    path(f"{T}factions/<int:faction_id>/status/", views.faction_status, name="faction_status"),
-    path(f"{T}factions/<int:faction_id>/delete/", views.faction_delete, name="faction_delete"),
-    path(f"{T}factions/<int:faction_id>/clocks/", views.faction_clock, name="faction_clock"),
+    step("crew/sheet/", "sheet", "crew_sheet"),
+    step("crew/settings/", "settings", "crew_settings"),
+    step("crew/books/", "books", "crew_books"),
+    step("crew/rep/", "rep", "crew_rep"),
+    step("crew/develop/", "develop", "crew_develop"),
+    step("crew/heat/", "heat", "crew_heat"),
+    step("crew/coin/", "coin", "crew_coin"),
+    step("crew/xp/", "xp", "crew_xp"),
+    step("crew/advance/", "advance", "crew_advance"),
+    step("crew/abilities/", "ability", "crew_ability"),
+    step("crew/abilities/drop/", "drop-ability", "crew_ability_drop"),
+    step("crew/upgrades/", "upgrade", "crew_upgrade"),
+    step("crew/claims/", "claim-add", "crew_claim_add"),
+    step("crew/claims/<int:claim_id>/", "claim", "crew_claim"),
+    step("crew/claims/<int:claim_id>/remove/", "claim-remove", "crew_claim_remove"),
+    step("crew/cohorts/", "cohort-add", "crew_cohort_add"),
+    step("crew/cohorts/<int:cohort_id>/harm/", "cohort-harm", "crew_cohort_harm"),
+    step("crew/cohorts/<int:cohort_id>/dismiss/", "cohort-dismiss", "crew_cohort_dismiss"),
+    path(f"{T}factions/", views.faction_list, {"taken": "faction-add"}, name="faction_list"),
+    step("factions/<int:faction_id>/", "faction-edit", "faction_update"),
+    step("factions/<int:faction_id>/status/", "faction-status", "faction_status"),
+    step("factions/<int:faction_id>/delete/", "faction-delete", "faction_delete"),
+    step("factions/<int:faction_id>/clocks/", "faction-clock", "faction_clock"),
 ]
 
 urlpatterns += [
     path(f"{T}screen/", screen.screen, name="screen"),
-    path(f"{T}screen/link/", screen.screen_link, name="screen_link"),
+    step("screen/link/", "screen-link", "screen_link"),
     path("screen/<str:token>/", screen.screen_shared, name="screen_shared"),
     *(
         path(f"screen/<str:token>/{part}/", screen.overlay, {"part": part}, name=f"overlay_{part}")

@@ -65,6 +65,7 @@ NOT_HIDDEN = {
     "crew_share_coin": "coin from the crew's books to a PC, both seen by all",
     "crew_advance": "the crew's books only",
     "crew_ability": "the crew's books only",
+    "crew_ability_drop": "the crew's books only",
     "crew_upgrade": "the crew's books only",
     "crew_claim_add": "claims are never hidden",
     "crew_claim": "claims are never hidden",
