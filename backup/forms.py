@@ -1,7 +1,4 @@
 from django import forms
-from django.contrib.auth import get_user_model
-
-from characters.models import Character
 
 from .restore import MAX_BYTES, ImportRefused, Restored, read_document, restore_table
 
@@ -32,22 +29,3 @@ class RestoreForm(forms.Form):
             raise forms.ValidationError(str(error)) from None
         self.text = raw.decode("utf-8-sig")
         return upload
-
-
-class HandOverForm(forms.Form):
-    character = forms.ModelChoiceField(queryset=Character.objects.none(), label="Character")
-    player = forms.ModelChoiceField(
-        queryset=get_user_model().objects.none(), label="Player", to_field_name="username"
-    )
-
-    def __init__(self, *args, table, **kwargs):
-        super().__init__(*args, **kwargs)
-        self.fields["character"].queryset = Character.objects.filter(
-            table=table, owner=None
-        ).select_related("playbook")
-        self.fields["player"].queryset = (
-            get_user_model()
-            .objects.filter(memberships__table=table, memberships__role="player")
-            .order_by("username")
-        )
-        self.fields["player"].label_from_instance = lambda user: user.username

@@ -17,12 +17,15 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from characters import actions as character_actions
-from sessions.access import access_table, require_gm
+from blades.rules.errors import RuleError
+from sessions import steps
+from sessions.access import access_table, posted_step
 from sessions.refusals import answers_refusals
 
-from .forms import HandOverForm, RestoreForm
+from . import access
+from .forms import RestoreForm
 from .restore import ImportRefused, read_document, restore_table
+from .steps import STEPS
 from .tables import dumps, export_table
 
 SETTINGS = "backup/settings.html"
@@ -30,8 +33,8 @@ RESTORE = "backup/restore.html"
 UPLOADED = "backup.restore"  # the session key of the previewed file
 
 
-def _settings(request: HttpRequest, table, hand_over=None, status=200) -> HttpResponse:
-    hand_over = hand_over or HandOverForm(table=table)
+def _settings(request: HttpRequest, table, membership, hand_over=None, status=200) -> HttpResponse:
+    hand_over = hand_over or STEPS["hand-over"](None, by=membership, table=table)
     waiting = hand_over.fields["character"].queryset
     context = {"table": table, "hand_over": hand_over, "waiting": waiting}
     return render(request, SETTINGS, context, status=status)
@@ -41,32 +44,28 @@ def _settings(request: HttpRequest, table, hand_over=None, status=200) -> HttpRe
 @require_GET
 def table_settings(request: HttpRequest, table_id: int) -> HttpResponse:
     table, membership = access_table(request.user, table_id)
-    require_gm(membership)
-    return _settings(request, table)
+    access.require_keeper(membership)
+    return _settings(request, table, membership)
 
 
-def _refused_hand_over(request: HttpRequest, error) -> HttpResponse:
-    table, _ = access_table(request.user, request.resolver_match.kwargs["table_id"])
-    form = HandOverForm(request.POST, table=table)
-    form.is_valid()
-    form.add_error(None, str(error))
-    return _settings(request, table, form, status=422)
+def _refused(request: HttpRequest, error: RuleError) -> HttpResponse:
+    """The settings page, the bound form with the refusal beside its field."""
+    step = posted_step(STEPS, request)
+    step.is_valid()  # a field that does not parse is shown beside itself
+    if not isinstance(error, steps.InputError):
+        step.add_error(None, str(error))
+    return _settings(request, step.table, step.by, step, status=422)
 
 
 @login_required
 @require_POST
-@answers_refusals(_refused_hand_over)
-def hand_over(request: HttpRequest, table_id: int) -> HttpResponse:
-    """The GM gives a restored table's character to the player who came back for it."""
-    table, membership = access_table(request.user, table_id)
-    require_gm(membership)
-    form = HandOverForm(request.POST, table=table)
-    if not form.is_valid():
-        return _settings(request, table, form, status=422)
-    character_actions.hand_over(
-        character=form.cleaned_data["character"], player=form.cleaned_data["player"]
-    )
-    return redirect("table_settings", table_id=table.pk)
+@answers_refusals(_refused)
+def take_step(request: HttpRequest, table_id: int, taken: str) -> HttpResponse:
+    """The settings page's steps: who may is asked before anything posted is read."""
+    step = posted_step(STEPS, request)
+    step.allow()
+    step.take()
+    return redirect("table_settings", table_id=table_id)
 
 
 @login_required
@@ -74,7 +73,7 @@ def hand_over(request: HttpRequest, table_id: int) -> HttpResponse:
 def table_export(request: HttpRequest, table_id: int) -> HttpResponse:
     """The same file `manage.py export_table` writes, as a download for the GM."""
     table, membership = access_table(request.user, table_id)
-    require_gm(membership)
+    access.require_keeper(membership)
     response = HttpResponse(dumps(export_table(table.pk)), content_type="application/json")
     response["Content-Disposition"] = f'attachment; filename="table-{table.pk}.json"'
     return response

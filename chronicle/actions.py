@@ -7,7 +7,7 @@ from django.utils import timezone
 
 from blades.rules.character import RuleError
 
-from .models import Learned, PlaySession
+from .models import DiscordHook, Learned, PlaySession
 
 
 def open_session(table_id: int) -> PlaySession | None:
@@ -46,3 +46,18 @@ def add_learned(*, session: PlaySession, author, text: str) -> Learned:
     if not text.strip():
         raise RuleError("Write what you learned first.")
     return Learned.objects.create(session=session, author=author, text=text.strip())
+
+
+def set_webhooks(*, table, players_url: str, gm_url: str) -> DiscordHook:
+    """The table's webhooks, checked by the form; new ones start without the old ones'
+    warning."""
+    hook, _ = DiscordHook.objects.update_or_create(
+        table=table,
+        defaults={
+            "players_url": players_url,
+            "gm_url": gm_url,
+            "last_error": "",
+            "last_error_at": None,
+        },
+    )
+    return hook

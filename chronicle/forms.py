@@ -1,7 +1,7 @@
 from django import forms
 
 from .discord import valid_webhook
-from .models import DiscordHook, Learned, PlaySession
+from .models import DiscordHook, PlaySession
 
 WEBHOOK_HELP = (
     "In Discord: the channel's settings, Integrations, Webhooks, New Webhook, Copy Webhook URL."
@@ -38,19 +38,8 @@ class DiscordForm(forms.ModelForm):
         return self._webhook("gm_url")
 
 
-class StartSessionForm(forms.Form):
-    title = forms.CharField(max_length=120, required=False)
-
-
 class SessionForm(forms.ModelForm):
     class Meta:
         model = PlaySession
         fields = ["title", "gm_notes"]
         help_texts = {"gm_notes": "Yours alone: players never see them, here or in an export."}
-
-
-class LearnedForm(forms.ModelForm):
-    class Meta:
-        model = Learned
-        fields = ["text"]
-        labels = {"text": "What we learned"}

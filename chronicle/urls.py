@@ -7,10 +7,16 @@ urlpatterns = [
     path("tables/<int:table_id>/dice/", views.dice_statistics, name="dice_statistics"),
     path("tables/<int:table_id>/journal/", views.journal_page, name="journal"),
     path("tables/<int:table_id>/journal.md", views.campaign_export, name="journal_campaign"),
-    path("tables/<int:table_id>/journal/start/", views.session_start, name="journal_start"),
+    path(
+        "tables/<int:table_id>/journal/start/",
+        views.take_step,
+        {"taken": "start"},
+        name="journal_start",
+    ),
     path(
         "tables/<int:table_id>/journal/<int:session_id>/end/",
-        views.session_end,
+        views.take_step,
+        {"taken": "end"},
         name="journal_end",
     ),
     path(
@@ -20,7 +26,8 @@ urlpatterns = [
     ),
     path(
         "tables/<int:table_id>/journal/<int:session_id>/learned/",
-        views.learned_add,
+        views.take_step,
+        {"taken": "learned"},
         name="journal_learned",
     ),
     path(

@@ -4,15 +4,17 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from blades.rules.character import RuleError
-from sessions.access import access_table, require_gm
+from blades.rules.errors import RuleError
+from sessions.access import access_table, posted_step
 from sessions.language import table_language
+from sessions.refusals import answers_refusals
 
+from . import access, journal
 from . import actions as journal_actions
-from . import journal
-from .forms import DiscordForm, LearnedForm, SessionForm, StartSessionForm
+from .forms import DiscordForm, SessionForm
 from .models import DiscordHook, PlaySession
 from .stats import table_statistics
+from .steps import STEPS
 
 
 @login_required
@@ -20,15 +22,12 @@ from .stats import table_statistics
 def discord_settings(request: HttpRequest, table_id: int) -> HttpResponse:
     """The GM's webhooks. Only the GM ever gets this page: the URLs are secrets."""
     table, membership = access_table(request.user, table_id)
-    require_gm(membership)
+    access.require(access.can_set_webhooks, membership)
     hook = DiscordHook.objects.filter(table=table).first() or DiscordHook(table=table)
     form = DiscordForm(request.POST or None, instance=hook)
     if request.method == "POST":
         if form.is_valid():
-            hook = form.save(commit=False)
-            # New webhooks start without the old ones' warning.
-            hook.last_error, hook.last_error_at = "", None
-            hook.save()
+            journal_actions.set_webhooks(table=table, **form.cleaned_data)
             return redirect("discord_settings", table_id=table.pk)
         status = 422
     else:
@@ -56,17 +55,15 @@ def dice_statistics(request: HttpRequest, table_id: int) -> HttpResponse:
 # --- The session journal --------------------------------------------------------------
 
 
-def _journal_page(request, table, membership, *, status=200, error="", **forms):
+def _journal_page(request, table, membership, *, status=200, **extra):
     is_gm = membership.is_gm
-    current = journal_actions.open_session(table.pk)
     context = {
         "table": table,
         "is_gm": is_gm,
-        "play_session": current,
+        "may": access.may(is_gm),
+        "play_session": journal_actions.open_session(table.pk),
         "journals": journal.build(table, is_gm=is_gm),
-        "start_form": forms.get("start_form") or StartSessionForm(),
-        "learned_form": forms.get("learned_form") or LearnedForm(),
-        "error": error,
+        **extra,
     }
     with table_language(table):
         return render(request, "chronicle/journal.html", context, status=status)
@@ -79,50 +76,32 @@ def journal_page(request: HttpRequest, table_id: int) -> HttpResponse:
     return _journal_page(request, table, membership)
 
 
-def _session(table, session_id: int) -> PlaySession:
-    return get_object_or_404(PlaySession, pk=session_id, table=table)
+def _refused(request, error: RuleError) -> HttpResponse:
+    step = posted_step(STEPS, request)
+    return _journal_page(request, step.table, step.by, status=422, **step.redraw(error))
 
 
-def _back(request, table) -> HttpResponse:
+@login_required
+@require_POST
+@answers_refusals(_refused)
+def take_step(request: HttpRequest, table_id: int, taken: str, **subject) -> HttpResponse:
+    """Every step of the journal: who may take it is asked before anything posted is
+    read; then it parses and acts."""
+    step = posted_step(STEPS, request)
+    step.allow()
+    step.take()
     # The table page's button comes back to the table; the journal's to the journal.
     if request.POST.get("back") == "table":
-        return redirect("table_detail", table_id=table.pk)
-    return redirect("journal", table_id=table.pk)
-
-
-@login_required
-@require_POST
-def session_start(request: HttpRequest, table_id: int) -> HttpResponse:
-    table, membership = access_table(request.user, table_id)
-    require_gm(membership)
-    form = StartSessionForm(request.POST)
-    if not form.is_valid():
-        return _journal_page(request, table, membership, status=422, start_form=form)
-    try:
-        journal_actions.start_session(table=table, title=form.cleaned_data["title"])
-    except RuleError as error:
-        return _journal_page(request, table, membership, status=422, error=str(error))
-    return _back(request, table)
-
-
-@login_required
-@require_POST
-def session_end(request: HttpRequest, table_id: int, session_id: int) -> HttpResponse:
-    table, membership = access_table(request.user, table_id)
-    require_gm(membership)
-    try:
-        journal_actions.end_session(session=_session(table, session_id))
-    except RuleError as error:
-        return _journal_page(request, table, membership, status=422, error=str(error))
-    return _back(request, table)
+        return redirect("table_detail", table_id=table_id)
+    return redirect("journal", table_id=table_id)
 
 
 @login_required
 @require_http_methods(["GET", "POST"])
 def session_edit(request: HttpRequest, table_id: int, session_id: int) -> HttpResponse:
     table, membership = access_table(request.user, table_id)
-    require_gm(membership)
-    session = _session(table, session_id)
+    access.require(access.can_keep_journal, membership)
+    session = get_object_or_404(PlaySession, pk=session_id, table=table)
     form = SessionForm(request.POST or None, instance=session)
     if request.method == "POST" and form.is_valid():
         journal_actions.edit_session(
@@ -140,23 +119,6 @@ def session_edit(request: HttpRequest, table_id: int, session_id: int) -> HttpRe
     )
 
 
-@login_required
-@require_POST
-def learned_add(request: HttpRequest, table_id: int, session_id: int) -> HttpResponse:
-    table, membership = access_table(request.user, table_id)
-    session = _session(table, session_id)
-    form = LearnedForm(request.POST)
-    if not form.is_valid():
-        return _journal_page(request, table, membership, status=422, learned_form=form)
-    try:
-        journal_actions.add_learned(
-            session=session, author=request.user, text=form.cleaned_data["text"]
-        )
-    except RuleError as error:
-        return _journal_page(request, table, membership, status=422, error=str(error))
-    return redirect("journal", table_id=table.pk)
-
-
 def _markdown(request, table, journals, is_gm: bool, filename: str) -> HttpResponse:
     with table_language(table):
         text = render_to_string(
@@ -171,7 +133,7 @@ def _markdown(request, table, journals, is_gm: bool, filename: str) -> HttpRespo
 @require_GET
 def session_export(request: HttpRequest, table_id: int, session_id: int) -> HttpResponse:
     table, membership = access_table(request.user, table_id)
-    session = _session(table, session_id)
+    session = get_object_or_404(PlaySession, pk=session_id, table=table)
     journals = journal.build(table, is_gm=membership.is_gm, session_id=session.pk)
     name = f"session-{session.started:%Y-%m-%d}-{session.pk}.md"
     return _markdown(request, table, journals, membership.is_gm, name)
@@ -187,6 +149,6 @@ def campaign_export(request: HttpRequest, table_id: int) -> HttpResponse:
 
 def table_page_context(request, table, membership) -> dict:
     """The GM's start and end buttons on the table page need the session under way."""
-    if not membership.is_gm:
+    if not access.can_keep_journal(membership.is_gm):
         return {}
     return {"play_session": journal_actions.open_session(table.pk)}

@@ -15,8 +15,7 @@ from django.views.decorators.http import require_POST
 from blades.rules import crew as rules
 from blades.rules.errors import RuleError
 from sessions import queries as table_queries
-from sessions import steps
-from sessions.access import access_table
+from sessions.access import access_table, posted_step
 from sessions.refusals import answers_refusals
 
 from . import access, actions, queries
@@ -99,14 +98,6 @@ def _section(request, table, membership, part: str, *, status: int = 200, **extr
     return render(request, template, context, status=status)
 
 
-def _bound_step(request) -> steps.Step:
-    """The step the URL names, bound to the POST, for the member posting it."""
-    kwargs = dict(request.resolver_match.kwargs)
-    table, membership = access_table(request.user, kwargs.pop("table_id"))
-    taken = kwargs.pop("taken")
-    return steps.step_for(STEPS, taken, request.POST, by=membership, table=table, **kwargs)
-
-
 def _answer(request, step, *, status: int = 200, **extra) -> HttpResponse:
     """The part of the page the step changed (or its refusal, `extra` drawing it)."""
     table, membership = step.table, step.by
@@ -124,7 +115,7 @@ def _answer(request, step, *, status: int = 200, **extra) -> HttpResponse:
 
 
 def _refused(request, error: RuleError) -> HttpResponse:
-    step = _bound_step(request)
+    step = posted_step(STEPS, request)
     return _answer(request, step, status=422, **step.redraw(error))
 
 
@@ -134,7 +125,7 @@ def _refused(request, error: RuleError) -> HttpResponse:
 def take_step(request: HttpRequest, table_id: int, taken: str, **subject) -> HttpResponse:
     """Every step of the crew sheet, the faction ladder and the screen's link: who may
     take it is asked before anything posted is read; then it parses and acts."""
-    step = _bound_step(request)
+    step = posted_step(STEPS, request)
     step.allow()
     step.take()
     return _answer(request, step)

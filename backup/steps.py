@@ -1,0 +1,42 @@
+"""The settings page's step: a restored table's waiting character handed to its player
+(sessions/steps.py: one form, whose `execute()` calls the one action)."""
+
+from django import forms
+from django.contrib.auth import get_user_model
+
+from characters import actions as character_actions
+from characters.models import Character
+from sessions import steps
+
+from . import access
+
+
+class HandOverStep(steps.Step):
+    """Also the page's form: its characters are the ones waiting for a player."""
+
+    character = steps.OneOf(label="Character", required=True)
+    player = forms.ModelChoiceField(
+        queryset=get_user_model().objects.none(), label="Player", to_field_name="username"
+    )
+
+    def __init__(self, data, **context):
+        super().__init__(data, **context)
+        self.fields["character"].queryset = Character.objects.filter(
+            table=self.table, owner=None
+        ).select_related("playbook")
+        self.fields["player"].queryset = (
+            get_user_model()
+            .objects.filter(memberships__table=self.table, memberships__role="player")
+            .order_by("username")
+        )
+        self.fields["player"].label_from_instance = lambda user: user.username
+
+    def allow(self) -> None:
+        access.require_keeper(self.by)
+
+    def execute(self):
+        data = self.cleaned_data
+        return character_actions.hand_over(character=data["character"], player=data["player"])
+
+
+STEPS: dict[str, type[steps.Step]] = {"hand-over": HandOverStep}
