@@ -219,6 +219,8 @@ class _Restore:
 
     def write(self, model: type[models.Model], where: str, pk: int, fields: dict) -> None:
         label = model._meta.label
+        if label == "table_sessions.Roll" and "character" in fields:
+            fields = self.character_named(where, fields)
         known = {f.name: f for f in model._meta.fields if not f.primary_key}
         values: dict = {}
         deferred: list[tuple[str, type[models.Model], int]] = []
@@ -267,6 +269,17 @@ class _Restore:
         obj = self.save(model, where, values)
         self.new_ids[model][pk] = obj.pk
         self.later += [(model, obj.pk, name, target, old) for name, target, old in deferred]
+
+    def character_named(self, where: str, fields: dict) -> dict:
+        """A roll from a file written while a roll pointed at its character's row: it
+        keeps that character's name now, read from the row the file restored."""
+        fields = dict(fields)
+        old = fields.pop("character")
+        if old is not None and "character_name" not in fields:
+            pk = self.reference(where, "characters.Character", old)
+            Character = apps.get_model("characters", "Character")
+            fields["character_name"] = Character.objects.get(pk=pk).name
+        return fields
 
     @property
     def table_model(self) -> type[models.Model]:

@@ -74,9 +74,9 @@ def _a(word: str) -> str:
     return "an" if word[:1] in "aeiou" else "a"
 
 
-def _person(user, character=None) -> str:
+def _person(user, character: str = "") -> str:
     name = user.username if user else "someone"
-    return f"{character.name} ({name})" if character else name
+    return f"{character} ({name})" if character else name
 
 
 # --- One sentence per event ---------------------------------------------------------------
@@ -85,7 +85,7 @@ def _person(user, character=None) -> str:
 def _logged_roll(roll) -> Line:
     kind = roll.kind_label.lower()
     # The summary reads the dice in the roll's own terms (an outcome, an effect, a position).
-    text = f"{_person(roll.roller, roll.character)} made {_a(kind)} {kind} roll "
+    text = f"{_person(roll.roller, roll.character_name)} made {_a(kind)} {kind} roll "
     text += f"({_dice(roll.dice, roll.pool)}): {roll.summary}"
     if roll.note:
         text += f", “{roll.note}”"
@@ -241,7 +241,7 @@ def build(table, *, is_gm: bool, session_id: int | None = None) -> list[SessionJ
         Roll.objects.filter(table=table, **span)
         .exclude(pk__in=ActionRoll.objects.filter(table=table).exclude(log=None).values("log"))
         .exclude(kind=RollKind.GROUP)
-        .select_related("roller", "character")
+        .select_related("roller")
     )
     shared = (
         ActionRoll.objects.filter(table=table, **span)

@@ -99,11 +99,11 @@ def roll_posts(table_id: int, roll_id: int, hooks: Webhooks) -> list[Post]:
     """A line of the table's roll log: every roll of the app, the shared action roll's
     included (its line names the action, position and effect), and each resistance."""
     Roll = apps.get_model("table_sessions", "Roll")
-    roll = Roll.objects.select_related("roller", "character", "table").filter(pk=roll_id).first()
+    roll = Roll.objects.select_related("roller", "table").filter(pk=roll_id).first()
     if roll is None:
         return []
     player = roll.roller.username if roll.roller else "Someone"
-    who = f"{roll.character.name} ({player})" if roll.character else player
+    who = f"{roll.character_name} ({player})" if roll.character_name else player
     # A note may name a clock or a faction the GM keeps hidden (sessions.audience): a
     # secret roll goes to the GM's webhook, any other to the players'.
     note = audience.fill(roll.note, is_gm=roll.secret)

@@ -21,8 +21,8 @@ from .templatetags.roll_tags import rolls_in_progress
 
 
 def _who(line) -> str:
-    if line.character:
-        return line.character.name
+    if line.character_name:
+        return line.character_name
     return line.roller.username if line.roller else "Someone"
 
 

@@ -95,7 +95,8 @@ def record_roll(
     Every roll enters the log here: quick rolls, the shared action roll, resistance,
     vice, downtime and the phase rolls. `summary` reads the dice for the log (given the
     drawn dice when it is a function; the kind's own reading when left out). The caller
-    reads the dice from the returned row (`as_dice`)."""
+    reads the dice from the returned row (`as_dice`); `character`, the sheet rolled
+    from, is kept by its name."""
     result = dice.roll(pool, rng)
     if summary is None:
         summary = summarize(kind, result)
@@ -104,7 +105,7 @@ def record_roll(
     roll = Roll.objects.create(
         table_id=table_id,
         roller=roller,
-        character=character,
+        character_name=character.name if character is not None else "",
         kind=kind,
         pool=result.pool,
         dice=list(result.dice),

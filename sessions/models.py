@@ -171,13 +171,9 @@ class Roll(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
     )
     # Set when the roll was made from a character sheet, so the log can name the scoundrel.
-    character = models.ForeignKey(
-        "characters.Character",
-        on_delete=models.SET_NULL,
-        null=True,
-        blank=True,
-        related_name="rolls",
-    )
+    # The name as it was, not a key: sheets live in an app above this one, and a line of
+    # the log only shows who rolled.
+    character_name = models.CharField(max_length=80, blank=True)
     kind = models.CharField(max_length=20, choices=[(k.value, k.label) for k in RollKind])
     pool = models.SmallIntegerField()
     dice = models.JSONField()

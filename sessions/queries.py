@@ -25,9 +25,9 @@ def visible_clocks(table_id: int, is_gm: bool):
     return clocks_seen_by(table_id, access.GM if is_gm else access.PUBLIC)
 
 
-# What a line of the log shows (sessions/table.html#roll), and nothing more: a character's
-# row is some fifty columns and a user's carries its password hash, and loading them whole
-# was most of what drawing a pushed line cost.
+# What a line of the log shows (sessions/table.html#roll), and nothing more: a user's row
+# carries its password hash, and loading rows whole was most of what drawing a pushed
+# line cost.
 LOG_LINE_FIELDS = (
     "table_id",
     "kind",
@@ -39,12 +39,12 @@ LOG_LINE_FIELDS = (
     "secret",
     "created",
     "roller__username",
-    "character__name",
+    "character_name",
 )
 
 
 def _log():
-    return Roll.objects.select_related("roller", "character").only(*LOG_LINE_FIELDS)
+    return Roll.objects.select_related("roller").only(*LOG_LINE_FIELDS)
 
 
 def recent_rolls(table_id: int, is_gm: bool):

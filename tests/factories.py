@@ -71,6 +71,10 @@ class RollFactory(factory.django.DjangoModelFactory):
     dice = [4, 2]
     outcome = "partial"
     summary = "Partial success"
+    character_name = factory.LazyAttribute(lambda o: o.character.name if o.character else "")
+
+    class Params:
+        character = None  # the sheet rolled from: the log keeps its name
 
 
 class PresenceFactory(factory.django.DjangoModelFactory):

@@ -16,5 +16,5 @@ def rolls_in_progress(table_id: int) -> list[ActionRoll]:
         step__in=[ActionRoll.Step.SETUP, ActionRoll.Step.CONSEQUENCES],
         secret=False,
     )
-    related = ("character", "assister", "log__character", "log__roller")
+    related = ("character", "assister", "log__roller")
     return list(rolls.select_related(*related).order_by("created", "pk"))

@@ -130,6 +130,27 @@ def test_an_export_written_before_the_action_roll_moved_still_restores(db):
     assert RollEvent.objects.filter(roll__table=restored.table).count() == 3
 
 
+def test_an_export_written_while_a_roll_pointed_at_its_character_still_restores(db):
+    table = full_table()
+    document = export_table(table.pk)
+    # Until a roll kept its character's name, it named the character's row in the file.
+    older = json.loads(dumps(document))
+    rows = {(item["model"], item["pk"]): item["fields"] for item in older["objects"]}
+    rolls = [item["fields"] for item in older["objects"] if item["model"] == "table_sessions.roll"]
+    for roll in rolls:
+        name = roll.pop("character_name")
+        sheet = next(
+            (pk for (model, pk), row in rows.items() if model == "characters.character"
+             and row["name"] == name),
+            None,
+        )  # fmt: skip
+        roll["character"] = sheet
+    assert any(roll["character"] for roll in rolls)
+
+    restored = restore_table(older, gm=table.gm, match_members=True)
+    assert comparable(export_table(restored.table.pk)) == comparable(document)
+
+
 MOVED_BACK = {new: old for old, new in MOVED.items()}
 
 

@@ -34,7 +34,7 @@ def test_resisting_takes_six_minus_the_best_die(character):
     roll = actions.resist(
         character=character, roller=character.owner, attribute="prowess", rng=FixedDice(4)
     )
-    assert (roll.pool, roll.character, roll.kind) == (1, character, "resistance")
+    assert (roll.pool, roll.character_name, roll.kind) == (1, character.name, "resistance")
     assert fresh(character).stress == 5
 
 
@@ -100,7 +100,7 @@ def test_sheet_rolls_reach_the_table_log_with_the_name(client, character, gm):
         {"attribute": "prowess"},
     )
     roll = Roll.objects.get()
-    assert roll.character == character and roll.pool == 1
+    assert roll.character_name == character.name and roll.pool == 1
     client.force_login(gm)
     page = client.get(reverse("table_detail", args=[character.table_id])).content.decode()
     assert f"<strong>{character.name}</strong>" in page

@@ -178,7 +178,7 @@ def test_the_sheets_own_resistance_roll_counts_iron_will_too(client, ada, player
     page = client.get(reverse("character_sheet", args=[ada.table_id, ada.pk])).content.decode()
     assert "Resist with Resolve (2d)" in page and "Resist with Prowess (3d)" in page
     actions.resist(character=ada, roller=player, attribute="resolve", rng=Dice(3, 1))
-    roll = Roll.objects.get(character=ada, kind="resistance")
+    roll = Roll.objects.get(character_name=ada.name, kind="resistance")
     assert roll.pool == 2 and roll.note == "Resolve (+1d Iron Will)"
 
 

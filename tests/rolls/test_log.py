@@ -30,7 +30,7 @@ def test_an_action_rolls_dice_are_one_line_of_the_log(ada_m, gm_m, ada):
     roll = rolled(ada_m, gm_m, ada)
     line = Roll.objects.get()
     assert roll.log == line
-    assert (line.kind, line.character, line.pool, line.dice) == ("action", ada, 2, [5, 3])
+    assert (line.kind, line.character_name, line.pool, line.dice) == ("action", ada.name, 2, [5, 3])
     assert line.summary == "Prowl · Desperate / Great: Partial success"
     assert line.note == "slip past the guard"
 
@@ -60,7 +60,7 @@ def test_resisting_in_the_shared_roll_is_a_line_of_its_own(ada_m, gm_m, ada):
     )
     flow_outcome.resist(by=ada_m, consequence=con, rng=Dice(4, 2, 1))  # Prowess 3
     line = Roll.objects.get(kind="resistance")
-    assert line.character == ada and line.dice == [4, 2, 1]
+    assert line.character_name == ada.name and line.dice == [4, 2, 1]
 
 
 def test_a_group_actions_line_is_its_best_roll(ada_m, bo_m, gm_m, ada, bo):
@@ -71,7 +71,7 @@ def test_a_group_actions_line_is_its_best_roll(ada_m, bo_m, gm_m, ada, bo):
     roll = flow_group.roll_dice(by=bo_m, roll=roll, rng=Dice(6))
     lines = Roll.objects.filter(kind="group")
     assert lines.count() == 2
-    assert roll.log == lines.get(character=bo)
+    assert roll.log == lines.get(character_name=bo.name)
 
 
 def test_a_secret_fortune_roll_is_a_line_for_the_gm_only(client, gm_m, table, gm, player, ada):

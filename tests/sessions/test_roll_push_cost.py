@@ -35,9 +35,9 @@ def test_a_pushed_line_reads_only_the_columns_it_shows(
         ),
     )
     [read] = line_reads(queries)
-    assert '"characters_character"."name"' in read and '"auth_user"."username"' in read
-    # Not the character's fifty other columns, nor the roller's password hash.
-    assert '"characters_character"."playbook_id"' not in read
+    assert '"table_sessions_roll"."character_name"' in read and '"auth_user"."username"' in read
+    # Not the character's sheet (the line keeps its name), nor the roller's password hash.
+    assert '"characters_character"' not in read
     assert '"auth_user"."password"' not in read
 
 
