@@ -10,4 +10,7 @@ class CharactersConfig(AppConfig):
 
         from . import live
 
-        panels.add(snapshot=live.party_snapshot)
+        panels.add(
+            panel=panels.Panel("characters/table_panels.html#party-card", place="side", order=10),
+            snapshot=live.party_snapshot,
+        )

@@ -15,4 +15,7 @@ class ChronicleConfig(AppConfig):
 
         relay.connect()
         recorder.connect()
-        panels.add(page_context=views.table_page_context)
+        panels.add(
+            panel=panels.Panel("chronicle/table_panels.html#head", place="head", order=20),
+            page_context=views.table_page_context,
+        )

@@ -11,7 +11,11 @@ class CrewsConfig(AppConfig):
         from . import live
         from .models import Faction
 
-        panels.add(snapshot=live.crew_snapshot)
+        panels.add(
+            panel=panels.Panel("crews/table_panels.html#links", place="head", order=10),
+            snapshot=live.crew_snapshot,
+        )
+        panels.add(panel=panels.Panel("crews/table_panels.html#summary", place="head", order=30))
 
         audience.register(
             "faction",

@@ -9,6 +9,8 @@ here once, so every entry point (a member's, the token link, each overlay) draws
 same way.
 """
 
+from collections.abc import Callable
+
 from django import forms
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
@@ -32,8 +34,25 @@ OVERLAYS = ("clocks", "roll", "party")
 REVOKED_MESSAGE = "This screen's link was revoked — ask the GM for the new one."
 
 
+# What the apps above crews add to the screen (the rolls in progress, the phase): each
+# registers from its AppConfig.ready() a function of the table's id giving the variables
+# the screen draws them from. crews names none of them, in its code or its templates.
+ScreenPart = Callable[[int], dict]
+_parts: list[ScreenPart] = []
+
+
+def add_part(part: ScreenPart) -> None:
+    """Adding one twice keeps one: Django may run `ready()` more than once."""
+    if part not in _parts:
+        _parts.append(part)
+
+
 def _context(table: Table, socket_url: str, **extra) -> dict:
+    added = {}
+    for part in _parts:
+        added.update(part(table.pk))
     return {
+        **added,
         "table": table,
         "crew": queries.crew_sheet(table.pk),
         "clocks": table_queries.visible_clocks(table.pk, is_gm=False),

@@ -16,7 +16,7 @@ from django.conf import settings
 from django.db.migrations.loader import MigrationLoader
 
 from crews import actions as crew_actions
-from sessions import live
+from sessions import live, panels
 from tests.factories import CharacterFactory
 
 
@@ -106,6 +106,33 @@ def test_the_snapshot_brings_every_floors_part(table, player):
         assert f'id="crew-{crew.pk}-books"' in snapshot  # crews
         assert 'id="faction-ladder"' in snapshot
         assert 'id="flow-signal"' in snapshot  # rolls
+
+
+def test_the_table_page_draws_every_floors_panel_where_it_was(client, table, gm):
+    crew_actions.create_crew(table=table, crew_type="shadows", name="The Lampblacks' Bane")
+    client.force_login(gm)
+    page = client.get(f"/tables/{table.pk}/").content.decode()
+    marks = [
+        "Table settings and backup",  # backup, in the line naming the GM
+        'class="crew-links"',  # crews
+        'class="chronicle-links"',  # chronicle
+        f'id="session-control-{table.pk}"',
+        "crew-summary",  # crews
+        f'id="phase-{table.pk}-line"',  # play
+        'id="presence"',  # sessions: the header ends with who is here
+        'id="flow-heading"',  # rolls, above the roll log
+        'id="rolls-heading"',
+        'id="clocks-heading"',
+        'id="party-heading"',  # characters, between the clocks and the players
+        'id="members-heading"',
+    ]
+    places = [page.find(mark) for mark in marks]
+    assert -1 not in places and places == sorted(places), dict(zip(marks, places, strict=True))
+
+
+def test_a_panel_goes_to_a_place_the_page_has():
+    with pytest.raises(ValueError):
+        panels.Panel("crews/table_panels.html#links", place="footer", order=1)
 
 
 def test_the_table_page_shows_the_action_roll_card(client, table, player):

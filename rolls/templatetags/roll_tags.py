@@ -1,6 +1,7 @@
 """The shared roll on pages that do not come from the roll views (the shared screen)."""
 
 from django import template
+from django.utils.functional import SimpleLazyObject
 
 from rolls.models import ActionRoll
 
@@ -18,3 +19,9 @@ def rolls_in_progress(table_id: int) -> list[ActionRoll]:
     )
     related = ("character", "assister", "log__roller")
     return list(rolls.select_related(*related).order_by("created", "pk"))
+
+
+def screen_context(table_id: int) -> dict:
+    """The shared screen's rolls in progress (crews/screen.py), read if a part drawn
+    shows them (an overlay of the clocks does not)."""
+    return {"rolling": SimpleLazyObject(lambda: rolls_in_progress(table_id))}
