@@ -22,7 +22,9 @@ class TableForm(forms.Form):
     name = forms.CharField(label="Table name", max_length=80)
 
 
-class RollForm(forms.Form):
+class RollFields(forms.Form):
+    """The quick roll's box (sessions.table_steps.QuickRoll)."""
+
     kind = forms.ChoiceField(
         label="Roll type", choices=[(k.value, k.label) for k in QUICK_ROLL_KINDS], initial="fortune"
     )
@@ -30,15 +32,10 @@ class RollForm(forms.Form):
     note = forms.CharField(label="Note", max_length=200, required=False)
     secret = forms.BooleanField(label="Secret (GM only)", required=False)
 
-    def __init__(self, *args, gm: bool, **kwargs):
-        """Only the GM may hide a roll from the table: a player is not offered a box
-        that would be ignored."""
-        super().__init__(*args, **kwargs)
-        if not gm:
-            del self.fields["secret"]
 
+class ClockFields(forms.Form):
+    """The GM's clock: its fields, and the links it may make (`offer`)."""
 
-class ClockForm(forms.Form):
     name = forms.CharField(label="Clock name", max_length=80)
     segments = forms.IntegerField(
         label="Segments",
@@ -61,10 +58,10 @@ class ClockForm(forms.Form):
         label="Races against", coerce=int, empty_value=None, required=False
     )
 
-    def __init__(self, *args, clocks=(), clock: Clock | None = None, **kwargs):
+    def offer(self, clocks, clock: Clock | None = None) -> None:
         """`clocks`: the table's clocks the GM may link this one to (the page's own list,
-        so the many edit forms on the page ask the database nothing more)."""
-        super().__init__(*args, **kwargs)
+        so the many edit forms on the page ask the database nothing more): the choices
+        are the ownership check."""
         self.others = {c.pk: c for c in clocks if clock is None or c.pk != clock.pk}
         if clock is not None and clock.owner_id is not None:
             # A player's clock may stay private to them; no other clock has an owner to keep it.
@@ -80,7 +77,15 @@ class ClockForm(forms.Form):
         return self.others.get(self.cleaned_data["rival"])
 
 
-class PlayerClockForm(forms.Form):
+class ClockForm(ClockFields):
+    """The GM's clock as the page draws it, new or to edit."""
+
+    def __init__(self, *args, clocks=(), clock: Clock | None = None, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.offer(clocks, clock)
+
+
+class PlayerClockFields(forms.Form):
     """A player's own clock: a project, a goal, a countdown they keep and tick."""
 
     name = forms.CharField(label="Clock name", max_length=80)

@@ -6,14 +6,26 @@ from django.urls import reverse
 from django.views.decorators.http import require_POST
 
 from blades.rules.errors import RuleError
-from blades.rules.rolls import RollKind
 
-from . import actions, panels, queries
-from .access import access_table, can_edit_clock, can_tick_clock, clocks_for, is_token, require_gm
-from .forms import NEW_CLOCK, ClockForm, PlayerClockForm, RollForm, TableForm
-from .models import Clock, Membership, Table
+from . import actions, panels, queries, steps
+from .access import access_table, clocks_for, is_token
+from .forms import TableForm
+from .models import Membership, Table
 from .refusals import answers_refusals
-from .steps import ID_MAX
+from .steps import ID_MAX, InputError
+from .table_steps import (
+    STEPS,
+    ClockStep,
+    DeleteClock,
+    EditClock,
+    NewClock,
+    NewInvite,
+    QuickRoll,
+    RemovePlayer,
+    RevokeInvite,
+    TableStep,
+    TickClock,
+)
 
 PAGE = "sessions/table.html"
 
@@ -43,10 +55,10 @@ def _table_context(request, table: Table, membership: Membership, **forms) -> di
         "clocks": clocks,
         "rolls": queries.recent_rolls(table.pk, is_gm),
         "members": table.memberships.select_related("user"),
-        "roll_form": forms.get("roll_form") or RollForm(gm=is_gm),
+        "roll_form": forms.get("roll_form") or QuickRoll(None, by=membership, table=table),
         # The new clock's links are chosen from the same list the page draws (one query).
         "clock_form": forms.get("clock_form")
-        or _clock_form(table, membership, None, clocks=clocks),
+        or NewClock(None, by=membership, table=table, clocks=clocks),
     }
     if is_gm:
         context["invite_url"] = request.build_absolute_uri(
@@ -58,11 +70,16 @@ def _table_context(request, table: Table, membership: Membership, **forms) -> di
 @login_required
 def table_detail(request: HttpRequest, table_id: int) -> HttpResponse:
     table, membership = access_table(request.user, table_id)
-    # The apps above add their panels (the action roll's card), see sessions/panels.py;
-    # the page's own clock list, with a player's own clocks in it, is the one drawn.
+    return _page(request, table, membership)
+
+
+def _page(request, table: Table, membership: Membership, *, status=200, **forms) -> HttpResponse:
+    """The whole table page. The apps above add their panels (the action roll's card,
+    the party...), see sessions/panels.py; the page's own clock list, with a player's own
+    clocks in it, is the one drawn."""
     context = panels.page_context(request, table, membership)
-    context.update(_table_context(request, table, membership))
-    return render(request, PAGE, context)
+    context.update(_table_context(request, table, membership, **forms))
+    return render(request, PAGE, context, status=status)
 
 
 def join(request: HttpRequest, token: str) -> HttpResponse:
@@ -81,185 +98,96 @@ def join(request: HttpRequest, token: str) -> HttpResponse:
     return render(request, "sessions/join.html", context, status=200 if table else 404)
 
 
+def _step(request, table_id: int, step_name: str, *, clock_id=None, user_id=None) -> TableStep:
+    """The step named, bound to the POST, on what the URL names: a clock the member can
+    see (any other is no clock to them: 404), a member of the table."""
+    table, membership = access_table(request.user, table_id)
+    subject: dict = {"table": table, "user": request.user}
+    if clock_id is not None:
+        subject["clock"] = get_object_or_404(clocks_for(membership), pk=clock_id)
+    if user_id is not None:
+        if user_id > ID_MAX:  # no user; SQLite cannot even be asked about it
+            raise Http404
+        subject["user_id"] = user_id
+    return steps.step_for(STEPS, step_name, request.POST, by=membership, **subject)
+
+
+def _refused(request, error: RuleError) -> HttpResponse:
+    """A refused step: its form with what was typed and the message beside the control,
+    or the clock with the message beside it."""
+    taken = _step(request, **request.resolver_match.kwargs)
+    table, membership = taken.table, taken.by
+    if isinstance(taken, QuickRoll | NewClock | EditClock):
+        taken.is_valid()
+        if not isinstance(error, InputError):  # a field's own error is beside it already
+            taken.add_error(None, str(error))
+    match taken:
+        case QuickRoll():
+            return _form_response(request, table, membership, "roll-form", roll_form=taken)
+        case NewClock():
+            return _form_response(request, table, membership, "clock-form", clock_form=taken)
+        case EditClock():
+            return _clock_face(request, table, membership, taken.clock.pk, edit_form=taken)
+        case TickClock():
+            return _clock_face(request, table, membership, taken.clock.pk, refusal=str(error))
+    return HttpResponse(str(error), content_type="text/plain")
+
+
 @login_required
 @require_POST
-def invite_regenerate(request: HttpRequest, table_id: int) -> HttpResponse:
-    table, membership = access_table(request.user, table_id)
-    require_gm(membership)
-    actions.regenerate_invite(table=table)
-    return _invite_response(request, table, membership)
+@answers_refusals(_refused)
+def take_step(request: HttpRequest, table_id: int, step_name: str, **subject) -> HttpResponse:
+    """Every step of the table page (sessions/table_steps.py). Who may take it is asked
+    before anything is parsed; then the step parses and acts, and the member sees what
+    changed (the others, over the socket)."""
+    taken = _step(request, table_id, step_name, **subject)
+    if not taken.allowed():
+        raise PermissionDenied(taken.forbidden)
+    taken.take()
+    if not request.htmx:
+        return redirect("table_detail", table_id=table_id)
+    table, membership = taken.table, taken.by
+    match taken:
+        case NewInvite() | RevokeInvite():
+            return render(request, f"{PAGE}#invite", _table_context(request, table, membership))
+        case RemovePlayer():
+            return render(request, f"{PAGE}#members", _table_context(request, table, membership))
+        case QuickRoll():
+            return _rolled(request, taken)
+        case NewClock():
+            return _form_response(request, table, membership, "clock-form")
+        case DeleteClock():
+            return HttpResponse("")
+        case ClockStep():
+            return _clock_face(request, table, membership, taken.clock.pk)
+    raise NotImplementedError(type(taken).__name__)
 
 
-@login_required
-@require_POST
-def invite_revoke(request: HttpRequest, table_id: int) -> HttpResponse:
-    table, membership = access_table(request.user, table_id)
-    require_gm(membership)
-    actions.revoke_invite(table=table)
-    return _invite_response(request, table, membership)
-
-
-def _invite_response(request, table, membership) -> HttpResponse:
-    if request.htmx:
-        return render(request, f"{PAGE}#invite", _table_context(request, table, membership))
-    return redirect("table_detail", table_id=table.pk)
-
-
-@login_required
-@require_POST
-def member_remove(request: HttpRequest, table_id: int, user_id: int) -> HttpResponse:
-    table, membership = access_table(request.user, table_id)
-    require_gm(membership)
-    if user_id > ID_MAX:  # no user; SQLite cannot even be asked about it
-        raise Http404
-    actions.remove_player(table=table, user_id=user_id)
-    if request.htmx:
-        return render(request, f"{PAGE}#members", _table_context(request, table, membership))
-    return redirect("table_detail", table_id=table.pk)
-
-
-@login_required
-@require_POST
-def roll_create(request: HttpRequest, table_id: int) -> HttpResponse:
-    table, membership = access_table(request.user, table_id)
-    form = RollForm(request.POST, gm=membership.is_gm)
-    if form.is_valid():
-        data = form.cleaned_data
-        actions.quick_roll(
-            table=table,
-            roller=request.user,
-            kind=RollKind(data["kind"]),
-            pool=data["pool"],
-            note=data["note"],
-            secret=data.get("secret", False),
-        )
-        if not request.htmx:
-            return redirect("table_detail", table_id=table.pk)
-        # The roll itself reaches this page over the socket, like everyone else's, so the
-        # form has nothing to show: the page clears the note itself (table.js). Only a
-        # form still showing errors from a refused try is drawn again, clean. Rolls are
-        # the busiest request at a table, and drawing the form was a fifth of its cost.
-        if "redraw" not in request.POST:
-            return HttpResponse(status=204)
-        form = RollForm(initial={"kind": data["kind"], "pool": data["pool"]}, gm=membership.is_gm)
-    return _form_response(request, table, membership, "roll-form", roll_form=form)
+def _rolled(request, taken: QuickRoll) -> HttpResponse:
+    """The roll itself reaches this page over the socket, like everyone else's, so the
+    form has nothing to show: the page clears the note itself (table.js). Only a form
+    still showing errors from a refused try is drawn again, clean. Rolls are the busiest
+    request at a table, and drawing the form was a fifth of its cost."""
+    if "redraw" not in request.POST:
+        return HttpResponse(status=204)
+    clean = QuickRoll(None, by=taken.by, table=taken.table)
+    clean.initial = {"kind": taken.cleaned_data["kind"], "pool": taken.cleaned_data["pool"]}
+    return _form_response(request, taken.table, taken.by, "roll-form", roll_form=clean)
 
 
 def _form_response(request, table, membership, partial: str, **forms) -> HttpResponse:
+    """The page's form `partial` (the whole page without htmx), holding `forms` (a bound
+    one with its errors: 422) or, left out, a fresh one."""
+    status = 422 if any(form.is_bound and form.errors for form in forms.values()) else 200
+    if not request.htmx:
+        return _page(request, table, membership, status=status, **forms)
     context = _table_context(request, table, membership, **forms)
-    bound = next(iter(forms.values()))
-    status = 422 if bound.is_bound and bound.errors else 200
-    template = f"{PAGE}#{partial}" if request.htmx else PAGE
-    return render(request, template, context, status=status)
+    return render(request, f"{PAGE}#{partial}", context, status=status)
 
 
-def _clock_form(
-    table: Table, membership, data, *, prefix: str = NEW_CLOCK, clock=None, clocks=None
-):
-    """The GM's form, or a player's own (no links, no other player's ticks)."""
-    if not membership.is_gm:
-        return PlayerClockForm(data, prefix=prefix)
-    # The GM links a clock only to the table's own clocks: the choices are the ownership check.
-    if clocks is None:
-        clocks = Clock.objects.filter(table=table)
-    return ClockForm(data, prefix=prefix, clocks=clocks, clock=clock)
-
-
-def _gm_clock(request, table_id: int, clock_id: int):
-    """A clock to edit or delete (sessions.access.can_edit_clock)."""
-    table, membership = access_table(request.user, table_id)
-    clock = get_object_or_404(clocks_for(membership), pk=clock_id)
-    if not can_edit_clock(membership, clock):
-        raise PermissionDenied("Only the GM can change a clock.")
-    return table, membership, clock
-
-
-def _clock_face(request, table, membership, clock_id: int, *, status=200, **extra):
+def _clock_face(request, table, membership, clock_id: int, **extra) -> HttpResponse:
     """One clock drawn again for the member who acted on it, as the table's queries draw it."""
     clock = get_object_or_404(queries.clocks_seen_by(table.pk, membership), pk=clock_id)
     context = {"clock": clock, "is_gm": membership.is_gm, "viewer": membership, "table": table}
     context.update(extra)
-    return render(request, f"{PAGE}#clock", context, status=status)
-
-
-def _clock_create_refused(request, error: RuleError) -> HttpResponse:
-    table, membership = access_table(request.user, request.resolver_match.kwargs["table_id"])
-    form = _clock_form(table, membership, request.POST)
-    form.is_valid()
-    form.add_error(None, str(error))
-    return _form_response(request, table, membership, "clock-form", clock_form=form)
-
-
-def _clock_tick_refused(request, error: RuleError) -> HttpResponse:
-    """A refused tick: the clock with the message beside it."""
-    kwargs = request.resolver_match.kwargs
-    table, membership = access_table(request.user, kwargs["table_id"])
-    return _clock_face(request, table, membership, kwargs["clock_id"], refusal=str(error))
-
-
-def _clock_update_refused(request, error: RuleError) -> HttpResponse:
-    """A refused edit: the clock with its edit form open, holding what was typed."""
-    kwargs = request.resolver_match.kwargs
-    table, membership, clock = _gm_clock(request, kwargs["table_id"], kwargs["clock_id"])
-    form = _clock_form(table, membership, request.POST, prefix=f"clock-{clock.pk}", clock=clock)
-    form.is_valid()
-    form.add_error(None, str(error))
-    return _clock_face(request, table, membership, clock.pk, edit_form=form)
-
-
-@login_required
-@require_POST
-@answers_refusals(_clock_create_refused)
-def clock_create(request: HttpRequest, table_id: int) -> HttpResponse:
-    table, membership = access_table(request.user, table_id)
-    form = _clock_form(table, membership, request.POST)
-    if form.is_valid():
-        # A player's clock is theirs to tick (sessions.access.can_tick_clock).
-        owner = None if membership.is_gm else request.user
-        actions.create_clock(table=table, owner=owner, **form.cleaned_data)
-        form = _clock_form(table, membership, None)
-        if not request.htmx:
-            return redirect("table_detail", table_id=table.pk)
-    return _form_response(request, table, membership, "clock-form", clock_form=form)
-
-
-@login_required
-@require_POST
-@answers_refusals(_clock_update_refused)
-def clock_update(request: HttpRequest, table_id: int, clock_id: int) -> HttpResponse:
-    table, membership, clock = _gm_clock(request, table_id, clock_id)
-    form = _clock_form(table, membership, request.POST, prefix=f"clock-{clock.pk}", clock=clock)
-    if form.is_valid():
-        clock = actions.update_clock(clock=clock, **form.cleaned_data)
-        form = None
-    if not request.htmx and form is None:
-        return redirect("table_detail", table_id=table.pk)
-    status = 422 if form is not None else 200
-    return _clock_face(request, table, membership, clock.pk, status=status, edit_form=form)
-
-
-@login_required
-@require_POST
-@answers_refusals(_clock_tick_refused)
-def clock_tick(request: HttpRequest, table_id: int, clock_id: int) -> HttpResponse:
-    """Who may tick which: sessions.access.can_tick_clock (a clock a player cannot see is
-    no clock to them: 404)."""
-    table, membership = access_table(request.user, table_id)
-    clock = get_object_or_404(clocks_for(membership), pk=clock_id)
-    if not can_tick_clock(membership, clock):
-        raise PermissionDenied("You may not tick this clock.")
-    by = 1 if request.POST.get("by", "1") != "-1" else -1
-    actions.tick_clock(clock=clock, by=by, player=None if membership.is_gm else membership)
-    if not request.htmx:
-        return redirect("table_detail", table_id=table.pk)
-    return _clock_face(request, table, membership, clock.pk)
-
-
-@login_required
-@require_POST
-def clock_delete(request: HttpRequest, table_id: int, clock_id: int) -> HttpResponse:
-    table, membership, clock = _gm_clock(request, table_id, clock_id)
-    actions.delete_clock(clock=clock)
-    if not request.htmx:
-        return redirect("table_detail", table_id=table.pk)
-    return HttpResponse("")
+    return render(request, f"{PAGE}#clock", context)

@@ -1,0 +1,146 @@
+"""The steps taken on the table page (sessions/table.html), one form each
+(sessions/steps.py) whose `execute()` calls the one action that takes it; one view
+serves them all (sessions/views.py `take_step`).
+
+Who may take a step is asked of sessions/access.py (`allowed()`), the predicates the page
+asks to draw the step's control, so a control the page hides is a step refused with a
+403 and nothing changed.
+"""
+
+import copy
+
+from django import forms
+
+from blades.rules.rolls import RollKind
+
+from . import actions
+from .access import can_edit_clock, can_tick_clock
+from .forms import NEW_CLOCK, ClockFields, PlayerClockFields, RollFields
+from .models import Clock
+from .steps import Step
+
+
+class TableStep(Step):
+    """Taken at `table` by `by` (a Membership; `user`, the person). `forbidden` is what a
+    member who may not take it is told."""
+
+    forbidden = "Only the GM can do that."
+
+    def allowed(self) -> bool:
+        return self.by.is_gm
+
+
+class NewInvite(TableStep):
+    def execute(self):
+        actions.regenerate_invite(table=self.table)
+
+
+class RevokeInvite(TableStep):
+    def execute(self):
+        actions.revoke_invite(table=self.table)
+
+
+class RemovePlayer(TableStep):
+    """`user_id`: the member to remove (from the URL)."""
+
+    def execute(self):
+        actions.remove_player(table=self.table, user_id=self.user_id)
+
+
+class QuickRoll(TableStep, RollFields):
+    """A plain pool of dice into the log. Only the GM may hide a roll from the table: a
+    player is not offered a box that would be ignored."""
+
+    def __init__(self, data, **context):
+        super().__init__(data, **context)
+        if not self.by.is_gm:
+            del self.fields["secret"]
+
+    def allowed(self) -> bool:
+        return True
+
+    def execute(self):
+        data = self.cleaned_data
+        return actions.quick_roll(
+            table=self.table,
+            roller=self.user,
+            kind=RollKind(data["kind"]),
+            pool=data["pool"],
+            note=data["note"],
+            secret=data.get("secret", False),
+        )
+
+
+class NewClock(TableStep, ClockFields):
+    """The GM's clock, linked only to the table's own clocks (`clocks`: the page's list,
+    or the table's); or a player's own, with no links, theirs to tick
+    (sessions.access.can_tick_clock)."""
+
+    prefix = NEW_CLOCK
+
+    def __init__(self, data, *, clocks=None, **context):
+        super().__init__(data, **context)
+        if not self.by.is_gm:
+            self.fields = copy.deepcopy(PlayerClockFields.base_fields)
+        else:
+            self.offer(Clock.objects.filter(table=self.table) if clocks is None else clocks)
+
+    def allowed(self) -> bool:
+        return True
+
+    def execute(self):
+        owner = None if self.by.is_gm else self.user
+        return actions.create_clock(table=self.table, owner=owner, **self.cleaned_data)
+
+
+class ClockStep(TableStep):
+    """A step on one `clock` the member can see (looked up in sessions.access.clocks_for)."""
+
+    forbidden = "Only the GM can change a clock."
+
+    def allowed(self) -> bool:
+        return can_edit_clock(self.by, self.clock)
+
+
+class EditClock(ClockStep, ClockFields):
+    def __init__(self, data, *, clock: Clock, **context):
+        self.prefix = f"clock-{clock.pk}"
+        super().__init__(data, clock=clock, **context)
+        self.offer(Clock.objects.filter(table=self.table), clock)
+
+    def execute(self):
+        return actions.update_clock(clock=self.clock, **self.cleaned_data)
+
+
+class DeleteClock(ClockStep):
+    def execute(self):
+        actions.delete_clock(clock=self.clock)
+
+
+class TickClock(ClockStep):
+    """A tick forward, or back (the field `by`, -1: the rules say when a player may).
+    The field keeps the name the page posts; `self.by` is still the member."""
+
+    forbidden = "You may not tick this clock."
+    by = forms.TypedChoiceField(
+        choices=[("1", "+1"), ("-1", "−1")], coerce=int, required=False, empty_value=1
+    )
+
+    def allowed(self) -> bool:
+        return can_tick_clock(self.by, self.clock)
+
+    def execute(self):
+        player = None if self.by.is_gm else self.by
+        return actions.tick_clock(clock=self.clock, by=self.cleaned_data["by"], player=player)
+
+
+STEPS: dict[str, type[TableStep]] = {
+    "invite-new": NewInvite,
+    "invite-revoke": RevokeInvite,
+    "member-remove": RemovePlayer,
+    "roll": QuickRoll,
+    "clock-new": NewClock,
+    "clock-edit": EditClock,
+    "clock-delete": DeleteClock,
+    "clock-tick": TickClock,
+}
