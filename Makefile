@@ -38,8 +38,8 @@ LOCALE_IGNORE := --ignore=.venv --ignore=staticfiles --ignore=static --ignore=te
   --ignore=docs --ignore=README.md
 
 messages: $(BIN)/.installed gettext
-	SECRET_KEY=messages $(BIN)/python manage.py makemessages --no-obsolete --add-location file --extension html,txt,md,py $(LOCALE_IGNORE) \
-	  $(addprefix -l ,$(MESSAGE_LANGUAGES))
+	SECRET_KEY=messages $(BIN)/python manage.py makemessages --no-obsolete --add-location file \
+	  --extension html,txt,md,py $(LOCALE_IGNORE) $(addprefix -l ,$(MESSAGE_LANGUAGES))
 
 compile-messages: $(BIN)/.installed gettext
 	SECRET_KEY=messages $(BIN)/python manage.py compilemessages $(LOCALE_IGNORE)
@@ -115,4 +115,4 @@ lint: $(BIN)/.installed
 	$(BIN)/lint-imports
 
 clean:
-	rm -rf $(VENV) staticfiles .test-db.sqlite3*
+	rm -rf $(VENV) staticfiles .test-db.sqlite3* locale/*/LC_MESSAGES/*.mo
