@@ -10,6 +10,7 @@ asks to draw the step's control, so a control the page hides is a step refused w
 import copy
 
 from django import forms
+from django.conf import settings
 
 from blades.rules.rolls import RollKind
 
@@ -22,9 +23,11 @@ from .steps import Step
 
 class TableStep(Step):
     """Taken at `table` by `by` (a Membership; `user`, the person). `forbidden` is what a
-    member who may not take it is told."""
+    member who may not take it is told; `back`, the page a browser without htmx is sent
+    back to."""
 
     forbidden = "Only the GM can do that."
+    back = "table_detail"
 
     def allowed(self) -> bool:
         return self.by.is_gm
@@ -38,6 +41,17 @@ class NewInvite(TableStep):
 class RevokeInvite(TableStep):
     def execute(self):
         actions.revoke_invite(table=self.table)
+
+
+class SetLanguage(TableStep):
+    """The language of what the table shares (sessions/language.py), set on the table's
+    settings page."""
+
+    back = "table_settings"
+    language = forms.ChoiceField(choices=settings.LANGUAGES)
+
+    def execute(self):
+        return actions.set_table_language(table=self.table, language=self.cleaned_data["language"])
 
 
 class RemovePlayer(TableStep):
@@ -137,6 +151,7 @@ class TickClock(ClockStep):
 STEPS: dict[str, type[TableStep]] = {
     "invite-new": NewInvite,
     "invite-revoke": RevokeInvite,
+    "table-language": SetLanguage,
     "member-remove": RemovePlayer,
     "roll": QuickRoll,
     "clock-new": NewClock,

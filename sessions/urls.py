@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import language, views
+from . import views
 
 T = "tables/<int:table_id>/"
 step = views.take_step
@@ -29,5 +29,5 @@ urlpatterns = [
         {"step_name": "clock-delete"},
         name="clock_delete",
     ),
-    path(f"{T}language/", language.set_table_language, name="table_language"),
+    path(f"{T}language/", step, {"step_name": "table-language"}, name="table_language"),
 ]

@@ -145,7 +145,7 @@ def take_step(request: HttpRequest, table_id: int, step_name: str, **subject) ->
         raise PermissionDenied(taken.forbidden)
     taken.take()
     if not request.htmx:
-        return redirect("table_detail", table_id=table_id)
+        return redirect(taken.back, table_id=table_id)
     table, membership = taken.table, taken.by
     match taken:
         case NewInvite() | RevokeInvite():
