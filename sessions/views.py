@@ -23,6 +23,7 @@ from .table_steps import (
     QuickRoll,
     RemovePlayer,
     RevokeInvite,
+    SetLanguage,
     TableStep,
     TickClock,
 )
@@ -160,6 +161,8 @@ def take_step(request: HttpRequest, table_id: int, step_name: str, **subject) ->
             return HttpResponse("")
         case ClockStep():
             return _clock_face(request, table, membership, taken.clock.pk)
+        case SetLanguage():  # a page of its own, not a part of the table page
+            return redirect(taken.back, table_id=table_id)
     raise NotImplementedError(type(taken).__name__)
 
 

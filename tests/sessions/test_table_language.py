@@ -66,3 +66,14 @@ def test_the_screen_and_journal_follow_the_table_not_the_reader(client, table, g
         assert page_language(client.get(url, **ENGLISH)) == "es", url
     # The reader's own pages stay in the reader's language.
     assert page_language(client.get(reverse("table_detail", args=[table.pk]), **ENGLISH)) == "en"
+
+
+def test_an_htmx_post_of_the_language_goes_back_to_the_settings_too(client, table, gm):
+    client.force_login(gm)
+    response = client.post(
+        reverse("table_language", args=[table.pk]),
+        {"language": "es"},
+        headers={"HX-Request": "true"},
+    )
+    assert response.status_code == 302
+    assert response["Location"] == reverse("table_settings", args=[table.pk])
