@@ -21,6 +21,7 @@ from sessions import queries as table_queries
 from sessions.access import clocks_for
 from sessions.models import Clock, Membership, Roll, Table
 
+from . import access
 from .downtime import allowance
 from .models import DowntimeActivity
 from .phases import phase_of, score_rep, ways_out
@@ -116,7 +117,7 @@ def step_reminders(step: str, crew: Crew | None, characters: list[Character]):
 
 def phase_page(table: Table, membership: Membership, **extra) -> dict:
     """Everything the phase page draws for this member (the GM's controls, a player's for
-    their own characters)."""
+    their own characters: play/access.py decides both, as it does for the steps)."""
     is_gm = membership.is_gm
     phase = phase_of(table.pk)
     crew = crew_queries.crew_sheet(table.pk)
@@ -136,11 +137,14 @@ def phase_page(table: Table, membership: Membership, **extra) -> dict:
         waiting = crew is not None and activity.entanglements and not activity.trouble
         activity.trouble_ways = ways_out(crew, activity.entanglements) if waiting else []
     for character in characters:
-        character.mine = is_gm or character.owner_id == membership.user_id
+        character.mine = access.acts_for(membership, character)
         character.activities = [a for a in activities if a.character_id == character.pk]
         character.xp_done = character.pk in phase.xp_done
         character.xp_triggers = xp_triggers(character)
         character.xp_most = character_rules.XP_PER_TRIGGER_MAX * len(character.xp_triggers)
+    flashbacks = list(score.flashbacks.select_related("character")) if score else []
+    for flashback in flashbacks:
+        flashback.mine = access.acts_for(membership, flashback.character)
     entangled = crew is not None and score is not None and bool(score.entanglements)
     # The score's own rolls, drawn on its cards as they fell (the log has them too).
     rolls = Roll.objects.in_bulk(
@@ -153,12 +157,15 @@ def phase_page(table: Table, membership: Membership, **extra) -> dict:
         "crew": crew,
         "reminders": step_reminders(phase.step, crew, characters),
         "is_gm": is_gm,
+        # The GM's steps are drawn for whoever may take them (the steps ask the same).
+        "runs_phase": access.runs_phase(membership),
         "characters": characters,
         "engagement_roll": rolls.get(score.engagement_roll_id) if score else None,
         "entanglement_roll": rolls.get(score.entanglement_roll_id) if score else None,
         # What the score earns in rep, shown on the payoff's card before it is applied.
         "payoff_rep": score_rep(crew, score) if crew and score and score.rep is None else None,
-        "flashbacks": list(score.flashbacks.select_related("character")) if score else [],
+        "flashbacks": flashbacks,
+        "flashbacks_owed": any(not f.paid for f in flashbacks),
         "allowance": allowance(crew) if crew else 0,
         # Calculating's free extra activity, while no one has taken it this downtime.
         "calculating": phase.step == "activities"
