@@ -31,7 +31,8 @@ def table(transactional_db, make_user):
     gm, ada_user = make_user("gm"), make_user("ada")
     table = actions.create_table(gm=gm, name="The Crows' Nest")
     MembershipFactory(table=table, user=ada_user)
-    AdaFactory(table=table, owner=ada_user, stress=4)
+    # No stress marked: whatever her vice clears is more, and she overindulges.
+    AdaFactory(table=table, owner=ada_user, stress=0)
     FactionFactory(table=table, name="Bluecoats", tier=2)
     crew_actions.create_crew(table=table, crew_type="shadows", name="The Lamplighters")
     return table
@@ -137,4 +138,6 @@ def test_gm_and_player_take_the_phase_step_by_step_as_cards(person, server, tabl
         done = page.get_by_role("article", name="Ada (1 done)")
         expect(done).to_contain_text("Indulge vice")
         expect(dice_on(done)).to_have_count(len(vice.roll.dice))
+    # The overindulgence's menu names each choice and what it does: it fits a phone.
+    expect(ada.get_by_label("Overindulgence")).to_be_visible()
     both_sizes_read_well(gm, ada)
