@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from django.db import transaction
 from django.db.models import F
 from django.utils.text import slugify
+from django.utils.translation import gettext_noop
 
 from blades import content
 from blades.rules import abilities as ability_rules
@@ -84,7 +85,11 @@ def _write(character: Character, *, reason: str = "", **fields) -> Character:
 
 def _require_active(character: Character) -> None:
     if not character.active:
-        raise RuleError(f"{character.name} is {character.get_state_display().lower()}.")
+        raise RuleError(
+            gettext_noop("%(name)s is %(state)s."),
+            name=character.name,
+            state=character.get_state_display().lower(),
+        )
 
 
 def _require_fit(character: Character) -> None:
@@ -162,7 +167,7 @@ def gm_clear_trauma(*, character: Character, condition: str, reason: str) -> Cha
 def _reason(reason: str) -> str:
     reason = reason.strip()
     if not reason:
-        raise RuleError("Say why, for the journal.")
+        raise RuleError(gettext_noop("Say why, for the journal."))
     return reason
 
 
@@ -176,7 +181,7 @@ def choose_trauma(*, character: Character, condition: str) -> Character:
     with transaction.atomic():
         character = _locked(character)
         if not character.trauma_pending:
-            raise RuleError("There is no trauma to choose right now.")
+            raise RuleError(gettext_noop("There is no trauma to choose right now."))
         traumas = rules.add_trauma(character.traumas, condition, character.trauma_max)
         return _write(character, traumas=list(traumas), trauma_pending=character.trauma_pending - 1)
 
@@ -271,7 +276,9 @@ def check_item(*, character: Character, item_id: int, checked: bool) -> Characte
         item = CharacterItem.objects.get(pk=item_id, character=character)
         if checked and not item.checked:
             if not character.load:
-                raise RuleError("Choose a load (light, normal or heavy) before checking items.")
+                raise RuleError(
+                    gettext_noop("Choose a load (light, normal or heavy) before checking items.")
+                )
             carried = CharacterItem.objects.filter(character=character, checked=True)
             loads = [i.load for i in carried] + [item.load]
             total = rules.load_total(loads)
@@ -280,7 +287,10 @@ def check_item(*, character: Character, item_id: int, checked: bool) -> Characte
             if not rules.can_carry(character.load, mule, total, bonus):
                 limit = rules.load_limit(character.load, mule, bonus)
                 raise RuleError(
-                    f"That would be {total} load; your {character.load} load is {limit}."
+                    gettext_noop("That would be %(total)s load; your %(level)s load is %(limit)s."),
+                    total=total,
+                    level=character.get_load_display().lower(),
+                    limit=limit,
                 )
         CharacterItem.objects.filter(pk=item.pk).update(checked=checked)
         return _write(character)
@@ -291,7 +301,7 @@ def check_item(*, character: Character, item_id: int, checked: bool) -> Characte
 
 def set_action(*, character: Character, action: str, rating: int, mastery: bool) -> Character:
     if action not in rules.ACTIONS:
-        raise RuleError(f"“{action}” is not an action.")
+        raise RuleError(gettext_noop("“%(action)s” is not an action."), action=action)
     rules.set_action_rating(rating, mastery)
     with transaction.atomic():
         return _write(_locked(character), **{action: rating})
@@ -299,7 +309,7 @@ def set_action(*, character: Character, action: str, rating: int, mastery: bool)
 
 def mark_xp(*, character: Character, track: str, amount: int) -> Character:
     if track not in XP_FIELDS:
-        raise RuleError(f"“{track}” is not an xp track.")
+        raise RuleError(gettext_noop("“%(track)s” is not an xp track."), track=track)
     with transaction.atomic():
         character = _locked(character)
         change = rules.mark_xp(getattr(character, XP_FIELDS[track]), amount, track)
@@ -314,15 +324,19 @@ def take_ability_advance(*, character: Character, ability_id: int) -> Character:
     with transaction.atomic():
         character = _locked(character)
         if not character.playbook_advances:
-            raise RuleError("Fill the playbook xp track to earn a new special ability.")
+            raise RuleError(
+                gettext_noop("Fill the playbook xp track to earn a new special ability.")
+            )
         ability = ability_advance_choices(character).filter(pk=ability_id).first()
         if ability is None:
             raise RuleError(
-                "Choose one of your playbook's special abilities (or, as a Veteran, one of "
-                "another playbook's)."
+                gettext_noop(
+                    "Choose one of your playbook's special abilities (or, as a Veteran, one of "
+                    "another playbook's)."
+                )
             )
         if CharacterAbility.objects.filter(character=character, ability=ability).exists():
-            raise RuleError(f"You already have {ability.name}.")
+            raise RuleError(gettext_noop("You already have %(ability)s."), ability=ability.name)
         CharacterAbility.objects.create(character=character, ability=ability)
         return _write(character, playbook_advances=character.playbook_advances - 1)
 
@@ -346,7 +360,10 @@ def take_action_advance(*, character: Character, action: str, mastery: bool) -> 
         attribute = rules.attribute_of(action)
         field = ADVANCE_FIELDS[attribute]
         if not getattr(character, field):
-            raise RuleError(f"Fill the {attribute.capitalize()} xp track to add a dot there.")
+            raise RuleError(
+                gettext_noop("Fill the %(attribute)s xp track to add a dot there."),
+                attribute=attribute.capitalize(),
+            )
         rating = rules.set_action_rating(getattr(character, action) + 1, mastery)
         return _write(character, **{action: rating, field: getattr(character, field) - 1})
 
@@ -403,7 +420,7 @@ def update_details(*, character: Character, **details: str) -> Character:
 
 def set_contact_stance(*, character: Character, contact_id: int, stance: str) -> Character:
     if stance not in Contact.Stance.values:
-        raise RuleError("Choose close friend, rival or acquaintance.")
+        raise RuleError(gettext_noop("Choose close friend, rival or acquaintance."))
     with transaction.atomic():
         Contact.objects.filter(pk=contact_id, character=character).update(stance=stance)
         return _write(character)
@@ -416,7 +433,7 @@ def set_gm_note(*, character: Character, text: str) -> None:
 
 def set_state(*, character: Character, state: str) -> Character:
     if state not in Character.State.values:
-        raise RuleError("A character is active, retired or dead.")
+        raise RuleError(gettext_noop("A character is active, retired or dead."))
     with transaction.atomic():
         character = _locked(character)
         # Characters waiting for their player (owner None) do not share one.
@@ -425,7 +442,9 @@ def set_state(*, character: Character, state: str) -> Character:
                 table_id=character.table_id, owner_id=character.owner_id, state="active"
             )
             if taken.exists():
-                raise RuleError("The player already has an active character at this table.")
+                raise RuleError(
+                    gettext_noop("The player already has an active character at this table.")
+                )
         return _write(character, state=state)
 
 
@@ -435,19 +454,22 @@ def hand_over(*, character: Character, player) -> Character:
     with transaction.atomic():
         character = _locked(character)
         if character.owner_id is not None:
-            raise RuleError(f"{character.name} already has a player.")
+            raise RuleError(gettext_noop("%(name)s already has a player."), name=character.name)
         seated = Membership.objects.filter(
             table_id=character.table_id, user=player, role=Membership.Role.PLAYER
         )
         if not seated.exists():
-            raise RuleError(f"{player} does not play at this table.")
+            raise RuleError(gettext_noop("%(player)s does not play at this table."), player=player)
         if (
             character.active
             and Character.objects.filter(
                 table_id=character.table_id, owner=player, state="active"
             ).exists()
         ):
-            raise RuleError(f"{player} already has an active character at this table.")
+            raise RuleError(
+                gettext_noop("%(player)s already has an active character at this table."),
+                player=player,
+            )
         return _write(character, owner=player)
 
 
@@ -601,7 +623,7 @@ def create_character(*, table, owner, playbook, choices: dict) -> Character:
     """Make the character the wizard described; `choices` is its validated answers."""
     with transaction.atomic():
         if Character.objects.filter(table=table, owner=owner, state="active").exists():
-            raise RuleError("Retire your current character before making another.")
+            raise RuleError(gettext_noop("Retire your current character before making another."))
         options = Option.objects.in_bulk(
             [choices["heritage"], choices["background"], choices["vice"]]
         )
@@ -664,7 +686,7 @@ def import_character(
     parts = foundry_import.parts_of(sheet, playbook, table)
     with transaction.atomic():
         if Character.objects.filter(table=table, owner=owner, state="active").exists():
-            raise RuleError("Retire your current character before importing another.")
+            raise RuleError(gettext_noop("Retire your current character before importing another."))
         character = Character.objects.create(
             table=table,
             owner=owner,
@@ -716,7 +738,7 @@ def create_custom_playbook(
     listed = {a["key"]: a for a in content.custom_abilities()}
     unknown = [key for key in ability_keys if key not in listed]
     if unknown:
-        raise RuleError(f"Unknown abilities: {', '.join(unknown)}.")
+        raise RuleError(gettext_noop("Unknown abilities: %(names)s."), names=", ".join(unknown))
     with transaction.atomic():
         playbook = Playbook.objects.create(
             table=table,

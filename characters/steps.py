@@ -6,6 +6,7 @@ field or rule refused: the sheet has one message slot per control, not per field
 """
 
 from django import forms
+from django.utils.translation import gettext_noop
 
 from blades.rules import character as char_rules
 from sessions import steps
@@ -46,7 +47,7 @@ class SheetStep(steps.Step):
         """The id of one of this sheet's own things, checked by its `OneOf` field."""
         found = self.cleaned_data[field]
         if found is None:
-            raise steps.InputError("Choose one from the sheet.")
+            raise steps.InputError(gettext_noop("Choose one from the sheet."))
         return found.pk
 
 

@@ -4,6 +4,7 @@ and notes; anyone at the table adds a line of what we learned."""
 from django.apps import apps
 from django.db import IntegrityError, transaction
 from django.utils import timezone
+from django.utils.translation import gettext_noop
 
 from blades.rules.character import RuleError
 
@@ -25,13 +26,13 @@ def start_session(*, table, title: str = "") -> PlaySession:
             )
     except IntegrityError:
         # Two clicks at once: the unique condition lets one session be open per table.
-        raise RuleError("A session is already under way; end it first.") from None
+        raise RuleError(gettext_noop("A session is already under way; end it first.")) from None
 
 
 def end_session(*, session: PlaySession) -> PlaySession:
     ended = timezone.now()
     if not PlaySession.objects.filter(pk=session.pk, ended=None).update(ended=ended):
-        raise RuleError("This session has already ended.")
+        raise RuleError(gettext_noop("This session has already ended."))
     session.ended = ended
     return session
 
@@ -44,7 +45,7 @@ def edit_session(*, session: PlaySession, title: str, gm_notes: str) -> PlaySess
 
 def add_learned(*, session: PlaySession, author, text: str) -> Learned:
     if not text.strip():
-        raise RuleError("Write what you learned first.")
+        raise RuleError(gettext_noop("Write what you learned first."))
     return Learned.objects.create(session=session, author=author, text=text.strip())
 
 

@@ -11,13 +11,14 @@ The phase steps (payoff, heat, entanglements, downtime) call these same function
 
 from django.db import transaction
 from django.db.models import F
+from django.utils.translation import gettext_noop
 
 from blades import content
 from blades.rules import abilities as ability_rules
 from blades.rules import crew as rules
 from blades.rules import score as score_rules
 from blades.rules.clocks import validate_clock_size
-from blades.rules.errors import RuleError
+from blades.rules.errors import RuleError, ngettext
 from characters import actions as character_actions
 from characters.models import Character
 from sessions import live
@@ -70,19 +71,21 @@ def create_crew(
     boxes of crew creation (`upgrades` marks them; the rest stay free) and a contact."""
     data = crew_type_data(crew_type)
     if data is None and crew_type != CUSTOM:
-        raise RuleError(f"“{crew_type}” is not a crew type.")
+        raise RuleError(gettext_noop("“%(crew_type)s” is not a crew type."), crew_type=crew_type)
     marked: dict[str, int] = {}
     boxes_free = rules.CREATION_UPGRADE_BOXES
     abilities = []
     if data:
         ability = ability or data["abilities"][0]["key"]
         if ability not in {a["key"] for a in data["abilities"]}:
-            raise RuleError("Choose one of the crew type's special abilities.", field="ability")
+            raise RuleError(
+                gettext_noop("Choose one of the crew type's special abilities."), field="ability"
+            )
         abilities = [ability]
         starting = starting or [start["options"][0] for start in data["starting_upgrades"]]
         for start, key in zip(data["starting_upgrades"], starting, strict=True):
             if key not in start["options"]:
-                raise RuleError("Choose one of the starting upgrades.")
+                raise RuleError(gettext_noop("Choose one of the starting upgrades."))
             marked[key] = start["boxes"]
         boxes = {
             u["key"]: u["boxes"]
@@ -91,14 +94,18 @@ def create_crew(
         }
         for key in upgrades:
             if key not in boxes:
-                raise RuleError("That is not an upgrade this crew can take.", field="upgrades")
+                raise RuleError(
+                    gettext_noop("That is not an upgrade this crew can take."), field="upgrades"
+                )
             change = rules.mark_upgrade(marked.get(key, 0), boxes[key], boxes_free, 1)
             marked[key], boxes_free = change.marked, change.boxes_free
         if contact and contact not in {c["name"] for c in data["contacts"]}:
-            raise RuleError("Choose one of the crew type's contacts.", field="contact")
+            raise RuleError(
+                gettext_noop("Choose one of the crew type's contacts."), field="contact"
+            )
     with transaction.atomic():
         if Crew.objects.filter(table=table).exists():
-            raise RuleError("This table already has a crew.")
+            raise RuleError(gettext_noop("This table already has a crew."))
         crew = Crew.objects.create(
             table=table,
             crew_type=crew_type,
@@ -154,7 +161,10 @@ def update_settings(
     with transaction.atomic():
         locked = _locked(crew)
         if locked.xp >= xp_track:
-            raise RuleError(f"The crew has {locked.xp} xp marked; the track needs more boxes.")
+            raise RuleError(
+                gettext_noop("The crew has %(xp)s xp marked; the track needs more boxes."),
+                xp=locked.xp,
+            )
         Crew.objects.filter(pk=crew.pk).update(
             players_edit_sheet=players_edit_sheet,
             players_keep_books=players_keep_books,
@@ -185,7 +195,7 @@ def _change_books(crew: Crew, change, *parts: str):
         if written:
             _push(crew, *parts)
             return result
-    raise RuleError("The crew's books are changing very fast; try again.")
+    raise RuleError(gettext_noop("The crew's books are changing very fast; try again."))
 
 
 def holds_prison_claim(crew: Crew, name: str) -> bool:
@@ -264,9 +274,9 @@ def share_coin(*, crew: Crew, character: Character, amount: int) -> Character:
     """Coin from the crew's books to one scoundrel (the way to deal with coin beyond the
     vault, or to pay for a PC's extra downtime)."""
     if character.table_id != crew.table_id:
-        raise RuleError("Share coin only with the crew's own scoundrels.")
+        raise RuleError(gettext_noop("Share coin only with the crew's own scoundrels."))
     if amount < 1:
-        raise RuleError("Share at least 1 coin.")
+        raise RuleError(gettext_noop("Share at least 1 coin."))
     with transaction.atomic():
         add_coin(crew=crew, amount=-amount)
         return character_actions.receive_coin(character=character, amount=amount)
@@ -322,7 +332,7 @@ def correct_books(*, crew: Crew, tier: int, hold: str, wanted: int) -> Crew:
     rules.check_range(tier, 0, rules.TIER_MAX, "Tier")
     rules.check_range(wanted, 0, rules.WANTED_MAX, "Wanted level")
     if hold not in rules.HOLDS:
-        raise RuleError("Hold is weak or strong.")
+        raise RuleError(gettext_noop("Hold is weak or strong."))
     with transaction.atomic():
         Crew.objects.filter(pk=crew.pk).update(
             tier=tier, hold=hold, wanted=wanted, version=F("version") + 1
@@ -348,9 +358,9 @@ def take_ability(*, crew: Crew, key: str) -> rules.AdvanceSpent:
 
     def change(current: Crew):
         if key not in {a["key"] for a in ability_choices(current)}:
-            raise RuleError("That is not a special ability this crew can take.")
+            raise RuleError(gettext_noop("That is not a special ability this crew can take."))
         if key in current.abilities:
-            raise RuleError("The crew already has that ability.")
+            raise RuleError(gettext_noop("The crew already has that ability."))
         spent = rules.spend_advance(current.advances, "ability", current.boxes_free)
         current.advances = spent.advances
         current.abilities = [*current.abilities, key]
@@ -364,7 +374,7 @@ def drop_ability(*, crew: Crew, key: str) -> None:
 
     def change(current: Crew):
         if key not in current.abilities:
-            raise RuleError("The crew does not have that ability.")
+            raise RuleError(gettext_noop("The crew does not have that ability."))
         current.abilities = [k for k in current.abilities if k != key]
         current.advances += 1
         return None, ["advances", "abilities"]
@@ -375,7 +385,7 @@ def drop_ability(*, crew: Crew, key: str) -> None:
 def mark_upgrade(*, crew: Crew, key: str, by: int) -> rules.UpgradeChange:
     upgrade = next((u for u in upgrade_choices(crew) if u["key"] == key), None)
     if upgrade is None:
-        raise RuleError("That is not an upgrade this crew can take.")
+        raise RuleError(gettext_noop("That is not an upgrade this crew can take."))
 
     def change(current: Crew):
         result = rules.mark_upgrade(
@@ -397,7 +407,9 @@ def set_claim(*, claim: Claim, held: bool, override: bool = False) -> Claim:
     A claim on the map is seized next to one the crew holds (a path joins them; the lair
     is held from the start); the GM may `override` that, as the fiction can allow."""
     if claim.lair:
-        raise RuleError("The lair is where the crew lives; it is not seized or lost here.")
+        raise RuleError(
+            gettext_noop("The lair is where the crew lives; it is not seized or lost here.")
+        )
     with transaction.atomic():
         if held and not claim.held and claim.row is not None and not override:
             data = crew_type_data(claim.crew.crew_type)
@@ -405,14 +417,19 @@ def set_claim(*, claim: Claim, held: bool, override: bool = False) -> Claim:
             paths = data["paths"] if data else []
             if data and not rules.claim_reachable((claim.row, claim.col), cells, paths):
                 raise RuleError(
-                    f"{claim.name} is not next to a claim the crew holds or its lair; "
-                    "the GM may seize it anyway.",
+                    gettext_noop(
+                        "%(claim)s is not next to a claim the crew holds or its lair; "
+                        "the GM may seize it anyway."
+                    ),
                     field="override",
+                    claim=claim.name,
                 )
         if held and claim.turf:
             crew = _locked(claim.crew)
             if crew.claims.filter(held=True, turf=True).count() >= rules.TURF_MAX:
-                raise RuleError(f"The rep track marks at most {rules.TURF_MAX} turf.")
+                raise RuleError(
+                    gettext_noop("The rep track marks at most %(max)s turf."), max=rules.TURF_MAX
+                )
         Claim.objects.filter(pk=claim.pk).update(held=held)
         # Turf changes the rep track: a rep change computed before this must retry.
         Crew.objects.filter(pk=claim.crew_id).update(version=F("version") + 1)
@@ -433,7 +450,9 @@ def prison_claim(key: str) -> dict:
     """One of the prison claims by its key, or a refusal beside the menu."""
     chosen = next((c for c in prison_claim_choices() if c["key"] == key), None)
     if chosen is None:
-        raise RuleError("Choose the prison claim the crew takes.", field="prison_claim")
+        raise RuleError(
+            gettext_noop("Choose the prison claim the crew takes."), field="prison_claim"
+        )
     return chosen
 
 
@@ -452,7 +471,9 @@ def take_prison_claim(*, crew: Crew, key: str) -> Claim:
 def remove_claim(*, claim: Claim) -> None:
     """Only claims added by hand can go; the map's squares stay (they are lost, not gone)."""
     if claim.row is not None:
-        raise RuleError("Claims on the map cannot be removed; mark them lost instead.")
+        raise RuleError(
+            gettext_noop("Claims on the map cannot be removed; mark them lost instead.")
+        )
     with transaction.atomic():
         table_id = claim.crew.table_id
         claim.delete()
@@ -480,8 +501,16 @@ def recruit_cohort(
         if not gained_in_play:
             if locked.boxes_free < cost:
                 raise RuleError(
-                    f"A cohort with {len(types)} type(s) costs {cost} upgrade boxes; "
-                    f"the crew has {locked.boxes_free} free."
+                    ngettext(
+                        "A cohort with %(types)s type costs %(cost)s upgrade boxes; "
+                        "the crew has %(free)s free.",
+                        "A cohort with %(types)s types costs %(cost)s upgrade boxes; "
+                        "the crew has %(free)s free.",
+                        len(types),
+                    ),
+                    types=len(types),
+                    cost=cost,
+                    free=locked.boxes_free,
                 )
             Crew.objects.filter(pk=crew.pk).update(
                 boxes_free=F("boxes_free") - cost, version=F("version") + 1
@@ -526,7 +555,7 @@ def _check_faction(tier: int, hold: str, status: int) -> None:
     rules.check_range(tier, 0, rules.FACTION_TIER_MAX, "Tier")
     rules.check_range(status, rules.STATUS_MIN, rules.STATUS_MAX, "Status")
     if hold not in rules.HOLDS:
-        raise RuleError("Hold is weak or strong.")
+        raise RuleError(gettext_noop("Hold is weak or strong."))
 
 
 def create_faction(

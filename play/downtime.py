@@ -5,6 +5,7 @@ through the crew's and the characters' own actions, log every roll.
 """
 
 from django.db import transaction
+from django.utils.translation import gettext_noop
 
 from blades.rules import abilities as ability_rules
 from blades.rules import character as character_rules
@@ -57,7 +58,11 @@ def _begin(character: Character, kind: str, pay_with: str) -> tuple[Phase, Crew,
     phase = locked_phase(character.table_id)
     score = expect_step(phase, Step.ACTIVITIES)
     if not character.active:
-        raise RuleError(f"{character.name} is {character.get_state_display().lower()}.")
+        raise RuleError(
+            gettext_noop("%(name)s is %(state)s."),
+            name=character.name,
+            state=character.get_state_display().lower(),
+        )
     crew = table_crew(character.table_id)
     spent = DowntimeActivity.objects.filter(score=score, character=character).count()
     paid = ""
@@ -88,7 +93,7 @@ def _roll(character: Character, roller, pool: int, rng, label: str, summary=None
 
 def _rating(character: Character, action: str) -> int:
     if action not in character_rules.ACTIONS:
-        raise RuleError(f"“{action}” is not an action.")
+        raise RuleError(gettext_noop("“%(action)s” is not an action."), action=action)
     return getattr(character, action)
 
 
@@ -159,13 +164,13 @@ def long_term_project(
         phase, crew, fields = _begin(character, Kind.PROJECT, pay_with)
         if clock is None:
             if not name:
-                raise RuleError("Choose a project clock or name a new one.")
+                raise RuleError(gettext_noop("Choose a project clock or name a new one."))
             clock = table_actions.create_clock(
                 table=character.table, name=name, segments=segments,
                 kind=Clock.Kind.PROJECT, visibility=Clock.Visibility.EVERYONE,
             )  # fmt: skip
         elif clock.table_id != character.table_id or clock.kind != Clock.Kind.PROJECT:
-            raise RuleError("Choose one of the table's project clocks.")
+            raise RuleError(gettext_noop("Choose one of the table's project clocks."))
         named = audience.ref("clock", clock)
         result, roll = _roll(
             character, roller, _action_dice(character, action, helped, push, 0, push_act), rng,
@@ -192,7 +197,7 @@ def recover(
     """The healer rolls (an NPC's quality, a PC's Tinker; healing yourself costs 2 stress;
     untreated: 1 stress and 0d) and the healing clock ticks; a full clock lowers all harm."""
     if healer not in HEALERS:
-        raise RuleError("Choose who treats the wounds.")
+        raise RuleError(gettext_noop("Choose who treats the wounds."))
     with transaction.atomic():
         phase, crew, fields = _begin(character, Kind.RECOVER, pay_with)
         if healer == "npc":
@@ -202,7 +207,7 @@ def recover(
             pool, who = quality, "a healer"
         elif healer == "pc":
             if healer_character is None or healer_character.table_id != character.table_id:
-                raise RuleError("Choose the PC who treats them.")
+                raise RuleError(gettext_noop("Choose the PC who treats them."))
             pool, who = healer_character.tinker, healer_character.name
         elif healer == "self":
             character = character_actions.mark_stress(
@@ -263,7 +268,11 @@ def train(*, character: Character, track: str, pay_with: str = "") -> DowntimeAc
             score=fields["score"], character=character, kind=Kind.TRAIN, detail=track
         )
         if trained.exists():
-            raise RuleError(f"{character.name} has already trained {track} this downtime.")
+            raise RuleError(
+                gettext_noop("%(name)s has already trained %(track)s this downtime."),
+                name=character.name,
+                track=track,
+            )
         xp = crew.training_for(track)
         character_actions.mark_xp(character=character, track=track, amount=xp)
         activity = DowntimeActivity.objects.create(
@@ -281,11 +290,17 @@ def tend_cohort(
     with transaction.atomic():
         phase, crew, fields = _begin(character, Kind.TEND_COHORT, pay_with)
         if cohort is None or cohort.crew_id != crew.pk:
-            raise RuleError("Choose one of the crew's cohorts.", field="cohort")
+            raise RuleError(gettext_noop("Choose one of the crew's cohorts."), field="cohort")
         if not 0 < cohort.harm < crew_rules.COHORT_DEAD:
-            raise RuleError(f"{cohort} has no harm to heal.", field="cohort")
+            raise RuleError(
+                gettext_noop("%(cohort)s has no harm to heal."), field="cohort", cohort=cohort
+            )
         if DowntimeActivity.objects.filter(score=fields["score"], cohort=cohort).exists():
-            raise RuleError(f"{cohort} is already tended this downtime.", field="cohort")
+            raise RuleError(
+                gettext_noop("%(cohort)s is already tended this downtime."),
+                field="cohort",
+                cohort=cohort,
+            )
         healed = crew_rules.heal_cohort(cohort.harm, tended=True)
         activity = DowntimeActivity.objects.create(
             **fields, cohort=cohort, detail=str(cohort)[:200], amount=cohort.harm - healed,
@@ -314,12 +329,12 @@ def indulge_vice(*, character: Character, roller, pay_with: str = "", rng=SYSTEM
 def overindulge(*, activity: DowntimeActivity, choice: str) -> DowntimeActivity:
     """Brag is a book change (+2 heat); the others are the table's to play out."""
     if choice not in OVERINDULGENCES:
-        raise RuleError("Choose attract trouble, brag, lost or tapped.")
+        raise RuleError(gettext_noop("Choose attract trouble, brag, lost or tapped."))
     with transaction.atomic():
         phase = locked_phase(activity.character.table_id)
         activity = DowntimeActivity.objects.select_related("character").get(pk=activity.pk)
         if not activity.overindulged or activity.overindulgence:
-            raise RuleError("There is no overindulgence to choose.")
+            raise RuleError(gettext_noop("There is no overindulgence to choose."))
         if choice == "brag":
             crew_actions.add_heat(crew=table_crew(activity.character.table_id), amount=2)
         activity.overindulgence = choice
@@ -382,7 +397,7 @@ def faction_roll(*, clock: Clock | None, roller, rng=SYSTEM_RNG) -> Clock:
     clock; the clock names its faction."""
     link = getattr(clock, "faction_link", None)
     if link is None:
-        raise RuleError("Choose a faction's goal clock.", field="clock")
+        raise RuleError(gettext_noop("Choose a faction's goal clock."), field="clock")
     faction = link.faction
     with transaction.atomic():
         phase = locked_phase(faction.table_id)
@@ -462,7 +477,7 @@ def start_xp_review(*, table: Table) -> Phase:
 
 def _triggers(given: dict[str, int], known: dict[str, str]) -> int:
     if set(given) - set(known):
-        raise RuleError("Mark only the session's xp triggers.")
+        raise RuleError(gettext_noop("Mark only the session's xp triggers."))
     return character_rules.end_of_session_xp(given)
 
 
@@ -478,7 +493,9 @@ def review_character_xp(
         phase = locked_phase(character.table_id)
         expect_step(phase, Step.XP_REVIEW)
         if character.pk in phase.xp_done:
-            raise RuleError(f"{character.name}'s xp is already marked this session.")
+            raise RuleError(
+                gettext_noop("%(name)s's xp is already marked this session."), name=character.name
+            )
         for track, xp in placed.items():
             character_actions.mark_xp(character=character, track=track, amount=xp)
         phase.xp_done = [*phase.xp_done, character.pk]
@@ -493,7 +510,7 @@ def review_crew_xp(*, table: Table, triggers: dict[str, int]) -> int:
         phase = locked_phase(table.pk)
         expect_step(phase, Step.XP_REVIEW)
         if phase.crew_xp_done:
-            raise RuleError("The crew's xp is already marked this session.")
+            raise RuleError(gettext_noop("The crew's xp is already marked this session."))
         if amount:
             crew_actions.mark_xp(crew=table_crew(table.pk), amount=amount)
         phase.crew_xp_done = True

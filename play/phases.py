@@ -10,6 +10,7 @@ own characters.
 """
 
 from django.db import transaction
+from django.utils.translation import gettext_noop
 
 from blades.rules import abilities as ability_rules
 from blades.rules import crew as crew_rules
@@ -59,7 +60,9 @@ def expect_step(phase: Phase, *steps: str) -> Score | None:
     if phase.step not in steps:
         wanted = " or ".join(Step(s).label.lower() for s in steps)
         raise RuleError(
-            f"That is done during {wanted}; the table is at {phase.get_step_display()}."
+            gettext_noop("That is done during %(wanted)s; the table is at %(now)s."),
+            wanted=wanted,
+            now=phase.get_step_display(),
         )
     return phase.score
 
@@ -99,7 +102,7 @@ def store_roll(
 def table_crew(table_id: int) -> Crew:
     crew = Crew.objects.filter(table_id=table_id).first()
     if crew is None:
-        raise RuleError("Make the crew first: its books keep the score.")
+        raise RuleError(gettext_noop("Make the crew first: its books keep the score."))
     return crew
 
 
@@ -118,7 +121,7 @@ def start_score(
     if target_faction is not None:
         target_name, target_tier = "", target_faction.tier
     elif not target_name:
-        raise RuleError("Name the target, or choose a faction.")
+        raise RuleError(gettext_noop("Name the target, or choose a faction."))
     crew_rules.check_range(target_tier, 0, crew_rules.FACTION_TIER_MAX, "Target tier")
     with transaction.atomic():
         phase = locked_phase(table.pk)
@@ -155,7 +158,7 @@ def roll_engagement(*, table: Table, roller, marks: dict[str, str], rng=SYSTEM_R
         phase = locked_phase(table.pk)
         score = expect_step(phase, Step.SCORE)
         if score.engagement_roll_id:
-            raise RuleError("The engagement roll is made once per score.")
+            raise RuleError(gettext_noop("The engagement roll is made once per score."))
         bonus = ability_rules.engagement_bonus(score.plan, table_crew(table.pk).abilities)
         note = "; ".join([score_line(score), *(f"+{n}d {name}" for name, n in bonus)])
         score.engagement_roll = store_roll(
@@ -181,7 +184,7 @@ def call_flashback(
         phase = locked_phase(table.pk)
         score = expect_step(phase, Step.SCORE)
         if character.table_id != table.pk or not character.active:
-            raise RuleError("Choose an active character at this table.")
+            raise RuleError(gettext_noop("Choose an active character at this table."))
         flashback = Flashback.objects.create(
             score=score, character=character, stress=stress, note=note, downtime=downtime
         )
@@ -195,7 +198,7 @@ def pay_flashback(*, flashback: Flashback, pay_with: str = "") -> Flashback:
         phase = locked_phase(flashback.character.table_id)
         flashback = Flashback.objects.select_related("character").get(pk=flashback.pk)
         if flashback.paid:
-            raise RuleError("That flashback is already paid for.")
+            raise RuleError(gettext_noop("That flashback is already paid for."))
         cost = rules.flashback_cost(
             flashback.stress, downtime=flashback.downtime, pay_with=pay_with
         )
@@ -220,7 +223,7 @@ def end_score(*, table: Table, gave_up: bool = False) -> Score:
         phase = locked_phase(table.pk)
         score = expect_step(phase, Step.SCORE)
         if not gave_up and not score.engagement_roll_id:
-            raise RuleError("Make the engagement roll first.")
+            raise RuleError(gettext_noop("Make the engagement roll first."))
         if gave_up:
             score.rep = score.coin = 0
             score.save(update_fields=["rep", "coin"])
@@ -266,7 +269,7 @@ def payoff(
         kept = crew_rules.share_payoff(net, shares.values()) if shares else net
         for character, share in shares.items():
             if character.table_id != table.pk:
-                raise RuleError("Share the payoff only among the crew's scoundrels.")
+                raise RuleError(gettext_noop("Share the payoff only among the crew's scoundrels."))
             character_actions.receive_coin(character=character, amount=share)
         if kept:
             crew_actions.add_coin(crew=crew, amount=kept, allow_excess=True)
@@ -304,7 +307,7 @@ def roll_entanglement(*, table: Table, roller, rng=SYSTEM_RNG) -> Score:
         phase = locked_phase(table.pk)
         score = expect_step(phase, Step.ENTANGLEMENT)
         if score.entanglement_roll_id:
-            raise RuleError("The entanglement is already rolled.")
+            raise RuleError(gettext_noop("The entanglement is already rolled."))
         score.entanglement_roll, score.entanglements = entanglement_roll(table.pk, roller, rng)
         score.save(update_fields=["entanglements", "entanglement_roll"])
         push_phase(phase)
@@ -365,7 +368,9 @@ def resolve_entanglement(
             )  # fmt: skip
         score = expect_step(phase, Step.ENTANGLEMENT)
         if name not in score.entanglements:
-            raise RuleError("Choose one of the entanglements the roll gave.", field="choice")
+            raise RuleError(
+                gettext_noop("Choose one of the entanglements the roll gave."), field="choice"
+            )
         score.entanglement, score.resolution = name, _resolve(
             table_crew(table.pk), roller, name, choice, faction, claim, prisoner, rng,
             character=character, dice_pool=dice_pool, prison_claim=prison_claim,
@@ -379,9 +384,13 @@ def _resolve(crew, roller, name, choice, faction, claim, prisoner, rng, **more) 
     """Apply the way out chosen; what happened, for the log."""
     picked = next((c for c in choices_for(crew, name, faction) if c.key == choice), None)
     if picked is None:
-        raise RuleError(f"Choose one of the ways out of {name}.", field="choice")
+        raise RuleError(
+            gettext_noop("Choose one of the ways out of %(name)s."), field="choice", name=name
+        )
     if picked.needs_faction and faction is None:
-        raise RuleError(f"Choose the faction involved in {name}.", field="faction")
+        raise RuleError(
+            gettext_noop("Choose the faction involved in %(name)s."), field="faction", name=name
+        )
     notes = [picked.label]
     notes += _apply_cost(crew, picked.cost, name, faction, claim, prisoner, roller, rng, **more)
     return "; ".join(notes)
@@ -395,7 +404,7 @@ def roll_trouble(*, activity: DowntimeActivity, roller, rng=SYSTEM_RNG) -> Downt
         expect_step(phase, Step.ACTIVITIES)
         activity = DowntimeActivity.objects.select_related("character").get(pk=activity.pk)
         if activity.overindulgence != "attract_trouble" or activity.entanglements:
-            raise RuleError("There is no extra entanglement to roll.")
+            raise RuleError(gettext_noop("There is no extra entanglement to roll."))
         _, activity.entanglements = entanglement_roll(
             activity.score.table_id, roller, rng, f"Attract Trouble ({activity.character}): "
         )
@@ -408,7 +417,9 @@ def _resolve_trouble(phase, activity, roller, name, choice, *args, **more) -> Sc
     expect_step(phase, Step.ACTIVITIES)
     activity = DowntimeActivity.objects.get(pk=activity.pk)
     if activity.trouble or name not in activity.entanglements:
-        raise RuleError("Choose one of the entanglements the roll gave.", field="choice")
+        raise RuleError(
+            gettext_noop("Choose one of the entanglements the roll gave."), field="choice"
+        )
     crew = table_crew(phase.table_id)
     activity.trouble = f"{name}: {_resolve(crew, roller, name, choice, *args, **more)}"[:300]
     activity.save(update_fields=["trouble"])
@@ -433,7 +444,11 @@ def _apply_cost(
     notes = []
     if cost.harm:
         if character is None or character.table_id != crew.table_id or not character.active:
-            raise RuleError(f"Choose the PC who suffers {name}'s harm.", field="character")
+            raise RuleError(
+                gettext_noop("Choose the PC who suffers %(name)s's harm."),
+                field="character",
+                name=name,
+            )
         landed = character_actions.add_harm(
             character=character, level=cost.harm, description=name
         ).level
@@ -450,7 +465,9 @@ def _apply_cost(
         crew_actions.shift_status(faction=faction, delta=crew_rules.STATUS_MIN - faction.status)
     if cost.claim:
         if claim is None or claim.crew_id != crew.pk or not claim.held or claim.lair:
-            raise RuleError("Choose a claim the crew holds (not its lair).", field="claim")
+            raise RuleError(
+                gettext_noop("Choose a claim the crew holds (not its lair)."), field="claim"
+            )
         crew_actions.set_claim(claim=claim, held=False)
         notes.append(f"gave up {claim.name}")
     if cost.hold and crew_actions.lose_hold(crew=crew).lair_threatened:
@@ -488,7 +505,9 @@ def incarcerate(*, crew: Crew, roller, prisoner: str, prison_claim: str,
     dice so that no refusal after them can undo a roll."""
     crew_actions.prison_claim(prison_claim)
     if character is not None and (character.table_id != crew.table_id or not character.active):
-        raise RuleError("Choose an active PC of this crew to send to prison.", field="character")
+        raise RuleError(
+            gettext_noop("Choose an active PC of this crew to send to prison."), field="character"
+        )
     with transaction.atomic():
         before = Crew.objects.get(pk=crew.pk)
         tier, wanted = ability_rules.incarceration(

@@ -6,6 +6,8 @@ page asks the same predicate before it draws the control) and calls its one acti
 has it as `character`, `flashback` or `activity` (the view looks them up in the table).
 """
 
+from django.utils.translation import gettext_noop
+
 from blades.rules import abilities as ability_rules
 from blades.rules import character as character_rules
 from blades.rules import crew as crew_rules
@@ -110,7 +112,7 @@ class CallFlashback(PhaseStep):
     def execute(self):
         data = self.cleaned_data
         if data["character"] is None:
-            raise steps.InputError("Choose whose flashback it is.")
+            raise steps.InputError(gettext_noop("Choose whose flashback it is."))
         return phases.call_flashback(
             table=self.table, character=data["character"], stress=data["stress"],
             note=data["note"], downtime=data["downtime"],
@@ -171,7 +173,7 @@ class ShareCoin(PhaseStep):
     def execute(self):
         data = self.cleaned_data
         if data["character"] is None:
-            raise RuleError("Choose the PC who takes the coin.")
+            raise RuleError(gettext_noop("Choose the PC who takes the coin."))
         return crew_actions.share_coin(
             crew=phases.table_crew(self.table.pk), character=data["character"],
             amount=data["amount"],
@@ -275,7 +277,7 @@ class DowntimeActivityStep(ScoundrelStep):
     def execute(self):
         take = self.KINDS.get(self.cleaned_data["kind"])
         if take is None:
-            raise RuleError("Choose a downtime activity.")
+            raise RuleError(gettext_noop("Choose a downtime activity."))
         return take(
             self,
             self.cleaned_data,

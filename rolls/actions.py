@@ -9,6 +9,7 @@ events back. Steps that break the rules raise RuleError with a message for the t
 
 from django.db import transaction
 from django.db.models import F
+from django.utils.translation import gettext_noop
 
 from blades.rules import abilities as ability_rules
 from blades.rules import character as char_rules
@@ -161,30 +162,36 @@ def record(roll: ActionRoll, by: Membership, text: str, changes=()) -> None:
 def require_step(roll: ActionRoll, *steps: str) -> None:
     if roll.step not in steps:
         if roll.step == Step.SETUP:
-            raise RuleError("The dice have not been rolled yet.")
+            raise RuleError(gettext_noop("The dice have not been rolled yet."))
         if roll.step == Step.CONSEQUENCES:
-            raise RuleError("The dice are already rolled.")
-        raise RuleError(f"This roll is {roll.get_step_display().lower()}.")
+            raise RuleError(gettext_noop("The dice are already rolled."))
+        raise RuleError(
+            gettext_noop("This roll is %(step)s."), step=roll.get_step_display().lower()
+        )
 
 
 def require_called(roll: ActionRoll) -> None:
     """The GM sets position and effect, then the dice (001 §Action Roll): no roll before
     the GM's call, or the GM's word that the roll goes as proposed."""
     if not roll.called:
-        raise RuleError("Waiting for the GM to set position and effect.")
+        raise RuleError(gettext_noop("Waiting for the GM to set position and effect."))
 
 
 def require_fit(character: Character) -> None:
     """Only an active character who has not marked their last trauma rolls or is chosen
     for a roll."""
     if not character.active:
-        raise RuleError(f"{character.name} is {character.get_state_display().lower()}.")
+        raise RuleError(
+            gettext_noop("%(name)s is %(state)s."),
+            name=character.name,
+            state=character.get_state_display().lower(),
+        )
     char_rules.check_fit_to_roll(character.name, character.traumas, character.trauma_max)
 
 
 def _require_action(roll: ActionRoll) -> None:
     if roll.kind != ActionRoll.Kind.ACTION:
-        raise RuleError("Bonus dice are for a single action roll.")
+        raise RuleError(gettext_noop("Bonus dice are for a single action roll."))
 
 
 def bonuses_of(roll: ActionRoll) -> rules.Bonuses:
@@ -292,14 +299,14 @@ def start_roll(
     setup_benefit: str = "",
 ) -> ActionRoll:
     if character.owner_id != by.user_id or character.table_id != by.table_id:
-        raise RuleError("Roll for your own character.")
+        raise RuleError(gettext_noop("Roll for your own character."))
     if action not in char_rules.ACTIONS:
-        raise RuleError("Choose an action.")
+        raise RuleError(gettext_noop("Choose an action."))
     if setup_for is not None and (
         setup_for.pk == character.pk or setup_benefit not in rules.SETUP_BENEFITS
     ):
         benefits = " or ".join(b.lower() for b in rules.SETUP_BENEFITS.values())
-        raise RuleError(f"Set up a teammate with {benefits}.")
+        raise RuleError(gettext_noop("Set up a teammate with %(benefits)s."), benefits=benefits)
     require_fit(character)
     if setup_for is not None:
         require_fit(setup_for)
@@ -370,7 +377,9 @@ def accept_as_proposed(*, by: Membership, roll: ActionRoll) -> ActionRoll:
         roll = locked_roll(roll)
         require_step(roll, Step.SETUP)
         if roll.flashback and roll.flashback_cost is None:
-            raise RuleError("Set the flashback's stress cost with position and effect.")
+            raise RuleError(
+                gettext_noop("Set the flashback's stress cost with position and effect.")
+            )
         roll.called = True
         roll.save(update_fields=["called"])
         terms = f"{roll.as_position.label} position, {roll.as_effect.label} effect"
@@ -382,7 +391,7 @@ def ask_trade(*, by: Membership, roll: ActionRoll, direction: str = "effect") ->
     """Ask the GM to trade position for effect ("effect") or effect for position."""
     require_roller(by, roll)
     if direction not in rules.TRADES:
-        raise RuleError("Trade position for effect, or effect for position.")
+        raise RuleError(gettext_noop("Trade position for effect, or effect for position."))
     with transaction.atomic():
         roll = locked_roll(roll)
         require_step(roll, Step.SETUP)
@@ -398,7 +407,7 @@ def answer_trade(*, by: Membership, roll: ActionRoll, accept: bool) -> ActionRol
         roll = locked_roll(roll)
         require_step(roll, Step.SETUP)
         if not roll.trade_asked:
-            raise RuleError("Nobody asked to trade.")
+            raise RuleError(gettext_noop("Nobody asked to trade."))
         roll.trade_asked = False
         text = "GM refuses the trade"
         if accept:
@@ -421,7 +430,7 @@ def assist(*, by: Membership, roll: ActionRoll) -> ActionRoll:
         require_step(roll, Step.SETUP)
         _require_action(roll)
         if roll.assister_id is not None:
-            raise RuleError("Someone is already assisting; only one can.")
+            raise RuleError(gettext_noop("Someone is already assisting; only one can."))
         roll.assister = helper
         roll.save(update_fields=["assister"])
         record(
@@ -441,7 +450,9 @@ def set_push(
         require_step(roll, Step.SETUP)
         _require_action(roll)
         if dice_ and roll.bargain_accepted:
-            raise RuleError("The devil's bargain already gives the die: no push for dice.")
+            raise RuleError(
+                gettext_noop("The devil's bargain already gives the die: no push for dice.")
+            )
         roll.push_dice, roll.push_effect, roll.push_act = dice_, effect, act
         roll.save(update_fields=["push_dice", "push_effect", "push_act"])
         words = (
@@ -464,7 +475,9 @@ def rooks_gambit(*, by: Membership, roll: ActionRoll) -> ActionRoll:
         _require_action(roll)
         character = Character.objects.get(pk=roll.character_id)
         if "rooks_gambit" not in character.ability_keys:
-            raise RuleError(f"{character.name} does not have Rook's Gambit.")
+            raise RuleError(
+                gettext_noop("%(name)s does not have Rook's Gambit."), name=character.name
+            )
         performed = roll.action
         roll.action = ability_rules.rooks_gambit(performed, character.ratings)
         roll.save(update_fields=["action"])
@@ -484,13 +497,13 @@ def offer_bargain(*, by: Membership, roll: ActionRoll, text: str) -> ActionRoll:
     require_member(by, roll)
     text = text.strip()
     if not text:
-        raise RuleError("Say what the bargain is.")
+        raise RuleError(gettext_noop("Say what the bargain is."))
     with transaction.atomic():
         roll = locked_roll(roll)
         require_step(roll, Step.SETUP)
         _require_action(roll)
         if roll.bargain_accepted:
-            raise RuleError("A bargain is already struck.")
+            raise RuleError(gettext_noop("A bargain is already struck."))
         roll.bargain, roll.bargain_by_id = text[:200], by.user_id
         roll.save(update_fields=["bargain", "bargain_by"])
         record(roll, by, f"Offers a devil's bargain: {roll.bargain}")
@@ -503,9 +516,11 @@ def accept_bargain(*, by: Membership, roll: ActionRoll) -> ActionRoll:
         roll = locked_roll(roll)
         require_step(roll, Step.SETUP)
         if not roll.bargain:
-            raise RuleError("Nobody has offered a bargain.")
+            raise RuleError(gettext_noop("Nobody has offered a bargain."))
         if roll.push_dice:
-            raise RuleError("You pushed for the die: take the bargain or the push, not both.")
+            raise RuleError(
+                gettext_noop("You pushed for the die: take the bargain or the push, not both.")
+            )
         roll.bargain_accepted = True
         roll.save(update_fields=["bargain_accepted"])
         record(roll, by, f"Accepts the devil's bargain (+1d): {roll.bargain}")
@@ -516,8 +531,10 @@ def add_ability_bonus(*, by: Membership, roll: ActionRoll, bonus: str, reason: s
     require_roller(by, roll)
     reason = reason.strip()
     if bonus not in ("dice", "effect") or not reason:
-        bonus_words = f"+{rules.ABILITY_BONUS}d or +{rules.ABILITY_BONUS} effect"
-        raise RuleError(f"Name the ability and whether it gives {bonus_words}.")
+        raise RuleError(
+            gettext_noop("Name the ability and whether it gives +%(bonus)sd or +%(bonus)s effect."),
+            bonus=rules.ABILITY_BONUS,
+        )
     with transaction.atomic():
         roll = locked_roll(roll)
         require_step(roll, Step.SETUP)
@@ -564,11 +581,13 @@ def roll_dice(*, by: Membership, roll: ActionRoll, rng=actions.SYSTEM_RNG) -> Ac
     with transaction.atomic():
         roll = locked_roll(roll)
         if roll.kind == ActionRoll.Kind.GROUP:
-            raise RuleError("In a group action each participant rolls their own dice.")
+            raise RuleError(
+                gettext_noop("In a group action each participant rolls their own dice.")
+            )
         require_roller(by, roll)
         require_step(roll, Step.SETUP)
         if roll.flashback and roll.flashback_cost is None:
-            raise RuleError("The GM sets the flashback's stress cost first.")
+            raise RuleError(gettext_noop("The GM sets the flashback's stress cost first."))
         require_called(roll)
         character = Character.objects.get(pk=roll.character_id)
         require_fit(character)

@@ -9,6 +9,7 @@ as actions.py: one transaction per step, a RollEvent with every change.
 """
 
 from django.db import transaction
+from django.utils.translation import gettext_noop
 
 from blades.rules import abilities as ability_rules
 from blades.rules import character as char_rules
@@ -57,11 +58,14 @@ def join_group(*, by: Membership, roll: ActionRoll) -> ActionRoll:
         roll = locked_roll(roll)
         require_step(roll, Step.SETUP)
         if roll.kind != ActionRoll.Kind.GROUP:
-            raise RuleError("Only a group action can be joined.")
+            raise RuleError(gettext_noop("Only a group action can be joined."))
         if str(member.pk) in roll.group:
-            raise RuleError(f"{member.name} is already in.")
+            raise RuleError(gettext_noop("%(name)s is already in."), name=member.name)
         if member.pk in group_assists(roll).values():
-            raise RuleError(f"{member.name} assists in this group action, so cannot also join.")
+            raise RuleError(
+                gettext_noop("%(name)s assists in this group action, so cannot also join."),
+                name=member.name,
+            )
         roll.group = {**roll.group, str(member.pk): None}
         roll.save(update_fields=["group"])
         record(roll, by, f"{member.name} joins the group action")
@@ -80,7 +84,7 @@ def set_group_bonus(
         character = require_participant(by, roll)
         require_step(roll, Step.SETUP)
         if roll.group[str(character.pk)] is not None:
-            raise RuleError(f"{character.name} has already rolled.")
+            raise RuleError(gettext_noop("%(name)s has already rolled."), name=character.name)
         rules.group_member_bonuses(push=push, bargain=bool(bargain), assisted=False)
         entry = roll.group_bonuses.get(str(character.pk), {})
         entry = {**entry, "push": push, "bargain": bargain, "act": act}
@@ -107,13 +111,13 @@ def assist_group(*, by: Membership, roll: ActionRoll, participant: Character | N
         roll = locked_roll(roll)
         require_step(roll, Step.SETUP)
         if roll.kind != ActionRoll.Kind.GROUP:
-            raise RuleError("Only a group action has participants to assist.")
+            raise RuleError(gettext_noop("Only a group action has participants to assist."))
         if participant is None:
-            raise RuleError("Choose whom to assist.")
+            raise RuleError(gettext_noop("Choose whom to assist."))
         participants = {int(pk) for pk in roll.group}
         rules.check_group_assist(participants, group_assists(roll), participant.pk, helper.pk)
         if roll.group[str(participant.pk)] is not None:
-            raise RuleError(f"{participant.name} has already rolled.")
+            raise RuleError(gettext_noop("%(name)s has already rolled."), name=participant.name)
         entry = {**roll.group_bonuses.get(str(participant.pk), {}), "assister": helper.pk}
         roll.group_bonuses = {**roll.group_bonuses, str(participant.pk): entry}
         roll.save(update_fields=["group_bonuses"])
@@ -139,12 +143,12 @@ def roll_cohort(*, by: Membership, roll: ActionRoll, cohort: Cohort | None,
         roll = locked_roll(roll)
         require_step(roll, Step.SETUP)
         if roll.kind != ActionRoll.Kind.GROUP:
-            raise RuleError("Cohorts are led in a group action.")
+            raise RuleError(gettext_noop("Cohorts are led in a group action."))
         require_called(roll)  # its dice wait for the GM's call, as every roller's do
         if cohort is None or cohort.crew.table_id != roll.table_id:
-            raise RuleError("Choose one of the crew's cohorts.")
+            raise RuleError(gettext_noop("Choose one of the crew's cohorts."))
         if str(cohort.pk) in roll.cohorts:
-            raise RuleError(f"{cohort} has already rolled.")
+            raise RuleError(gettext_noop("%(name)s has already rolled."), name=cohort)
         pool = crew_rules.cohort_dice(cohort.quality(cohort.crew), cohort.harm)
         line = actions.record_roll(
             table_id=roll.table_id, roller=by.user, kind=RollKind.GROUP, pool=pool,
@@ -168,10 +172,10 @@ def roll_dice(*, by: Membership, roll: ActionRoll, rng=actions.SYSTEM_RNG) -> Ac
         character = require_participant(by, roll)
         require_step(roll, Step.SETUP)
         if roll.flashback and roll.flashback_cost is None:
-            raise RuleError("The GM sets the flashback's stress cost first.")
+            raise RuleError(gettext_noop("The GM sets the flashback's stress cost first."))
         require_called(roll)
         if roll.group[str(character.pk)] is not None:
-            raise RuleError(f"{character.name} has already rolled.")
+            raise RuleError(gettext_noop("%(name)s has already rolled."), name=character.name)
         character.refresh_from_db()
         require_fit(character)
         bonuses = group_bonuses_of(roll, character.pk)

@@ -6,6 +6,7 @@ Same contract as actions.py: one transaction per step, a RollEvent with every ch
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext_noop
 
 from blades.rules import abilities as ability_rules
 from blades.rules import character as char_rules
@@ -67,12 +68,15 @@ def add_consequence(
         require_step(roll, Step.CONSEQUENCES)
         menu = action_outcome(roll.as_position, Outcome(roll.outcome)).consequences
         if kind not in menu:
-            raise RuleError(f"{CONSEQUENCE_KINDS.get(kind, kind)} is not on this roll's menu.")
+            raise RuleError(
+                gettext_noop("%(kind)s is not on this roll's menu."),
+                kind=CONSEQUENCE_KINDS.get(kind, kind),
+            )
         if attribute and attribute not in char_rules.ATTRIBUTES:
-            raise RuleError("Name Insight, Prowess or Resolve for the resistance.")
+            raise RuleError(gettext_noop("Name Insight, Prowess or Resolve for the resistance."))
         target = character or roll.character
         if target is None or target.pk not in involved(roll):
-            raise RuleError("Choose someone who took part in the roll.")
+            raise RuleError(gettext_noop("Choose someone who took part in the roll."))
         consequence = Consequence(
             roll=roll,
             kind=kind,
@@ -85,7 +89,8 @@ def add_consequence(
         if kind == "harm":
             if level not in char_rules.HARM_SLOTS or not consequence.description:
                 raise RuleError(
-                    f"Harm needs a level (1-{max(char_rules.HARM_SLOTS)}) and a description."
+                    gettext_noop("Harm needs a level (1-%(max)s) and a description."),
+                    max=max(char_rules.HARM_SLOTS),
                 )
             landed = changes.on_character(
                 target, sheet.add_harm, level=level, description=consequence.description
@@ -96,22 +101,30 @@ def add_consequence(
                 text += f" (the row is full: level {landed.level})"
         elif kind == "complication" and heat:
             if clock is not None or heat not in rules.COMPLICATION_HEAT:
-                raise RuleError("A complication ticks a clock or adds 1 or 2 heat, not both.")
+                raise RuleError(
+                    gettext_noop("A complication ticks a clock or adds 1 or 2 heat, not both.")
+                )
             crew = Crew.objects.filter(table_id=roll.table_id).first()
             if crew is None:
-                raise RuleError("This table has no crew to take the heat; tick a clock instead.")
+                raise RuleError(
+                    gettext_noop("This table has no crew to take the heat; tick a clock instead.")
+                )
             changes.on_crew(crew, crew_actions.add_heat, amount=heat)
             consequence.heat = changes.heat_moved(crew)
             text += f": {crew.name} +{heat} heat"
         elif kind == "complication" and clock is None:
             # "your lockpicks snap": the complication is the story alone, so it says it.
             if not consequence.description:
-                raise RuleError("Describe the complication, or tick a clock or add heat for it.")
+                raise RuleError(
+                    gettext_noop("Describe the complication, or tick a clock or add heat for it.")
+                )
         elif kind == "complication":
             if clock.table_id != roll.table_id or ticks not in rules.COMPLICATION_TICKS:
                 raise RuleError(
-                    "A complication ticks one of this table's clocks 1, 2 or 3, "
-                    "or adds 1 or 2 heat to the crew."
+                    gettext_noop(
+                        "A complication ticks one of this table's clocks 1, 2 or 3, "
+                        "or adds 1 or 2 heat to the crew."
+                    )
                 )
             changes.tick(clock, ticks)
             consequence.clock, consequence.ticks = clock, ticks
@@ -134,11 +147,11 @@ def tick_target(*, by: Membership, roll: ActionRoll, clock: Clock) -> ActionRoll
         roll = locked_roll(roll)
         require_step(roll, Step.CONSEQUENCES)
         if clock.table_id != roll.table_id:
-            raise RuleError("Choose one of this table's clocks.")
+            raise RuleError(gettext_noop("Choose one of this table's clocks."))
         if not action_outcome(roll.as_position, Outcome(roll.outcome)).succeeded:
-            raise RuleError("The roll did not succeed: nothing to tick.")
+            raise RuleError(gettext_noop("The roll did not succeed: nothing to tick."))
         if roll.target_clock_id is not None:
-            raise RuleError("The target clock is already ticked for this roll.")
+            raise RuleError(gettext_noop("The target clock is already ticked for this roll."))
         ticks = effect_ticks(roll.as_effect, critical=roll.outcome == Outcome.CRITICAL)
         changes = Changes()
         changes.tick(clock, ticks)
@@ -163,7 +176,7 @@ def _locked_consequence(consequence: Consequence) -> Consequence:
 def _require_open(consequence: Consequence) -> None:
     require_step(consequence.roll, Step.CONSEQUENCES)
     if consequence.resisted:
-        raise RuleError("This consequence has already been resisted.")
+        raise RuleError(gettext_noop("This consequence has already been resisted."))
 
 
 def protect(*, by: Membership, consequence: Consequence) -> Consequence:
@@ -173,7 +186,7 @@ def protect(*, by: Membership, consequence: Consequence) -> Consequence:
         _require_open(consequence)
         guard = require_teammate(by, consequence.roll)
         if guard.pk == consequence.character_id:
-            raise RuleError("You are already the one suffering this.")
+            raise RuleError(gettext_noop("You are already the one suffering this."))
         changes = Changes()
         if consequence.kind == "harm":
             victim = consequence.character
@@ -201,7 +214,7 @@ def resist(*, by: Membership, consequence: Consequence, rng=actions.SYSTEM_RNG) 
         require_sufferer(by, consequence)
         _require_open(consequence)
         if not consequence.resist_attribute:
-            raise RuleError("The GM names the attribute to resist with.")
+            raise RuleError(gettext_noop("The GM names the attribute to resist with."))
         character = consequence.character
         character.refresh_from_db()
         bonus = ability_rules.resistance_bonus(
@@ -271,7 +284,7 @@ def judge_resistance(*, by: Membership, consequence: Consequence, avoided: bool)
         require_gm_of(by, roll)
         require_step(roll, Step.CONSEQUENCES)
         if not consequence.resisted or consequence.result:
-            raise RuleError("Judge a consequence once, after it was resisted.")
+            raise RuleError(gettext_noop("Judge a consequence once, after it was resisted."))
         changes = Changes()
         if consequence.kind == "harm":
             victim = consequence.character
@@ -337,7 +350,7 @@ def fortune_roll(
     try:
         pool = fortune_pool(trait, advantages, disadvantages)
     except ValueError as error:
-        raise RuleError("Trait and advantages cannot be negative.") from error
+        raise RuleError(gettext_noop("Trait and advantages cannot be negative.")) from error
     goal = goal.strip()[:200]
     with transaction.atomic():
         line = log.roll_fortune(

@@ -13,6 +13,7 @@ its log line, so the GM can settle it by hand.
 from collections import defaultdict
 
 from django.db import transaction
+from django.utils.translation import gettext_noop
 
 from blades.rules import character as char_rules
 from blades.rules import crew as crew_rules
@@ -118,9 +119,11 @@ def undo_last(*, by: Membership, table: Table, roll_id: int | None = None) -> Ac
     with transaction.atomic():
         roll = last_finished(table)
         if roll is None:
-            raise RuleError("There is no finished roll to undo.")
+            raise RuleError(gettext_noop("There is no finished roll to undo."))
         if roll_id is not None and roll.pk != roll_id:
-            raise RuleError("That roll is already undone, or another roll finished since.")
+            raise RuleError(
+                gettext_noop("That roll is already undone, or another roll finished since.")
+            )
         roll = locked_roll(roll)
         require_step(roll, Step.DONE)  # a concurrent undo got here first
         characters, clocks, crews = _roll_changes(roll)

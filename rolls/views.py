@@ -8,6 +8,7 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext_noop
 from django.views.decorators.http import require_GET, require_POST
 
 from blades.rules import character as char_rules
@@ -157,13 +158,13 @@ def _choice(post, name: str, choices, what: str):
     for choice in choices:
         if str(getattr(choice, "value", choice)) == value:
             return choice
-    raise RuleError(f"Choose {what}.")
+    raise RuleError(gettext_noop("Choose %(what)s."), what=what)
 
 
 def _clock(membership, post) -> Clock:
     clock = inputs.one(clocks_for(membership), post, "clock")
     if clock is None:
-        raise inputs.InputError("Choose a clock.")
+        raise inputs.InputError(gettext_noop("Choose a clock."))
     return clock
 
 

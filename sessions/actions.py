@@ -6,6 +6,7 @@ from collections.abc import Callable
 from django.db import transaction
 from django.db.models import F, Q
 from django.db.models.functions import Greatest, Least
+from django.utils.translation import gettext_noop
 
 from blades.rules import clocks as clock_rules
 from blades.rules import dice
@@ -35,7 +36,9 @@ def join_table(*, user, token: str) -> Table:
     with transaction.atomic():
         table = Table.objects.filter(invite_token=token, invite_active=True).first()
         if table is None:
-            raise InviteError("This invite link is not valid any more. Ask your GM for a new one.")
+            raise InviteError(
+                gettext_noop("This invite link is not valid any more. Ask your GM for a new one.")
+            )
         _, joined = Membership.objects.get_or_create(
             table=table, user=user, defaults={"role": Membership.Role.PLAYER}
         )
@@ -165,7 +168,7 @@ def _check_setup(
     for other in (unlocks, rival):
         # Views offer only the table's clocks; an action is a door of its own.
         if other is not None and other.table_id != table_id:
-            raise RuleError("A clock links only to clocks of its own table.")
+            raise RuleError(gettext_noop("A clock links only to clocks of its own table."))
     clock_rules.check_setup(
         kind=kind,
         hidden=visibility != Clock.Visibility.EVERYONE,
@@ -173,7 +176,7 @@ def _check_setup(
         has_rival=rival is not None,
     )
     if rival is not None and rival.kind != Clock.Kind.RACING:
-        raise RuleError(f"“{rival.name}” is not a racing clock.")
+        raise RuleError(gettext_noop("“%(clock)s” is not a racing clock."), clock=rival.name)
     if clock is not None:
         links = dict(Clock.objects.filter(table_id=table_id).values_list("pk", "unlocks_id"))
         links[clock.pk] = unlocks.pk if unlocks is not None else None
@@ -214,7 +217,7 @@ def create_clock(
 ) -> Clock:
     """`owner`: the player who makes it (None: the GM's clock)."""
     if owner is None and visibility == Clock.Visibility.OWNER:
-        raise RuleError("Only a player's own clock is kept between them and the GM.")
+        raise RuleError(gettext_noop("Only a player's own clock is kept between them and the GM."))
     with transaction.atomic():
         _check_setup(
             clock=None, table_id=table.pk, kind=kind, visibility=visibility,
@@ -250,7 +253,7 @@ def update_clock(
     rival: Clock | None = None,
 ) -> Clock:
     if clock.owner_id is None and visibility == Clock.Visibility.OWNER:
-        raise RuleError("Only a player's own clock is kept between them and the GM.")
+        raise RuleError(gettext_noop("Only a player's own clock is kept between them and the GM."))
     with transaction.atomic():
         _check_setup(
             clock=clock, table_id=clock.table_id, kind=kind, visibility=visibility,
@@ -305,7 +308,7 @@ def tick_clock(*, clock: Clock, by: int, player=None) -> Clock:
         if not by_gm:
             moving = moving.filter(access.clocks_tickable(player))
         if not moving.update(filled=Greatest(Least(F("filled") + by, F("segments")), 0)):
-            raise RuleError("You may not tick this clock.")
+            raise RuleError(gettext_noop("You may not tick this clock."))
         was_full = face.full
         clock.refresh_from_db()
         live.push_clock(clock)

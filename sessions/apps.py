@@ -10,7 +10,12 @@ class TableSessionsConfig(AppConfig):
 
     def ready(self) -> None:
         from django.contrib.auth.signals import user_logged_out
+        from django.utils.translation import gettext, ngettext
+
+        from blades.rules import errors
 
         from .live import close_login_sockets
 
         user_logged_out.connect(close_login_sockets, dispatch_uid="close_login_sockets")
+        # A refusal is read in the language of whoever reads it.
+        errors.install(gettext, ngettext)

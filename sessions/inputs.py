@@ -16,6 +16,7 @@ from typing import Any, TypeVar
 from django import forms
 from django.core.exceptions import ValidationError
 from django.db.models import Model, QuerySet
+from django.utils.translation import gettext_noop
 
 from .steps import ID_MAX, NUMBER_MAX, InputError
 
@@ -26,7 +27,9 @@ def _clean(field: forms.Field, post, name: str, what: str) -> Any:
     try:
         return field.clean(post.get(name))
     except ValidationError as error:
-        raise InputError(f"{what}: {error.messages[0]}", field=name) from None
+        raise InputError(
+            gettext_noop("%(what)s: %(problem)s"), field=name, what=what, problem=error.messages[0]
+        ) from None
 
 
 def _what(name: str) -> str:
@@ -64,5 +67,5 @@ def one(queryset: QuerySet[M], post, name: str, *, what: str = "") -> M | None:
         return None
     found = queryset.filter(pk=key).first()
     if found is None:
-        raise InputError(f"{what}: choose one from the list.", field=name)
+        raise InputError(gettext_noop("%(what)s: choose one from the list."), field=name, what=what)
     return found

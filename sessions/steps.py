@@ -16,6 +16,7 @@ from collections.abc import Mapping
 from django import forms
 from django.core.exceptions import NON_FIELD_ERRORS
 from django.http import Http404
+from django.utils.translation import gettext_lazy, gettext_noop
 
 from blades.rules.errors import RuleError
 
@@ -54,7 +55,7 @@ class OneOf(forms.ModelChoiceField):
     may name (an access function's answer: never a whole table). An id past what a
     column holds is no id: refused before the database is asked."""
 
-    default_error_messages = {"invalid_choice": "choose one from the list."}
+    default_error_messages = {"invalid_choice": gettext_lazy("choose one from the list.")}
 
     def __init__(self, queryset=None, **kwargs):
         kwargs.setdefault("required", False)
@@ -101,7 +102,12 @@ class Step(forms.Form):
             name, messages = next(iter(self.errors.items()))
             if name == NON_FIELD_ERRORS:
                 raise InputError(messages[0], field=self.refused_at())
-            raise InputError(f"{_what(self, name)}: {messages[0]}", field=name)
+            raise InputError(
+                gettext_noop("%(what)s: %(problem)s"),
+                field=name,
+                what=_what(self, name),
+                problem=messages[0],
+            )
         return self.execute()
 
 

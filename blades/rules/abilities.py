@@ -10,7 +10,7 @@ from collections.abc import Collection, Mapping, Sequence
 from blades.rules.character import HARM_PENALTIES, HARM_SLOTS, harm_rows, roll_warnings
 from blades.rules.crew import STRESS_BOXES_MOST as CREW_STRESS_BOXES_MOST
 from blades.rules.dice import Outcome, Roll
-from blades.rules.errors import RuleError
+from blades.rules.errors import RuleError, _
 
 # --- Stress and harm ----------------------------------------------------------------------
 
@@ -333,13 +333,16 @@ def crew_dot(
     """The action's new rating when a PC adds the crew ability's dot: once per ability,
     on one of its actions, up to 3."""
     if ability not in crew_dot_choices(crew_abilities, taken):
-        raise RuleError("The crew has no such dot for this character to add.")
+        raise RuleError(_("The crew has no such dot for this character to add."))
     if action not in CREW_DOTS[ability]:
         names = ", ".join(a.capitalize() for a in CREW_DOTS[ability])
-        raise RuleError(f"This dot goes on {names}.")
+        raise RuleError(_("This dot goes on %(actions)s."), actions=names)
     if rating >= CREW_DOT_MAX:
         raise RuleError(
-            f"{action.capitalize()} is already {rating}: the dot goes up to {CREW_DOT_MAX}."
+            _("%(action)s is already %(rating)s: the dot goes up to %(max)s."),
+            action=action.capitalize(),
+            rating=rating,
+            max=CREW_DOT_MAX,
         )
     return rating + 1
 
@@ -378,9 +381,9 @@ def calculating_gives(pay_with: str, *, calculating_at_table: bool, used: bool) 
     if pay_with != CALCULATING:
         return False
     if not calculating_at_table:
-        raise RuleError("No one in the crew has Calculating.")
+        raise RuleError(_("No one in the crew has Calculating."))
     if used:
-        raise RuleError("Calculating's extra activity is taken this downtime.")
+        raise RuleError(_("Calculating's extra activity is taken this downtime."))
     return True
 
 
@@ -394,5 +397,7 @@ def rooks_gambit(action: str, ratings: Mapping[str, int]) -> str:
     performing a different action": the action whose rating is rolled instead."""
     best = max(ratings, key=lambda a: ratings[a])
     if ratings[best] <= ratings.get(action, 0):
-        raise RuleError(f"{action.capitalize()} is already your best action rating.")
+        raise RuleError(
+            _("%(action)s is already your best action rating."), action=action.capitalize()
+        )
     return best

@@ -8,13 +8,15 @@ A move the rules forbid raises RuleError, whose message is shown to the player.
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
-from blades.rules.errors import RuleError
+from blades.rules.errors import RuleError, Term, _
 
 
 def check_range(value: int, low: int, high: int, what: str) -> int:
     """Reject a stored value outside its track, naming the field for the player."""
     if not low <= value <= high:
-        raise RuleError(f"{what} must be between {low} and {high}.")
+        raise RuleError(
+            _("%(what)s must be between %(low)s and %(high)s."), what=Term(what), low=low, high=high
+        )
     return value
 
 
@@ -30,13 +32,13 @@ ACTIONS: tuple[str, ...] = tuple(action for group in ATTRIBUTES.values() for act
 
 def _check_action(action: str) -> str:
     if action not in ACTIONS:
-        raise RuleError(f"“{action}” is not an action.")
+        raise RuleError(_("“%(action)s” is not an action."), action=action)
     return action
 
 
 def _check_attribute(attribute: str) -> str:
     if attribute not in ATTRIBUTES:
-        raise RuleError(f"“{attribute}” is not an attribute.")
+        raise RuleError(_("“%(attribute)s” is not an attribute."), attribute=attribute)
     return attribute
 
 
@@ -71,7 +73,9 @@ def _check_dots(dots: Mapping[str, int]) -> None:
     for action, value in dots.items():
         _check_action(action)
         if value < 0:
-            raise RuleError(f"Action dots cannot be negative ({action.capitalize()}).")
+            raise RuleError(
+                _("Action dots cannot be negative (%(action)s)."), action=action.capitalize()
+            )
 
 
 def validate_creation_dots(
@@ -86,13 +90,18 @@ def validate_creation_dots(
     _check_dots(added)
     spent = sum(added.values())
     if spent != CREATION_DOTS:
-        raise RuleError(f"Add exactly {CREATION_DOTS} action dots at creation (you added {spent}).")
+        raise RuleError(
+            _("Add exactly %(dots)s action dots at creation (you added %(spent)s)."),
+            dots=CREATION_DOTS,
+            spent=spent,
+        )
     ratings = {action: playbook_dots.get(action, 0) + added.get(action, 0) for action in ACTIONS}
     too_high = [action for action, value in ratings.items() if value > CREATION_MAX]
     if too_high:
         raise RuleError(
-            f"No action can start above {CREATION_MAX} dots "
-            f"({', '.join(a.capitalize() for a in too_high)} would)."
+            _("No action can start above %(max)s dots (%(actions)s would)."),
+            max=CREATION_MAX,
+            actions=", ".join(a.capitalize() for a in too_high),
         )
     return ratings
 
@@ -110,7 +119,7 @@ def custom_playbook_dots(primary: str, secondary: str) -> dict[str, int]:
     _check_action(primary)
     _check_action(secondary)
     if primary == secondary:
-        raise RuleError("The primary and secondary actions must differ.")
+        raise RuleError(_("The primary and secondary actions must differ."))
     return {primary: CUSTOM_PRIMARY_DOTS, secondary: CUSTOM_SECONDARY_DOTS}
 
 
@@ -121,10 +130,11 @@ def action_cap(mastery: bool) -> int:
 def set_action_rating(rating: int, mastery: bool) -> int:
     cap = action_cap(mastery)
     if rating > cap:
-        until = "" if mastery else " until the crew has Mastery"
-        raise RuleError(f"Actions go no higher than {cap}{until}.")
+        if mastery:
+            raise RuleError(_("Actions go no higher than %(cap)s."), cap=cap)
+        raise RuleError(_("Actions go no higher than %(cap)s until the crew has Mastery."), cap=cap)
     if rating < 0:
-        raise RuleError("An action rating cannot be negative.")
+        raise RuleError(_("An action rating cannot be negative."))
     return rating
 
 
@@ -158,7 +168,7 @@ def mark_stress(stress: int, amount: int, stress_max: int = STRESS_MAX) -> Stres
     stress beyond the last box is lost with it. Clearing more than is marked stops at
     zero, as a vice roll can.
     """
-    check_range(stress, 0, stress_max, "Stress")
+    check_range(stress, 0, stress_max, _("Stress"))
     total = stress + amount
     if amount > 0 and total >= stress_max:
         return StressChange(stress=0, trauma_triggered=True)
@@ -169,8 +179,8 @@ def set_stress(stress: int, value: int, stress_max: int = STRESS_MAX) -> StressC
     """Set the track to a value, as tapping a box on the sheet does. Tapping the last box
     marks it, and "When a PC marks their last stress box, they suffer a level of trauma"
     (001 §Trauma) however it was marked; any lower value is a correction."""
-    check_range(stress, 0, stress_max, "Stress")
-    check_range(value, 0, stress_max, "Stress")
+    check_range(stress, 0, stress_max, _("Stress"))
+    check_range(value, 0, stress_max, _("Stress"))
     if value == stress_max and value > stress:
         return mark_stress(stress, value - stress, stress_max)
     return StressChange(stress=value, trauma_triggered=False)
@@ -181,11 +191,16 @@ def add_trauma(
 ) -> tuple[str, ...]:
     """trauma_max is 4, or more with the Hardened/Ordained crew upgrade."""
     if condition not in TRAUMA_CONDITIONS:
-        raise RuleError(f"“{condition}” is not a trauma condition.")
+        raise RuleError(_("“%(condition)s” is not a trauma condition."), condition=condition)
     if condition in traumas:
-        raise RuleError(f"The character is already {condition}; choose another condition.")
+        raise RuleError(
+            _("The character is already %(condition)s; choose another condition."),
+            condition=condition,
+        )
     if len(traumas) >= trauma_max:
-        raise RuleError(f"The character already has {trauma_max} trauma and must retire.")
+        raise RuleError(
+            _("The character already has %(count)s trauma and must retire."), count=trauma_max
+        )
     return (*traumas, condition)
 
 
@@ -196,7 +211,7 @@ def must_retire(traumas: Sequence[str], trauma_max: int = TRAUMA_MAX) -> bool:
 def remove_trauma(traumas: Sequence[str], condition: str) -> tuple[str, ...]:
     """The GM takes back a trauma condition marked in error."""
     if condition not in traumas:
-        raise RuleError(f"The character is not {condition}.")
+        raise RuleError(_("The character is not %(condition)s."), condition=condition)
     return tuple(t for t in traumas if t != condition)
 
 
@@ -204,7 +219,11 @@ def check_fit_to_roll(name: str, traumas: Sequence[str], trauma_max: int = TRAUM
     """ "When you mark your fourth trauma condition, your character cannot continue as a
     daring scoundrel. You must retire them" (001 §Trauma): no more rolls, none to join."""
     if must_retire(traumas, trauma_max):
-        raise RuleError(f"{name} has {len(traumas)} trauma and must retire: no more rolls.")
+        raise RuleError(
+            _("%(name)s has %(count)s trauma and must retire: no more rolls."),
+            name=name,
+            count=len(traumas),
+        )
 
 
 def ignored_vice_stress(traumas_count: int, *, indulged: bool, satisfied_by_trauma: bool) -> int:
@@ -213,7 +232,7 @@ def ignored_vice_stress(traumas_count: int, *, indulged: bool, satisfied_by_trau
     Trauma taken since the last downtime counts as indulging: "When you return, you have
     zero stress and your vice has been satisfied for the next downtime" (001 §Trauma).
     """
-    check_range(traumas_count, 0, len(TRAUMA_CONDITIONS), "Trauma")
+    check_range(traumas_count, 0, len(TRAUMA_CONDITIONS), _("Trauma"))
     return 0 if indulged or satisfied_by_trauma else traumas_count
 
 
@@ -248,9 +267,15 @@ def _rows(harm: Mapping[int, Sequence[str]]) -> Harm:
     for key, entries in harm.items():
         level = int(key)
         if level not in HARM_SLOTS:
-            raise RuleError(f"Harm level {level} does not exist; levels run 1 to 4.")
+            raise RuleError(
+                _("Harm level %(level)s does not exist; levels run 1 to 4."), level=level
+            )
         if len(entries) > HARM_SLOTS[level]:
-            raise RuleError(f"Harm level {level} holds at most {HARM_SLOTS[level]}.")
+            raise RuleError(
+                _("Harm level %(level)s holds at most %(slots)s."),
+                level=level,
+                slots=HARM_SLOTS[level],
+            )
         rows[level] = tuple(entries)
     return rows
 
@@ -272,7 +297,7 @@ def _place(rows: Harm, level: int, description: str) -> HarmResult:
     landed = level
     while len(rows[landed]) >= HARM_SLOTS[landed]:
         if landed == 4:
-            raise RuleError("This character has already suffered fatal harm.")
+            raise RuleError(_("This character has already suffered fatal harm."))
         landed += 1
     rows[landed] = (*rows[landed], description)
     # Reading of "level 3 full and more level 3 harm": catastrophic means the harm needed
@@ -286,18 +311,18 @@ def add_harm(harm: Mapping[int, Sequence[str]], level: int, description: str) ->
 
     Any new harm clears the healing clock: the caller sets the healing ticks to 0.
     """
-    check_range(level, 1, 4, "Harm level")
+    check_range(level, 1, 4, _("Harm level"))
     description = description.strip()
     if not description:
-        raise RuleError("Describe the harm (for example “Broken Leg”).")
+        raise RuleError(_("Describe the harm (for example “Broken Leg”)."))
     return _place(_rows(harm), level, description)
 
 
 def clear_harm(harm: Mapping[int, Sequence[str]], level: int, index: int) -> Harm:
     rows = _rows(harm)
-    check_range(level, 1, 4, "Harm level")
+    check_range(level, 1, 4, _("Harm level"))
     if not 0 <= index < len(rows[level]):
-        raise RuleError(f"There is no such harm at level {level}.")
+        raise RuleError(_("There is no such harm at level %(level)s."), level=level)
     rows[level] = rows[level][:index] + rows[level][index + 1 :]
     return rows
 
@@ -327,14 +352,14 @@ def tick_healing(
 
     Extra ticks roll over into the emptied clock. segments is 4, or 3 with Vigorous.
     """
-    check_range(ticks_marked, 0, segments - 1, "Healing ticks")
+    check_range(ticks_marked, 0, segments - 1, _("Healing ticks"))
     if ticks < 0:
-        raise RuleError("Healing ticks cannot be negative.")
+        raise RuleError(_("Healing ticks cannot be negative."))
     rows = _rows(harm)
     fills, remaining = divmod(ticks_marked + ticks, segments)
     # Four fills heal fatal harm away entirely; any more change nothing, and a huge
     # count of ticks must not keep the server healing an empty sheet.
-    for _ in range(min(fills, len(HARM_SLOTS))):
+    for _fill in range(min(fills, len(HARM_SLOTS))):
         rows = heal_one_level(rows)
     return remaining, rows
 
@@ -377,11 +402,13 @@ def check_can_act(harm: Mapping[int, Sequence[str]], *, helped: bool, pushed: bo
     incapacitated", 001 §Pushing Yourself): a push for +1d or +1 effect does not count."""
     penalty = harm_penalty(harm)
     if penalty.dead:
-        raise RuleError("This character has suffered fatal harm and cannot act.")
+        raise RuleError(_("This character has suffered fatal harm and cannot act."))
     if penalty.incapacitated and not (helped or pushed):
         raise RuleError(
-            "Severe harm: incapacitated. Act only with help from someone else, or push "
-            "yourself to act (2 stress, on top of any other push)."
+            _(
+                "Severe harm: incapacitated. Act only with help from someone else, or push "
+                "yourself to act (2 stress, on top of any other push)."
+            )
         )
 
 
@@ -414,18 +441,18 @@ def use_armor(
     used: set[str] | frozenset[str], box: str, *, armor: bool, heavy: bool, special: bool
 ) -> frozenset[str]:
     if box not in ARMOR_BOXES:
-        raise RuleError(f"“{box}” is not an armor box.")
+        raise RuleError(_("“%(box)s” is not an armor box."), box=box)
     if box not in armor_boxes(armor=armor, heavy=heavy, special=special):
         if box == "armor":
-            raise RuleError("No armor is carried: check armor on this score's load first.")
+            raise RuleError(_("No armor is carried: check armor on this score's load first."))
         if box == "heavy":
-            raise RuleError("Only heavy armor gives a second armor box.")
-        raise RuleError("Special armor needs an ability that grants it.")
+            raise RuleError(_("Only heavy armor gives a second armor box."))
+        raise RuleError(_("Special armor needs an ability that grants it."))
     if box in used:
-        raise RuleError(f"The {box} box is already marked until armor is restored.")
+        raise RuleError(_("The %(box)s box is already marked until armor is restored."), box=box)
     # Heavy armor is a second box: it reduces the consequence again after the first.
     if box == "heavy" and "armor" not in used:
-        raise RuleError("Mark the armor box before the heavy armor box.")
+        raise RuleError(_("Mark the armor box before the heavy armor box."))
     return frozenset(used) | {box}
 
 
@@ -478,7 +505,7 @@ def load_limit(level: str, mule: bool, bonus: int = 0) -> int:
     """The most a load carries: its level (Mule's higher levels), plus `load_bonus`."""
     levels = MULE_LOAD_LEVELS if mule else LOAD_LEVELS
     if level not in levels:
-        raise RuleError(f"“{level}” is not a load; choose light, normal or heavy.")
+        raise RuleError(_("“%(level)s” is not a load; choose light, normal or heavy."), level=level)
     return levels[level] + bonus
 
 
@@ -486,13 +513,13 @@ def load_total(item_loads: Iterable[int], coin_carried: int = 0) -> int:
     """Armor and heavy armor are ordinary items here (2, and 3 more for heavy)."""
     loads = list(item_loads)
     if any(load < 0 for load in loads) or coin_carried < 0:
-        raise RuleError("Load cannot be negative.")
+        raise RuleError(_("Load cannot be negative."))
     return sum(loads) + coin_carried
 
 
 def check_load(level: str, mule: bool, total: int, bonus: int = 0) -> LoadState:
     if total < 0:
-        raise RuleError("Load cannot be negative.")
+        raise RuleError(_("Load cannot be negative."))
     limit = load_limit(level, mule, bonus)
     return LoadState(
         limit=limit,
@@ -519,29 +546,31 @@ STASH_PER_COIN = 2
 
 
 def add_coin(coin: int, amount: int) -> int:
-    check_range(coin, 0, COIN_MAX, "Coin")
+    check_range(coin, 0, COIN_MAX, _("Coin"))
     total = coin + amount
     if total > COIN_MAX:
-        raise RuleError(f"A scoundrel carries at most {COIN_MAX} coin; stash the rest.")
+        raise RuleError(
+            _("A scoundrel carries at most %(max)s coin; stash the rest."), max=COIN_MAX
+        )
     if total < 0:
-        raise RuleError(f"Not enough coin: the character has {coin}.")
+        raise RuleError(_("Not enough coin: the character has %(coin)s."), coin=coin)
     return total
 
 
 def add_stash(stash: int, amount: int) -> int:
     """Gains such as crew-advance profits; a full stash cannot grow further."""
-    check_range(stash, 0, STASH_MAX, "Stash")
+    check_range(stash, 0, STASH_MAX, _("Stash"))
     if amount < 0:
-        raise RuleError("Take coin out of the stash by withdrawing it.")
+        raise RuleError(_("Take coin out of the stash by withdrawing it."))
     return min(STASH_MAX, stash + amount)
 
 
 def stash_coin(coin: int, stash: int, amount: int) -> tuple[int, int]:
-    check_range(stash, 0, STASH_MAX, "Stash")
+    check_range(stash, 0, STASH_MAX, _("Stash"))
     if amount <= 0:
-        raise RuleError("Stash at least 1 coin.")
+        raise RuleError(_("Stash at least 1 coin."))
     if stash + amount > STASH_MAX:
-        raise RuleError(f"The stash holds at most {STASH_MAX} coin.")
+        raise RuleError(_("The stash holds at most %(max)s coin."), max=STASH_MAX)
     return add_coin(coin, -amount), stash + amount
 
 
@@ -552,35 +581,40 @@ def receive_coin(coin: int, stash: int, amount: int) -> tuple[int, int]:
     excess or put it in your stash" (001 §Coin and Stash): what the purse cannot hold
     goes into the stash, which must have room for it.
     """
-    check_range(coin, 0, COIN_MAX, "Coin")
-    check_range(stash, 0, STASH_MAX, "Stash")
+    check_range(coin, 0, COIN_MAX, _("Coin"))
+    check_range(stash, 0, STASH_MAX, _("Stash"))
     if amount < 0:
-        raise RuleError("Coin received cannot be negative.")
+        raise RuleError(_("Coin received cannot be negative."))
     carried = min(COIN_MAX, coin + amount)
     stashed = amount - (carried - coin)
     if stash + stashed > STASH_MAX:
-        raise RuleError(f"The stash holds at most {STASH_MAX} coin; spend some first.")
+        raise RuleError(_("The stash holds at most %(max)s coin; spend some first."), max=STASH_MAX)
     return carried, stash + stashed
 
 
 def withdraw_stash(coin: int, stash: int, coin_wanted: int) -> tuple[int, int]:
     """Selling off investments: every 2 stash gives 1 coin."""
-    check_range(stash, 0, STASH_MAX, "Stash")
+    check_range(stash, 0, STASH_MAX, _("Stash"))
     if coin_wanted <= 0:
-        raise RuleError("Withdraw at least 1 coin.")
+        raise RuleError(_("Withdraw at least 1 coin."))
     cost = coin_wanted * STASH_PER_COIN
     if cost > stash:
-        raise RuleError(f"{coin_wanted} coin costs {cost} stash; the character has only {stash}.")
+        raise RuleError(
+            _("%(coin)s coin costs %(cost)s stash; the character has only %(stash)s."),
+            coin=coin_wanted,
+            cost=cost,
+            stash=stash,
+        )
     return add_coin(coin, coin_wanted), stash - cost
 
 
 def lifestyle(stash: int) -> int:
     """Lifestyle quality is the number of full rows of ten in the stash."""
-    return check_range(stash, 0, STASH_MAX, "Stash") // 10
+    return check_range(stash, 0, STASH_MAX, _("Stash")) // 10
 
 
 def retirement_fate(stash: int) -> str:
-    check_range(stash, 0, STASH_MAX, "Stash")
+    check_range(stash, 0, STASH_MAX, _("Stash"))
     if stash <= 10:
         return "poor soul"
     if stash <= 20:
@@ -608,16 +642,16 @@ def track_length(track: str) -> int:
         return PLAYBOOK_XP
     if track in ATTRIBUTES:
         return ATTRIBUTE_XP
-    raise RuleError(f"“{track}” is not an xp track.")
+    raise RuleError(_("“%(track)s” is not an xp track."), track=track)
 
 
 def mark_track_xp(xp: int, amount: int, length: int) -> XpChange:
     """Filling a track clears it for an advance; xp beyond the last box carries over,
     so several advances can come at once. A negative amount corrects a mistaken mark."""
-    check_range(xp, 0, length - 1, "Xp")
+    check_range(xp, 0, length - 1, _("Xp"))
     total = xp + amount
     if total < 0:
-        raise RuleError(f"Only {xp} xp is marked.")
+        raise RuleError(_("Only %(xp)s xp is marked."), xp=xp)
     advances, remaining = divmod(total, length)
     return XpChange(xp=remaining, advances=advances)
 
@@ -629,7 +663,7 @@ def mark_xp(xp: int, amount: int, track: str) -> XpChange:
 def end_of_session_xp(triggers: Mapping[str, int]) -> int:
     for trigger, value in triggers.items():
         if not 0 <= value <= XP_PER_TRIGGER_MAX:
-            raise RuleError(f"“{trigger}” gives 0, 1 or 2 xp.")
+            raise RuleError(_("“%(trigger)s” gives 0, 1 or 2 xp."), trigger=trigger)
     return sum(triggers.values())
 
 
@@ -642,12 +676,16 @@ def split_session_xp(xp: int, tracks: Mapping[str, int]) -> dict[str, int]:
     placed, none twice; tracks given 0 are left out."""
     unknown = set(tracks) - set(XP_TRACKS)
     if unknown:
-        raise RuleError(f"“{sorted(unknown)[0]}” is not an xp track.")
+        raise RuleError(_("“%(track)s” is not an xp track."), track=sorted(unknown)[0])
     if any(amount < 0 for amount in tracks.values()):
-        raise RuleError("Xp marked on a track cannot be negative.")
+        raise RuleError(_("Xp marked on a track cannot be negative."))
     placed = sum(tracks.values())
     if placed != xp:
-        raise RuleError(f"The triggers give {xp} xp; the tracks take {placed}. Place it all.")
+        raise RuleError(
+            _("The triggers give %(xp)s xp; the tracks take %(placed)s. Place it all."),
+            xp=xp,
+            placed=placed,
+        )
     return {track: amount for track, amount in tracks.items() if amount}
 
 

@@ -16,7 +16,7 @@ whether the move is allowed at all.
 
 from collections.abc import Iterable, Mapping
 
-from blades.rules.errors import RuleError
+from blades.rules.errors import RuleError, _
 
 CLOCK_MIN = 2
 CLOCK_MAX = 12
@@ -29,7 +29,7 @@ FACTION = "faction"
 
 def validate_clock_size(segments: int) -> int:
     if not CLOCK_MIN <= segments <= CLOCK_MAX:
-        raise RuleError(f"A clock has {CLOCK_MIN} to {CLOCK_MAX} segments.")
+        raise RuleError(_("A clock has %(min)s to %(max)s segments."), min=CLOCK_MIN, max=CLOCK_MAX)
     return segments
 
 
@@ -46,26 +46,26 @@ def check_tick(*, kind: str, by: int, locked_until: str | None, by_gm: bool) -> 
     """Refuse a tick the clock's kind (or its lock) does not allow. `locked_until` names
     the clock still to fill when this one is locked (None when it is open)."""
     if by == 0:
-        raise RuleError("A tick moves the clock by at least one segment.")
+        raise RuleError(_("A tick moves the clock by at least one segment."))
     # The GM may still take ticks off a locked clock: a correction, or undoing a roll.
     if locked_until is not None and (by > 0 or not by_gm):
-        raise RuleError(f"This clock is locked until “{locked_until}” fills.")
+        raise RuleError(_("This clock is locked until “%(clock)s” fills."), clock=locked_until)
     if by_gm:
         return
     if kind == FACTION:
-        raise RuleError("A faction clock is ticked by the GM in downtime.")
+        raise RuleError(_("A faction clock is ticked by the GM in downtime."))
     if by < 0 and kind != TUG_OF_WAR:
-        raise RuleError("Only a tug-of-war clock can be ticked down.")
+        raise RuleError(_("Only a tug-of-war clock can be ticked down."))
 
 
 def check_setup(*, kind: str, hidden: bool, players_tick: bool, has_rival: bool) -> None:
     """Refuse a clock whose settings contradict its kind."""
     if players_tick and hidden:
-        raise RuleError("Players cannot tick a clock they cannot see.")
+        raise RuleError(_("Players cannot tick a clock they cannot see."))
     if players_tick and kind == FACTION:
-        raise RuleError("A faction clock is ticked by the GM in downtime.")
+        raise RuleError(_("A faction clock is ticked by the GM in downtime."))
     if has_rival and kind != RACING:
-        raise RuleError("Only a racing clock races a rival.")
+        raise RuleError(_("Only a racing clock races a rival."))
 
 
 def check_links(links: Mapping[int, int | None]) -> None:
@@ -76,6 +76,6 @@ def check_links(links: Mapping[int, int | None]) -> None:
         step = links.get(start)
         while step is not None:
             if step in seen:
-                raise RuleError("A clock cannot unlock itself, even through other clocks.")
+                raise RuleError(_("A clock cannot unlock itself, even through other clocks."))
             seen.add(step)
             step = links.get(step)

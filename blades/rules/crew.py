@@ -6,11 +6,11 @@ from dataclasses import dataclass
 from blades.rules.character import (
     STRESS_MAX,
     TRAUMA_MAX,
-    RuleError,
     XpChange,
     check_range,
     mark_track_xp,
 )
+from blades.rules.errors import RuleError, _, ngettext
 from blades.rules.undo import ladder_steps, reverse_ladder
 
 TIER_MAX = 4  # the crew sheet shows 0..IV
@@ -31,7 +31,7 @@ HOLDS = ("weak", "strong")
 
 def rep_track(turf: int) -> int:
     """Each turf held is marked on the rep track, so less rep is needed to develop."""
-    return REP_MAX - check_range(turf, 0, TURF_MAX, "Turf")
+    return REP_MAX - check_range(turf, 0, TURF_MAX, _("Turf"))
 
 
 @dataclass(frozen=True)
@@ -47,10 +47,10 @@ def add_rep(rep: int, turf: int, amount: int) -> RepChange:
     gained while rep is high can leave rep past the shortened track: it counts as full.
     """
     track = rep_track(turf)
-    check_range(rep, 0, REP_MAX, "Rep")
+    check_range(rep, 0, REP_MAX, _("Rep"))
     total = rep + amount
     if total < 0:
-        raise RuleError(f"The crew has only {rep} rep.")
+        raise RuleError(_("The crew has only %(rep)s rep."), rep=rep)
     new_rep = min(total, track)
     return RepChange(rep=new_rep, full=new_rep >= track)
 
@@ -72,7 +72,7 @@ def tier_up_cost(tier: int, hardcase: bool = False, patron: bool = False) -> int
     """Rising a tier costs the new tier times 8 coin; the Patron crew ability "halves the
     coin cost of advancing Tier", and then the Hardcase prison claim makes "it costs 2
     fewer coins than it normally would" (003 Prison claims)."""
-    cost = (check_range(tier, 0, TIER_MAX - 1, "Tier") + 1) * 8
+    cost = (check_range(tier, 0, TIER_MAX - 1, _("Tier")) + 1) * 8
     return cost // (2 if patron else 1) - HARDCASE_DISCOUNT * hardcase
 
 
@@ -94,19 +94,28 @@ def develop(
     Turf stays marked; only rep resets.
     """
     if hold not in HOLDS:
-        raise RuleError(f"“{hold}” is not a hold; it is weak or strong.")
-    check_range(tier, 0, TIER_MAX, "Tier")
+        raise RuleError(_("“%(hold)s” is not a hold; it is weak or strong."), hold=hold)
+    check_range(tier, 0, TIER_MAX, _("Tier"))
     if coin < 0:
-        raise RuleError("Coin cannot be negative.")
+        raise RuleError(_("Coin cannot be negative."))
     if rep < rep_track(turf):
-        raise RuleError(f"The crew needs {rep_track(turf)} rep to develop (it has {rep}).")
+        raise RuleError(
+            _("The crew needs %(needed)s rep to develop (it has %(rep)s)."),
+            needed=rep_track(turf),
+            rep=rep,
+        )
     if hold == "weak":
         return Development(tier=tier, hold="strong", rep=0, coin=coin, kind="strong_hold")
     if tier >= TIER_MAX:
-        raise RuleError(f"The crew is already at the highest tier ({TIER_MAX}).")
+        raise RuleError(_("The crew is already at the highest tier (%(max)s)."), max=TIER_MAX)
     cost = tier_up_cost(tier, hardcase, patron)
     if coin < cost:
-        raise RuleError(f"Rising to tier {tier + 1} costs {cost} coin; the crew has {coin}.")
+        raise RuleError(
+            _("Rising to tier %(tier)s costs %(cost)s coin; the crew has %(coin)s."),
+            tier=tier + 1,
+            cost=cost,
+            coin=coin,
+        )
     return Development(tier=tier + 1, hold="weak", rep=0, coin=coin - cost, kind="tier_up")
 
 
@@ -140,8 +149,8 @@ def add_heat(heat: int, wanted: int, amount: int) -> HeatChange:
     big gain can wrap more than once. At wanted 4 there is no higher level: heat then
     stays at 8, the most the track holds without converting.
     """
-    check_range(heat, 0, HEAT_MAX - 1, "Heat")
-    check_range(wanted, 0, WANTED_MAX, "Wanted level")
+    check_range(heat, 0, HEAT_MAX - 1, _("Heat"))
+    check_range(wanted, 0, WANTED_MAX, _("Wanted level"))
     total = max(0, heat + amount)
     gained = 0
     while total >= HEAT_MAX and wanted + gained < WANTED_MAX:
@@ -160,8 +169,8 @@ def unwind_heat(heat: int, wanted: int, steps: int) -> HeatChange:
     """Take back `steps` heat that add_heat gave, unrolling the wanted levels it rolled
     into (wanted 1, heat 0 less 1 is wanted 0, heat 8); stops at heat 0, wanted 0, and
     at the full track (a negative `steps` gives heat back the same way)."""
-    check_range(heat, 0, HEAT_MAX - 1, "Heat")
-    check_range(wanted, 0, WANTED_MAX, "Wanted level")
+    check_range(heat, 0, HEAT_MAX - 1, _("Heat"))
+    check_range(wanted, 0, WANTED_MAX, _("Wanted level"))
     back = reverse_ladder(heat, wanted, steps, HEAT_MAX, WANTED_MAX)
     return HeatChange(heat=back.low, wanted=back.high, wanted_gained=back.high - wanted)
 
@@ -170,7 +179,10 @@ def score_heat(
     exposure: str, *, high_profile: bool, hostile_turf: bool, at_war: bool, killing: bool
 ) -> int:
     if exposure not in EXPOSURE:
-        raise RuleError(f"“{exposure}” is not an exposure; choose quiet, contained, loud or wild.")
+        raise RuleError(
+            _("“%(exposure)s” is not an exposure; choose quiet, contained, loud or wild."),
+            exposure=exposure,
+        )
     return (
         EXPOSURE[exposure]
         + HEAT_HIGH_PROFILE * high_profile
@@ -182,8 +194,8 @@ def score_heat(
 
 def incarcerate(heat: int, wanted: int) -> tuple[int, int]:
     """Someone takes the fall: heat clears and the wanted level drops by one."""
-    check_range(heat, 0, HEAT_MAX - 1, "Heat")
-    check_range(wanted, 0, WANTED_MAX, "Wanted level")
+    check_range(heat, 0, HEAT_MAX - 1, _("Heat"))
+    check_range(wanted, 0, WANTED_MAX, _("Wanted level"))
     return 0, max(0, wanted - 1)
 
 
@@ -198,11 +210,11 @@ CREATION_UPGRADE_BOXES = 2
 
 
 def tithe(tier: int) -> int:
-    return check_range(tier, 0, FACTION_TIER_MAX, "Tier") + 1
+    return check_range(tier, 0, FACTION_TIER_MAX, _("Tier")) + 1
 
 
 def crew_coin_limit(vault_boxes: int) -> int:
-    return VAULT_LIMITS[check_range(vault_boxes, 0, len(VAULT_LIMITS) - 1, "Vault boxes")]
+    return VAULT_LIMITS[check_range(vault_boxes, 0, len(VAULT_LIMITS) - 1, _("Vault boxes"))]
 
 
 @dataclass(frozen=True)
@@ -221,8 +233,12 @@ def check_vault(coin: int, limit: int) -> None:
     excess = coin_excess(coin, limit)
     if excess:
         raise RuleError(
-            f"The crew holds {excess} coin more than its lair keeps ({limit}): spend it or "
-            "share it out among the crew before the next score."
+            _(
+                "The crew holds %(excess)s coin more than its lair keeps (%(limit)s): spend it "
+                "or share it out among the crew before the next score."
+            ),
+            excess=excess,
+            limit=limit,
         )
 
 
@@ -231,9 +247,13 @@ def share_payoff(coin: int, shares: Iterable[int]) -> int:
     the crew sheet, or divvy it up among the crew members as you see fit", 003)."""
     shares = list(shares)
     if any(share < 0 for share in shares):
-        raise RuleError("A share of the payoff cannot be negative.")
+        raise RuleError(_("A share of the payoff cannot be negative."))
     if sum(shares) > coin:
-        raise RuleError(f"The shares come to {sum(shares)} coin; the payoff is {coin}.")
+        raise RuleError(
+            _("The shares come to %(shares)s coin; the payoff is %(coin)s."),
+            shares=sum(shares),
+            coin=coin,
+        )
     return coin - sum(shares)
 
 
@@ -241,10 +261,10 @@ def add_crew_coin(coin: int, amount: int, limit: int) -> CoinChange:
     """Coin beyond the lair's limit is kept but flagged as excess: it must be spent or
     shared out before the next score, and the table decides how."""
     if coin < 0:
-        raise RuleError("Coin cannot be negative.")
+        raise RuleError(_("Coin cannot be negative."))
     total = coin + amount
     if total < 0:
-        raise RuleError(f"The crew has only {coin} coin.")
+        raise RuleError(_("The crew has only %(coin)s coin."), coin=coin)
     return CoinChange(coin=total, excess=coin_excess(total, limit))
 
 
@@ -258,7 +278,7 @@ def mark_crew_xp(xp: int, amount: int, track_length: int = CREW_XP_DEFAULT) -> X
 
 def advance_stash_gain(tier: int) -> int:
     """Stash each PC gains when the crew advances."""
-    return check_range(tier, 0, TIER_MAX, "Tier") + 2
+    return check_range(tier, 0, TIER_MAX, _("Tier")) + 2
 
 
 # --- Factions and war ----------------------------------------------------------------
@@ -302,7 +322,7 @@ def effective_hold(hold: str, tier: int, at_war: bool) -> tuple[str, int]:
     A weak tier-0 crew cannot drop further; its lair comes under threat instead.
     """
     if hold not in HOLDS:
-        raise RuleError(f"“{hold}” is not a hold; it is weak or strong.")
+        raise RuleError(_("“%(hold)s” is not a hold; it is weak or strong."), hold=hold)
     if not at_war:
         return hold, tier
     if hold == "strong":
@@ -318,11 +338,11 @@ GANG_SCALE: dict[int, str] = {0: "1-2", 1: "3-6", 2: "12", 3: "20", 4: "40", 5: 
 def cohort_quality(tier: int, *, expert: bool = False, elite: bool = False) -> int:
     """A gang's quality is the crew's tier; an expert is one better. An Elite upgrade
     for the gang's type gives +1d, which is folded in here as +1."""
-    return check_range(tier, 0, FACTION_TIER_MAX, "Tier") + (1 if expert or elite else 0)
+    return check_range(tier, 0, FACTION_TIER_MAX, _("Tier")) + (1 if expert or elite else 0)
 
 
 def gang_scale(tier: int) -> str:
-    return GANG_SCALE[check_range(tier, 0, FACTION_TIER_MAX, "Tier")]
+    return GANG_SCALE[check_range(tier, 0, FACTION_TIER_MAX, _("Tier"))]
 
 
 # --- Downtime ------------------------------------------------------------------------
@@ -354,7 +374,7 @@ def claim_reachable(target: Cell, held: Iterable[Cell], paths: Iterable[tuple[Ce
 def turf_count(held_turf_claims: int) -> int:
     """Turf held on the claim map, as marked on the rep track (at most 6 fit there)."""
     if held_turf_claims < 0:
-        raise RuleError("Turf cannot be negative.")
+        raise RuleError(_("Turf cannot be negative."))
     return min(held_turf_claims, TURF_MAX)
 
 
@@ -366,7 +386,9 @@ def add_crew_coin_within(coin: int, amount: int, limit: int) -> int:
     """
     change = add_crew_coin(coin, amount, limit)
     if amount > 0 and change.excess:
-        raise RuleError(f"The lair holds {limit} coin; the crew has {coin}.")
+        raise RuleError(
+            _("The lair holds %(limit)s coin; the crew has %(coin)s."), limit=limit, coin=coin
+        )
     return change.coin
 
 
@@ -387,7 +409,10 @@ def has_mastery(upgrades: dict[str, int]) -> bool:
 
 def training_xp(track: str, upgrades: dict[str, int]) -> int:
     if track not in TRAINING_UPGRADES:
-        raise RuleError(f"“{track}” is not a track to train; choose an attribute or playbook.")
+        raise RuleError(
+            _("“%(track)s” is not a track to train; choose an attribute or playbook."),
+            track=track,
+        )
     return 2 if upgrades.get(TRAINING_UPGRADES[track], 0) >= 1 else 1
 
 
@@ -427,12 +452,15 @@ def mark_upgrade(marked: int, boxes: int, boxes_free: int, by: int) -> UpgradeCh
     Free boxes come from advances (two each) and from crew creation (two); unmarking a
     box gives it back, so a mistake costs nothing.
     """
-    check_range(marked, 0, boxes, "Marked boxes")
+    check_range(marked, 0, boxes, _("Marked boxes"))
     new = marked + by
     if not 0 <= new <= boxes:
-        raise RuleError(f"This upgrade has {boxes} box{'es' if boxes > 1 else ''}.")
+        raise RuleError(
+            ngettext("This upgrade has %(boxes)s box.", "This upgrade has %(boxes)s boxes.", boxes),
+            boxes=boxes,
+        )
     if boxes_free - by < 0:
-        raise RuleError("The crew has no free upgrade boxes: spend an advance first.")
+        raise RuleError(_("The crew has no free upgrade boxes: spend an advance first."))
     return UpgradeChange(marked=new, boxes_free=boxes_free - by)
 
 
@@ -449,14 +477,14 @@ class AdvanceSpent:
 def spend_advance(advances: int, on: str, boxes_free: int) -> AdvanceSpent:
     """A crew advance buys one special ability or two upgrade boxes."""
     if advances < 1:
-        raise RuleError("The crew has no advance to spend: fill the crew xp track first.")
+        raise RuleError(_("The crew has no advance to spend: fill the crew xp track first."))
     if on == "ability":
         return AdvanceSpent(advances=advances - 1, boxes_free=boxes_free, ability=True)
     if on == "upgrades":
         return AdvanceSpent(
             advances=advances - 1, boxes_free=boxes_free + ADVANCE_UPGRADE_BOXES, ability=False
         )
-    raise RuleError("An advance buys a special ability or two upgrade boxes.")
+    raise RuleError(_("An advance buys a special ability or two upgrade boxes."))
 
 
 # --- Cohorts on the sheet ---------------------------------------------------------------
@@ -473,7 +501,7 @@ COHORT_TENDED_HEALING = 2
 
 
 def cohort_harm(harm: int) -> str:
-    return COHORT_HARM[check_range(harm, 0, COHORT_DEAD, "Cohort harm")]
+    return COHORT_HARM[check_range(harm, 0, COHORT_DEAD, _("Cohort harm"))]
 
 
 def cohort_dice(quality: int, harm: int) -> int:
@@ -481,7 +509,9 @@ def cohort_dice(quality: int, harm: int) -> int:
     recovered) → Dead" (SRD_FACTS 6.4)."""
     label = cohort_harm(harm)
     if harm >= COHORT_BROKEN:
-        raise RuleError(f"The cohort is {label.lower()}: it can't act until it recovers.")
+        raise RuleError(
+            _("The cohort is %(harm)s: it can't act until it recovers."), harm=label.lower()
+        )
     return max(0, quality - (1 if harm == COHORT_IMPAIRED else 0))
 
 
@@ -497,12 +527,12 @@ def heal_cohort(harm: int, tended: bool) -> int:
 def check_edges_and_flaws(edges: int, flaws: int) -> None:
     """A cohort takes one or two edges and as many flaws."""
     if not 1 <= edges <= 2:
-        raise RuleError("Choose one or two edges.")
+        raise RuleError(_("Choose one or two edges."))
     if flaws != edges:
-        raise RuleError(f"Choose as many flaws as edges ({edges}).")
+        raise RuleError(_("Choose as many flaws as edges (%(edges)s)."), edges=edges)
 
 
 def cohort_cost(types: int) -> int:
     """Upgrade boxes to recruit a cohort: two, and two more for its second type."""
-    check_range(types, 1, COHORT_MAX_TYPES, "Cohort types")
+    check_range(types, 1, COHORT_MAX_TYPES, _("Cohort types"))
     return COHORT_BOXES * types

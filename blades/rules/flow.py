@@ -12,7 +12,8 @@ from __future__ import annotations
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 
-from blades.rules.character import Harm, RuleError, harm_rows
+from blades.rules.character import Harm, harm_rows
+from blades.rules.errors import RuleError, _
 from blades.rules.rolls import (
     ASSIST_STRESS,
     PUSH_EFFECT,
@@ -58,24 +59,24 @@ def trade(position: Position, effect: Effect, direction: str) -> tuple[Position,
         return trade_position_for_effect(position, effect)
     if direction == "position":
         return trade_effect_for_position(position, effect)
-    raise RuleError("Trade position for effect, or effect for position.")
+    raise RuleError(_("Trade position for effect, or effect for position."))
 
 
 def trade_effect_for_position(position: Position, effect: Effect) -> tuple[Position, Effect]:
     """The player takes one level less effect for a better position."""
     if position is Position.CONTROLLED:
-        raise RuleError("The position is already controlled: there is nothing to gain.")
+        raise RuleError(_("The position is already controlled: there is nothing to gain."))
     if effect is Effect.ZERO:
-        raise RuleError("The effect is already zero: there is nothing left to trade.")
+        raise RuleError(_("The effect is already zero: there is nothing left to trade."))
     return improve_position(position), reduce_effect(effect)
 
 
 def trade_position_for_effect(position: Position, effect: Effect) -> tuple[Position, Effect]:
     """The player takes a worse position for one more level of effect."""
     if position is Position.DESPERATE:
-        raise RuleError("The position is already desperate: there is nothing left to trade.")
+        raise RuleError(_("The position is already desperate: there is nothing left to trade."))
     if effect is Effect.EXTREME:
-        raise RuleError("The effect is already extreme.")
+        raise RuleError(_("The effect is already extreme."))
     return worsen_position(position), raise_effect(effect)
 
 
@@ -95,9 +96,9 @@ class Bonuses:
 
     def __post_init__(self) -> None:
         if self.push_dice and self.bargain:
-            raise RuleError("Push for a die or take the devil's bargain, not both.")
+            raise RuleError(_("Push for a die or take the devil's bargain, not both."))
         if not all(0 <= n <= ABILITY_BONUS for n in (self.ability_dice, self.ability_effect)):
-            raise RuleError("An ability adds one die or one level of effect.")
+            raise RuleError(_("An ability adds one die or one level of effect."))
 
 
 def flow_pool(rating: int, harm_penalty: int, bonuses: Bonuses) -> int:
@@ -130,7 +131,7 @@ def flow_position(position: Position, bonuses: Bonuses) -> Position:
 def roller_stress(bonuses: Bonuses, flashback_cost: int = 0) -> int:
     """Stress the roller pays when the dice are rolled: pushes and a flashback's cost."""
     if flashback_cost < 0:
-        raise RuleError("A flashback cannot cost less than nothing.")
+        raise RuleError(_("A flashback cannot cost less than nothing."))
     pushes = push_stress(bonuses.push_dice, bonuses.push_effect, bonuses.push_act)
     return pushes + flashback_cost
 
@@ -152,7 +153,9 @@ def remove_harm(harm: Mapping[int, Sequence[str]], level: int, description: str)
     rows = harm_rows(harm)
     entries = list(rows[level])
     if description not in entries:
-        raise RuleError(f"There is no “{description}” at level {level}.")
+        raise RuleError(
+            _("There is no “%(harm)s” at level %(level)s."), harm=description, level=level
+        )
     index = len(entries) - 1 - entries[::-1].index(description)
     del entries[index]
     rows[level] = tuple(entries)
@@ -178,10 +181,10 @@ def check_group_assist(
 
     `assists` maps each assisted participant to their assister."""
     if assister in participants:
-        raise RuleError("Someone taking part in the group action cannot also assist it.")
+        raise RuleError(_("Someone taking part in the group action cannot also assist it."))
     if participant not in participants:
-        raise RuleError("Assist someone taking part in the group action.")
+        raise RuleError(_("Assist someone taking part in the group action."))
     if participant in assists:
-        raise RuleError("That participant already has an assister; only one can help a roll.")
+        raise RuleError(_("That participant already has an assister; only one can help a roll."))
     if assister in assists.values():
-        raise RuleError("You already assist someone in this group action.")
+        raise RuleError(_("You already assist someone in this group action."))

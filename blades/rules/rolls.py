@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from enum import IntEnum, StrEnum
 
 from blades.rules.dice import Outcome, Roll
-from blades.rules.errors import RuleError
+from blades.rules.errors import RuleError, _
 
 ASSIST_STRESS = 1
 PUSH_STRESS = 2
@@ -189,9 +189,9 @@ def action_pool(
     so it may be negative; a total of zero or less is a zero pool (2d, keep the lowest).
     """
     if rating < 0:
-        raise RuleError("an action rating cannot be negative")
+        raise RuleError(_("an action rating cannot be negative"))
     if push and bargain:
-        raise RuleError("the second bonus die comes from pushing or a devil's bargain, not both")
+        raise RuleError(_("the second bonus die comes from pushing or a devil's bargain, not both"))
     second = PUSH_DICE if push else BARGAIN_DICE if bargain else 0
     return max(0, rating + ASSIST_DICE * int(assist) + second + extra_dice)
 

@@ -12,11 +12,11 @@ from blades.rules.character import (
     COIN_MAX,
     STRESS_MAX,
     XP_PER_TRIGGER_MAX,
-    RuleError,
     check_range,
 )
 from blades.rules.crew import JOB_COIN
 from blades.rules.dice import Outcome
+from blades.rules.errors import RuleError, _
 from blades.rules.rolls import OUTCOME_RISE_MAX, outcome_rank, raise_outcome
 
 # --- The score -------------------------------------------------------------------------
@@ -34,7 +34,11 @@ PLANS: dict[str, tuple[str, str]] = {
 
 def plan_detail_label(plan: str) -> str:
     if plan not in PLANS:
-        raise RuleError(f"“{plan}” is not a plan; choose one of {', '.join(PLANS)}.")
+        raise RuleError(
+            _("“%(plan)s” is not a plan; choose one of %(plans)s."),
+            plan=plan,
+            plans=", ".join(PLANS),
+        )
     return PLANS[plan][1]
 
 
@@ -60,13 +64,13 @@ def engagement_counts(marks: Mapping[str, str]) -> tuple[int, int]:
     advantages = disadvantages = 0
     for key, mark in marks.items():
         if key not in ENGAGEMENT_CHECKLIST:
-            raise RuleError(f"“{key}” is not on the engagement checklist.")
+            raise RuleError(_("“%(line)s” is not on the engagement checklist."), line=key)
         if mark == "advantage":
             advantages += 1
         elif mark == "disadvantage":
             disadvantages += 1
         elif mark:
-            raise RuleError("Each line is an advantage, a disadvantage, or neither.")
+            raise RuleError(_("Each line is an advantage, a disadvantage, or neither."))
     return advantages, disadvantages
 
 
@@ -78,7 +82,7 @@ FLASHBACK_STRESS_MAX = STRESS_MAX
 
 def flashback_stress(stress: int) -> int:
     """The GM sets a flashback's cost: 0 for simple, 1 for complex, 2+ for elaborate."""
-    return check_range(stress, 0, FLASHBACK_STRESS_MAX, "Flashback stress")
+    return check_range(stress, 0, FLASHBACK_STRESS_MAX, _("Flashback stress"))
 
 
 @dataclass(frozen=True)
@@ -98,8 +102,11 @@ def flashback_cost(stress: int, *, downtime: bool, pay_with: str = "") -> Flashb
         return FlashbackCost(stress=flashback_stress(stress))
     if pay_with not in ("coin", "rep"):
         raise RuleError(
-            f"A flashback to a downtime activity costs {DOWNTIME_FLASHBACK_COST} coin or "
-            f"{DOWNTIME_FLASHBACK_COST} rep: choose which."
+            _(
+                "A flashback to a downtime activity costs %(cost)s coin or %(cost)s rep: "
+                "choose which."
+            ),
+            cost=DOWNTIME_FLASHBACK_COST,
         )
     if pay_with == "coin":
         return FlashbackCost(coin=DOWNTIME_FLASHBACK_COST)
@@ -109,9 +116,9 @@ def flashback_cost(stress: int, *, downtime: bool, pay_with: str = "") -> Flashb
 def job_coin(size: str, extra: int = 0) -> int:
     """Coin by size of job; a major job is 10 or more, so only it takes `extra`."""
     if size not in JOB_COIN:
-        raise RuleError(f"“{size}” is not a job size.")
+        raise RuleError(_("“%(size)s” is not a job size."), size=size)
     if extra < 0 or (extra and size != "major"):
-        raise RuleError("Only a major job pays more than its standard coin.")
+        raise RuleError(_("Only a major job pays more than its standard coin."))
     return JOB_COIN[size] + extra
 
 
@@ -131,7 +138,7 @@ def lose_hold(hold: str, tier: int) -> HoldLoss:
     if hold == "strong":
         return HoldLoss("weak", tier, False)
     if hold != "weak":
-        raise RuleError(f"“{hold}” is not a hold; it is weak or strong.")
+        raise RuleError(_("“%(hold)s” is not a hold; it is weak or strong."), hold=hold)
     if tier == 0:
         return HoldLoss("weak", 0, True)
     return HoldLoss("weak", tier - 1, False)
@@ -347,7 +354,7 @@ def entanglement_choices(
                 ),
                 Choice("pay", "Pay them off: 1 coin", Cost(coin=1)),
             )
-    raise RuleError(f"“{name}” is not an entanglement.")
+    raise RuleError(_("“%(name)s” is not an entanglement."), name=name)
 
 
 QUESTIONING_DICE = 2  # "Roll 2d for a normal person"
@@ -359,7 +366,7 @@ QUESTIONING_DICE_MAX = QUESTIONING_TOUGH[-1]
 def questioning_dice(dice: int) -> int:
     """The fortune roll of someone questioned (Questioning, The Usual Suspects): 2d for a
     normal person, 3d or 4d for a tough, 1d or 0d for someone soft or loyal to the law."""
-    return check_range(dice, 0, QUESTIONING_DICE_MAX, "Dice for the person questioned")
+    return check_range(dice, 0, QUESTIONING_DICE_MAX, _("Dice for the person questioned"))
 
 
 def fortune_heat(name: str, outcome: Outcome) -> tuple[int, str]:
@@ -372,7 +379,7 @@ def fortune_heat(name: str, outcome: Outcome) -> tuple[int, str]:
         return 1, "They let something slip: +1 heat"
     if name == "The Usual Suspects":
         return 0, "They keep quiet but suffer level 2 harm"
-    raise RuleError(f"{name} has no fortune roll.")
+    raise RuleError(_("%(name)s has no fortune roll."), name=name)
 
 
 # --- Downtime --------------------------------------------------------------------------
@@ -421,26 +428,27 @@ def raise_result(kind: str, outcome: Outcome, coin: int) -> Raised:
     an asset's quality goes on past it at PAST_CRITICAL_COIN a level. Coin that would buy
     nothing is not spent."""
     if kind not in RAISABLE:
-        raise RuleError("Coin raises the result of a downtime roll, not this.")
+        raise RuleError(_("Coin raises the result of a downtime roll, not this."))
     if coin < RAISE_COIN:
-        raise RuleError(f"Spend at least {RAISE_COIN} coin.")
+        raise RuleError(_("Spend at least %(coin)s coin."), coin=RAISE_COIN)
     levels = min(coin // RAISE_COIN, OUTCOME_RISE_MAX - outcome_rank(outcome))
     spent = levels * RAISE_COIN
     past = (coin - spent) // PAST_CRITICAL_COIN if kind == "acquire_asset" else 0
     if not levels and not past:
         if kind == "acquire_asset":
             raise RuleError(
-                f"Past a critical, each level of quality costs {PAST_CRITICAL_COIN} coin."
+                _("Past a critical, each level of quality costs %(coin)s coin."),
+                coin=PAST_CRITICAL_COIN,
             )
-        raise RuleError("The result is already a critical.")
+        raise RuleError(_("The result is already a critical."))
     return Raised(raise_outcome(outcome, levels), past, spent + past * PAST_CRITICAL_COIN)
 
 
 def extra_activity_payment(pay_with: str) -> str:
     if pay_with not in ("coin", "rep"):
         raise RuleError(
-            f"An extra activity costs {EXTRA_ACTIVITY_COST} coin or {EXTRA_ACTIVITY_COST} rep: "
-            "choose which."
+            _("An extra activity costs %(cost)s coin or %(cost)s rep: choose which."),
+            cost=EXTRA_ACTIVITY_COST,
         )
     return pay_with
 

@@ -1,0 +1,34 @@
+"""A refusal is read in the language of whoever took the step: the rules' message is
+translated when it is drawn, with the numbers the rules gave it."""
+
+from django.urls import reverse
+
+from tests.factories import CharacterFactory, ProfileFactory
+
+HTMX = {"HX-Request": "true"}
+SPANISH = {"HTTP_ACCEPT_LANGUAGE": "es-ES,es;q=0.9"}
+ENGLISH = {"HTTP_ACCEPT_LANGUAGE": "en-GB,en;q=0.9"}
+
+
+def too_much_stress(client, character, **headers) -> str:
+    url = reverse("character_move", args=[character.table_id, character.pk, "set-stress"])
+    response = client.post(url, {"stress": "10"}, headers=HTMX, **headers)
+    assert response.status_code == 422
+    return response.content.decode()
+
+
+def test_the_same_refusal_reads_in_each_readers_language(client, table, player):
+    character = CharacterFactory(table=table, owner=player)
+    client.force_login(player)
+    spanish = too_much_stress(client, character, **SPANISH)
+    assert "Estrés debe estar entre 0 y 9." in spanish
+    english = too_much_stress(client, character, **ENGLISH)
+    assert "Stress must be between 0 and 9." in english
+    assert "Estrés" not in english
+
+
+def test_a_refusal_follows_the_language_the_user_chose(client, table, player):
+    ProfileFactory(user=player)
+    character = CharacterFactory(table=table, owner=player)
+    client.force_login(player)
+    assert "Estrés debe estar entre 0 y 9." in too_much_stress(client, character, **ENGLISH)
