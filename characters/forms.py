@@ -5,6 +5,8 @@ from dataclasses import dataclass
 
 from django import forms
 from django.db.models import Q
+from django.utils.translation import gettext, ngettext_lazy
+from django.utils.translation import gettext_lazy as _
 
 from blades import content
 from blades.rules import character as rules
@@ -13,18 +15,32 @@ from .foundry import MAX_BYTES, FoundryError, Sheet, parse, read_actor
 from .foundry_import import Match, playbooks_for
 from .models import WIZARD_STEPS, Character, Draft, Option, Playbook
 from .queries import draft_playbook
+from .wording import ACTION_NAMES, ability_text, friend_label, language, option_name, playbook_text
 
-ACTION_CHOICES = [(a, a.capitalize()) for a in rules.ACTIONS]
+ACTION_CHOICES = [(a, ACTION_NAMES[a]) for a in rules.ACTIONS]
 
 
-def _option_field(kind: str, label: str) -> forms.ModelChoiceField:
-    return forms.ModelChoiceField(
+class OptionField(forms.ModelChoiceField):
+    """A heritage, background or vice, named in the reader's language."""
+
+    def label_from_instance(self, obj) -> str:
+        return option_name(obj)
+
+
+def _option_field(kind: str, label) -> forms.ModelChoiceField:
+    return OptionField(
         label=label,
         queryset=Option.objects.filter(kind=kind),
         to_field_name="key",
         widget=forms.RadioSelect,
         empty_label=None,
     )
+
+
+def _playbook_label(playbook) -> str:
+    tagline = playbook_text(playbook, "tagline")
+    name = playbook_text(playbook, "name")
+    return f"{name} — {tagline}" if tagline else gettext("%(name)s (custom)") % {"name": name}
 
 
 class StepForm(forms.Form):
@@ -38,7 +54,7 @@ class StepForm(forms.Form):
 
 class PlaybookStep(StepForm):
     playbook = forms.ModelChoiceField(
-        label="Playbook", queryset=Playbook.objects.none(), widget=forms.RadioSelect
+        label=_("Playbook"), queryset=Playbook.objects.none(), widget=forms.RadioSelect
     )
 
     def __init__(self, *args, **kwargs):
@@ -46,22 +62,20 @@ class PlaybookStep(StepForm):
         field = self.fields["playbook"]
         field.queryset = Playbook.objects.filter(Q(table=None) | Q(table=self.table))
         field.empty_label = None
-        field.label_from_instance = lambda p: (
-            f"{p.name} — {p.tagline}" if p.tagline else f"{p.name} (custom)"
-        )
+        field.label_from_instance = _playbook_label
 
 
 class HeritageStep(StepForm):
-    heritage = _option_field("heritage", "Heritage")
+    heritage = _option_field("heritage", _("Heritage"))
     heritage_detail = forms.CharField(
-        label="Heritage detail", max_length=200, required=False, help_text="Family, origins."
+        label=_("Heritage detail"), max_length=200, required=False, help_text=_("Family, origins.")
     )
 
 
 class BackgroundStep(StepForm):
-    background = _option_field("background", "Background")
+    background = _option_field("background", _("Background"))
     background_detail = forms.CharField(
-        label="Background detail", max_length=200, required=False, help_text="What you did."
+        label=_("Background detail"), max_length=200, required=False, help_text=_("What you did.")
     )
 
 
@@ -132,7 +146,8 @@ class ActionsStep(StepForm):
                         rating=rating,
                         added=rating - given,
                         checked=rating - given == chosen,
-                        name=f"{label} {rating} of {self.cap} dots",
+                        name=gettext("%(action)s %(rating)s of %(most)s dots")
+                        % {"action": label, "rating": rating, "most": self.cap},
                     )
                     for rating in range(given, self.cap + 1)
                 ]
@@ -160,7 +175,11 @@ class ActionsStep(StepForm):
                 continue
             cleaned[action] = cleaned.get(action) or 0
             if dots.get(action, 0) + cleaned[action] > rules.CREATION_MAX:
-                self.add_error(action, f"No action can start above {rules.CREATION_MAX} dots.")
+                self.add_error(
+                    action,
+                    gettext("No action can start above %(most)s dots.")
+                    % {"most": rules.CREATION_MAX},
+                )
         if not self.errors:
             added = {a: cleaned[a] for a in rules.ACTIONS}
             try:
@@ -172,62 +191,67 @@ class ActionsStep(StepForm):
 
 class AbilityStep(StepForm):
     ability = forms.ModelChoiceField(
-        label="Special ability", queryset=None, widget=forms.RadioSelect, empty_label=None
+        label=_("Special ability"), queryset=None, widget=forms.RadioSelect, empty_label=None
     )
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         abilities = self.playbook.abilities.all()
         self.fields["ability"].queryset = abilities
-        self.fields["ability"].label_from_instance = lambda a: f"{a.name}: {a.description}"
+        self.fields["ability"].label_from_instance = _ability_label
         first = abilities.first()
         if first and not self.is_bound:
             self.initial.setdefault("ability", first.pk)
 
 
+def _ability_label(ability) -> str:
+    return f"{ability_text(ability, 'name')}: {ability_text(ability, 'description')}"
+
+
 class FriendsStep(StepForm):
     close_friend = forms.ModelChoiceField(
-        label="Close friend", queryset=None, widget=forms.RadioSelect, empty_label=None
+        label=_("Close friend"), queryset=None, widget=forms.RadioSelect, empty_label=None
     )
     rival = forms.ModelChoiceField(
-        label="Rival", queryset=None, widget=forms.RadioSelect, empty_label=None
+        label=_("Rival"), queryset=None, widget=forms.RadioSelect, empty_label=None
     )
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         for name in ("close_friend", "rival"):
             self.fields[name].queryset = self.playbook.friends.all()
+            self.fields[name].label_from_instance = friend_label
 
     def clean(self):
         cleaned = super().clean()
         if cleaned.get("close_friend") and cleaned.get("close_friend") == cleaned.get("rival"):
-            self.add_error("rival", "Your rival cannot also be your close friend.")
+            self.add_error("rival", gettext("Your rival cannot also be your close friend."))
         return cleaned
 
 
 class ViceStep(StepForm):
-    vice = _option_field("vice", "Vice")
+    vice = _option_field("vice", _("Vice"))
     vice_purveyor = forms.CharField(
-        label="Purveyor", max_length=200, help_text="Who or where you indulge."
+        label=_("Purveyor"), max_length=200, help_text=_("Who or where you indulge.")
     )
 
 
 class NameStep(StepForm):
-    name = forms.CharField(label="Name", max_length=80)
-    alias = forms.CharField(label="Alias", max_length=80, required=False)
-    look = forms.CharField(label="Look", max_length=200, required=False)
+    name = forms.CharField(label=_("Name"), max_length=80)
+    alias = forms.CharField(label=_("Alias"), max_length=80, required=False)
+    look = forms.CharField(label=_("Look"), max_length=200, required=False)
 
 
 # Each wizard step's title and form, in the order of WIZARD_STEPS.
 STEPS: dict[str, tuple[str, type[StepForm]]] = {
-    "playbook": ("Playbook", PlaybookStep),
-    "heritage": ("Heritage", HeritageStep),
-    "background": ("Background", BackgroundStep),
-    "actions": ("Action dots", ActionsStep),
-    "ability": ("Special ability", AbilityStep),
-    "friends": ("Friend and rival", FriendsStep),
-    "vice": ("Vice", ViceStep),
-    "name": ("Name and look", NameStep),
+    "playbook": (_("Playbook"), PlaybookStep),
+    "heritage": (_("Heritage"), HeritageStep),
+    "background": (_("Background"), BackgroundStep),
+    "actions": (_("Action dots"), ActionsStep),
+    "ability": (_("Special ability"), AbilityStep),
+    "friends": (_("Friend and rival"), FriendsStep),
+    "vice": (_("Vice"), ViceStep),
+    "name": (_("Name and look"), NameStep),
 }
 
 
@@ -259,8 +283,9 @@ CUSTOM_ITEMS = 5
 CUSTOM_ABILITIES = 7
 
 
-def pluralize_dots(count: int) -> str:
-    return f"{count} dot" if count == 1 else f"{count} dots"
+def custom_ability_choices() -> list[tuple[str, str]]:
+    """The list a GM picks from, in the GM's language."""
+    return [(a["key"], a["name"]) for a in content.localized("custom_abilities", language())]
 
 
 class CustomPlaybookForm(forms.Form):
@@ -271,41 +296,50 @@ class CustomPlaybookForm(forms.Form):
     friend_count = CUSTOM_FRIENDS
     item_count = CUSTOM_ITEMS
 
-    name = forms.CharField(label="Playbook name", max_length=60)
+    name = forms.CharField(label=_("Playbook name"), max_length=60)
     xp_trigger = forms.CharField(
-        label="XP trigger", max_length=200, help_text="When does this playbook mark xp?"
+        label=_("XP trigger"), max_length=200, help_text=_("When does this playbook mark xp?")
     )
     primary = forms.ChoiceField(
-        label=f"Primary action ({pluralize_dots(rules.CUSTOM_PRIMARY_DOTS)})",
+        label=ngettext_lazy("Primary action (%(n)s dot)", "Primary action (%(n)s dots)", "n")
+        % {"n": rules.CUSTOM_PRIMARY_DOTS},
         choices=ACTION_CHOICES,
     )
     secondary = forms.ChoiceField(
-        label=f"Secondary action ({pluralize_dots(rules.CUSTOM_SECONDARY_DOTS)})",
+        label=ngettext_lazy("Secondary action (%(n)s dot)", "Secondary action (%(n)s dots)", "n")
+        % {"n": rules.CUSTOM_SECONDARY_DOTS},
         choices=ACTION_CHOICES,
     )
     abilities = forms.MultipleChoiceField(
-        label="Special abilities from the list",
-        choices=[(a["key"], a["name"]) for a in content.custom_abilities()],
+        label=_("Special abilities from the list"),
+        choices=custom_ability_choices,
         widget=forms.CheckboxSelectMultiple,
         required=False,
     )
     own_abilities = forms.CharField(
-        label="Special abilities of your own",
+        label=_("Special abilities of your own"),
         required=False,
         widget=forms.Textarea(attrs={"rows": 3}),
-        help_text="One per line, as “Name: what it does”.",
+        help_text=_("One per line, as “Name: what it does”."),
     )
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         for n in range(1, CUSTOM_FRIENDS + 1):
             self.fields[f"friend_{n}"] = forms.CharField(
-                label=f"Friend or rival {n}", max_length=160, help_text="Name, role"
+                label=gettext("Friend or rival %(n)s") % {"n": n},
+                max_length=160,
+                help_text=gettext("Name, role"),
             )
         for n in range(1, CUSTOM_ITEMS + 1):
-            self.fields[f"item_{n}"] = forms.CharField(label=f"Item {n}", max_length=80)
+            self.fields[f"item_{n}"] = forms.CharField(
+                label=gettext("Item %(n)s") % {"n": n}, max_length=80
+            )
             self.fields[f"item_{n}_load"] = forms.IntegerField(
-                label=f"Item {n} load", min_value=0, max_value=rules.ITEM_LOAD_MAX, initial=1
+                label=gettext("Item %(n)s load") % {"n": n},
+                min_value=0,
+                max_value=rules.ITEM_LOAD_MAX,
+                initial=1,
             )
 
     def clean_own_abilities(self) -> list[tuple[str, str]]:
@@ -315,7 +349,9 @@ class CustomPlaybookForm(forms.Form):
                 continue
             name, sep, text = line.partition(":")
             if not sep or not name.strip() or not text.strip():
-                raise forms.ValidationError(f"Write “Name: what it does” (not “{line.strip()}”).")
+                raise forms.ValidationError(
+                    gettext("Write “Name: what it does” (not “%(line)s”).") % {"line": line.strip()}
+                )
             own.append((name.strip()[:80], text.strip()))
         return own
 
@@ -323,14 +359,16 @@ class CustomPlaybookForm(forms.Form):
         cleaned = super().clean()
         primary, secondary = cleaned.get("primary"), cleaned.get("secondary")
         if primary and primary == secondary:
-            self.add_error("secondary", "The secondary action must differ from the primary.")
+            self.add_error(
+                "secondary", gettext("The secondary action must differ from the primary.")
+            )
         if "abilities" in cleaned and "own_abilities" in cleaned:
             count = len(cleaned["abilities"]) + len(cleaned["own_abilities"])
             if count != CUSTOM_ABILITIES:
                 self.add_error(
                     "abilities",
-                    f"Choose or write exactly {CUSTOM_ABILITIES} special abilities "
-                    f"(you have {count}).",
+                    gettext("Choose or write exactly %(most)s special abilities (you have %(n)s).")
+                    % {"most": CUSTOM_ABILITIES, "n": count},
                 )
         return cleaned
 
@@ -362,7 +400,15 @@ class DetailsForm(forms.ModelForm):
             "vice_purveyor",
             "notes",
         ]
-        labels = {"vice_purveyor": "Vice purveyor"}
+        labels = {
+            "name": _("Name"),
+            "alias": _("Alias"),
+            "look": _("Look"),
+            "heritage_detail": _("Heritage detail"),
+            "background_detail": _("Background detail"),
+            "vice_purveyor": _("Vice purveyor"),
+            "notes": _("Notes"),
+        }
 
 
 # --- Moving in from Foundry VTT --------------------------------------------------------
@@ -377,15 +423,16 @@ def _read(raw: bytes) -> Sheet:
 
 class UploadForm(forms.Form):
     export = forms.FileField(
-        label="Foundry actor export (.json)",
-        help_text="In Foundry: right-click the actor in the sidebar, Export Data.",
+        label=_("Foundry actor export (.json)"),
+        help_text=_("In Foundry: right-click the actor in the sidebar, Export Data."),
     )
 
     def clean_export(self):
         upload = self.cleaned_data["export"]
         if upload.size > MAX_BYTES:
             raise forms.ValidationError(
-                f"The file is larger than {MAX_BYTES // 1024} KB: not an actor export."
+                gettext("The file is larger than %(kb)s KB: not an actor export.")
+                % {"kb": MAX_BYTES // 1024}
             )
         raw = upload.read()
         self.sheet = _read(raw)
@@ -395,14 +442,17 @@ class UploadForm(forms.Form):
 
 class ConfirmForm(forms.Form):
     document = forms.CharField(widget=forms.HiddenInput, max_length=MAX_BYTES, strip=False)
-    playbook = forms.ModelChoiceField(queryset=Playbook.objects.none(), label="Playbook")
-    heritage = forms.ModelChoiceField(queryset=Option.objects.filter(kind="heritage"))
-    background = forms.ModelChoiceField(queryset=Option.objects.filter(kind="background"))
-    vice = forms.ModelChoiceField(queryset=Option.objects.filter(kind="vice"))
+    playbook = forms.ModelChoiceField(queryset=Playbook.objects.none(), label=_("Playbook"))
+    heritage = OptionField(queryset=Option.objects.filter(kind="heritage"), label=_("Heritage"))
+    background = OptionField(
+        queryset=Option.objects.filter(kind="background"), label=_("Background")
+    )
+    vice = OptionField(queryset=Option.objects.filter(kind="vice"), label=_("Vice"))
 
     def __init__(self, *args, table, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["playbook"].queryset = Playbook.objects.filter(playbooks_for(table))
+        self.fields["playbook"].label_from_instance = lambda p: playbook_text(p, "name")
 
     def clean_document(self) -> str:
         document = self.cleaned_data["document"]

@@ -9,6 +9,7 @@ from collections.abc import Iterable
 
 from django.conf import settings
 from django.db import models
+from django.utils.translation import gettext_lazy as _
 
 from blades.rules import abilities as ability_rules
 from blades.rules import character as rules
@@ -82,8 +83,8 @@ class Item(models.Model):
 
     class Armor(models.TextChoices):
         NONE = "", "—"
-        ARMOR = "armor", "Armor"
-        HEAVY = "heavy", "Heavy armor"
+        ARMOR = "armor", _("Armor")
+        HEAVY = "heavy", _("Heavy armor")
 
     playbook = models.ForeignKey(
         Playbook, on_delete=models.CASCADE, null=True, blank=True, related_name="items"
@@ -105,10 +106,10 @@ class Option(models.Model):
     """The short lists chosen from: heritages, backgrounds, vices, trauma conditions."""
 
     class Kind(models.TextChoices):
-        HERITAGE = "heritage", "Heritage"
-        BACKGROUND = "background", "Background"
-        VICE = "vice", "Vice"
-        TRAUMA = "trauma", "Trauma"
+        HERITAGE = "heritage", _("Heritage")
+        BACKGROUND = "background", _("Background")
+        VICE = "vice", _("Vice")
+        TRAUMA = "trauma", _("Trauma")
 
     kind = models.CharField(max_length=12, choices=Kind.choices)
     key = models.SlugField(max_length=40)
@@ -126,15 +127,15 @@ class Option(models.Model):
 
 class Character(models.Model):
     class State(models.TextChoices):
-        ACTIVE = "active", "Active"
-        RETIRED = "retired", "Retired"
-        DEAD = "dead", "Dead"
+        ACTIVE = "active", _("Active")
+        RETIRED = "retired", _("Retired")
+        DEAD = "dead", _("Dead")
 
     class Load(models.TextChoices):
-        NONE = "", "Not chosen"
-        LIGHT = "light", "Light"
-        NORMAL = "normal", "Normal"
-        HEAVY = "heavy", "Heavy"
+        NONE = "", _("Not chosen")
+        LIGHT = "light", _("Light")
+        NORMAL = "normal", _("Normal")
+        HEAVY = "heavy", _("Heavy")
 
     table = models.ForeignKey(
         "table_sessions.Table", on_delete=models.CASCADE, related_name="characters"
@@ -300,9 +301,9 @@ class Contact(models.Model):
     """One of the playbook's friends, as this character knows them."""
 
     class Stance(models.TextChoices):
-        NONE = "", "Acquaintance"
-        FRIEND = "friend", "Close friend"
-        RIVAL = "rival", "Rival"
+        NONE = "", _("Acquaintance")
+        FRIEND = "friend", _("Close friend")
+        RIVAL = "rival", _("Rival")
 
     character = models.ForeignKey(Character, on_delete=models.CASCADE, related_name="contacts")
     name = models.CharField(max_length=80)

@@ -9,7 +9,6 @@ from dataclasses import dataclass, field
 
 from django.db.models import Prefetch, Q
 
-from blades import content
 from blades.rules import abilities as ability_rules
 from blades.rules import character as rules
 from blades.rules.dice import dice_count
@@ -17,6 +16,7 @@ from blades.rules.rolls import action_pool
 from blades.rules.score import CHARACTER_TRIGGERS
 from sessions.steps import ID_MAX
 
+from . import wording
 from .models import (
     WIZARD_STEPS,
     Character,
@@ -207,7 +207,7 @@ def load_character(character_id: int) -> Character:
         .prefetch_related(
             Prefetch(
                 "abilities",
-                queryset=CharacterAbility.objects.select_related("ability"),
+                queryset=CharacterAbility.objects.select_related("ability__playbook"),
             ),
             "items",
             "contacts",
@@ -218,9 +218,8 @@ def load_character(character_id: int) -> Character:
 
 
 def crew_dot_choices(character: Character) -> list[tuple[str, str, tuple[str, ...]]]:
-    names = {a["key"]: a["name"] for t in content.crew_types() for a in t["abilities"]}
     keys = ability_rules.crew_dot_choices(character.crew_abilities, character.crew_dots)
-    return [(key, names[key], ability_rules.CREW_DOTS[key]) for key in keys]
+    return [(key, wording.crew_ability_name(key), ability_rules.CREW_DOTS[key]) for key in keys]
 
 
 def sheet_view(character: Character, *, mastery: bool) -> SheetView:
@@ -304,9 +303,7 @@ def sheet_view(character: Character, *, mastery: bool) -> SheetView:
         retirement_fate=rules.retirement_fate(character.stash),
         playbook_xp=character.playbook_xp,
         playbook_advances=character.playbook_advances,
-        warnings=ability_rules.warnings_before_a_roll(
-            character.harm, character.ability_keys, bool(load and load.encumbered)
-        ),
+        warnings=wording.warnings_before_a_roll(character, bool(load and load.encumbered)),
         vice_dice=rules.vice_dice(ratings),
         trauma_choices=[c for c in rules.TRAUMA_CONDITIONS if c not in character.traumas],
         slots=dict(rules.HARM_SLOTS),
@@ -334,8 +331,8 @@ def xp_triggers(playbook, abilities: frozenset[str]) -> list[str]:
     """The end-of-session triggers as this playbook's sheet prints them: its own trigger
     in place of the rules' generic line (and Vengeful's, with that ability)."""
     triggers = ability_rules.character_triggers(CHARACTER_TRIGGERS, abilities)
-    return [playbook.xp_trigger.rstrip(".")] + [
-        text for key, text in triggers.items() if key != "playbook"
+    return [wording.playbook_text(playbook, "xp_trigger").rstrip(".")] + [
+        wording.rules_word(text) for key, text in triggers.items() if key != "playbook"
     ]
 
 

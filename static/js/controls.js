@@ -30,6 +30,8 @@ document.addEventListener("change", (event) => {
   const chosen = Array.from(form.querySelectorAll("input[data-dots]:checked"));
   const left = Number(form.dataset.dotsBudget) - chosen.reduce((n, el) => n + Number(el.value), 0);
   const count = Math.abs(left);
-  const dots = count === 1 ? " dot" : " dots";
-  form.querySelector("#dots-left").textContent = count + dots + (left < 0 ? " too many" : " left");
+  // The page gives the words in its language, "{n}" for the count (one and more).
+  const output = form.querySelector("#dots-left");
+  const words = output.dataset[(left < 0 ? "over" : "left") + (count === 1 ? "One" : "More")];
+  output.textContent = words.replace("{n}", count);
 });

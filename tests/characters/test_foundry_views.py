@@ -43,7 +43,7 @@ def test_the_preview_shows_what_matched_and_saves_nothing(client, table, player)
     assert "Heritage: Skovlan" in page
     assert "Ability: Battleborn" in page
     assert "Ability “Homebrew Trick” is in no playbook here: not imported." in page
-    assert "Armor used: armor" in page
+    assert "Armor used: Armor" in page
     assert not Character.objects.exists()
 
 
