@@ -22,9 +22,11 @@ import asyncio
 
 from channels.db import database_sync_to_async
 from django.template.loader import render_to_string
+from django.utils import translation
 
 from sessions import live, seating
 from sessions.consumers import TableConsumer
+from sessions.models import Table
 
 from .screen import REVOKED_MESSAGE, shared_screen
 
@@ -103,9 +105,15 @@ class ScreenConsumer(TableConsumer):
             await self.close()
             return
         # Only the link's own group kicks a token socket: the link was revoked or renewed.
-        context = {"oob": True, "revoked_message": REVOKED_MESSAGE}
-        await self.send(text_data=render_to_string("crews/screen.html#screen-revoked", context))
+        await self.send(text_data=await database_sync_to_async(self.revoked_frame)())
         await self.close(code=REVOKED)
+
+    def revoked_frame(self) -> str:
+        """The last frame, in the table's language like the rest of the screen."""
+        language = Table.objects.filter(pk=self.table_id).values_list("language", flat=True)
+        context = {"oob": True, "revoked_message": REVOKED_MESSAGE}
+        with translation.override(language.first()):
+            return render_to_string("crews/screen.html#screen-revoked", context)
 
     async def send_signal(self) -> None:
         await asyncio.sleep(COALESCE_SECONDS)

@@ -1,15 +1,24 @@
 from django import forms
+from django.utils.text import capfirst, format_lazy, get_text_list
+from django.utils.translation import gettext, ngettext
+from django.utils.translation import gettext_lazy as _
 
-from blades import content
 from blades.rules import clocks as clock_rules
 from blades.rules import crew as rules
 
-from .models import Cohort, crew_type_choices, crew_type_data
+from .models import (
+    HOLD_LABELS,
+    STATUS_LABELS,
+    Cohort,
+    crew_type_choices,
+    crew_type_data,
+    shown_content,
+)
 
-HOLD_CHOICES = [(hold, hold.capitalize()) for hold in rules.HOLDS]
+HOLD_CHOICES = [(hold, capfirst(HOLD_LABELS[hold])) for hold in rules.HOLDS]
 STATUS_CHOICES = [
-    (status, f"{status:+d} {label}" if status else f"0 {label}")
-    for status, label in sorted(rules.STATUS_LABELS.items(), reverse=True)
+    (status, format_lazy("{} {}", f"{status:+d}" if status else "0", label))
+    for status, label in sorted(STATUS_LABELS.items(), reverse=True)
 ]
 ROMAN = ["0", "I", "II", "III", "IV", "V"]
 
@@ -19,16 +28,19 @@ def _names(entries: list[dict]) -> list[tuple[str, str]]:
 
 
 class CrewCreateForm(forms.Form):
-    crew_type = forms.ChoiceField(label="Crew type", choices=crew_type_choices)
+    crew_type = forms.ChoiceField(label=_("Crew type"), choices=crew_type_choices)
     custom_type = forms.CharField(
-        label="Custom crew type", max_length=60, required=False, help_text="Only for a custom crew"
+        label=_("Custom crew type"),
+        max_length=60,
+        required=False,
+        help_text=_("Only for a custom crew"),
     )
-    name = forms.CharField(label="Crew name", max_length=80)
+    name = forms.CharField(label=_("Crew name"), max_length=80)
 
     def clean(self):
         data = super().clean()
         if data.get("crew_type") == "custom" and not data.get("custom_type"):
-            self.add_error("custom_type", "Name the custom crew type.")
+            self.add_error("custom_type", gettext("Name the custom crew type."))
         return data
 
 
@@ -40,49 +52,59 @@ class CrewChoicesForm(forms.Form):
 
     def __init__(self, *args, crew_type: str = "", **kwargs):
         super().__init__(*args, **kwargs)
-        data = crew_type_data(crew_type)
+        data = crew_type_data(crew_type, shown=True)
         self.crew_type = data
         if data is None:
             return
         abilities = data["abilities"]
         self.fields["ability"] = forms.ChoiceField(
-            label="Special ability",
+            label=_("Special ability"),
             choices=[(a["key"], f"{a['name']}: {a['description']}") for a in abilities],
             initial=abilities[0]["key"],
             required=False,
             widget=forms.RadioSelect,
             # A choice left over from the type picked before: the form was sent
             # before the new type's abilities were drawn.
-            error_messages={"invalid_choice": f"Choose one of the {data['name']} abilities."},
+            error_messages={
+                "invalid_choice": gettext("Choose one of the {crew_type} abilities.").format(
+                    crew_type=data["name"]
+                )
+            },
         )
-        names = {u["key"]: u for u in content.crew_upgrades()}
-        self.starting = [
-            " or ".join(names[key]["name"] for key in start["options"])
-            for start in data["starting_upgrades"]
-        ]
+        upgrades = shown_content("crew_upgrades")
+        names = {u["key"]: u for u in upgrades}
+        self.starting = get_text_list(
+            [
+                get_text_list([names[key]["name"] for key in start["options"]], gettext("or"))
+                for start in data["starting_upgrades"]
+            ],
+            gettext("and"),
+        )
         for i, start in enumerate(data["starting_upgrades"]):
             if len(start["options"]) > 1:
                 self.fields[f"start_{i}"] = forms.ChoiceField(
-                    label="Starting upgrade",
+                    label=_("Starting upgrade"),
                     choices=[(key, names[key]["name"]) for key in start["options"]],
                     initial=start["options"][0],
                     required=False,
                     widget=forms.RadioSelect,
                 )
+        boxes = rules.CREATION_UPGRADE_BOXES
         self.fields["upgrades"] = forms.MultipleChoiceField(
-            label=f"Mark {rules.CREATION_UPGRADE_BOXES} upgrade boxes",
+            label=ngettext("Mark %(boxes)d upgrade box", "Mark %(boxes)d upgrade boxes", boxes)
+            % {"boxes": boxes},
             choices=[
                 (u["key"], f"{u['name']}: {u['effect']}" if u.get("effect") else u["name"])
-                for u in content.crew_upgrades()
+                for u in upgrades
                 if u["crew_type"] in (None, crew_type)
             ],
             required=False,
             widget=forms.CheckboxSelectMultiple,
         )
         self.fields["contact"] = forms.ChoiceField(
-            label="Favorite contact",
+            label=_("Favorite contact"),
             choices=[
-                ("", "Later"),
+                ("", gettext("Later")),
                 *((c["name"], f"{c['name']}, {c['role']}") for c in data["contacts"]),
             ],
             required=False,
@@ -92,7 +114,11 @@ class CrewChoicesForm(forms.Form):
     def clean_upgrades(self) -> list[str]:
         upgrades = self.cleaned_data["upgrades"]
         if len(upgrades) > rules.CREATION_UPGRADE_BOXES:
-            raise forms.ValidationError(f"Mark at most {rules.CREATION_UPGRADE_BOXES}.")
+            boxes = rules.CREATION_UPGRADE_BOXES
+            raise forms.ValidationError(
+                ngettext("Mark at most %(boxes)d.", "Mark at most %(boxes)d.", boxes)
+                % {"boxes": boxes}
+            )
         return upgrades
 
     def choices(self) -> dict:
@@ -114,25 +140,31 @@ class CrewChoicesForm(forms.Form):
 
 
 class SheetForm(forms.Form):
-    name = forms.CharField(label="Crew name", max_length=80)
+    name = forms.CharField(label=_("Crew name"), max_length=80)
     reputation = forms.CharField(
-        label="Reputation", max_length=80, required=False, help_text="e.g. ambitious, brutal"
+        label=_("Reputation"),
+        max_length=80,
+        required=False,
+        help_text=_("e.g. ambitious, brutal"),
     )
-    lair = forms.CharField(label="Lair", max_length=200, required=False)
-    hunting_grounds = forms.CharField(label="Hunting grounds", max_length=200, required=False)
-    notes = forms.CharField(label="Notes", required=False, widget=forms.Textarea(attrs={"rows": 3}))
+    lair = forms.CharField(label=_("Lair"), max_length=200, required=False)
+    hunting_grounds = forms.CharField(label=_("Hunting grounds"), max_length=200, required=False)
+    notes = forms.CharField(
+        label=_("Notes"), required=False, widget=forms.Textarea(attrs={"rows": 3})
+    )
 
 
 class SettingsForm(forms.Form):
     players_edit_sheet = forms.BooleanField(
-        label="Players may edit the crew sheet (identity, abilities, upgrades, cohorts)",
+        label=_("Players may edit the crew sheet (identity, abilities, upgrades, cohorts)"),
         required=False,
     )
     players_keep_books = forms.BooleanField(
-        label="Players may keep the books (tier, rep, claims, heat, coin, xp)", required=False
+        label=_("Players may keep the books (tier, rep, claims, heat, coin, xp)"),
+        required=False,
     )
     xp_track = forms.IntegerField(
-        label="Crew xp track length",
+        label=_("Crew xp track length"),
         min_value=rules.CREW_XP_TRACK_MIN,
         max_value=rules.CREW_XP_TRACK_MAX,
     )
@@ -142,41 +174,46 @@ class BooksForm(forms.Form):
     """The GM's direct correction of tier, hold and wanted level."""
 
     tier = forms.TypedChoiceField(
-        label="Tier", coerce=int, choices=[(t, ROMAN[t]) for t in range(rules.TIER_MAX + 1)]
+        label=_("Tier"), coerce=int, choices=[(t, ROMAN[t]) for t in range(rules.TIER_MAX + 1)]
     )
-    hold = forms.ChoiceField(label="Hold", choices=HOLD_CHOICES)
-    wanted = forms.IntegerField(label="Wanted level", min_value=0, max_value=rules.WANTED_MAX)
+    hold = forms.ChoiceField(label=_("Hold"), choices=HOLD_CHOICES)
+    wanted = forms.IntegerField(label=_("Wanted level"), min_value=0, max_value=rules.WANTED_MAX)
 
 
 class ClaimForm(forms.Form):
-    name = forms.CharField(label="Claim name", max_length=80)
-    effect = forms.CharField(label="Effect", max_length=200, required=False)
-    turf = forms.BooleanField(label="Counts as turf", required=False)
+    name = forms.CharField(label=_("Claim name"), max_length=80)
+    effect = forms.CharField(label=_("Effect"), max_length=200, required=False)
+    turf = forms.BooleanField(label=_("Counts as turf"), required=False)
 
 
 class CohortForm(forms.Form):
-    name = forms.CharField(label="Cohort name", max_length=80, required=False)
-    kind = forms.ChoiceField(label="Kind", choices=Cohort.Kind.choices)
+    name = forms.CharField(label=_("Cohort name"), max_length=80, required=False)
+    kind = forms.ChoiceField(label=_("Kind"), choices=Cohort.Kind.choices)
     types = forms.MultipleChoiceField(
-        label="Gang types (one, or two for 4 boxes)",
+        label=_("Gang types (one, or two for 4 boxes)"),
         required=False,
-        choices=lambda: _names(content.cohort_types()["gang_types"]),
+        choices=lambda: _names(shown_content("cohort_types")["gang_types"]),
         widget=forms.CheckboxSelectMultiple,
     )
     specialty = forms.CharField(
-        label="Expert specialty", max_length=40, required=False, help_text="e.g. Doctor, Spy"
+        label=_("Expert specialty"),
+        max_length=40,
+        required=False,
+        help_text=_("e.g. Doctor, Spy"),
     )
     edges = forms.MultipleChoiceField(
-        label="Edges",
-        choices=lambda: _names(content.cohort_types()["edges"]),
+        label=_("Edges"),
+        choices=lambda: _names(shown_content("cohort_types")["edges"]),
         widget=forms.CheckboxSelectMultiple,
     )
     flaws = forms.MultipleChoiceField(
-        label="Flaws",
-        choices=lambda: _names(content.cohort_types()["flaws"]),
+        label=_("Flaws"),
+        choices=lambda: _names(shown_content("cohort_types")["flaws"]),
         widget=forms.CheckboxSelectMultiple,
     )
-    gained_in_play = forms.BooleanField(label="Gained in play (no upgrade boxes)", required=False)
+    gained_in_play = forms.BooleanField(
+        label=_("Gained in play (no upgrade boxes)"), required=False
+    )
 
     def __init__(self, *args, grants: bool = True, **kwargs):
         super().__init__(*args, **kwargs)
@@ -187,40 +224,43 @@ class CohortForm(forms.Form):
         data = super().clean()
         if data.get("kind") == Cohort.Kind.GANG:
             if not 1 <= len(data.get("types") or []) <= rules.COHORT_MAX_TYPES:
-                self.add_error("types", "Choose one or two gang types.")
+                self.add_error("types", gettext("Choose one or two gang types."))
             data["type_list"] = data.get("types") or []
         else:
             if not data.get("specialty"):
-                self.add_error("specialty", "Name the expert's specialty.")
+                self.add_error("specialty", gettext("Name the expert's specialty."))
             data["type_list"] = [data.get("specialty") or ""]
         edges, flaws = data.get("edges") or [], data.get("flaws") or []
         if "edges" not in self.errors and not 1 <= len(edges) <= 2:
-            self.add_error("edges", "Choose one or two edges.")
+            self.add_error("edges", gettext("Choose one or two edges."))
         elif "flaws" not in self.errors and len(flaws) != len(edges):
-            self.add_error("flaws", f"Choose as many flaws as edges ({len(edges)}).")
+            message = gettext("Choose as many flaws as edges ({count}).")
+            self.add_error("flaws", message.format(count=len(edges)))
         return data
 
 
 class FactionForm(forms.Form):
-    name = forms.CharField(label="Faction name", max_length=80)
+    name = forms.CharField(label=_("Faction name"), max_length=80)
     tier = forms.TypedChoiceField(
-        label="Tier",
+        label=_("Tier"),
         coerce=int,
         choices=[(t, ROMAN[t]) for t in range(rules.FACTION_TIER_MAX + 1)],
     )
-    hold = forms.ChoiceField(label="Hold", choices=HOLD_CHOICES)
+    hold = forms.ChoiceField(label=_("Hold"), choices=HOLD_CHOICES)
     status = forms.TypedChoiceField(
-        label="Status with the crew", coerce=int, choices=STATUS_CHOICES, initial=0
+        label=_("Status with the crew"), coerce=int, choices=STATUS_CHOICES, initial=0
     )
-    notes = forms.CharField(label="Notes", required=False, widget=forms.Textarea(attrs={"rows": 3}))
-    hidden = forms.BooleanField(label="Hide this faction from players", required=False)
-    notes_hidden = forms.BooleanField(label="Hide the notes from players", required=False)
+    notes = forms.CharField(
+        label=_("Notes"), required=False, widget=forms.Textarea(attrs={"rows": 3})
+    )
+    hidden = forms.BooleanField(label=_("Hide this faction from players"), required=False)
+    notes_hidden = forms.BooleanField(label=_("Hide the notes from players"), required=False)
 
 
 class GoalClockForm(forms.Form):
-    name = forms.CharField(label="Goal", max_length=80)
+    name = forms.CharField(label=_("Goal"), max_length=80)
     segments = forms.IntegerField(
-        label="Segments",
+        label=_("Segments"),
         min_value=clock_rules.CLOCK_MIN,
         max_value=clock_rules.CLOCK_MAX,
         initial=8,

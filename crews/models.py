@@ -5,10 +5,14 @@ change goes through `crews.actions`.
 """
 
 import secrets
-from functools import cached_property
+from functools import cache, cached_property
 
+from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.utils import translation
+from django.utils.translation import gettext, pgettext_lazy
+from django.utils.translation import gettext_lazy as _
 
 from blades import content
 from blades.rules import abilities as ability_rules
@@ -18,13 +22,45 @@ from sessions.models import Clock, Table
 
 CUSTOM = "custom"
 
+# The words of the books the rules name in English (their keys stay the rules').
+HOLD_LABELS = {"weak": pgettext_lazy("hold", "weak"), "strong": pgettext_lazy("hold", "strong")}
+STATUS_LABELS = {
+    3: pgettext_lazy("faction status", "Allies"),
+    2: pgettext_lazy("faction status", "Friendly"),
+    1: pgettext_lazy("faction status", "Helpful"),
+    0: pgettext_lazy("faction status", "Neutral"),
+    -1: pgettext_lazy("faction status", "Interfering"),
+    -2: pgettext_lazy("faction status", "Hostile"),
+    -3: pgettext_lazy("faction status", "War"),
+}
+COHORT_HARM_LABELS = {
+    0: pgettext_lazy("cohort harm", "Unharmed"),
+    1: pgettext_lazy("cohort harm", "Weakened"),
+    2: pgettext_lazy("cohort harm", "Impaired"),
+    3: pgettext_lazy("cohort harm", "Broken"),
+    4: pgettext_lazy("cohort harm", "Dead"),
+}
+
+
+def reader_language() -> str:
+    return translation.get_language() or settings.LANGUAGE_CODE
+
+
+def shown_content(name: str):
+    """Content `name` as the reader reads it: its text in the active language (the
+    English data stay what is matched and stored)."""
+    return content.localized(name, reader_language())
+
 
 def crew_type_choices() -> list[tuple[str, str]]:
-    return [(t["key"], t["name"]) for t in content.crew_types()] + [(CUSTOM, "Custom")]
+    shown = [(t["key"], t["name"]) for t in shown_content("crew_types")]
+    return [*shown, (CUSTOM, gettext("Custom"))]
 
 
-def crew_type_data(key: str) -> dict | None:
-    return next((t for t in content.crew_types() if t["key"] == key), None)
+def crew_type_data(key: str, *, shown: bool = False) -> dict | None:
+    """The crew type's data; `shown`: with its text in the reader's language."""
+    types = shown_content("crew_types") if shown else content.crew_types()
+    return next((t for t in types if t["key"] == key), None)
 
 
 class Crew(models.Model):
@@ -82,14 +118,27 @@ class Crew(models.Model):
         return crew_type_data(self.crew_type)
 
     @property
+    def type_text(self) -> dict | None:
+        """The crew type's data in the reader's language."""
+        return crew_type_data(self.crew_type, shown=True)
+
+    @property
     def type_name(self) -> str:
-        data = self.type_data
-        return data["name"] if data else (self.custom_type or "Custom crew")
+        data = self.type_text
+        return data["name"] if data else (self.custom_type or gettext("Custom crew"))
 
     @property
     def hunting_grounds_label(self) -> str:
-        data = self.type_data
-        return data["hunting_grounds"]["label"] if data else "Hunting grounds"
+        data = self.type_text
+        return data["hunting_grounds"]["label"] if data else gettext("Hunting grounds")
+
+    @property
+    def hold_label(self) -> str:
+        return HOLD_LABELS[self.hold]
+
+    @property
+    def shown_hold_label(self) -> str:
+        return HOLD_LABELS[self.shown_hold]
 
     # --- Derived books (all arithmetic from the rules) ---
 
@@ -203,11 +252,49 @@ class Claim(models.Model):
     def __str__(self) -> str:
         return self.name
 
+    def _text(self) -> dict:
+        """This claim's words in the reader's language, where the content has them: the
+        stored English name finds them on the crew type's map or among the prison
+        claims; a claim the GM named is in the GM's words."""
+        return claim_texts(self.crew.crew_type, reader_language()).get(self.name, {})
+
+    @property
+    def shown_name(self) -> str:
+        return self._text().get("name", self.name)
+
+    @property
+    def shown_effect(self) -> str:
+        text = self._text()
+        # An effect the table rewrote stays as written.
+        return text["effect"] if text.get("english_effect") == self.effect else self.effect
+
+
+@cache
+def claim_texts(crew_type: str, language: str) -> dict[str, dict]:
+    """English claim name → its name and effect in `language` (with the English effect,
+    to tell a rewritten one), for the crew type's map and the prison claims."""
+    pairs = list(
+        zip(
+            content.prison_claims()["claims"],
+            content.localized("prison_claims", language)["claims"],
+            strict=True,
+        )
+    )
+    english = crew_type_data(crew_type)
+    if english is not None:
+        types = content.localized("crew_types", language)
+        shown = next(t for t in types if t["key"] == crew_type)
+        for row, shown_row in zip(english["claims"], shown["claims"], strict=True):
+            pairs += zip(row, shown_row, strict=True)
+    return {
+        claim["name"]: {**text, "english_effect": claim.get("effect", "")} for claim, text in pairs
+    }
+
 
 class Cohort(models.Model):
     class Kind(models.TextChoices):
-        GANG = "gang", "Gang"
-        EXPERT = "expert", "Expert"
+        GANG = "gang", _("Gang")
+        EXPERT = "expert", _("Expert")
 
     crew = models.ForeignKey(Crew, on_delete=models.CASCADE, related_name="cohorts")
     name = models.CharField(max_length=80, blank=True)
@@ -227,12 +314,23 @@ class Cohort(models.Model):
 
     @property
     def type_label(self) -> str:
-        names = {t["key"]: t["name"] for t in content.cohort_types()["gang_types"]}
-        return " & ".join(names.get(key, key) for key in self.types)
+        return " & ".join(self._shown_names("gang_types", self.types))
+
+    def _shown_names(self, kind: str, keys: list[str]) -> list[str]:
+        names = {entry["key"]: entry["name"] for entry in shown_content("cohort_types")[kind]}
+        return [names.get(key, key) for key in keys]
+
+    @property
+    def edge_names(self) -> list[str]:
+        return self._shown_names("edges", self.edges)
+
+    @property
+    def flaw_names(self) -> list[str]:
+        return self._shown_names("flaws", self.flaws)
 
     @property
     def harm_label(self) -> str:
-        return rules.cohort_harm(self.harm)
+        return COHORT_HARM_LABELS[self.harm]
 
     def quality(self, crew: Crew) -> int:
         elite = any(crew.upgrades.get(f"elite_{key}", 0) for key in self.types)
@@ -275,7 +373,7 @@ class Faction(models.Model):
 
     @property
     def status_label(self) -> str:
-        return rules.STATUS_LABELS[self.status]
+        return STATUS_LABELS[self.status]
 
     @property
     def at_war(self) -> bool:

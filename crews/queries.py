@@ -10,7 +10,7 @@ from sessions.models import Clock
 
 from . import access
 from .forms import BooksForm, ClaimForm, CohortForm, SettingsForm, SheetForm
-from .models import Crew, Faction, FactionClock
+from .models import COHORT_HARM_LABELS, Crew, Faction, FactionClock
 from .sheet import ability_choices, claim_map, upgrade_rows
 
 
@@ -56,10 +56,10 @@ def sheet_context(crew: Crew, *, is_gm: bool, **extra) -> dict:
         "crew": crew,
         "is_gm": is_gm,
         "may": may,
-        "ability_choices": _lazy(lambda: ability_choices(crew)),
+        "ability_choices": _lazy(lambda: ability_choices(crew, shown=True)),
         "upgrade_groups": _lazy(lambda: upgrade_rows(crew)),
         "claim_map": _lazy(lambda: claim_map(crew)),
-        "harm_levels": list(rules.COHORT_HARM.items()),
+        "harm_levels": list(COHORT_HARM_LABELS.items()),
         "cohort_boxes": rules.COHORT_BOXES,
         "advance_boxes": rules.ADVANCE_UPGRADE_BOXES,
         "crew_books_form": _lazy(

@@ -16,6 +16,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.urls import reverse
+from django.utils.translation import gettext_lazy as _
 
 from blades.rules.rolls import PUSH_DICE
 from sessions import queries as table_queries
@@ -31,7 +32,7 @@ OVERLAY = "crews/overlay.html"
 LATEST_ROLLS = 3
 # Each overlay is one part of the screen, alone: its name in the URL, the part it draws.
 OVERLAYS = ("clocks", "roll", "party")
-REVOKED_MESSAGE = "This screen's link was revoked — ask the GM for the new one."
+REVOKED_MESSAGE = _("This screen's link was revoked — ask the GM for the new one.")
 
 
 # What the apps above crews add to the screen (the rolls in progress, the phase): each
@@ -120,10 +121,10 @@ def overlay(request: HttpRequest, token: str, part: str) -> HttpResponse:
     if shared is None:
         return revoked(request)
     size = OverlaySize(request.GET)
-    if not size.is_valid():
-        errors = [f"{name}: {error[0]}" for name, error in size.errors.items()]
-        return render(request, OVERLAY, {"errors": errors, "part": part}, status=400)
-    context = _context(shared.table, f"/ws/screen/{token}/", part=part, **size.cleaned_data)
-    template = f"{OVERLAY}#screen-body" if request.htmx else OVERLAY
     with table_language(shared.table):
+        if not size.is_valid():
+            errors = [f"{name}: {error[0]}" for name, error in size.errors.items()]
+            return render(request, OVERLAY, {"errors": errors, "part": part}, status=400)
+        context = _context(shared.table, f"/ws/screen/{token}/", part=part, **size.cleaned_data)
+        template = f"{OVERLAY}#screen-body" if request.htmx else OVERLAY
         return render(request, template, context)

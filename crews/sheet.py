@@ -4,18 +4,21 @@ rows and the claim map's geometry. No game arithmetic here (that is `blades.rule
 import textwrap
 from dataclasses import dataclass
 
+from django.utils.translation import gettext, pgettext_lazy
+from django.utils.translation import gettext_lazy as _
+
 from blades import content
 from blades.rules.abilities import reminded
 from characters.models import Character, CharacterAbility
 
-from .models import Crew
+from .models import Crew, shown_content
 
 UPGRADE_GROUPS = (
-    ("lair", "Lair"),
-    ("quality", "Quality"),
-    ("training", "Training"),
-    ("rigging", "Rigging"),
-    ("specific", "Crew upgrades"),
+    ("lair", pgettext_lazy("upgrade group", "Lair")),
+    ("quality", pgettext_lazy("upgrade group", "Quality")),
+    ("training", pgettext_lazy("upgrade group", "Training")),
+    ("rigging", pgettext_lazy("upgrade group", "Rigging")),
+    ("specific", _("Crew upgrades")),
 )  # the cohort upgrades are spent by recruiting in the cohorts section
 
 # Claim map drawing, in SVG user units.
@@ -23,13 +26,14 @@ CELL_W, CELL_H, GAP = 130, 76, 26
 LINE_CHARS = 15
 
 
-def ability_choices(crew: Crew) -> list[dict]:
-    """The crew type's abilities; a custom crew, or one with Veteran, may pick from all."""
-    data = crew.type_data
+def ability_choices(crew: Crew, *, shown: bool = False) -> list[dict]:
+    """The crew type's abilities; a custom crew, or one with Veteran, may pick from all.
+    `shown`: their text in the reader's language."""
+    data = crew.type_text if shown else crew.type_data
     if data and "veteran" not in crew.abilities:
         return data["abilities"]
     seen: dict[str, dict] = {}
-    for crew_type in content.crew_types():
+    for crew_type in shown_content("crew_types") if shown else content.crew_types():
         for ability in crew_type["abilities"]:
             seen.setdefault(ability["key"], ability)
     return list(seen.values())
@@ -40,13 +44,14 @@ def prison_claim_choices() -> list[dict]:
     return content.prison_claims()["claims"]
 
 
-def upgrade_choices(crew: Crew) -> list[dict]:
-    return [u for u in content.crew_upgrades() if u["crew_type"] in (None, crew.crew_type)]
+def upgrade_choices(crew: Crew, *, shown: bool = False) -> list[dict]:
+    upgrades = shown_content("crew_upgrades") if shown else content.crew_upgrades()
+    return [u for u in upgrades if u["crew_type"] in (None, crew.crew_type)]
 
 
 def upgrade_rows(crew: Crew) -> list[dict]:
     """Upgrades grouped as on the sheet, each with its boxes drawn marked or not."""
-    choices = upgrade_choices(crew)
+    choices = upgrade_choices(crew, shown=True)
     groups = []
     for key, label in UPGRADE_GROUPS:
         rows = [
@@ -67,7 +72,7 @@ def upgrade_rows(crew: Crew) -> list[dict]:
 
 def claim_map(crew: Crew) -> dict | None:
     """Cells and paths of the crew type's map, or None for a crew without one."""
-    data = crew.type_data
+    data = crew.type_text
     placed = [c for c in crew.claims.all() if c.row is not None]
     if data is None or not placed:
         return None
@@ -77,7 +82,7 @@ def claim_map(crew: Crew) -> dict | None:
 
     cells = []
     for claim in placed:
-        lines = textwrap.wrap(claim.name, LINE_CHARS) or [""]
+        lines = textwrap.wrap(claim.shown_name, LINE_CHARS) or [""]
         x, y = claim.col * (CELL_W + GAP), claim.row * (CELL_H + GAP)
         first = y + CELL_H // 2 - (len(lines) - 1) * 9
         cells.append(
@@ -95,13 +100,15 @@ def claim_map(crew: Crew) -> dict | None:
         paths.append({"x1": x1, "y1": y1, "x2": x2, "y2": y2})
     rows = 1 + max(c.row for c in placed)
     cols = 1 + max(c.col for c in placed)
-    held = [c.name for c in placed if c.held]
+    held = [c.shown_name for c in placed if c.held]
     return {
         "cells": cells,
         "paths": paths,
         "width": cols * CELL_W + (cols - 1) * GAP,
         "height": rows * CELL_H + (rows - 1) * GAP,
-        "label": f"Claim map of the {data['name']}; held: {', '.join(held) or 'none'}",
+        "label": gettext("Claim map of the {crew_type}; held: {claims}").format(
+            crew_type=data["name"], claims=", ".join(held) or gettext("none")
+        ),
     }
 
 
@@ -114,8 +121,8 @@ class Reminder:
 
 
 def _crew_reminders(crew: Crew, moment: str) -> list[Reminder]:
-    abilities = {a["key"]: a for a in ability_choices(crew)}
-    upgrades = {u["key"]: u for u in upgrade_choices(crew)}
+    abilities = {a["key"]: a for a in ability_choices(crew, shown=True)}
+    upgrades = {u["key"]: u for u in upgrade_choices(crew, shown=True)}
     marked = [key for key, boxes in crew.upgrades.items() if boxes and key in upgrades]
     return [
         Reminder(abilities[key]["name"], abilities[key]["description"])

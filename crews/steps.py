@@ -11,6 +11,8 @@ tap with no form.
 from django import forms
 from django.core.exceptions import NON_FIELD_ERRORS
 from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 
 from blades.rules import crew as rules
 from blades.rules.errors import RuleError
@@ -34,7 +36,7 @@ AMOUNT_LIMIT = max(rules.VAULT_LIMITS)  # the longest track: coin with a full va
 def yes_no() -> forms.TypedChoiceField:
     """A hidden "1" or "0" (a checkbox would read "0" as checked); left out is no."""
     return forms.TypedChoiceField(
-        choices=[("1", "yes"), ("0", "no")],
+        choices=[("1", _("yes")), ("0", _("no"))],
         coerce=lambda value: value == "1",
         required=False,
         empty_value=False,
@@ -92,7 +94,8 @@ class BookStep(CrewStep):
 
     def clean_amount(self) -> int:
         if self.cleaned_data["amount"] == 0:
-            raise forms.ValidationError(f"give a number from −{AMOUNT_LIMIT} to {AMOUNT_LIMIT}.")
+            message = gettext("give a number from −{limit} to {limit}.")
+            raise forms.ValidationError(message.format(limit=AMOUNT_LIMIT))
         return self.cleaned_data["amount"]
 
 
@@ -162,7 +165,7 @@ class UpgradeStep(CrewStep):
     who = staticmethod(access.can_edit_sheet)
     key = steps.text(60)
     by = forms.TypedChoiceField(
-        choices=[("1", "mark"), ("-1", "clear")], coerce=int, required=False, empty_value=1
+        choices=[("1", _("mark")), ("-1", _("clear"))], coerce=int, required=False, empty_value=1
     )
 
     def execute(self):
@@ -307,7 +310,7 @@ class EditFactionStep(FactionStep, FactionForm):
 
 
 class StatusStep(FactionStep):
-    delta = forms.TypedChoiceField(choices=[("1", "raise"), ("-1", "lower")], coerce=int)
+    delta = forms.TypedChoiceField(choices=[("1", _("raise")), ("-1", _("lower"))], coerce=int)
 
     def execute(self):
         return actions.shift_status(faction=self.faction(), delta=self.cleaned_data["delta"])
