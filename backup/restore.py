@@ -26,6 +26,7 @@ from django.core import serializers
 from django.core.exceptions import FieldDoesNotExist, ValidationError
 from django.db import DatabaseError, models, transaction
 from django.utils.dateparse import parse_datetime
+from django.utils.translation import gettext, gettext_noop
 
 from blades.rules import clocks as clock_rules
 from blades.rules.character import harm_rows
@@ -49,7 +50,11 @@ PLAIN_TYPES = [
     (models.TextField, str),
     (models.DateTimeField, str),
 ]
-TYPE_NAMES = {bool: "true or false", int: "a whole number", str: "text"}
+TYPE_NAMES = {
+    bool: gettext_noop("true or false"),
+    int: gettext_noop("a whole number"),
+    str: gettext_noop("text"),
+}
 
 
 class ImportRefused(Exception):
@@ -74,25 +79,31 @@ class _Preview(Exception):
 def read_document(raw: bytes | str) -> dict:
     """The file as a document, or a refusal saying why it is not one."""
     if len(raw) > MAX_BYTES:
-        raise ImportRefused(f"The file is larger than {MAX_BYTES // (1024 * 1024)} MB.")
+        raise ImportRefused(
+            gettext("The file is larger than %(mb)s MB.") % {"mb": MAX_BYTES // (1024 * 1024)}
+        )
     try:
         text = raw.decode("utf-8-sig") if isinstance(raw, bytes) else raw
         document = json.loads(text, parse_constant=_no_constant)
     except UnicodeDecodeError:
-        raise ImportRefused("The file is not text (UTF-8): not a table export.") from None
+        raise ImportRefused(gettext("The file is not text (UTF-8): not a table export.")) from None
     except ValueError as error:
-        raise ImportRefused(f"The file is not JSON ({error}): not a table export.") from None
+        raise ImportRefused(
+            gettext("The file is not JSON (%(error)s): not a table export.") % {"error": error}
+        ) from None
     except RecursionError:
-        raise ImportRefused("The file nests too deep: not a table export.") from None
+        raise ImportRefused(gettext("The file nests too deep: not a table export.")) from None
     # NUL and lone surrogates parse from JSON but no page or database takes them: refused,
     # named by where they are, by the one check of text that comes from a file.
     problems = unstorable_text(document)
     if problems:
         raise ImportRefused(" ".join(problems))
     if not isinstance(document, dict) or document.get("format") != FORMAT:
-        raise ImportRefused("This is not a Blades Table export.")
+        raise ImportRefused(gettext("This is not a Blades Table export."))
     if document.get("version") != VERSION:
-        raise ImportRefused("This export was written by a version this server cannot read.")
+        raise ImportRefused(
+            gettext("This export was written by a version this server cannot read.")
+        )
     return document
 
 
@@ -150,26 +161,35 @@ class _Restore:
         of a table's own kinds, or is not shaped as an export writes it."""
         objects = self.document.get("objects")
         if not isinstance(objects, list):
-            raise ImportRefused("The file has no list of objects: not a table export.")
+            raise ImportRefused(gettext("The file has no list of objects: not a table export."))
         labels = {label.lower(): apps.get_model(label) for label, _ in PARTS}
         by_model: dict[type[models.Model], list] = {model: [] for model in self.models}
         seen = defaultdict(set)
         for number, item in enumerate(objects, start=1):
             if not isinstance(item, dict) or not isinstance(item.get("model"), str):
-                raise ImportRefused(f"Object {number} is not a row of a table export.")
+                raise ImportRefused(
+                    gettext("Object %(number)s is not a row of a table export.")
+                    % {"number": number}
+                )
             name = item["model"]
             model = labels.get(MOVED.get(name.lower(), name.lower()))
             if model is None:
                 raise ImportRefused(
-                    f"Object {number} is a “{name[:60]}” row. A restore makes a new table "
-                    "from its own kinds of rows only (characters, clocks, rolls, the crew "
-                    "and the like): never users, sessions, permissions or other data."
+                    gettext(
+                        "Object %(number)s is a “%(kind)s” row. A restore makes a new table "
+                        "from its own kinds of rows only (characters, clocks, rolls, the crew "
+                        "and the like): never users, sessions, permissions or other data."
+                    )
+                    % {"number": number, "kind": name[:60]}
                 )
-            where = f"Object {number} ({model._meta.verbose_name})"
+            where = gettext("Object %(number)s (%(kind)s)") % {
+                "number": number,
+                "kind": model._meta.verbose_name,
+            }
             if not _is_id(item.get("pk")) or item["pk"] in seen[model]:
-                raise ImportRefused(f"{where} has no id of its own.")
+                raise ImportRefused(gettext("%(where)s has no id of its own.") % {"where": where})
             if not isinstance(item.get("fields"), dict):
-                raise ImportRefused(f"{where} has no fields.")
+                raise ImportRefused(gettext("%(where)s has no fields.") % {"where": where})
             seen[model].add(item["pk"])
             by_model[model].append((where, item["pk"], item["fields"]))
         self.in_file = seen
@@ -179,7 +199,7 @@ class _Restore:
         by_model = self.rows()
         tables = by_model[apps.get_model("table_sessions", "Table")]
         if len(tables) != 1 or tables[0][1] != self.document.get("table"):
-            raise ImportRefused("The file must hold exactly the one table it exports.")
+            raise ImportRefused(gettext("The file must hold exactly the one table it exports."))
         for model, rows in by_model.items():
             for where, pk, fields in rows:
                 self.write(model, where, pk, fields)
@@ -192,7 +212,9 @@ class _Restore:
                 dict(Clock.objects.filter(table=table).values_list("pk", "unlocks_id"))
             )
         except RuleError as error:
-            raise ImportRefused(f"The file's clocks: {error}") from None
+            raise ImportRefused(
+                gettext("The file's clocks: %(error)s") % {"error": error}
+            ) from None
         Membership = apps.get_model("table_sessions", "Membership")
         Membership.objects.get_or_create(table=table, user=self.gm, defaults={"role": "gm"})
         table.refresh_from_db()
@@ -228,7 +250,10 @@ class _Restore:
             if name in LEFT_OUT.get(label, ()):
                 continue  # an older export's secret: the new table makes its own
             if name not in known:
-                raise ImportRefused(f"{where} has a field “{str(name)[:40]}” it does not have.")
+                raise ImportRefused(
+                    gettext("%(where)s has a field “%(name)s” it does not have.")
+                    % {"where": where, "name": str(name)[:40]}
+                )
             target = known[name].related_model
             if target is None:
                 values[name] = self.plain(where, known[name], value)
@@ -244,14 +269,19 @@ class _Restore:
                 elif known[name].null:
                     values[name], deferred = None, [*deferred, (name, target, value)]
                 else:
-                    raise ImportRefused(f"{where} comes before the row its {name} names.")
+                    raise ImportRefused(
+                        gettext("%(where)s comes before the row its %(name)s names.")
+                        % {"where": where, "name": name}
+                    )
             else:
                 raise ImportRefused(
-                    f"{where}: its {name} names a {target._meta.verbose_name} "
-                    "that is not in the file."
+                    gettext("%(where)s: its %(name)s names a %(kind)s that is not in the file.")
+                    % {"where": where, "name": name, "kind": target._meta.verbose_name}
                 )
         if values.get(self.models[model]) is None and model is not self.table_model:
-            raise ImportRefused(f"{where} belongs to no row of the table.")
+            raise ImportRefused(
+                gettext("%(where)s belongs to no row of the table.") % {"where": where}
+            )
         if not self.keep(model, where, values):
             return
         fix = JSON_REFERENCES.get(label)
@@ -259,13 +289,18 @@ class _Restore:
             try:
                 fix(values, lambda target, old: self.reference(where, target, old))
             except (TypeError, ValueError, AttributeError, KeyError):
-                raise ImportRefused(f"{where} has references this server cannot read.") from None
+                raise ImportRefused(
+                    gettext("%(where)s has references this server cannot read.") % {"where": where}
+                ) from None
         check = SHAPES.get(label)
         if check is not None:
             try:
                 check(values)
             except (TypeError, ValueError, RuleError) as error:
-                raise ImportRefused(f"{where} holds what no game writes: {error}") from None
+                raise ImportRefused(
+                    gettext("%(where)s holds what no game writes: %(error)s")
+                    % {"where": where, "error": error}
+                ) from None
         obj = self.save(model, where, values)
         self.new_ids[model][pk] = obj.pk
         self.later += [(model, obj.pk, name, target, old) for name, target, old in deferred]
@@ -293,7 +328,10 @@ class _Restore:
             self.file_gm = next((u for u, pk in self.users.items() if pk == self.gm.pk), "")
         if label == "table_sessions.Membership":
             if values.get("role") == "gm" and values.get("user") != self.gm.pk:
-                raise ImportRefused(f"{where} makes someone other than the table's GM its GM.")
+                raise ImportRefused(
+                    gettext("%(where)s makes someone other than the table's GM its GM.")
+                    % {"where": where}
+                )
             if values.get("user") == self.gm.pk:
                 values["role"] = "gm"
             return values.get("user") is not None
@@ -307,7 +345,10 @@ class _Restore:
         if value is None:
             return None
         if not (isinstance(value, list) and len(value) == 1 and isinstance(value[0], str)):
-            raise ImportRefused(f"{where}: its {name} is not a username.")
+            raise ImportRefused(
+                gettext("%(where)s: its %(name)s is not a username.")
+                % {"where": where, "name": name}
+            )
         username = value[0]
         if username not in self.users:
             is_gm = not self.users and name == "gm"  # the table's row comes first
@@ -332,20 +373,32 @@ class _Restore:
             isinstance(value, wanted) and (wanted is bool or type(value) is not bool)
         )
         if not fits:
-            raise ImportRefused(f"{where}: its {field.name} is not {TYPE_NAMES[wanted]}.")
+            raise ImportRefused(
+                gettext("%(where)s: its %(name)s is not %(kind)s.")
+                % {"where": where, "name": field.name, "kind": gettext(TYPE_NAMES[wanted])}
+            )
         # A time without its zone would be read as the server's, with a warning.
         if isinstance(field, models.DateTimeField):
             moment = parse_datetime(value)
             if moment is None or moment.tzinfo is None:
-                raise ImportRefused(f"{where}: its {field.name} is not a time with its zone.")
+                raise ImportRefused(
+                    gettext("%(where)s: its %(name)s is not a time with its zone.")
+                    % {"where": where, "name": field.name}
+                )
         return value
 
     def content_id(self, where: str, name: str, target: type[models.Model], value: dict) -> int:
         key = value.get("content")
         if not (isinstance(key, list) and key and all(isinstance(k, str) for k in key)):
-            raise ImportRefused(f"{where}: its {name} is not standard content.")
+            raise ImportRefused(
+                gettext("%(where)s: its %(name)s is not standard content.")
+                % {"where": where, "name": name}
+            )
         if tuple(key) not in self.content[target]:
-            raise ImportRefused(f"This server has no {name} “{'/'.join(key)[:80]}”.")
+            raise ImportRefused(
+                gettext("This server has no %(name)s “%(key)s”.")
+                % {"name": name, "key": "/".join(key)[:80]}
+            )
         return self.content[target][tuple(key)]
 
     def reference(self, where: str, label: str, old) -> int:
@@ -354,7 +407,8 @@ class _Restore:
         old = int(old) if isinstance(old, str) and old.isdigit() else old
         if not _is_id(old) or old not in self.new_ids[target]:
             raise ImportRefused(
-                f"{where} names a {target._meta.verbose_name} that is not in the file."
+                gettext("%(where)s names a %(kind)s that is not in the file.")
+                % {"where": where, "kind": target._meta.verbose_name}
             )
         return self.new_ids[target][old]
 
@@ -374,11 +428,18 @@ class _Restore:
             obj.object.validate_constraints()
             obj.save()
         except ValidationError as error:
-            raise ImportRefused(f"{where}: {_said(error)}") from None
+            raise ImportRefused(
+                gettext("%(where)s: %(problem)s") % {"where": where, "problem": _said(error)}
+            ) from None
         except (serializers.base.DeserializationError, FieldDoesNotExist) as error:
-            raise ImportRefused(f"{where}: {_first_line(error)}") from None
+            raise ImportRefused(
+                gettext("%(where)s: %(problem)s") % {"where": where, "problem": _first_line(error)}
+            ) from None
         except (DatabaseError, ValueError, TypeError, OverflowError) as error:
-            raise ImportRefused(f"{where} cannot be stored: {_first_line(error)}") from None
+            raise ImportRefused(
+                gettext("%(where)s cannot be stored: %(problem)s")
+                % {"where": where, "problem": _first_line(error)}
+            ) from None
         return obj.object
 
 

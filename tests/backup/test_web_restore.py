@@ -129,3 +129,14 @@ def test_the_gm_hands_a_waiting_character_to_a_player_who_came_back(client, db):
     assert refused.status_code == 422 and 'id="id_character_error"' in refused.content.decode()
     client.force_login(player)
     assert client.post(hand_over_url, {"character": second.pk, "player": "x"}).status_code == 403
+
+
+def test_a_refused_file_is_explained_in_the_readers_language(client, db):
+    client.force_login(UserFactory())
+    response = client.post(
+        URL,
+        {"export": SimpleUploadedFile("table.json", b'{"objects": 3}', "application/json")},
+        HTTP_ACCEPT_LANGUAGE="es",
+    )
+    assert response.status_code == 422
+    assert "Esto no es una exportación de Blades Table." in response.content.decode()
