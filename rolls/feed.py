@@ -9,6 +9,7 @@ and answers on the link alone: once the link is revoked or made anew it answers 
 """
 
 from django.http import HttpRequest, JsonResponse
+from django.utils.translation import gettext
 from django.views.decorators.http import require_GET
 
 from characters.queries import party, party_view
@@ -16,6 +17,7 @@ from crews import queries as crew_queries
 from crews.screen import LATEST_ROLLS, REVOKED_MESSAGE, shared_screen
 from sessions import audience
 from sessions import queries as table_queries
+from sessions.language import table_language
 
 from .templatetags.roll_tags import rolls_in_progress
 
@@ -23,7 +25,7 @@ from .templatetags.roll_tags import rolls_in_progress
 def _who(line) -> str:
     if line.character_name:
         return line.character_name
-    return line.roller.username if line.roller else "Someone"
+    return line.roller.username if line.roller else gettext("Someone")
 
 
 def _crew(table_id: int) -> dict | None:
@@ -112,6 +114,23 @@ def _line(line) -> dict:
     }
 
 
+def _feed(name: str, table_id: int) -> JsonResponse:
+    return JsonResponse(
+        {
+            "table": name,
+            "crew": _crew(table_id),
+            "clocks": [_clock(c) for c in table_queries.visible_clocks(table_id, is_gm=False)],
+            "scoundrels": [_scoundrel(c) for c in party(table_id)],
+            "rolling": [_rolling(roll) for roll in rolls_in_progress(table_id)],
+            "latest_rolls": [
+                _line(line)
+                for line in table_queries.recent_rolls(table_id, is_gm=False)[:LATEST_ROLLS]
+            ],
+        },
+        json_dumps_params={"ensure_ascii": False},
+    )
+
+
 @require_GET
 def feed(request: HttpRequest, token: str) -> JsonResponse:
     shared = shared_screen(token)
@@ -119,20 +138,9 @@ def feed(request: HttpRequest, token: str) -> JsonResponse:
         response = JsonResponse({"error": REVOKED_MESSAGE}, status=404)
     else:
         table_id = shared.table_id
-        response = JsonResponse(
-            {
-                "table": shared.table.name,
-                "crew": _crew(table_id),
-                "clocks": [_clock(c) for c in table_queries.visible_clocks(table_id, is_gm=False)],
-                "scoundrels": [_scoundrel(c) for c in party(table_id)],
-                "rolling": [_rolling(roll) for roll in rolls_in_progress(table_id)],
-                "latest_rolls": [
-                    _line(line)
-                    for line in table_queries.recent_rolls(table_id, is_gm=False)[:LATEST_ROLLS]
-                ],
-            },
-            json_dumps_params={"ensure_ascii": False},
-        )
+        # Its words (a crew type, an effect, a result) read as the screen's: the table's.
+        with table_language(shared.table):
+            response = _feed(shared.table.name, table_id)
     # Read by a group's own page on another site as well; the link itself is the key.
     response["Access-Control-Allow-Origin"] = "*"
     response["Cache-Control"] = "no-store"

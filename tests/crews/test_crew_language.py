@@ -116,3 +116,10 @@ async def test_a_revoked_links_last_frame_is_in_the_tables_language():
     frame = await screen.receive_from(timeout=1)
     assert "revocado" in frame and "link was revoked" not in frame
     await screen.disconnect()
+
+
+def test_the_screens_feed_speaks_the_tables_language(client, crew):
+    Table.objects.filter(pk=crew.table_id).update(language="es")
+    shared = actions.new_screen_link(table=crew.table)
+    feed = client.get(reverse("screen_feed", args=[shared.token]), **ENGLISH).json()
+    assert feed["crew"]["type"] == "Sombras"
