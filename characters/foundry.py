@@ -25,8 +25,12 @@ import json
 import math
 from dataclasses import dataclass, field
 
+from django.utils.translation import gettext, gettext_noop
+
 from blades.rules import character as rules
 from sessions.files import unstorable_text
+
+from .wording import ACTION_NAMES, ATTRIBUTE_NAMES
 
 MAX_BYTES = 192 * 1024  # an export with every ability's text is ~30 KB
 MAX_ITEMS = 300
@@ -93,14 +97,19 @@ def parse(raw: bytes) -> dict:
     """The upload as a JSON object, or a FoundryError a player can act on."""
     if len(raw) > MAX_BYTES:
         raise FoundryError(
-            [f"The file is larger than {MAX_BYTES // 1024} KB: not an actor export."]
+            [
+                gettext("The file is larger than %(kb)s KB: not an actor export.")
+                % {"kb": MAX_BYTES // 1024}
+            ]
         )
     try:
         document = json.loads(raw.decode("utf-8-sig"))
     except (UnicodeDecodeError, ValueError, RecursionError):
-        raise FoundryError(["The file is not JSON: export the actor from Foundry again."]) from None
+        raise FoundryError(
+            [gettext("The file is not JSON: export the actor from Foundry again.")]
+        ) from None
     if not isinstance(document, dict):
-        raise FoundryError(["The file holds JSON, but not a Foundry actor."])
+        raise FoundryError([gettext("The file holds JSON, but not a Foundry actor.")])
     problems = unstorable_text(document)
     if problems:
         raise FoundryError(problems)
@@ -128,10 +137,13 @@ class _Reader:
         elif isinstance(value, str) and value.strip().lstrip("-").isdigit() and len(value) < 6:
             number = int(value.strip())
         if number is None:
-            self.problems.append(f"{what} is not a number.")
+            self.problems.append(gettext("%(what)s is not a number.") % {"what": what})
             return 0
         if not low <= number <= high:
-            self.problems.append(f"{what} is {number}; it must be between {low} and {high}.")
+            self.problems.append(
+                gettext("%(what)s is %(n)s; it must be between %(low)s and %(high)s.")
+                % {"what": what, "n": number, "low": low, "high": high}
+            )
             return 0
         return number
 
@@ -139,21 +151,26 @@ class _Reader:
         if value is None:
             return ""
         if isinstance(value, bool) or not isinstance(value, str | int | float):
-            self.problems.append(f"{what} is not text.")
+            self.problems.append(gettext("%(what)s is not text.") % {"what": what})
             return ""
         text = str(value).strip()
         if len(text) > limit:
-            self.problems.append(f"{what} is longer than {limit} characters.")
+            self.problems.append(
+                gettext("%(what)s is longer than %(n)s characters.") % {"what": what, "n": limit}
+            )
             return ""
         return text
 
 
 def _fields(thing: dict) -> tuple[dict, str]:
     """The fields of an actor or item: `system` (Foundry v10+) or `data` (before)."""
-    for key, version in (("system", "Foundry v10 or later"), ("data", "before Foundry v10")):
+    for key, version in (
+        ("system", gettext_noop("Foundry v10 or later")),
+        ("data", gettext_noop("before Foundry v10")),
+    ):
         fields = thing.get(key)
         if isinstance(fields, dict):
-            return fields, version
+            return fields, gettext(version)
     return {}, ""
 
 
@@ -173,21 +190,34 @@ def read_actor(document: dict) -> Sheet:
     read = _Reader()
     actor_type = document.get("type", "character")
     if actor_type != "character":
-        raise FoundryError([f"This is a Foundry {str(actor_type)[:40]!r}, not a character."])
+        raise FoundryError(
+            [
+                gettext("This is a Foundry %(type)s, not a character.")
+                % {"type": repr(str(actor_type)[:40])}
+            ]
+        )
     system, version = _fields(document)
     if not version:
-        raise FoundryError(["The file has no character fields (`system` or `data`)."])
-    name = read.text(document.get("name"), "The name", NAME_MAX)
+        raise FoundryError([gettext("The file has no character fields (`system` or `data`).")])
+    name = read.text(document.get("name"), gettext("The name"), NAME_MAX)
     if not name:
-        read.problems.append("The character has no name.")
+        read.problems.append(gettext("The character has no name."))
     sheet = Sheet(name=name, version=version)
-    sheet.alias = read.text(system.get("alias"), "The alias", NAME_MAX)
-    sheet.look = read.text(system.get("look"), "The look")
-    sheet.background_detail = read.text(system.get("background-details"), "Background details")
-    sheet.vice_purveyor = read.text(system.get("vice-purveyor"), "The vice purveyor")
+    sheet.alias = read.text(system.get("alias"), gettext("The alias"), NAME_MAX)
+    sheet.look = read.text(system.get("look"), gettext("The look"))
+    sheet.background_detail = read.text(
+        system.get("background-details"), gettext("Background details")
+    )
+    sheet.vice_purveyor = read.text(system.get("vice-purveyor"), gettext("The vice purveyor"))
     # The sheet's own text fields name the choices when no item does.
-    for choice in ("playbook", "heritage", "background", "vice"):
-        setattr(sheet, choice, read.text(system.get(choice), f"The {choice}", NAME_MAX))
+    choices = {
+        "playbook": gettext("The playbook"),
+        "heritage": gettext("The heritage"),
+        "background": gettext("The background"),
+        "vice": gettext("The vice"),
+    }
+    for choice, what in choices.items():
+        setattr(sheet, choice, read.text(system.get(choice), what, NAME_MAX))
 
     attributes = _dict(system.get("attributes"))
     for attribute, actions in rules.ATTRIBUTES.items():
@@ -197,16 +227,19 @@ def read_actor(document: dict) -> Sheet:
             value = skills.get(action)
             if isinstance(value, dict):
                 value = value.get("value")
-            sheet.ratings[action] = read.number(value, action.capitalize(), 0, 4)
+            sheet.ratings[action] = read.number(value, str(ACTION_NAMES[action]), 0, 4)
         sheet.xp[attribute] = read.number(
-            group.get("exp"), f"{attribute.capitalize()} xp", 0, XP_MAX
+            group.get("exp"),
+            gettext("%(attribute)s xp") % {"attribute": ATTRIBUTE_NAMES[attribute]},
+            0,
+            XP_MAX,
         )
-    sheet.xp["playbook"] = read.number(system.get("experience"), "Playbook xp", 0, XP_MAX)
+    sheet.xp["playbook"] = read.number(system.get("experience"), gettext("Playbook xp"), 0, XP_MAX)
 
     stress = system.get("stress")
     if isinstance(stress, dict):
         stress = stress.get("value")
-    sheet.stress = read.number(stress, "Stress", 0, rules.STRESS_MAX)
+    sheet.stress = read.number(stress, gettext("Stress"), 0, rules.STRESS_MAX)
 
     trauma = system.get("trauma")
     conditions = trauma.get("list") if isinstance(trauma, dict) else system.get("traumas")
@@ -215,10 +248,10 @@ def read_actor(document: dict) -> Sheet:
     if conditions is None:
         conditions = []
     if not isinstance(conditions, list):
-        read.problems.append("Trauma is neither a list nor a set of conditions.")
+        read.problems.append(gettext("Trauma is neither a list nor a set of conditions."))
         conditions = []
     for condition in conditions:
-        text = read.text(condition, "A trauma condition", NAME_MAX)
+        text = read.text(condition, gettext("A trauma condition"), NAME_MAX)
         key = _trauma_key(text)
         if key in rules.TRAUMA_CONDITIONS:
             if key not in sheet.traumas:
@@ -227,13 +260,15 @@ def read_actor(document: dict) -> Sheet:
             sheet.unknown_traumas.append(text)
     if len(sheet.traumas) > rules.TRAUMA_MAX:
         read.problems.append(
-            f"{len(sheet.traumas)} trauma conditions: past {rules.TRAUMA_MAX} a scoundrel retires."
+            gettext("%(n)s trauma conditions: past %(most)s a scoundrel retires.")
+            % {"n": len(sheet.traumas), "most": rules.TRAUMA_MAX}
         )
 
     harm = _dict(system.get("harm"))
     for level, (key, slots) in HARM_SLOTS.items():
         row = _dict(harm.get(level))
-        entries = [read.text(row.get(slot), f"{level.capitalize()} harm") for slot in slots]
+        what = gettext("Level %(level)s harm") % {"level": key}
+        entries = [read.text(row.get(slot), what) for slot in slots]
         if any(entries):
             sheet.harm[key] = [entry for entry in entries if entry]
 
@@ -242,16 +277,19 @@ def read_actor(document: dict) -> Sheet:
         healing = system.get("healing-clock")
     if isinstance(healing, dict):
         healing = healing.get("value")
-    sheet.healing = read.number(healing, "The healing clock", 0, rules.HEALING_SEGMENTS - 1)
+    sheet.healing = read.number(
+        healing, gettext("The healing clock"), 0, rules.HEALING_SEGMENTS - 1
+    )
     armor = _dict(system.get("armor-uses"))
     for box in rules.ARMOR_BOXES:
         used = armor.get(box)
         if not isinstance(used, bool):
-            used = read.number(used, f"Armor used ({box})", 0, 1) == 1
+            what = gettext("Armor used (%(box)s)") % {"box": box}
+            used = read.number(used, what, 0, 1) == 1
         if used:
             sheet.armor_used.append(box)
-    sheet.coin = read.number(system.get("coins"), "Coin", 0, rules.COIN_MAX)
-    sheet.stash = read.number(system.get("coins_stashed"), "Stash", 0, rules.STASH_MAX)
+    sheet.coin = read.number(system.get("coins"), gettext("Coin"), 0, rules.COIN_MAX)
+    sheet.stash = read.number(system.get("coins_stashed"), gettext("Stash"), 0, rules.STASH_MAX)
 
     acquaintances = system.get("acquaintances")
     # Only to carry friend and rival over to the playbook's contacts: an acquaintance
@@ -272,19 +310,23 @@ def _read_items(read: _Reader, sheet: Sheet, items) -> None:
     if items is None:
         return
     if not isinstance(items, list):
-        read.problems.append("`items` is not a list.")
+        read.problems.append(gettext("`items` is not a list."))
         return
     if len(items) > MAX_ITEMS:
-        read.problems.append(f"{len(items)} items: more than {MAX_ITEMS} is not a character.")
+        read.problems.append(
+            gettext("%(n)s items: more than %(most)s is not a character.")
+            % {"n": len(items), "most": MAX_ITEMS}
+        )
         return
     abilities: list[tuple[str, bool | None]] = []
     for item in items:
         if not isinstance(item, dict):
-            read.problems.append("An item is not an object.")
+            read.problems.append(gettext("An item is not an object."))
             continue
         kind = item.get("type")
         fields, _ = _fields(item)
-        name = read.text(item.get("name"), f"The name of a {str(kind)[:20]} item", NAME_MAX)
+        what = gettext("The name of a %(kind)s item") % {"kind": str(kind)[:20]}
+        name = read.text(item.get("name"), what, NAME_MAX)
         if not name:
             continue
         if kind == "class":
@@ -295,7 +337,8 @@ def _read_items(read: _Reader, sheet: Sheet, items) -> None:
             purchased = fields.get("purchased")
             abilities.append((name, purchased if isinstance(purchased, bool) else None))
         elif kind == "item":
-            load = read.number(fields.get("load"), f"The load of {name}", 0, 9)
+            what = gettext("The load of %(name)s") % {"name": name}
+            load = read.number(fields.get("load"), what, 0, 9)
             sheet.gear.append(Gear(name, load, fields.get("equipped") is True))
     # Later exports embed every playbook ability and mark the ones taken; earlier ones
     # embedded only the abilities taken, and left `purchased` at its default.

@@ -11,6 +11,7 @@ import re
 from dataclasses import dataclass, field
 
 from django.db.models import Q
+from django.utils.translation import gettext
 
 from blades.rules import character as rules
 
@@ -84,8 +85,11 @@ def match(sheet: Sheet, table) -> Match:
     found.abilities, found.unknown_abilities = _abilities(sheet.abilities, found.playbook, table)
     if not mastery_for(table) and any(r > rules.action_cap(False) for r in sheet.ratings.values()):
         found.problems.append(
-            f"Ratings of 4 need the crew's Mastery; this table's crew does not have it "
-            f"(at most {rules.action_cap(False)})."
+            gettext(
+                "Ratings of %(mastery)s need the crew's Mastery; this table's crew does not "
+                "have it (at most %(most)s)."
+            )
+            % {"mastery": rules.action_cap(True), "most": rules.action_cap(False)}
         )
     return found
 

@@ -17,11 +17,12 @@ from tests.helpers import foundry_choices
 from .foundry_samples import V09, V10, V11, WHISPER
 
 
-def _upload(client, table, actor, name="fvtt-Actor-silver.json"):
+def _upload(client, table, actor, name="fvtt-Actor-silver.json", **headers):
     raw = actor if isinstance(actor, bytes) else json.dumps(actor).encode()
     return client.post(
         f"/tables/{table.pk}/characters/import/",
         {"export": SimpleUploadedFile(name, raw, content_type="application/json")},
+        **headers,
     )
 
 
@@ -318,3 +319,19 @@ def test_text_no_column_can_store_is_refused_at_confirm(client, table, player, w
     assert response.status_code == 422
     assert field in html.unescape(response.content.decode())
     assert not Character.objects.exists()
+
+
+def test_a_spanish_reader_reads_the_preview_and_its_problems_in_spanish(client, table, player):
+    client.force_login(player)
+    spanish = {"HTTP_ACCEPT_LANGUAGE": "es"}
+
+    def page(actor) -> str:
+        return html.unescape(_upload(client, table, actor, **spanish).content.decode())
+
+    assert "El archivo no es JSON: exporta el actor de Foundry de nuevo." in page(b"{not json")
+    actor = copy.deepcopy(V11)
+    actor["system"]["stress"] = {"value": 99}
+    assert "Estrés es 99; debe estar entre 0 y 9." in page(actor)
+    preview = page(V11)
+    assert "Arquetipo: Matón" in preview and "Habilidad: Nacido para la batalla" in preview
+    assert "Playbook:" not in preview
