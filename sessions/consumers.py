@@ -58,13 +58,16 @@ class TableConsumer(FramesSkipTheDatabase, AsyncWebsocketConsumer):
         self.accepted = True
         # Catch up: whatever changed while this page was away arrives now. Drawn after
         # the groups are joined, so a change pushed before that is in the drawing.
-        # A player's own clocks are in theirs: drawn (and shared) per player.
-        table_id, is_gm, user_id = self.table_id, self.is_gm, None if self.is_gm else self.user.pk
-        snapshot = await shared.drawing(
-            ("snapshot", table_id, is_gm, user_id),
-            lambda: live.snapshot(table_id, is_gm, user_id),
+        table_id, is_gm, user_id = self.table_id, self.is_gm, self.user.pk
+        drawn = await shared.drawing(
+            ("snapshot", table_id, is_gm), lambda: live.snapshot(table_id, is_gm)
         )
-        await self.send(text_data=snapshot)
+        own = None
+        if not is_gm and user_id in drawn.owners:
+            own = await shared.drawing(
+                ("own clocks", table_id, user_id), lambda: live.own_clocks(table_id, user_id)
+            )
+        await self.send(text_data=drawn.frame(own))
         if not await self.set_presence(here=True):
             await self.close()
 

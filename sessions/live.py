@@ -10,6 +10,7 @@ template renders (`push` refuses to draw inside a transaction).
 
 import logging
 from collections.abc import Awaitable, Callable, Collection, Iterable
+from dataclasses import dataclass
 from functools import cache
 
 from asgiref.sync import async_to_sync
@@ -297,20 +298,44 @@ def close_login_sockets(sender, request, user, **kwargs) -> None:
         kick_session(request.session.session_key)
 
 
-def snapshot(table_id: int, is_gm: bool, user_id: int | None = None) -> str:
-    """Everything a reconnecting page may have missed, swapped in whole: the clocks and
-    the roll log, and what the apps above add (sessions/panels.py). `user_id`: the player
-    it is drawn for (their own clocks are in it)."""
-    viewer = access.Viewer(is_gm=is_gm, user_id=user_id)
-    return fragment(
-        "snapshot",
-        clocks=queries.clocks_seen_by(table_id, viewer),
-        viewer=viewer,
-        rolls=queries.recent_rolls(table_id, is_gm),
-        table_id=table_id,
-        is_gm=is_gm,
-        oob=True,
-    ) + panels.snapshot(table_id, is_gm)
+@dataclass(frozen=True)
+class Snapshot:
+    """Everything a reconnecting page may have missed, swapped in whole: the clocks, then
+    the roll log and what the apps above add (sessions/panels.py). Drawn once for all the
+    sockets of one table and audience (sessions/shared.py): a storm of 1,000 sockets drew
+    it 1,000 times while each player's was drawn for them alone, and took twice as long.
+
+    A player's snapshot differs from the other players' only in the clocks they own (their
+    private ones, and the tick buttons on theirs): `owners`, the players who own a clock
+    at the table, get their clock list drawn for them (`own_clocks`); every other player
+    sees the clocks as the players at large do."""
+
+    clocks: str
+    rest: str
+    owners: frozenset[int] = frozenset()
+
+    def frame(self, own_clocks: str | None = None) -> str:
+        return (self.clocks if own_clocks is None else own_clocks) + self.rest
+
+
+def clock_list(table_id: int, viewer: access.Viewer) -> str:
+    clocks = queries.clocks_seen_by(table_id, viewer)
+    return fragment("clock-list", clocks=clocks, viewer=viewer, is_gm=viewer.is_gm, oob=True)
+
+
+def snapshot(table_id: int, is_gm: bool) -> Snapshot:
+    rolls = queries.recent_rolls(table_id, is_gm)
+    return Snapshot(
+        clocks=clock_list(table_id, access.GM if is_gm else access.PUBLIC),
+        rest=fragment("roll-log", rolls=rolls, is_gm=is_gm, oob=True)
+        + panels.snapshot(table_id, is_gm),
+        owners=frozenset() if is_gm else queries.clock_owners(table_id),
+    )
+
+
+def own_clocks(table_id: int, user_id: int) -> str:
+    """A clock owner's list, for their snapshot."""
+    return clock_list(table_id, access.Viewer(is_gm=False, user_id=user_id))
 
 
 def presence(table_id: int, since) -> str:

@@ -25,6 +25,12 @@ def visible_clocks(table_id: int, is_gm: bool):
     return clocks_seen_by(table_id, access.GM if is_gm else access.PUBLIC)
 
 
+def clock_owners(table_id: int) -> frozenset[int]:
+    """The players who own a clock at the table."""
+    owners = Clock.objects.filter(table_id=table_id, owner__isnull=False)
+    return frozenset(owners.values_list("owner_id", flat=True))
+
+
 # What a line of the log shows (sessions/table.html#roll), and nothing more: a user's row
 # carries its password hash, and loading rows whole was most of what drawing a pushed
 # line cost.

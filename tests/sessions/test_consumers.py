@@ -1,6 +1,7 @@
 import asyncio
 import random
 import threading
+from collections import Counter
 from datetime import timedelta
 
 import pytest
@@ -10,9 +11,9 @@ from channels.layers import get_channel_layer
 from django.utils import timezone
 
 from blades.rules.rolls import RollKind
-from sessions import actions, live, presence, seating
+from sessions import actions, live, presence, seating, shared
 from sessions.models import Presence
-from tests.factories import ClockFactory, UserFactory
+from tests.factories import ClockFactory, MembershipFactory, UserFactory
 from tests.helpers import (
     connect,
     drain,
@@ -129,6 +130,67 @@ async def test_snapshot_on_connect_holds_clocks_and_rolls_but_nothing_hidden():
     assert "Visible threat" in snapshot and "earlier roll" in snapshot
     assert "Hidden scheme" not in snapshot
     await communicator.disconnect()
+
+
+async def test_a_storms_sockets_share_their_audiences_snapshot_and_owners_get_their_clocks(
+    monkeypatch,
+):
+    """One drawing per table and audience, however many sockets: a player's own snapshot
+    differs only in the clocks they own, drawn for them alone (sessions.live.Snapshot)."""
+    table, gm, player = await make_table()
+
+    def scene():
+        other, third = (MembershipFactory(table=table).user for _ in range(2))
+        ClockFactory(table=table, name="Zq-shown")
+        ClockFactory(table=table, name="Zq-gm-only", visibility="gm")
+        ClockFactory(table=table, name="Zq-mine", visibility="owner", owner=player)
+        ClockFactory(table=table, name="Zq-theirs", visibility="owner", owner=other)
+        return other, third
+
+    other, third = await database_sync_to_async(scene)()
+    users = (gm, player, other, third)
+    draws = Counter()
+
+    def counted(name: str):
+        draw = getattr(live, name)
+
+        def counting(*args):
+            draws[name] += 1
+            return draw(*args)
+
+        return counting
+
+    monkeypatch.setattr(live, "snapshot", counted("snapshot"))
+    monkeypatch.setattr(live, "own_clocks", counted("own_clocks"))
+    # As in a storm whose database thread is busy: every socket asks for its snapshot
+    # before the first drawing begins.
+    share, asked, all_asked = shared.drawing, [], asyncio.Event()
+
+    async def together(key, draw, then=None):
+        if key[0] == "snapshot":
+            asked.append(key)
+            if len(asked) == len(users):
+                all_asked.set()
+            await all_asked.wait()
+        return await share(key, draw, then)
+
+    monkeypatch.setattr(shared, "drawing", together)
+    opened = [await connect(user, table.pk) for user in users]
+    assert all(connected for _, connected in opened)
+    snapshots = [await communicator.receive_from() for communicator, _ in opened]
+    for communicator, _ in opened:
+        await communicator.disconnect()
+    assert draws == {"snapshot": 2, "own_clocks": 2}
+    seen = [{name for name in NAMES if name in snapshot} for snapshot in snapshots]
+    assert seen == [
+        set(NAMES),
+        {"Zq-shown", "Zq-mine"},
+        {"Zq-shown", "Zq-theirs"},
+        {"Zq-shown"},
+    ]
+
+
+NAMES = ("Zq-shown", "Zq-gm-only", "Zq-mine", "Zq-theirs")
 
 
 async def test_presence_lists_who_is_connected():

@@ -12,7 +12,7 @@ from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.urls import reverse
 
-from sessions import access, live
+from sessions import access, live, queries
 from sessions.models import Clock
 from tests.factories import ClockFactory, MembershipFactory
 from tests.helpers import frames, listen
@@ -50,17 +50,22 @@ def own_socket(table_id: int, user_id: int) -> str:
     return channel
 
 
+def every_kind_of_clock(table, owner) -> list[Clock]:
+    """A clock of each visibility, kind and players' ticking, the GM's and `owner`'s."""
+    return [
+        ClockFactory(
+            table=table, visibility=visibility, owner=whose, players_tick=tick, kind=kind
+        )  # fmt: skip
+        for visibility, whose, tick, kind in itertools.product(
+            Clock.Visibility.values, (None, owner), (False, True), ("danger", "faction")
+        )
+    ]
+
+
 def test_each_question_has_one_answer_for_a_clock_and_for_a_list(table, gm, player, other):
     """The predicate for one clock and the filter for many agree on every kind of clock,
     for the GM, the owner, another player and the players at large."""
-    clocks = [
-        ClockFactory(
-            table=table, visibility=visibility, owner=owner, players_tick=tick, kind=kind
-        )  # fmt: skip
-        for visibility, owner, tick, kind in itertools.product(
-            Clock.Visibility.values, (None, player), (False, True), ("danger", "faction")
-        )
-    ]
+    clocks = every_kind_of_clock(table, player)
     viewers = [access.GM, access.PUBLIC, *(m for m in table.memberships.all())]
     for viewer in viewers:
         seen = set(Clock.objects.filter(access.clocks_seen(viewer)).values_list("pk", flat=True))
@@ -72,6 +77,16 @@ def test_each_question_has_one_answer_for_a_clock_and_for_a_list(table, gm, play
             assert access.can_tick_clock(viewer, clock) == (clock.pk in tickable), (
                 viewer, clock.visibility, clock.owner_id, clock.players_tick, clock.kind,
             )  # fmt: skip
+
+
+def test_a_player_who_owns_no_clock_sees_the_clocks_as_the_players_at_large(table, player, other):
+    """What lets a table's players share one reconnect snapshot (sessions.live.Snapshot):
+    only the clocks a player owns make their list differ from the others'."""
+    every_kind_of_clock(table, player)
+    assert queries.clock_owners(table.pk) == {player.pk}
+    shared = live.clock_list(table.pk, access.PUBLIC)
+    assert live.own_clocks(table.pk, other.pk) == shared
+    assert live.own_clocks(table.pk, player.pk) != shared
 
 
 def test_a_player_makes_a_clock_and_ticks_it_and_no_other(client, table, player, other):
