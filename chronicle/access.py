@@ -2,6 +2,7 @@
 question, asked by the step that does it and by the page that draws its control."""
 
 from django.core.exceptions import PermissionDenied
+from django.utils.translation import gettext_lazy as _
 
 from sessions.models import Membership
 
@@ -22,9 +23,9 @@ def can_set_webhooks(is_gm: bool) -> bool:
 
 
 REFUSALS = {
-    can_keep_journal: "Only the GM starts, ends and annotates a session.",
-    can_add_learned: "Only the table's members add to its journal.",
-    can_set_webhooks: "Only the GM sets the table's Discord webhooks.",
+    can_keep_journal: _("Only the GM starts, ends and annotates a session."),
+    can_add_learned: _("Only the table's members add to its journal."),
+    can_set_webhooks: _("Only the GM sets the table's Discord webhooks."),
 }
 
 

@@ -26,7 +26,8 @@ from dataclasses import dataclass
 
 from django.conf import settings
 from django.db import connections
-from django.utils import timezone
+from django.utils import timezone, translation
+from django.utils.translation import gettext
 
 logger = logging.getLogger(__name__)
 
@@ -60,6 +61,7 @@ class Post:
     url: str
     which: str  # "players' webhook" or "GM-only webhook", for the warning
     payload: dict
+    language: str  # the table's: the GM's warning is written in it
     # The hook showed a warning when the job ran: a success clears it.
     clears_warning: bool = False
 
@@ -118,6 +120,11 @@ _opener = urllib.request.build_opener(_NoRedirect)
 
 def deliver(post: Post) -> bool:
     """Post once, retrying as Discord allows. True if it went through."""
+    with translation.override(post.language):
+        return _deliver(post)
+
+
+def _deliver(post: Post) -> bool:
     body = json.dumps(post.payload).encode()
     attempts = settings.DISCORD_ATTEMPTS
     error = ""
@@ -133,7 +140,7 @@ def deliver(post: Post) -> bool:
             with _opener.open(request, timeout=settings.DISCORD_TIMEOUT) as response:
                 response.read()
         except urllib.error.HTTPError as refusal:
-            error = f"Discord answered HTTP {refusal.code}"
+            error = gettext("Discord answered HTTP %(code)s") % {"code": refusal.code}
             if refusal.code == 429:
                 wait = _retry_after(refusal, default=wait)
                 if wait > MAX_RETRY_AFTER:
@@ -144,9 +151,9 @@ def deliver(post: Post) -> bool:
         except (TimeoutError, urllib.error.URLError, OSError, http.client.HTTPException) as failure:
             reason = getattr(failure, "reason", failure)
             error = (
-                "Discord did not answer in time"
+                gettext("Discord did not answer in time")
                 if isinstance(reason, TimeoutError)
-                else "Discord could not be reached"
+                else gettext("Discord could not be reached")
             )
         else:
             if post.clears_warning:
@@ -155,7 +162,8 @@ def deliver(post: Post) -> bool:
         if attempt + 1 < attempts:
             time.sleep(wait)
     logger.warning("A Discord post to the %s failed: %s.", post.which, error)
-    _set_warning(post.hook_id, f"A post to the {post.which} failed: {error}.")
+    warning = gettext("A post to the %(which)s failed: %(error)s.")
+    _set_warning(post.hook_id, warning % {"which": post.which, "error": error})
     return False
 
 

@@ -1,11 +1,8 @@
 from django import forms
+from django.utils.translation import gettext_lazy as _
 
 from .discord import valid_webhook
 from .models import DiscordHook, PlaySession
-
-WEBHOOK_HELP = (
-    "In Discord: the channel's settings, Integrations, Webhooks, New Webhook, Copy Webhook URL."
-)
 
 
 class DiscordForm(forms.ModelForm):
@@ -18,16 +15,20 @@ class DiscordForm(forms.ModelForm):
             "gm_url": forms.TextInput(attrs={"autocomplete": "off", "spellcheck": "false"}),
         }
         help_texts = {
-            "players_url": "Rolls, filled clocks and phase changes the players may see. "
-            + WEBHOOK_HELP,
-            "gm_url": "Optional: secret rolls and GM-only clocks. Without it they are not posted.",
+            "players_url": _(
+                "Rolls, filled clocks and phase changes the players may see. In Discord: the "
+                "channel's settings, Integrations, Webhooks, New Webhook, Copy Webhook URL."
+            ),
+            "gm_url": _(
+                "Optional: secret rolls and GM-only clocks. Without it they are not posted."
+            ),
         }
 
     def _webhook(self, name: str) -> str:
         url = self.cleaned_data[name].strip()
         if url and not valid_webhook(url):
             raise forms.ValidationError(
-                "Paste a Discord webhook URL: https://discord.com/api/webhooks/… "
+                _("Paste a Discord webhook URL: https://discord.com/api/webhooks/… ")
             )
         return url
 
@@ -42,4 +43,5 @@ class SessionForm(forms.ModelForm):
     class Meta:
         model = PlaySession
         fields = ["title", "gm_notes"]
-        help_texts = {"gm_notes": "Yours alone: players never see them, here or in an export."}
+        labels = {"title": _("Title")}
+        help_texts = {"gm_notes": _("Yours alone: players never see them, here or in an export.")}

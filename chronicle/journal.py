@@ -22,16 +22,19 @@ from datetime import datetime
 from django.apps import apps
 from django.db.models import Prefetch
 from django.utils import timezone
+from django.utils.translation import gettext, gettext_lazy, ngettext
 
 from blades.rules.crew import STATUS_LABELS
 from blades.rules.rolls import Effect, Position, RollKind
 from sessions import audience
+from sessions.language import table_language
 
 from .models import Happening, Learned, PlaySession
+from .terms import rules_word
 
 # How the GM's journal marks what players' journals leave out.
-SECRET = " [secret]"
-GM_ONLY = " [GM only]"
+SECRET = gettext_lazy("[secret]")
+GM_ONLY = gettext_lazy("[GM only]")
 
 
 @dataclass
@@ -62,123 +65,208 @@ def _sees(thing, is_gm: bool) -> bool:
 
 
 def _hidden_mark(thing) -> str:
-    return GM_ONLY if thing.hidden else ""
+    return f" {GM_ONLY}" if thing.hidden else ""
+
+
+def _secret_mark(roll) -> str:
+    return f" {SECRET}" if roll.secret else ""
 
 
 def _dice(dice, pool: int) -> str:
     faces = ", ".join(map(str, dice))
-    return f"{faces} on {pool}d" + (" (two dice, lowest counts)" if pool <= 0 else "")
-
-
-def _a(word: str) -> str:
-    return "an" if word[:1] in "aeiou" else "a"
+    if pool <= 0:
+        return gettext("%(faces)s on %(pool)sd (two dice, lowest counts)") % {
+            "faces": faces,
+            "pool": pool,
+        }
+    return gettext("%(faces)s on %(pool)sd") % {"faces": faces, "pool": pool}
 
 
 def _person(user, character: str = "") -> str:
-    name = user.username if user else "someone"
-    return f"{character} ({name})" if character else name
+    name = user.username if user else gettext("someone")
+    if character:
+        return gettext("%(character)s (%(player)s)") % {"character": character, "player": name}
+    return name
 
 
 # --- One sentence per event ---------------------------------------------------------------
+# English needs "a" or "an" before the kind: the catalog has a sentence for each, and
+# other languages give both the same translation.
 
 
 def _logged_roll(roll) -> Line:
-    kind = roll.kind_label.lower()
+    kind = rules_word(roll.kind_label).lower()
     # The summary reads the dice in the roll's own terms (an outcome, an effect, a position).
-    text = f"{_person(roll.roller, roll.character_name)} made {_a(kind)} {kind} roll "
-    text += f"({_dice(roll.dice, roll.pool)}): {roll.summary}"
-    if roll.note:
-        text += f", “{roll.note}”"
-    text += "."
-    if roll.secret:
-        text += SECRET
-    return Line(text)
+    words = {
+        "who": _person(roll.roller, roll.character_name),
+        "kind": kind,
+        "dice": _dice(roll.dice, roll.pool),
+        "summary": roll.summary,
+        "note": roll.note,
+    }
+    an = roll.kind_label[:1].lower() in "aeiou"
+    if roll.note and an:
+        text = gettext("%(who)s made an %(kind)s roll (%(dice)s): %(summary)s, “%(note)s”.")
+    elif roll.note:
+        text = gettext("%(who)s made a %(kind)s roll (%(dice)s): %(summary)s, “%(note)s”.")
+    elif an:
+        text = gettext("%(who)s made an %(kind)s roll (%(dice)s): %(summary)s.")
+    else:
+        text = gettext("%(who)s made a %(kind)s roll (%(dice)s): %(summary)s.")
+    return Line(text % words + _secret_mark(roll))
 
 
 def _action_roll(roll) -> Line:
     who = roll.character.name if roll.character else _person(roll.started_by)
-    kind = roll.get_kind_display().lower()
-    text = f"{who} made {_a(kind)} {kind}"
-    if roll.kind != roll.Kind.FORTUNE:
-        position, effect = Position(roll.position).label, Effect(roll.effect).label
-        text += f" with {roll.action.capitalize()} ({position.lower()}, {effect.lower()} effect)"
+    words = {"who": who, "kind": roll.get_kind_display().lower()}
+    an = roll.kind == roll.Kind.ACTION
+    if roll.kind == roll.Kind.FORTUNE:
+        text = gettext("%(who)s made a %(kind)s") % words
+    else:
+        words |= {
+            "action": rules_word(roll.action.capitalize()),
+            "position": rules_word(Position(roll.position).label).lower(),
+            "effect": rules_word(Effect(roll.effect).label).lower(),
+        }
+        text = (
+            gettext("%(who)s made an %(kind)s with %(action)s (%(position)s, %(effect)s effect)")
+            if an
+            else gettext(
+                "%(who)s made a %(kind)s with %(action)s (%(position)s, %(effect)s effect)"
+            )
+        ) % words
     if roll.goal:
-        text += f" to {roll.goal}"
-    text += f" ({_dice(roll.dice, roll.pool)}): {roll.outcome_label}."
+        text = gettext("%(roll)s to %(goal)s") % {"roll": text, "goal": roll.goal}
+    text = gettext("%(roll)s (%(dice)s): %(outcome)s.") % {
+        "roll": text,
+        "dice": _dice(roll.dice, roll.pool),
+        "outcome": rules_word(roll.outcome_label),
+    }
     if roll.step == roll.Step.UNDONE:
-        text += " The GM undid it."
-    if roll.secret:
-        text += SECRET
-    return Line(text, [event.text for event in roll.events.all()])
+        text += " " + gettext("The GM undid it.")
+    return Line(text + _secret_mark(roll), [event.text for event in roll.events.all()])
 
 
 def _clock_started(clock) -> Line:
-    kind = clock.get_kind_display().lower()
-    text = f"A new {kind} clock: {clock.name} ({clock.segments} segments)."
+    text = ngettext(
+        "A new %(kind)s clock: %(name)s (%(segments)s segment).",
+        "A new %(kind)s clock: %(name)s (%(segments)s segments).",
+        clock.segments,
+    ) % {"kind": clock.get_kind_display().lower(), "name": clock.name, "segments": clock.segments}
     return Line(text + _hidden_mark(clock))
 
 
 def _score_started(score, is_gm: bool) -> Line:
-    text = f"The crew set out on a score: a {score.get_plan_display().lower()} plan against "
-    text += audience.target(faction=score.target_faction, named=score.target_name, is_gm=is_gm)
+    words = {
+        "plan": score.get_plan_display().lower(),
+        "target": audience.target(
+            faction=score.target_faction, named=score.target_name, is_gm=is_gm
+        ),
+    }
     if score.detail:
-        text += f" ({score.detail_label.lower()}: {score.detail})"
-    return Line(text + ".")
+        words |= {"detail_label": score.detail_label.lower(), "detail": score.detail}
+        text = gettext(
+            "The crew set out on a score: a %(plan)s plan against %(target)s"
+            " (%(detail_label)s: %(detail)s)."
+        )
+    else:
+        text = gettext("The crew set out on a score: a %(plan)s plan against %(target)s.")
+    return Line(text % words)
 
 
 def _happening(event: Happening, is_gm: bool) -> Line | None:
     """The sentence for a happening, or None where this audience does not see it."""
     Kind = Happening.Kind
     data = event.data
-    who = event.character.name if event.character else "Someone"
+    who = event.character.name if event.character else gettext("Someone")
     if event.kind == Kind.CLOCK_FILLED:
         # Filling is progress: not told of a clock whose progress players do not see.
         if not _sees(event.clock, is_gm) or not is_gm and event.clock.progress_hidden:
             return None
-        text = f"The clock {event.clock.name} filled ({event.clock.segments} segments)."
+        text = ngettext(
+            "The clock %(name)s filled (%(segments)s segment).",
+            "The clock %(name)s filled (%(segments)s segments).",
+            event.clock.segments,
+        ) % {"name": event.clock.name, "segments": event.clock.segments}
         return Line(text + _hidden_mark(event.clock))
     if event.kind == Kind.FACTION_STATUS:
         if not _sees(event.faction, is_gm):
             return None
         status = data["status"]
-        label = STATUS_LABELS.get(status, str(status))
-        text = f"{event.faction.name} now stand at {status:+d} with the crew: {label.lower()}."
+        label = rules_word(STATUS_LABELS.get(status, str(status)))
+        text = gettext("%(faction)s now stand at %(status)s with the crew: %(label)s.") % {
+            "faction": event.faction.name,
+            "status": f"{status:+d}",
+            "label": label.lower(),
+        }
         return Line(text + _hidden_mark(event.faction))
     if event.kind == Kind.HARM:
-        return Line(f"{who} suffered level {data['level']} harm: {data['text']}.")
+        return Line(
+            gettext("%(who)s suffered level %(level)s harm: %(text)s.")
+            % {"who": who, "level": data["level"], "text": data["text"]}
+        )
     if event.kind == Kind.TRAUMA:
-        why = f" (GM: {data['reason']})" if data.get("reason") else ""
+        words = {"who": who, "trauma": data["trauma"], "reason": data.get("reason", "")}
         if data.get("cleared"):
-            return Line(f"{who} is no longer {data['trauma']}{why}.")
-        return Line(f"{who} took a trauma: {data['trauma']}{why}.")
+            if words["reason"]:
+                return Line(gettext("%(who)s is no longer %(trauma)s (GM: %(reason)s).") % words)
+            return Line(gettext("%(who)s is no longer %(trauma)s.") % words)
+        if words["reason"]:
+            return Line(gettext("%(who)s took a trauma: %(trauma)s (GM: %(reason)s).") % words)
+        return Line(gettext("%(who)s took a trauma: %(trauma)s.") % words)
     if event.kind == Kind.XP:
-        text = f"{who} marked {data['xp']} {data['track']} xp"
+        track = rules_word(data["track"].capitalize()).lower()
+        words = {"who": who, "xp": data["xp"], "track": track}
         if data.get("earned"):
-            text += f", earning {data['earned']} advance{'s' if data['earned'] > 1 else ''}"
-        return Line(text + ".")
+            words["earned"] = data["earned"]
+            text = ngettext(
+                "%(who)s marked %(xp)s %(track)s xp, earning %(earned)s advance.",
+                "%(who)s marked %(xp)s %(track)s xp, earning %(earned)s advances.",
+                data["earned"],
+            )
+        else:
+            text = gettext("%(who)s marked %(xp)s %(track)s xp.")
+        return Line(text % words)
     if event.kind == Kind.ADVANCE:
-        spent = f"{who} spent {_a(data['track'])} {data['track']} advance"
+        words = {"who": who, "track": rules_word(data["track"].capitalize()).lower()}
+        an = data["track"][:1] in "aeiou"
         if data.get("action"):
-            return Line(f"{spent} on a dot in {data['action'].capitalize()}.")
-        return Line(f"{spent} on a new special ability.")
+            words["action"] = rules_word(data["action"].capitalize())
+            text = (
+                gettext("%(who)s spent an %(track)s advance on a dot in %(action)s.")
+                if an
+                else gettext("%(who)s spent a %(track)s advance on a dot in %(action)s.")
+            )
+        elif an:
+            text = gettext("%(who)s spent an %(track)s advance on a new special ability.")
+        else:
+            text = gettext("%(who)s spent a %(track)s advance on a new special ability.")
+        return Line(text % words)
     if event.kind == Kind.PAYOFF:
-        text = f"Payoff: {data['rep']} rep and {data['coin']} coin"
-        if data.get("tithe"):
-            text += f" ({data['tithe']} of it paid as tithe)"
-        return Line(text + ".")
+        words = {"rep": data["rep"], "coin": data["coin"], "tithe": data.get("tithe")}
+        if words["tithe"]:
+            text = gettext("Payoff: %(rep)s rep and %(coin)s coin (%(tithe)s of it paid as tithe).")
+        else:
+            text = gettext("Payoff: %(rep)s rep and %(coin)s coin.")
+        return Line(text % words)
     if event.kind == Kind.HEAT:
-        text = f"The crew took {data['taken']} heat"
         if "heat" in data:
-            text += f" (heat now {data['heat']}, wanted level {data['wanted']})"
-        return Line(text + ".")
+            text = gettext(
+                "The crew took %(taken)s heat (heat now %(heat)s, wanted level %(wanted)s)."
+            )
+            return Line(text % data)
+        return Line(gettext("The crew took %(taken)s heat.") % data)
     if event.kind == Kind.ENTANGLEMENT:
-        resolution = data.get("resolution", "")
-        return Line(f"Entanglement: {data['name']}. {resolution}".strip())
+        text = gettext("Entanglement: %(name)s.") % {"name": data["name"]}
+        return Line(f"{text} {data.get('resolution', '')}".strip())
     if event.kind == Kind.DOWNTIME:
         activity = event.activity
         if activity is None:
-            return Line(f"{who} spent a downtime activity.")
-        text = f"{who}: {activity.get_kind_display().lower()}"
+            return Line(gettext("%(who)s spent a downtime activity.") % {"who": who})
+        text = gettext("%(who)s: %(activity)s") % {
+            "who": who,
+            "activity": activity.get_kind_display().lower(),
+        }
         if activity.detail:
             text += f" ({activity.detail})"
         if activity.result:
@@ -192,7 +280,7 @@ def _happening(event: Happening, is_gm: bool) -> Line | None:
 
 def _phase_label(step: str) -> str:
     Phase = apps.get_model("play", "Phase")
-    return Phase.Step(step).label if step in Phase.Step.values else "Free play"
+    return str(Phase.Step(step).label) if step in Phase.Step.values else gettext("Free play")
 
 
 def _harm_in_rolls(rolls) -> set[tuple[int, str]]:
@@ -218,7 +306,13 @@ def _fill(lines: list[Line], is_gm: bool, clocks: list) -> None:
 
 
 def build(table, *, is_gm: bool, session_id: int | None = None) -> list[SessionJournal]:
-    """Every session of the table (or just one), newest first, for this audience."""
+    """Every session of the table (or just one), newest first, for this audience, written
+    in the table's language whoever reads it: the journal is the whole table's."""
+    with table_language(table):
+        return _build(table, is_gm=is_gm, session_id=session_id)
+
+
+def _build(table, *, is_gm: bool, session_id: int | None) -> list[SessionJournal]:
     sessions = list(PlaySession.objects.filter(table=table))
     if session_id is not None:
         sessions = [s for s in sessions if s.pk == session_id]

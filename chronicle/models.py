@@ -2,6 +2,8 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 from django.utils import timezone
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 
 
 class DiscordHook(models.Model):
@@ -11,15 +13,15 @@ class DiscordHook(models.Model):
     table = models.OneToOneField(
         "table_sessions.Table", on_delete=models.CASCADE, related_name="discord"
     )
-    players_url = models.CharField("Players' webhook", max_length=300, blank=True)
-    gm_url = models.CharField("GM-only webhook", max_length=300, blank=True)
+    players_url = models.CharField(_("Players' webhook"), max_length=300, blank=True)
+    gm_url = models.CharField(_("GM-only webhook"), max_length=300, blank=True)
     # The last delivery that failed for good, shown to the GM as a small warning; cleared
     # by the next delivery that goes through.
     last_error = models.CharField(max_length=200, blank=True)
     last_error_at = models.DateTimeField(null=True, blank=True)
 
     def __str__(self) -> str:
-        return f"Discord for {self.table}"
+        return gettext("Discord for %(table)s") % {"table": self.table}
 
 
 class PlaySession(models.Model):
@@ -31,7 +33,7 @@ class PlaySession(models.Model):
     )
     title = models.CharField(max_length=120, blank=True)
     # The GM's own: never in a player's journal or export.
-    gm_notes = models.TextField("GM notes", blank=True)
+    gm_notes = models.TextField(_("GM notes"), blank=True)
     started = models.DateTimeField(default=timezone.now)
     ended = models.DateTimeField(null=True, blank=True)
     # The step of the loop the table was at when play began: the journal's first heading.
@@ -46,7 +48,7 @@ class PlaySession(models.Model):
         ]
 
     def __str__(self) -> str:
-        return self.title or f"Session of {self.started:%Y-%m-%d}"
+        return self.title or gettext("Session of %(day)s") % {"day": f"{self.started:%Y-%m-%d}"}
 
     @property
     def open(self) -> bool:
@@ -80,17 +82,17 @@ class Happening(models.Model):
     """
 
     class Kind(models.TextChoices):
-        PHASE = "phase", "Phase"
-        CLOCK_FILLED = "clock_filled", "Clock filled"
-        FACTION_STATUS = "faction_status", "Faction status"
-        HARM = "harm", "Harm"
-        TRAUMA = "trauma", "Trauma"
-        XP = "xp", "Xp"
-        ADVANCE = "advance", "Advance"
-        PAYOFF = "payoff", "Payoff"
-        HEAT = "heat", "Heat"
-        ENTANGLEMENT = "entanglement", "Entanglement"
-        DOWNTIME = "downtime", "Downtime activity"
+        PHASE = "phase", _("Phase")
+        CLOCK_FILLED = "clock_filled", _("Clock filled")
+        FACTION_STATUS = "faction_status", _("Faction status")
+        HARM = "harm", _("Harm")
+        TRAUMA = "trauma", _("Trauma")
+        XP = "xp", _("Xp")
+        ADVANCE = "advance", _("Advance")
+        PAYOFF = "payoff", _("Payoff")
+        HEAT = "heat", _("Heat")
+        ENTANGLEMENT = "entanglement", _("Entanglement")
+        DOWNTIME = "downtime", _("Downtime activity")
 
     table = models.ForeignKey(
         "table_sessions.Table", on_delete=models.CASCADE, related_name="happenings"

@@ -5,17 +5,25 @@ decides its audience and returns the posts, to the table's webhooks as they were
 the change was made (`Webhooks`, read by the relay). The audience follows the table's own:
 what the roll log shows players goes to the players' webhook; a secret roll, a GM-only
 clock or a hidden faction's clock goes to the GM-only webhook, or nowhere without one.
+
+A post is the whole table's: each is written in the table's language (`in_table_language`),
+whoever made the change, and so is the warning a failed one leaves for the GM.
 """
 
+from collections.abc import Callable
 from dataclasses import dataclass
+from functools import wraps
 
 from django.apps import apps
+from django.utils import translation
+from django.utils.translation import gettext
 
 from blades.rules.dice import Outcome
 from sessions import audience
 
 from .discord import Post
 from .models import DiscordHook
+from .terms import rules_word
 
 # Discord's limits on an embed's parts.
 TITLE_MAX, TEXT_MAX, FIELD_MAX = 256, 4096, 1024
@@ -59,6 +67,7 @@ class Webhooks:
     players_url: str
     gm_url: str
     table_name: str
+    language: str  # the table's, for every word of its posts
 
 
 def webhooks(table_id: int) -> Webhooks | None:
@@ -66,17 +75,34 @@ def webhooks(table_id: int) -> Webhooks | None:
     hook = DiscordHook.objects.select_related("table").filter(table_id=table_id).first()
     if hook is None or not (hook.players_url or hook.gm_url):
         return None
-    return Webhooks(hook.pk, hook.players_url, hook.gm_url, hook.table.name)
+    table = hook.table
+    return Webhooks(hook.pk, hook.players_url, hook.gm_url, table.name, table.language)
+
+
+def in_table_language(job: Callable[..., list[Post]]) -> Callable[..., list[Post]]:
+    """A job written in the table's language, the one its webhooks were read with: the
+    relay's worker has no language of its own, and the change's maker's is not the
+    table's."""
+
+    @wraps(job)
+    def written(table_id: int, subject, hooks: Webhooks) -> list[Post]:
+        with translation.override(hooks.language):
+            return job(table_id, subject, hooks)
+
+    return written
 
 
 def route(hooks: Webhooks, embed: dict, *, secret: bool) -> list[Post]:
     url, which = (
-        (hooks.gm_url, "GM-only webhook") if secret else (hooks.players_url, "players' webhook")
+        (hooks.gm_url, gettext("GM-only webhook"))
+        if secret
+        else (hooks.players_url, gettext("players' webhook"))
     )
     if not url:
         return []
     if secret:
-        embed = {**embed, "title": _cut(f"[GM only] {embed['title']}", TITLE_MAX)}
+        title = gettext("[GM only] %(title)s") % {"title": embed["title"]}
+        embed = {**embed, "title": _cut(title, TITLE_MAX)}
     # The warning as it is now: a post that failed after this change was made left it.
     warned = DiscordHook.objects.filter(pk=hooks.hook_id).exclude(last_error="").exists()
     return [
@@ -84,6 +110,7 @@ def route(hooks: Webhooks, embed: dict, *, secret: bool) -> list[Post]:
             hook_id=hooks.hook_id,
             url=url,
             which=which,
+            language=hooks.language,
             payload={"embeds": [embed], "allowed_mentions": {"parse": []}},
             clears_warning=warned,
         )
@@ -92,9 +119,12 @@ def route(hooks: Webhooks, embed: dict, *, secret: bool) -> list[Post]:
 
 def _dice(dice, pool: int) -> str:
     faces = ", ".join(map(str, dice))
-    return f"{faces} ({pool}d{', lowest counts' if pool <= 0 else ''})"
+    if pool <= 0:
+        return gettext("%(faces)s (%(pool)sd, lowest counts)") % {"faces": faces, "pool": pool}
+    return gettext("%(faces)s (%(pool)sd)") % {"faces": faces, "pool": pool}
 
 
+@in_table_language
 def roll_posts(table_id: int, roll_id: int, hooks: Webhooks) -> list[Post]:
     """A line of the table's roll log: every roll of the app, the shared action roll's
     included (its line names the action, position and effect), and each resistance."""
@@ -102,22 +132,30 @@ def roll_posts(table_id: int, roll_id: int, hooks: Webhooks) -> list[Post]:
     roll = Roll.objects.select_related("roller", "table").filter(pk=roll_id).first()
     if roll is None:
         return []
-    player = roll.roller.username if roll.roller else "Someone"
-    who = f"{roll.character_name} ({player})" if roll.character_name else player
+    player = roll.roller.username if roll.roller else gettext("Someone")
+    who = (
+        gettext("%(character)s (%(player)s)") % {"character": roll.character_name, "player": player}
+        if roll.character_name
+        else player
+    )
     # A note may name a clock or a faction the GM keeps hidden (sessions.audience): a
     # secret roll goes to the GM's webhook, any other to the players'.
     note = audience.fill(roll.note, is_gm=roll.secret)
     text = roll.summary + (f"\n{note}" if note else "")
     embed = _embed(
-        f"{who}: {roll.kind_label}",
+        f"{who}: {rules_word(roll.kind_label)}",
         text,
         COLOURS[Outcome(roll.outcome)],
-        [_field("Dice", _dice(roll.dice, roll.pool)), _field("Result", roll.outcome_label)],
+        [
+            _field(gettext("Dice"), _dice(roll.dice, roll.pool)),
+            _field(gettext("Result"), rules_word(roll.outcome_label)),
+        ],
         footer=roll.table.name,
     )
     return route(hooks, embed, secret=roll.secret)
 
 
+@in_table_language
 def clock_posts(table_id: int, clock_id: int, hooks: Webhooks) -> list[Post]:
     """A clock that has just filled (and still is, now that the change committed)."""
     Clock = apps.get_model("table_sessions", "Clock")
@@ -130,16 +168,21 @@ def clock_posts(table_id: int, clock_id: int, hooks: Webhooks) -> list[Post]:
     # A clock whose progress players do not see does not tell them it filled.
     secret = clock.progress_hidden or bool(link and link.faction.hidden)
     embed = _embed(
-        f"Clock filled: {clock.name}",
-        f"{clock.get_kind_display()} clock, {clock.filled}/{clock.segments}",
+        gettext("Clock filled: %(name)s") % {"name": clock.name},
+        gettext("%(kind)s clock, %(filled)s/%(segments)s")
+        % {"kind": clock.get_kind_display(), "filled": clock.filled, "segments": clock.segments},
         CLOCK_COLOUR,
         footer=clock.table.name,
     )
     return route(hooks, embed, secret=secret)
 
 
-def phase_posts(table_id: int, label: str, hooks: Webhooks) -> list[Post]:
+@in_table_language
+def phase_posts(table_id: int, step: str, hooks: Webhooks) -> list[Post]:
     """The table moved to another step of the loop. Only the step is named: a score's
     target may be a faction the players do not know."""
-    embed = _embed(f"Now: {label}", "", PHASE_COLOUR, footer=hooks.table_name)
+    label = apps.get_model("play", "Phase").Step(step).label
+    embed = _embed(
+        gettext("Now: %(step)s") % {"step": label}, "", PHASE_COLOUR, footer=hooks.table_name
+    )
     return route(hooks, embed, secret=False)

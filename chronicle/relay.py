@@ -89,8 +89,7 @@ def roll_saved(sender, instance, created: bool, raw: bool = False, **kwargs) -> 
 def phase_saved(sender, instance, created: bool, raw: bool = False, update_fields=None, **kwargs):
     if raw or created or (update_fields is not None and "step" not in update_fields):
         return
-    label = instance.get_step_display()
-    _after_commit(instance.table_id, partial(posts.phase_posts, instance.table_id, label))
+    _after_commit(instance.table_id, partial(posts.phase_posts, instance.table_id, instance.step))
 
 
 def clock_changed(sender, clock, before: int, **kwargs) -> None:

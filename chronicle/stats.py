@@ -16,6 +16,7 @@ from fractions import Fraction
 from functools import cache
 
 from django.apps import apps
+from django.utils.translation import gettext
 
 from blades.rules import dice
 from blades.rules.dice import Outcome
@@ -116,14 +117,15 @@ def table_statistics(table_id: int, *, gm: bool) -> list[Person]:
     tally: dict[tuple[str, str, int], Counter] = defaultdict(Counter)
 
     def count(person: str | None, kind: str, pool: int, outcome: str) -> None:
-        tally[(person or "someone", kind, pool)][Outcome(outcome)] += 1
+        tally[(person or gettext("someone"), kind, pool)][Outcome(outcome)] += 1
 
     logged = Roll.objects.filter(table_id=table_id)
     shared = ActionRoll.objects.filter(table_id=table_id)
     if not gm:
         logged, shared = logged.filter(secret=False), shared.filter(secret=False)
     for row in logged.values_list("roller__username", "kind", "pool", "outcome"):
-        count(row[0], RollKind(row[1]).label, row[2], row[3])
+        # The rules engine knows no Django: its label is read in the reader's language here.
+        count(row[0], gettext(RollKind(row[1]).label), row[2], row[3])
 
     # From before the shared roll wrote its dice to the log: those lines are missing.
     shared = shared.filter(log=None)
@@ -141,7 +143,9 @@ def table_statistics(table_id: int, *, gm: bool) -> list[Person]:
             if rolled and "log" not in bonuses.get(character_id, {}):
                 pool, faces = rolled[0], rolled[1:]
                 outcome = dice.read(faces, pool)
-                count(owners.get(int(character_id)), "Group action (own dice)", pool, outcome)
+                count(
+                    owners.get(int(character_id)), gettext("Group action (own dice)"), pool, outcome
+                )
 
     Consequence = apps.get_model("rolls", "Consequence")
     resisted = Consequence.objects.filter(roll__table_id=table_id, roll__log=None)
@@ -150,7 +154,7 @@ def table_statistics(table_id: int, *, gm: bool) -> list[Person]:
         resisted = resisted.filter(roll__secret=False)
     for owner, rolled in resisted.values_list("character__owner__username", "resist_dice"):
         pool, faces = rolled[0], rolled[1:]
-        count(owner, "Resistance (shared roll)", pool, dice.read(faces, pool))
+        count(owner, gettext("Resistance (shared roll)"), pool, dice.read(faces, pool))
 
     people: dict[str, list[Line]] = defaultdict(list)
     for (person, kind, pool), outcomes in sorted(tally.items()):

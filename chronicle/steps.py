@@ -7,6 +7,7 @@ A refusal is drawn on the journal page: a field that does not parse in the bound
 
 from django import forms
 from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext_lazy as _
 
 from blades.rules.errors import RuleError
 from sessions import steps
@@ -51,7 +52,7 @@ class LearnedStep(JournalStep):
     who = staticmethod(access.can_add_learned)
     form_key = "learned_form"
     text = forms.CharField(
-        label="What we learned", max_length=Learned._meta.get_field("text").max_length
+        label=_("What we learned"), max_length=Learned._meta.get_field("text").max_length
     )
 
     def execute(self):

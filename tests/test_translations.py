@@ -19,23 +19,12 @@ TEMPLATES = Path(settings.BASE_DIR) / "templates"
 CATALOG = Path(settings.BASE_DIR) / "locale" / "es" / "LC_MESSAGES" / "django.po"
 
 NOT_YET_MARKED = {
-    "backup/restore.html",
-    "backup/settings.html",
     "backup/table_panels.html",
-    "chronicle/dice.html",
-    "chronicle/discord.html",
-    "chronicle/journal.html",
-    "chronicle/journal.md",
-    "chronicle/session_edit.html",
     "chronicle/table_panels.html",
     "play/phase.html",
-    "registration/login.html",
-    "registration/signup.html",
     "rolls/flow.html",
     "rolls/table_panels.html",
-    "sessions/join.html",
     "sessions/table.html",
-    "sessions/table_list.html",
 }
 # Names that are the same in every language.
 PROPER_NAMES = ("Blades Table", "Blades in the Dark", "Discord", "Foundry VTT", "Foundry")

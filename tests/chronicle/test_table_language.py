@@ -1,0 +1,88 @@
+"""The journal (page and Markdown) and the Discord posts are the whole table's: written in
+the table's language, whoever reads them or made the change."""
+
+import pytest
+from django.urls import reverse
+from django.utils import translation
+
+from blades.rules.rolls import RollKind
+from chronicle import actions as journal_actions
+from chronicle import posts
+from chronicle.models import DiscordHook
+from play.models import Phase
+from sessions import actions
+from sessions.models import Clock, Roll, Table
+from tests.helpers import Dice
+
+SPANISH = ("Diario de", "Un reloj nuevo", "El reloj Patrulla se completó (4 segmentos).")
+ENGLISH = ("Journal of", "A new danger clock", "The clock Patrulla filled (4 segments).")
+
+
+@pytest.fixture
+def session(table):
+    session = journal_actions.start_session(table=table)
+    clock = actions.create_clock(
+        table=table, name="Patrulla", segments=4, kind="danger", visibility="everyone"
+    )
+    actions.tick_clock(clock=clock, by=4)
+    return session
+
+
+def _speaks(table, language: str) -> None:
+    Table.objects.filter(pk=table.pk).update(language=language)
+
+
+@pytest.mark.parametrize(
+    ("table_language", "reader", "said", "unsaid"),
+    [("es", "en", SPANISH, ENGLISH), ("en", "es", ENGLISH, SPANISH)],
+)
+def test_the_journal_and_its_export_are_in_the_tables_language_not_the_readers(
+    client, table, gm, session, table_language, reader, said, unsaid
+):
+    _speaks(table, table_language)
+    client.force_login(gm)
+    for url in (
+        reverse("journal", args=[table.pk]),
+        reverse("journal_export", args=[table.pk, session.pk]),
+        reverse("journal_campaign", args=[table.pk]),
+    ):
+        text = client.get(url, HTTP_ACCEPT_LANGUAGE=reader).content.decode()
+        assert all(words in text for words in said), (url, text)
+        assert not any(words in text for words in unsaid), (url, text)
+
+
+def _hooks(table):
+    DiscordHook.objects.create(
+        table=table,
+        players_url="https://discord.com/api/webhooks/1/players",
+        gm_url="https://discord.com/api/webhooks/2/gm",
+    )
+    return posts.webhooks(table.pk)
+
+
+POSTED_SPANISH = ("Reloj completo: Patrulla", "'Dados'", "'Resultado'", "Ahora: ")
+POSTED_ENGLISH = ("Clock filled: Patrulla", "'Dice'", "'Result'", "Now: ")
+
+
+@pytest.mark.parametrize(
+    ("table_language", "reader", "said", "unsaid"),
+    [("es", "en", POSTED_SPANISH, POSTED_ENGLISH), ("en", "es", POSTED_ENGLISH, POSTED_SPANISH)],
+)
+def test_a_discord_post_is_written_in_the_tables_language(
+    table, player, session, table_language, reader, said, unsaid
+):
+    """The payload as built, never sent: the maker's language is the reader's here."""
+    _speaks(table, table_language)
+    hooks = _hooks(table)
+    actions.quick_roll(table=table, roller=player, kind=RollKind.FORTUNE, pool=1, rng=Dice(6))
+    clock = Clock.objects.get(name="Patrulla")
+    roll = Roll.objects.get(table=table, kind=RollKind.FORTUNE)
+    with translation.override(reader):
+        built = [
+            *posts.clock_posts(table.pk, clock.pk, hooks=hooks),
+            *posts.roll_posts(table.pk, roll.pk, hooks=hooks),
+            *posts.phase_posts(table.pk, Phase.Step.SCORE, hooks=hooks),
+        ]
+    text = str([post.payload for post in built])
+    assert all(words in text for words in said), text
+    assert not any(words in text for words in unsaid), text
