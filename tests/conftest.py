@@ -148,3 +148,18 @@ def fresh_channel_layer():
 
     if settings.REDIS_URL:
         channel_layers.backends.clear()
+
+
+@pytest.fixture(autouse=True)
+def language_of_its_own(request):
+    """LocaleMiddleware activates a request's language in the thread and nothing puts it
+    back: a test whose client read Spanish left the next test's refusals in Spanish. Each
+    test starts and ends in the default language."""
+    if not request.config.pluginmanager.hasplugin("django"):
+        yield
+        return
+    from django.utils import translation
+
+    translation.deactivate()
+    yield
+    translation.deactivate()
