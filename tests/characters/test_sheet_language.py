@@ -11,8 +11,14 @@ from blades.rules import abilities as ability_rules
 from blades.rules import character as rules
 from blades.rules.score import CHARACTER_TRIGGERS
 from characters import wording
-from characters.models import Contact
-from tests.factories import CharacterAbilityFactory, CharacterFactory, CharacterItemFactory
+from characters.models import Character, Contact
+from tests.factories import (
+    CharacterAbilityFactory,
+    CharacterFactory,
+    CharacterItemFactory,
+    standard_playbook,
+)
+from tests.helpers import wizard_answers
 
 SPANISH = {"HTTP_ACCEPT_LANGUAGE": "es-ES,es;q=0.9"}
 ENGLISH = {"HTTP_ACCEPT_LANGUAGE": "en-GB,en;q=0.9"}
@@ -118,3 +124,23 @@ def test_the_sheets_warnings_are_the_rules_warnings_in_english(harm, abilities, 
     with translation.override("en"):
         worded = wording.warnings_before_a_roll(Character, encumbered)
     assert worded == ability_rules.warnings_before_a_roll(harm, abilities, encumbered)
+
+
+def test_a_spanish_reader_makes_a_character_in_spanish(client, player, table):
+    """Each step of the wizard names the playbooks, options, actions, abilities and friends
+    in the reader's language; what it posts (keys and ids) is the same in every language."""
+    client.force_login(player)
+    url = reverse("character_new", args=[table.pk])
+    seen = {}
+    for step in wizard_answers(standard_playbook("cutter")):
+        seen[step["step"]] = client.get(url, **SPANISH).content.decode()
+        assert client.post(url, {**step, "nav": "next"}, **SPANISH).status_code == 302
+    assert has(seen["playbook"], "Matón — Un luchador peligroso e intimidante")
+    assert has(seen["heritage"], "Las Islas Daga") and has(seen["heritage"], "Herencia")
+    assert has(seen["actions"], "Perspicacia") and has(seen["actions"], "Pelear")
+    assert has(seen["ability"], "Nacido para la batalla")
+    assert has(seen["friends"], "Marlane, púgil") and has(seen["friends"], "Amigo íntimo")
+    assert has(seen["name"], "Nombre y aspecto") and has(seen["name"], "Nuevo personaje")
+    english = ["Cutter", "The Dagger Isles", "Insight", "Battleborn", "pugilist", "New character"]
+    assert [w for page in seen.values() for w in english if has(page, w)] == []
+    assert Character.objects.get(owner=player).playbook.key == "cutter"
