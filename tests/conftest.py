@@ -111,19 +111,6 @@ def no_template_drawn_inside_a_transaction(request, monkeypatch):
 
 
 @pytest.fixture(autouse=True)
-def english_after_each_test():
-    """LocaleMiddleware activates the reader's language in the test's own thread and
-    leaves it there: a Spanish request would have the next test's messages in Spanish."""
-    yield
-    from django.conf import settings
-
-    if settings.configured:
-        from django.utils import translation
-
-        translation.activate(settings.LANGUAGE_CODE)
-
-
-@pytest.fixture(autouse=True)
 def fresh_webhook_list():
     """The Discord relay keeps, per process, which tables have a webhook, for a second. A
     test's hook rolled back with its test stays in that list, and SQLite gives the next
