@@ -1,6 +1,7 @@
 from django.contrib.auth import get_user_model
 from django.contrib.auth.forms import AuthenticationForm, UserCreationForm
 from django.core.exceptions import ValidationError
+from django.utils.translation import ngettext
 
 from . import throttle
 
@@ -14,9 +15,13 @@ class ThrottledAuthenticationForm(AuthenticationForm):
         minutes = throttle.minutes_locked(username, ip)
         if minutes:
             raise ValidationError(
-                "Too many failed sign-ins for this username. "
-                f"Try again in {minutes} minute{'s' if minutes != 1 else ''}.",
+                ngettext(
+                    "Too many failed sign-ins for this username. Try again in %(minutes)s minute.",
+                    "Too many failed sign-ins for this username. Try again in %(minutes)s minutes.",
+                    minutes,
+                ),
                 code="locked",
+                params={"minutes": minutes},
             )
         try:
             cleaned = super().clean()

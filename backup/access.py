@@ -2,6 +2,7 @@
 asked by the view or step that does it."""
 
 from django.core.exceptions import PermissionDenied
+from django.utils.translation import gettext
 
 from sessions.models import Membership
 
@@ -14,4 +15,4 @@ def can_keep_table(is_gm: bool) -> bool:
 
 def require_keeper(membership: Membership) -> None:
     if not can_keep_table(membership.is_gm):
-        raise PermissionDenied("Only the GM keeps the table's settings.")
+        raise PermissionDenied(gettext("Only the GM keeps the table's settings."))

@@ -1,4 +1,5 @@
 from django import forms
+from django.utils.translation import gettext_lazy as _
 
 from .restore import MAX_BYTES, ImportRefused, Restored, read_document, restore_table
 
@@ -7,8 +8,8 @@ class RestoreForm(forms.Form):
     """The upload: read and restored as a preview (rolled back), nothing kept yet."""
 
     export = forms.FileField(
-        label="Table export (.json)",
-        help_text="The file “Download the table export” gives, on this server or another.",
+        label=_("Table export (.json)"),
+        help_text=_("The file “Download the table export” gives, on this server or another."),
     )
 
     def __init__(self, *args, gm, **kwargs):
@@ -19,7 +20,8 @@ class RestoreForm(forms.Form):
         upload = self.cleaned_data["export"]
         if upload.size > MAX_BYTES:
             raise forms.ValidationError(
-                f"The file is larger than {MAX_BYTES // (1024 * 1024)} MB: not a table export."
+                _("The file is larger than %(size)s MB: not a table export."),
+                params={"size": MAX_BYTES // (1024 * 1024)},
             )
         raw = upload.read()
         try:

@@ -3,6 +3,7 @@
 
 from django import forms
 from django.contrib.auth import get_user_model
+from django.utils.translation import gettext_lazy as _
 
 from characters import actions as character_actions
 from characters.models import Character
@@ -14,9 +15,9 @@ from . import access
 class HandOverStep(steps.Step):
     """Also the page's form: its characters are the ones waiting for a player."""
 
-    character = steps.OneOf(label="Character", required=True)
+    character = steps.OneOf(label=_("Character"), required=True)
     player = forms.ModelChoiceField(
-        queryset=get_user_model().objects.none(), label="Player", to_field_name="username"
+        queryset=get_user_model().objects.none(), label=_("Player"), to_field_name="username"
     )
 
     def __init__(self, data, **context):

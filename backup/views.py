@@ -15,6 +15,7 @@ import hashlib
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from blades.rules.errors import RuleError
@@ -104,7 +105,7 @@ def table_restore(request: HttpRequest) -> HttpResponse:
 def _confirm(request: HttpRequest) -> HttpResponse:
     uploaded = request.session.pop(UPLOADED, None) or {}
     if uploaded.get("digest") != request.POST["digest"]:
-        return _upload_again(request, "This preview has expired: upload the file again.")
+        return _upload_again(request, gettext("This preview has expired: upload the file again."))
     try:
         restored = restore_table(read_document(uploaded["text"]), gm=request.user)
     except ImportRefused as error:

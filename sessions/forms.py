@@ -1,4 +1,5 @@
 from django import forms
+from django.utils.translation import gettext_lazy as _
 
 from blades.rules import clocks as clock_rules
 from blades.rules.dice import MAX_POOL
@@ -19,7 +20,7 @@ NEW_CLOCK = "new-clock"
 
 
 class TableForm(forms.Form):
-    name = forms.CharField(label="Table name", max_length=80)
+    name = forms.CharField(label=_("Table name"), max_length=80)
 
 
 class RollFields(forms.Form):

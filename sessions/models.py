@@ -2,6 +2,7 @@ import secrets
 
 from django.conf import settings
 from django.db import models
+from django.utils.translation import gettext_lazy as _
 
 from blades.rules import clocks as clock_rules
 from blades.rules.dice import Outcome
@@ -39,8 +40,8 @@ class Table(models.Model):
 
 class Membership(models.Model):
     class Role(models.TextChoices):
-        GM = "gm", "GM"
-        PLAYER = "player", "Player"
+        GM = "gm", _("GM")
+        PLAYER = "player", _("Player")
 
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="memberships")
     user = models.ForeignKey(
