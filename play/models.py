@@ -2,6 +2,7 @@
 flashbacks and the downtime activities."""
 
 from django.db import models
+from django.utils.translation import gettext, gettext_lazy, gettext_noop
 
 from blades.rules import score as score_rules
 from blades.rules.rolls import Position
@@ -16,13 +17,13 @@ class Phase(models.Model):
     """
 
     class Step(models.TextChoices):
-        FREE_PLAY = "free_play", "Free play"
-        SCORE = "score", "The score"
-        PAYOFF = "payoff", "Payoff"
-        HEAT = "heat", "Heat"
-        ENTANGLEMENT = "entanglement", "Entanglements"
-        ACTIVITIES = "activities", "Downtime activities"
-        XP_REVIEW = "xp_review", "End of session: xp"
+        FREE_PLAY = "free_play", gettext_lazy("Free play")
+        SCORE = "score", gettext_lazy("The score")
+        PAYOFF = "payoff", gettext_lazy("Payoff")
+        HEAT = "heat", gettext_lazy("Heat")
+        ENTANGLEMENT = "entanglement", gettext_lazy("Entanglements")
+        ACTIVITIES = "activities", gettext_lazy("Downtime activities")
+        XP_REVIEW = "xp_review", gettext_lazy("End of session: xp")
 
     table = models.OneToOneField(Table, on_delete=models.CASCADE, related_name="phase")
     step = models.CharField(max_length=20, choices=Step.choices, default=Step.FREE_PLAY)
@@ -37,23 +38,28 @@ class Phase(models.Model):
         return f"{self.table}: {self.get_step_display()}"
 
     @property
+    def stage_label(self) -> str:
+        """The stage in the reader's language (`stage` is what the page compares)."""
+        return gettext(self.stage)
+
+    @property
     def stage(self) -> str:
         """The three phases everyone sees: free play, the score, downtime."""
         if self.step == self.Step.SCORE:
-            return "Score"
+            return gettext_noop("Score")
         if self.step in (self.Step.FREE_PLAY, self.Step.XP_REVIEW):
-            return "Free play"
-        return "Downtime"
+            return gettext_noop("Free play")
+        return gettext_noop("Downtime")
 
 
 class Score(models.Model):
     class Plan(models.TextChoices):
-        ASSAULT = "assault", "Assault"
-        DECEPTION = "deception", "Deception"
-        STEALTH = "stealth", "Stealth"
-        OCCULT = "occult", "Occult"
-        SOCIAL = "social", "Social"
-        TRANSPORT = "transport", "Transport"
+        ASSAULT = "assault", gettext_lazy("Assault")
+        DECEPTION = "deception", gettext_lazy("Deception")
+        STEALTH = "stealth", gettext_lazy("Stealth")
+        OCCULT = "occult", gettext_lazy("Occult")
+        SOCIAL = "social", gettext_lazy("Social")
+        TRANSPORT = "transport", gettext_lazy("Transport")
 
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="scores")
     target_faction = models.ForeignKey(
@@ -71,7 +77,13 @@ class Score(models.Model):
         Roll, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
     )
     position = models.CharField(
-        max_length=10, choices=[(p.value, p.label) for p in Position], blank=True
+        max_length=10,
+        choices=[
+            (Position.CONTROLLED, gettext_lazy("Controlled")),
+            (Position.RISKY, gettext_lazy("Risky")),
+            (Position.DESPERATE, gettext_lazy("Desperate")),
+        ],
+        blank=True,
     )
     past_first_obstacle = models.BooleanField(default=False)
 
@@ -103,11 +115,11 @@ class Score(models.Model):
 
     @property
     def detail_label(self) -> str:
-        return score_rules.plan_detail_label(self.plan)
+        return gettext(score_rules.plan_detail_label(self.plan))
 
     @property
     def position_label(self) -> str:
-        return Position(self.position).label if self.position else ""
+        return self.get_position_display()
 
 
 class Flashback(models.Model):
@@ -134,13 +146,13 @@ class DowntimeActivity(models.Model):
     """One activity a PC spent in the downtime after `score`."""
 
     class Kind(models.TextChoices):
-        ACQUIRE_ASSET = "acquire_asset", "Acquire asset"
-        PROJECT = "project", "Long-term project"
-        RECOVER = "recover", "Recover"
-        REDUCE_HEAT = "reduce_heat", "Reduce heat"
-        TRAIN = "train", "Train"
-        INDULGE_VICE = "indulge_vice", "Indulge vice"
-        TEND_COHORT = "tend_cohort", "Tend a cohort"
+        ACQUIRE_ASSET = "acquire_asset", gettext_lazy("Acquire asset")
+        PROJECT = "project", gettext_lazy("Long-term project")
+        RECOVER = "recover", gettext_lazy("Recover")
+        REDUCE_HEAT = "reduce_heat", gettext_lazy("Reduce heat")
+        TRAIN = "train", gettext_lazy("Train")
+        INDULGE_VICE = "indulge_vice", gettext_lazy("Indulge vice")
+        TEND_COHORT = "tend_cohort", gettext_lazy("Tend a cohort")
 
     score = models.ForeignKey(Score, on_delete=models.CASCADE, related_name="activities")
     character = models.ForeignKey(

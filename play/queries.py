@@ -6,7 +6,9 @@ downtime activities.
 """
 
 from django.db.models import Prefetch
+from django.utils.translation import get_language, gettext, pgettext_lazy
 
+from blades import content
 from blades.rules import abilities as ability_rules
 from blades.rules import character as character_rules
 from blades.rules import crew as crew_rules
@@ -16,7 +18,7 @@ from blades.rules.rolls import OVERINDULGENCES, PUSH_DICE, PUSH_STRESS, sentence
 from characters.models import Character, CharacterAbility
 from crews import queries as crew_queries
 from crews.models import Crew, Faction
-from crews.sheet import prison_claim_choices, reminders
+from crews.sheet import reminders
 from sessions import queries as table_queries
 from sessions.access import clocks_for
 from sessions.models import Clock, Membership, Roll, Table
@@ -35,14 +37,46 @@ QUESTIONING = {
 }
 
 
-# The payoff's job sizes and the heat's exposures as the forms offer them: "Major: 10+ coin".
-JOB_SIZES = [
-    (size, f"{size.capitalize()}: {coin}{'+' if size == 'major' else ''} coin")
-    for size, coin in crew_rules.JOB_COIN.items()
-]
-EXPOSURES = [
-    (key, f"{crew_rules.EXPOSURE_LABELS[key]}: {heat}") for key, heat in crew_rules.EXPOSURE.items()
-]
+JOB_SIZE_NAMES = {
+    "minor": pgettext_lazy("job size", "Minor"),
+    "small": pgettext_lazy("job size", "Small"),
+    "standard": pgettext_lazy("job size", "Standard"),
+    "big": pgettext_lazy("job size", "Big"),
+    "major": pgettext_lazy("job size", "Major"),
+}
+
+
+def job_sizes() -> list[tuple[str, str]]:
+    """The payoff's job sizes as the form offers them: "Major: 10+ coin"."""
+    return [
+        (size, gettext("%(size)s: %(coin)s%(more)s coin")
+         % {"size": JOB_SIZE_NAMES[size], "coin": coin, "more": "+" if size == "major" else ""})
+        for size, coin in crew_rules.JOB_COIN.items()
+    ]  # fmt: skip
+
+
+def exposures() -> list[tuple[str, str]]:
+    """The heat's exposures as the form offers them: "Contained: 2"."""
+    return [
+        (key, f"{gettext(crew_rules.EXPOSURE_LABELS[key])}: {heat}")
+        for key, heat in crew_rules.EXPOSURE.items()
+    ]
+
+
+def translated(table: dict) -> list[tuple[str, object]]:
+    """A table of the rules' words (blades/rules/words.py) in the reader's language: each
+    value a word, or a tuple of them."""
+    return [
+        (key, tuple(map(gettext, value)) if isinstance(value, tuple) else gettext(value))
+        for key, value in table.items()
+    ]
+
+
+def _content(name: str, key: str) -> dict | None:
+    """The standard playbook or crew type `key` in the reader's language."""
+    return next((e for e in content.localized(name, get_language()) if e["key"] == key), None)
+
+
 # The numbers the page's words and number fields show: the rules own them (the actions
 # check them), the template only prints them.
 RULE_NUMBERS = {
@@ -79,16 +113,21 @@ def xp_triggers(character: Character) -> list[tuple[str, str]]:
     trigger ("You addressed a challenge with violence or coercion") in place of the
     generic first line, then the lines every playbook shares."""
     lines = ability_rules.character_triggers(score_rules.CHARACTER_TRIGGERS, character.ability_keys)
-    if character.playbook.xp_trigger:
-        lines["playbook"] = character.playbook.xp_trigger.rstrip(".")
+    lines = dict(translated(lines))
+    playbook = character.playbook
+    # A standard playbook's trigger reads in the reader's language; a custom one is the GM's.
+    standard = _content("playbooks", playbook.key) if playbook.table_id is None else None
+    trigger = standard["xp_trigger"] if standard else playbook.xp_trigger
+    if trigger:
+        lines["playbook"] = trigger.rstrip(".")
     return list(lines.items())
 
 
 def crew_triggers(crew: Crew | None) -> list[tuple[str, str]]:
     """The crew's xp lines, the crew type's own trigger first (a custom crew keeps the
     generic line: its trigger is the table's to say)."""
-    lines = dict(score_rules.CREW_TRIGGERS)
-    data = crew.type_data if crew else None
+    lines = dict(translated(score_rules.CREW_TRIGGERS))
+    data = _content("crew_types", crew.crew_type) if crew else None
     if data and data.get("xp_trigger"):
         lines["crew_type"] = data["xp_trigger"].rstrip(".")
     return list(lines.items())
@@ -113,6 +152,12 @@ def step_reminders(step: str, crew: Crew | None, characters: list[Character]):
     for character in characters:
         found += [(character.name, r) for r in reminders(character, None, moment)]
     return found
+
+
+def prison_claims() -> list[dict]:
+    """The prison claims to choose from (crews.sheet.prison_claim_choices), their names
+    and effects in the reader's language; the key is what the form posts."""
+    return content.localized("prison_claims", get_language())["claims"]
 
 
 def phase_page(table: Table, membership: Membership, **extra) -> dict:
@@ -183,19 +228,22 @@ def phase_page(table: Table, membership: Membership, **extra) -> dict:
         if is_gm
         else [],
         "rolls": table_queries.recent_rolls(table.pk, is_gm),
-        "plans": list(score_rules.PLANS.items()),
-        "checklist": list(score_rules.ENGAGEMENT_CHECKLIST.items()),
-        "activities": list(score_rules.ACTIVITIES.items()),
+        "plans": translated(score_rules.PLANS),
+        "checklist": translated(score_rules.ENGAGEMENT_CHECKLIST),
+        "activities": translated(score_rules.ACTIVITIES),
         "raisable": score_rules.RAISABLE,
-        "overindulgences": list(OVERINDULGENCES.items()),
+        "overindulgences": [
+            (key, {"label": gettext(o.label), "description": gettext(o.description)})
+            for key, o in OVERINDULGENCES.items()
+        ],
         "actions": character_rules.ACTIONS,
         "xp_tracks": character_rules.XP_TRACKS,
         "crew_triggers": crew_triggers(crew),
         "questioning": QUESTIONING,
-        "prison_claims": prison_claim_choices() if is_gm else [],
-        "sentence": sentence(crew.wanted) if crew else "",
-        "job_sizes": JOB_SIZES,
-        "exposures": EXPOSURES,
+        "prison_claims": prison_claims() if is_gm else [],
+        "sentence": gettext(sentence(crew.wanted)) if crew else "",
+        "job_sizes": job_sizes(),
+        "exposures": exposures(),
         "tithe": crew_rules.tithe(crew.tier) if crew else 0,
         "rule": RULE_NUMBERS,
         **extra,

@@ -123,10 +123,10 @@ def develop(
 
 EXPOSURE: dict[str, int] = {"quiet": 0, "contained": 2, "loud": 4, "wild": 6}
 EXPOSURE_LABELS: dict[str, str] = {
-    "quiet": "Smooth and quiet",
-    "contained": "Contained",
-    "loud": "Loud and chaotic",
-    "wild": "Wild",
+    "quiet": _("Smooth and quiet"),
+    "contained": _("Contained"),
+    "loud": _("Loud and chaotic"),
+    "wild": _("Wild"),
 }
 # What a score's circumstances add to its heat (003 §Heat).
 HEAT_HIGH_PROFILE = 1

@@ -306,16 +306,20 @@ class Overindulgence:
 
 OVERINDULGENCES = {
     "attract_trouble": Overindulgence(
-        "Attract Trouble", "The binge draws notice: the crew faces one more entanglement."
+        _("Attract Trouble"), _("The binge draws notice: the crew faces one more entanglement.")
     ),
-    "brag": Overindulgence("Brag", "Loose talk about the crew's deeds: the crew takes +2 heat."),
+    "brag": Overindulgence(
+        _("Brag"), _("Loose talk about the crew's deeds: the crew takes +2 heat.")
+    ),
     "lost": Overindulgence(
-        "Lost",
-        "The character vanishes into the vice for weeks; play someone else. "
-        "They come back with all harm healed.",
+        _("Lost"),
+        _(
+            "The character vanishes into the vice for weeks; play someone else. "
+            "They come back with all harm healed."
+        ),
     ),
     "tapped": Overindulgence(
-        "Tapped", "The purveyor cuts the character off; a new source must be found."
+        _("Tapped"), _("The purveyor cuts the character off; a new source must be found.")
     ),
 }
 
@@ -364,19 +368,19 @@ MAX_WANTED = 4
 
 _ENTANGLEMENTS = {
     "0-3": {
-        Outcome.BAD: ("Gang Trouble", "The Usual Suspects"),
-        Outcome.PARTIAL: ("Rivals", "Unquiet Dead"),
-        Outcome.SUCCESS: ("Cooperation",),
+        Outcome.BAD: (_("Gang Trouble"), _("The Usual Suspects")),
+        Outcome.PARTIAL: (_("Rivals"), _("Unquiet Dead")),
+        Outcome.SUCCESS: (_("Cooperation"),),
     },
     "4-5": {
-        Outcome.BAD: ("Gang Trouble", "Questioning"),
-        Outcome.PARTIAL: ("Reprisals", "Unquiet Dead"),
-        Outcome.SUCCESS: ("Show of Force",),
+        Outcome.BAD: (_("Gang Trouble"), _("Questioning")),
+        Outcome.PARTIAL: (_("Reprisals"), _("Unquiet Dead")),
+        Outcome.SUCCESS: (_("Show of Force"),),
     },
     "6+": {
-        Outcome.BAD: ("Flipped", "Interrogation"),
-        Outcome.PARTIAL: ("Demonic Notice", "Show of Force"),
-        Outcome.SUCCESS: ("Arrest",),
+        Outcome.BAD: (_("Flipped"), _("Interrogation")),
+        Outcome.PARTIAL: (_("Demonic Notice"), _("Show of Force")),
+        Outcome.SUCCESS: (_("Arrest"),),
     },
 }
 
@@ -410,11 +414,11 @@ def entanglements(heat: int, outcome: Outcome) -> tuple[str, ...]:
 # give you a beating" (003), is no time inside: it is an Arrest's own way out
 # (score.entanglement_choices), so it is not worded as a sentence here.
 SENTENCES = {
-    0: "A few weeks",
-    1: "A month or two",
-    2: "Several months",
-    3: "A year or two",
-    4: "Life imprisonment or execution",
+    0: _("A few weeks"),
+    1: _("A month or two"),
+    2: _("Several months"),
+    3: _("A year or two"),
+    4: _("Life imprisonment or execution"),
 }
 
 

@@ -23,12 +23,12 @@ from blades.rules.rolls import OUTCOME_RISE_MAX, outcome_rank, raise_outcome
 
 # Plan type -> the detail the players supply.
 PLANS: dict[str, tuple[str, str]] = {
-    "assault": ("Assault", "Point of attack"),
-    "deception": ("Deception", "Method"),
-    "stealth": ("Stealth", "Point of infiltration"),
-    "occult": ("Occult", "Arcane method"),
-    "social": ("Social", "Connection"),
-    "transport": ("Transport", "Route and means"),
+    "assault": (_("Assault"), _("Point of attack")),
+    "deception": (_("Deception"), _("Method")),
+    "stealth": (_("Stealth"), _("Point of infiltration")),
+    "occult": (_("Occult"), _("Arcane method")),
+    "social": (_("Social"), _("Connection")),
+    "transport": (_("Transport"), _("Route and means")),
 }
 
 
@@ -45,15 +45,15 @@ def plan_detail_label(plan: str) -> str:
 # The engagement checklist: each line may be a major advantage, a major disadvantage, or
 # neither. Key -> (advantage text, disadvantage text).
 ENGAGEMENT_CHECKLIST: dict[str, tuple[str, str]] = {
-    "plan": ("The plan is bold or daring", "The plan is overly complex or contingent"),
+    "plan": (_("The plan is bold or daring"), _("The plan is overly complex or contingent")),
     "detail": (
-        "The detail hits the target where it is weak",
-        "The detail hits the target where it is strong",
+        _("The detail hits the target where it is weak"),
+        _("The detail hits the target where it is strong"),
     ),
-    "friends": ("Friends or contacts help", "Enemies or rivals interfere"),
+    "friends": (_("Friends or contacts help"), _("Enemies or rivals interfere")),
     "other": (
-        "Another major advantage (e.g. the crew outranks the target)",
-        "Another major disadvantage (e.g. the target outranks the crew)",
+        _("Another major advantage (e.g. the crew outranks the target)"),
+        _("Another major disadvantage (e.g. the target outranks the crew)"),
     ),
 }
 
@@ -385,13 +385,13 @@ def fortune_heat(name: str, outcome: Outcome) -> tuple[int, str]:
 # --- Downtime --------------------------------------------------------------------------
 
 ACTIVITIES: dict[str, str] = {
-    "acquire_asset": "Acquire asset",
-    "project": "Long-term project",
-    "recover": "Recover",
-    "reduce_heat": "Reduce heat",
-    "train": "Train",
-    "indulge_vice": "Indulge vice",
-    "tend_cohort": "Tend a cohort",
+    "acquire_asset": _("Acquire asset"),
+    "project": _("Long-term project"),
+    "recover": _("Recover"),
+    "reduce_heat": _("Reduce heat"),
+    "train": _("Train"),
+    "indulge_vice": _("Indulge vice"),
+    "tend_cohort": _("Tend a cohort"),
 }
 # Activities whose result a coin may raise after the roll (vice relief is not a result).
 RAISABLE = ("acquire_asset", "project", "recover", "reduce_heat")
@@ -456,15 +456,15 @@ def extra_activity_payment(pay_with: str) -> str:
 # --- The xp review ---------------------------------------------------------------------
 
 CHARACTER_TRIGGERS: dict[str, str] = {
-    "playbook": "You addressed a challenge with your playbook's xp trigger",
-    "beliefs": "You expressed your beliefs, drives, heritage or background",
-    "vice": "You struggled with issues from your vice or traumas",
+    "playbook": _("You addressed a challenge with your playbook's xp trigger"),
+    "beliefs": _("You expressed your beliefs, drives, heritage or background"),
+    "vice": _("You struggled with issues from your vice or traumas"),
 }
 # The most xp one PC's review can give: every trigger at its most.
 SESSION_XP_MAX = XP_PER_TRIGGER_MAX * len(CHARACTER_TRIGGERS)
 CREW_TRIGGERS: dict[str, str] = {
-    "crew_type": "The crew's own xp trigger",
-    "station": "You contended with challenges above your current station",
-    "reputation": "You bolstered your crew's reputation or developed a new one",
-    "nature": "You expressed the goals, drives, inner conflict or essential nature of the crew",
+    "crew_type": _("The crew's own xp trigger"),
+    "station": _("You contended with challenges above your current station"),
+    "reputation": _("You bolstered your crew's reputation or developed a new one"),
+    "nature": _("You expressed the goals, drives, inner conflict or essential nature of the crew"),
 }
