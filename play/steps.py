@@ -6,6 +6,7 @@ page asks the same predicate before it draws the control) and calls its one acti
 has it as `character`, `flashback` or `activity` (the view looks them up in the table).
 """
 
+from django.utils.translation import gettext_lazy as _
 from django.utils.translation import gettext_noop
 
 from blades.rules import abilities as ability_rules
@@ -63,7 +64,7 @@ class ScoundrelStep(PhaseStep):
 class StartScore(PhaseStep):
     plan = _word()
     detail = steps.text(200)
-    faction = steps.OneOf(label="Faction")
+    faction = steps.OneOf(label=_("Faction"))
     target_name = steps.text(120)
     target_tier = steps.whole(low=0, high=crew_rules.FACTION_TIER_MAX, required=False)
 
@@ -100,7 +101,7 @@ class RollEngagement(PhaseStep):
 
 
 class CallFlashback(PhaseStep):
-    character = steps.OneOf(label="Character")
+    character = steps.OneOf(label=_("Character"))
     stress = steps.whole(low=0, high=score_rules.FLASHBACK_STRESS_MAX)
     note = steps.text(200)
     downtime = steps.flag()
@@ -163,7 +164,7 @@ class ShareCoin(PhaseStep):
     """The GM hands coin from the crew's books to one PC (excess past the vault, or coin
     for a PC's extra downtime)."""
 
-    character = steps.OneOf(label="Character")
+    character = steps.OneOf(label=_("Character"))
     amount = steps.whole(low=0, high=crew_rules.JOB_EXTRA_MAX)
 
     def __init__(self, data, **context):
@@ -200,8 +201,8 @@ class GoesToPrison(PhaseStep):
 
     prisoner = steps.text(80)
     prison_claim = _word()
-    faction = steps.OneOf(label="Faction")
-    character = steps.OneOf(label="Character")
+    faction = steps.OneOf(label=_("Faction"))
+    character = steps.OneOf(label=_("Character"))
 
     def __init__(self, data, **context):
         super().__init__(data, **context)
@@ -212,8 +213,8 @@ class GoesToPrison(PhaseStep):
 class ResolveEntanglement(GoesToPrison):
     # One menu names the entanglement and its way out together: "Rivals:coin".
     choice = steps.text(120)
-    claim = steps.OneOf(label="Claim")
-    activity = steps.OneOf(label="Activity")
+    claim = steps.OneOf(label=_("Claim"))
+    activity = steps.OneOf(label=_("Activity"))
     dice = steps.whole(low=0, high=score_rules.QUESTIONING_DICE_MAX, required=False)
 
     def __init__(self, data, **context):
@@ -257,14 +258,14 @@ class DowntimeActivityStep(ScoundrelStep):
     detail = steps.text(200)
     restricted = steps.flag()
     action = _word()
-    clock = steps.OneOf(label="Project clock")
+    clock = steps.OneOf(label=_("Project clock"))
     clock_name = steps.text(80)
     segments = steps.whole(low=CLOCK_MIN, high=CLOCK_MAX, required=False)
     healer = _word()
     quality = steps.whole(low=0, high=score_rules.HEALER_QUALITY_MAX, required=False)
-    healer_character = steps.OneOf(label="Healer")
+    healer_character = steps.OneOf(label=_("Healer"))
     track = _word()
-    cohort = steps.OneOf(label="Cohort")
+    cohort = steps.OneOf(label=_("Cohort"))
 
     def __init__(self, data, **context):
         super().__init__(data, **context)
@@ -355,7 +356,7 @@ class RollTrouble(PhaseStep):
 
 
 class FactionRoll(PhaseStep):
-    clock = steps.OneOf(label="Goal clock")
+    clock = steps.OneOf(label=_("Goal clock"))
 
     def __init__(self, data, **context):
         super().__init__(data, **context)

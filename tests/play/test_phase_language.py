@@ -70,3 +70,12 @@ def test_two_members_read_the_same_page_in_two_languages(client, table, gm, play
     client.force_login(player)
     english = shown_text(client, table, **ENGLISH)
     assert "Downtime activities" in english and "Tiempo libre" not in english
+
+
+def test_a_field_refused_is_named_in_the_readers_language(client, table, gm, crew):
+    client.force_login(gm)
+    url = reverse("score_start", args=[table.pk])
+    data = {"plan": "stealth", "detail": "Roof", "faction": "not-a-faction"}
+    response = client.post(url, data, headers={"HX-Request": "true"}, **SPANISH)
+    assert response.status_code == 422
+    assert "Facción: " in response.content.decode()
