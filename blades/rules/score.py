@@ -16,7 +16,7 @@ from blades.rules.character import (
 )
 from blades.rules.crew import JOB_COIN
 from blades.rules.dice import Outcome
-from blades.rules.errors import RuleError, _
+from blades.rules.errors import RuleError, Term, _
 from blades.rules.rolls import OUTCOME_RISE_MAX, outcome_rank, raise_outcome
 
 # --- The score -------------------------------------------------------------------------
@@ -170,20 +170,21 @@ class Cost:
 @dataclass(frozen=True)
 class Choice:
     """One way out. `needs_faction`: the faction involved sets its price (by its tier) or
-    takes the change (status, war), so the GM must name it."""
+    takes the change (status, war), so the GM must name it.
+
+    `words` is the marked %-format its label is read from, `params` its numbers (and
+    `Term`s, words of the rules read in the reader's language too)."""
 
     key: str
-    label: str
+    words: str
     cost: Cost = field(default_factory=Cost)
     needs_faction: bool = False
+    params: Mapping[str, object] = field(default_factory=dict)
 
-
-def _per_tier(faction_tier: int | None, *what: str) -> str:
-    """A price by the faction's tier: the number once the faction is known ("2 rep and 2
-    coin"), the rule's own words before ("1 rep and 1 coin per tier of the faction")."""
-    each = 1 if faction_tier is None else faction_tier
-    price = " and ".join(f"{each} {unit}" for unit in what)
-    return f"{price} per tier of the faction" if faction_tier is None else price
+    @property
+    def label(self) -> str:
+        """In English, as the log keeps it."""
+        return self.words % self.params if self.params else self.words
 
 
 # Interrogation: "they beat you up (level 2 harm) and you tell them what they want to know
@@ -192,23 +193,26 @@ def _per_tier(faction_tier: int | None, *what: str) -> str:
 INTERROGATION_HARM = 2
 INTERROGATION_HEAT = 3
 _BEATEN = {
-    INTERROGATION_HARM: "beaten, level 2 harm",
-    1: "beating resisted to level 1 harm",
-    0: "beating avoided",
+    INTERROGATION_HARM: Term(_("Beaten, level 2 harm")),
+    1: Term(_("Beating resisted to level 1 harm")),
+    0: Term(_("Beating avoided")),
 }
-_TALKED = {INTERROGATION_HEAT: f"talks, +{INTERROGATION_HEAT} heat", 0: "talking avoided"}
+_TALKED = {
+    INTERROGATION_HEAT: _("%(beaten)s; talks, +%(heat)s heat"),
+    0: _("%(beaten)s; talking avoided"),
+}
 
 
 def _interrogation() -> tuple[Choice, ...]:
     choices = []
     for harm in range(INTERROGATION_HARM, -1, -1):
-        for heat in _TALKED:
+        for heat, words in _TALKED.items():
             standing = harm == INTERROGATION_HARM and heat == INTERROGATION_HEAT
             key = "talk" if standing else f"resisted-harm{harm}-heat{heat}"
-            label = f"{_BEATEN[harm].capitalize()}; {_TALKED[heat]}"
             if standing:
-                label += " (each can be resisted)"
-            choices.append(Choice(key, label, Cost(heat=heat, harm=harm)))
+                words = _("%(beaten)s; talks, +%(heat)s heat (each can be resisted)")
+            params = {"beaten": _BEATEN[harm], "heat": heat}
+            choices.append(Choice(key, words, Cost(heat=heat, harm=harm), params=params))
     return tuple(choices)
 
 
@@ -221,8 +225,9 @@ BEATING_HARM = 3
 def _beating(wanted: int) -> tuple[Choice, ...]:
     if wanted:
         return ()
-    label = f"Hand a PC over for a beating: level {BEATING_HARM} harm, no resistance"
-    return (Choice("beating", label, Cost(harm=BEATING_HARM, clear_heat=True)),)
+    words = _("Hand a PC over for a beating: level %(harm)s harm, no resistance")
+    cost = Cost(harm=BEATING_HARM, clear_heat=True)
+    return (Choice("beating", words, cost, params={"harm": BEATING_HARM}),)
 
 
 def entanglement_choices(
@@ -246,55 +251,68 @@ def entanglement_choices(
     match name:
         case "Arrest":
             return (
-                Choice("pay", f"Pay off the squad: {wanted + 3} coin", Cost(coin=wanted + 3)),
+                Choice(
+                    "pay",
+                    _("Pay off the squad: %(coin)s coin"),
+                    Cost(coin=wanted + 3),
+                    params={"coin": wanted + 3},
+                ),
                 Choice(
                     "hand_over",
-                    "Hand someone over (incarceration: wanted −1, heat cleared)",
+                    _("Hand someone over (incarceration: wanted −1, heat cleared)"),
                     Cost(incarcerate=True),
                 ),
-                Choice("resist", "Resist or escape: play it out"),
+                Choice("resist", _("Resist or escape: play it out")),
                 *_beating(wanted),
             )
         case "Cooperation":
             # "If you don't have a +3 faction status, you avoid entanglements right now."
             if not allies:
-                return (Choice("avoid", "No faction at +3 status: no entanglement this time"),)
+                return (Choice("avoid", _("No faction at +3 status: no entanglement this time")),)
             tier = faction_tier or 0
             return (
-                Choice("favour", "Do the favour: play it out"),
+                Choice("favour", _("Do the favour: play it out")),
                 Choice(
                     "forfeit",
-                    f"Refuse and forfeit {_per_tier(faction_tier, 'rep')}",
+                    _("Refuse and forfeit 1 rep per tier of the faction")
+                    if faction_tier is None
+                    else _("Refuse and forfeit %(rep)s rep"),
                     Cost(rep=tier),
                     needs_faction=True,
+                    params={"rep": tier},
                 ),
                 Choice(
                     "status",
-                    "Refuse and lose 1 status with them",
+                    _("Refuse and lose 1 status with them"),
                     Cost(status=-1),
                     needs_faction=True,
                 ),
             )
         case "Demonic Notice":
             return (
-                Choice("bargain", "Accept the demon's bargain: play it out"),
-                Choice("hide", "Hide until it loses interest: forfeit 3 rep", Cost(rep=3)),
-                Choice("deal", "Deal with it another way: play it out"),
+                Choice("bargain", _("Accept the demon's bargain: play it out")),
+                Choice("hide", _("Hide until it loses interest: forfeit 3 rep"), Cost(rep=3)),
+                Choice("deal", _("Deal with it another way: play it out")),
             )
         case "Flipped":
-            return (Choice("flipped", "A contact, patron or client turns: play it out"),)
+            return (Choice("flipped", _("A contact, patron or client turns: play it out")),)
         case "Gang Trouble":
             return (
-                Choice("face", f"Lose face: forfeit {crew_tier + 1} rep", Cost(rep=crew_tier + 1)),
-                Choice("example", "Make an example of a member: play it out"),
-                Choice("reprisals", "Face reprisals from the wronged party: play it out"),
+                Choice(
+                    "face",
+                    _("Lose face: forfeit %(rep)s rep"),
+                    Cost(rep=crew_tier + 1),
+                    params={"rep": crew_tier + 1},
+                ),
+                Choice("example", _("Make an example of a member: play it out")),
+                Choice("reprisals", _("Face reprisals from the wronged party: play it out")),
             )
         case "Interrogation":
-            return (Choice("pay", "Pay them off: 3 coin", Cost(coin=3)), *_interrogation())
+            return (Choice("pay", _("Pay them off: 3 coin"), Cost(coin=3)), *_interrogation())
         case "Questioning":
             return (
-                Choice("fortune", "Fortune roll: 1-3 +2 heat, 4/5 +1 heat", Cost(fortune=True)),
-                Choice("pay", "Pay them off: 2 coin", Cost(coin=2)),
+                Choice("fortune", _("Fortune roll: 1-3 +2 heat, 4/5 +1 heat"), Cost(fortune=True)),
+                Choice("pay", _("Pay them off: 2 coin"), Cost(coin=2)),
             )
         case "Reprisals":
             # "Pay them (1 rep and 1 coin) per Tier of the enemy" (003).
@@ -302,57 +320,66 @@ def entanglement_choices(
             return (
                 Choice(
                     "pay",
-                    f"Pay {_per_tier(faction_tier, 'rep', 'coin')}",
+                    _("Pay 1 rep and 1 coin per tier of the faction")
+                    if faction_tier is None
+                    else _("Pay %(price)s rep and %(price)s coin"),
                     Cost(rep=price, coin=price),
                     needs_faction=True,
+                    params={"price": price},
                 ),
-                Choice("allow", "Let them have their way: play it out"),
-                Choice("fight", "Fight back: play it out"),
+                Choice("allow", _("Let them have their way: play it out")),
+                Choice("fight", _("Fight back: play it out")),
             )
         case "Rivals":
             tier = faction_tier or 0
             return (
                 Choice(
                     "rep",
-                    f"Forfeit {_per_tier(faction_tier, 'rep')}",
+                    _("Forfeit 1 rep per tier of the faction")
+                    if faction_tier is None
+                    else _("Forfeit %(rep)s rep"),
                     Cost(rep=tier),
                     needs_faction=True,
+                    params={"rep": tier},
                 ),
                 Choice(
                     "coin",
-                    f"Forfeit {_per_tier(faction_tier, 'coin')}",
+                    _("Forfeit 1 coin per tier of the faction")
+                    if faction_tier is None
+                    else _("Forfeit %(coin)s coin"),
                     Cost(coin=tier),
                     needs_faction=True,
+                    params={"coin": tier},
                 ),
                 Choice(
                     "stand",
-                    "Stand up to them: lose 1 status with them",
+                    _("Stand up to them: lose 1 status with them"),
                     Cost(status=-1),
                     needs_faction=True,
                 ),
             )
         case "Show of Force":
             if claims < 1:
-                return (Choice("hold", "No claims to give: lose 1 hold", Cost(hold=1)),)
+                return (Choice("hold", _("No claims to give: lose 1 hold"), Cost(hold=1)),)
             return (
-                Choice("claim", "Give them 1 claim", Cost(claim=True)),
+                Choice("claim", _("Give them 1 claim"), Cost(claim=True)),
                 Choice(
-                    "war", "Go to war with them (status −3)", Cost(war=True), needs_faction=True
+                    "war", _("Go to war with them (status −3)"), Cost(war=True), needs_faction=True
                 ),
             )
         case "Unquiet Dead":
             return (
-                Choice("occultist", "Hire an occultist (acquire asset): play it out"),
-                Choice("deal", "Deal with it yourselves: play it out"),
+                Choice("occultist", _("Hire an occultist (acquire asset): play it out")),
+                Choice("deal", _("Deal with it yourselves: play it out")),
             )
         case "The Usual Suspects":
             return (
                 Choice(
                     "fortune",
-                    "Fortune roll: 1-3 +2 heat, 4/5 they suffer level 2 harm",
+                    _("Fortune roll: 1-3 +2 heat, 4/5 they suffer level 2 harm"),
                     Cost(fortune=True),
                 ),
-                Choice("pay", "Pay them off: 1 coin", Cost(coin=1)),
+                Choice("pay", _("Pay them off: 1 coin"), Cost(coin=1)),
             )
     raise RuleError(_("“%(name)s” is not an entanglement."), name=name)
 

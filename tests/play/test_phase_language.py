@@ -79,3 +79,23 @@ def test_a_field_refused_is_named_in_the_readers_language(client, table, gm, cre
     response = client.post(url, data, headers={"HX-Request": "true"}, **SPANISH)
     assert response.status_code == 422
     assert "Facción: " in response.content.decode()
+
+
+def test_the_ways_out_of_an_entanglement_read_in_the_readers_language(
+    client, table, crew, gm, faction
+):
+    with translation.override("en"):
+        phases.start_score(table=table, plan="stealth", detail="Roof", target_faction=faction)
+        phases.roll_engagement(table=table, roller=gm, marks={}, rng=Dice(4))
+        phases.end_score(table=table)
+        phases.payoff(table=table, size="standard")
+        phases.take_heat(table=table, exposure="contained")
+        crew.__class__.objects.filter(pk=crew.pk).update(heat=4, wanted=1)
+        phases.roll_entanglement(table=table, roller=gm, rng=Dice(4))
+    client.force_login(gm)
+    spanish = shown_text(client, table, **SPANISH)
+    assert "Represalias: Pagar 1 de reputación y 1 moneda por cada Rango de la facción" in spanish
+    assert "La tirada da Represalias o Muertos inquietos: elige uno." in spanish
+    english = shown_text(client, table, **ENGLISH)
+    assert "Reprisals: Pay 1 rep and 1 coin per tier of the faction" in english
+    assert "The roll gives Reprisals or Unquiet Dead: choose one." in english
