@@ -329,8 +329,8 @@ def lose_hold(*, crew: Crew) -> score_rules.HoldLoss:
 
 def correct_books(*, crew: Crew, tier: int, hold: str, wanted: int) -> Crew:
     """The GM sets tier, hold and wanted level directly, e.g. for a campaign already under way."""
-    rules.check_range(tier, 0, rules.TIER_MAX, "Tier")
-    rules.check_range(wanted, 0, rules.WANTED_MAX, "Wanted level")
+    rules.check_range(tier, 0, rules.TIER_MAX, gettext_noop("Tier"))
+    rules.check_range(wanted, 0, rules.WANTED_MAX, gettext_noop("Wanted level"))
     if hold not in rules.HOLDS:
         raise RuleError(gettext_noop("Hold is weak or strong."))
     with transaction.atomic():
@@ -552,8 +552,8 @@ def dismiss_cohort(*, cohort: Cohort) -> None:
 
 
 def _check_faction(tier: int, hold: str, status: int) -> None:
-    rules.check_range(tier, 0, rules.FACTION_TIER_MAX, "Tier")
-    rules.check_range(status, rules.STATUS_MIN, rules.STATUS_MAX, "Status")
+    rules.check_range(tier, 0, rules.FACTION_TIER_MAX, gettext_noop("Tier"))
+    rules.check_range(status, rules.STATUS_MIN, rules.STATUS_MAX, gettext_noop("Status"))
     if hold not in rules.HOLDS:
         raise RuleError(gettext_noop("Hold is weak or strong."))
 

@@ -202,7 +202,7 @@ def recover(
         phase, crew, fields = _begin(character, Kind.RECOVER, pay_with)
         if healer == "npc":
             quality = crew_rules.check_range(
-                quality, 0, rules.HEALER_QUALITY_MAX, "Healer's quality"
+                quality, 0, rules.HEALER_QUALITY_MAX, gettext_noop("Healer's quality")
             )
             pool, who = quality, "a healer"
         elif healer == "pc":

@@ -122,7 +122,7 @@ def start_score(
         target_name, target_tier = "", target_faction.tier
     elif not target_name:
         raise RuleError(gettext_noop("Name the target, or choose a faction."))
-    crew_rules.check_range(target_tier, 0, crew_rules.FACTION_TIER_MAX, "Target tier")
+    crew_rules.check_range(target_tier, 0, crew_rules.FACTION_TIER_MAX, gettext_noop("Target tier"))
     with transaction.atomic():
         phase = locked_phase(table.pk)
         expect_step(phase, Step.FREE_PLAY)

@@ -12,7 +12,7 @@ from blades.rules import abilities as ability_rules
 from blades.rules import character as char_rules
 from blades.rules import flow as rules
 from blades.rules.dice import Outcome
-from blades.rules.errors import RuleError
+from blades.rules.errors import RuleError, Term
 from blades.rules.rolls import (
     CONSEQUENCE_KINDS,
     action_outcome,
@@ -70,7 +70,7 @@ def add_consequence(
         if kind not in menu:
             raise RuleError(
                 gettext_noop("%(kind)s is not on this roll's menu."),
-                kind=CONSEQUENCE_KINDS.get(kind, kind),
+                kind=Term(CONSEQUENCE_KINDS.get(kind, kind)),
             )
         if attribute and attribute not in char_rules.ATTRIBUTES:
             raise RuleError(gettext_noop("Name Insight, Prowess or Resolve for the resistance."))

@@ -4,6 +4,8 @@ what JSON's escapes put inside a file."""
 
 import re
 
+from django.utils.translation import gettext
+
 # Text a file can carry that a page cannot be encoded with (a lone surrogate, which JSON's
 # `\ud800` escape makes) or that no PostgreSQL text column holds (NUL, `\u0000`). A form's
 # own fields already refuse NUL, and a browser's UTF-8 cannot carry a surrogate: only
@@ -16,12 +18,25 @@ def _shown(text: str) -> str:
     return UNSTORABLE.sub(lambda found: f"\\u{ord(found.group()):04x}", text[:40])
 
 
-def _unstorable(path: str, text: str, what: str) -> str:
+def _unstorable(path: str, text: str, *, in_name: bool) -> str:
     bad = UNSTORABLE.search(text).group()
-    kind = "a NUL character" if bad == "\x00" else "a lone surrogate"
-    shown = path if len(path) <= PATH_SHOWN else "…" + path[-PATH_SHOWN:]
-    where = f"`{shown}` in the file" if shown else "The file"
-    return f"{where} {what} {kind} ({_shown(bad)}), which cannot be saved as text."
+    params = {
+        "kind": gettext("a NUL character") if bad == "\x00" else gettext("a lone surrogate"),
+        "path": path if len(path) <= PATH_SHOWN else "…" + path[-PATH_SHOWN:],
+        "escape": _shown(bad),
+    }
+    if in_name:
+        said = gettext(
+            "`%(path)s` in the file is named with %(kind)s (%(escape)s), which cannot be "
+            "saved as text."
+        )
+    elif path:
+        said = gettext(
+            "`%(path)s` in the file holds %(kind)s (%(escape)s), which cannot be saved as text."
+        )
+    else:
+        said = gettext("The file holds %(kind)s (%(escape)s), which cannot be saved as text.")
+    return said % params
 
 
 def unstorable_text(document, *, limit: int = 10) -> list[str]:
@@ -35,12 +50,12 @@ def unstorable_text(document, *, limit: int = 10) -> list[str]:
         path, value = stack.pop()
         if isinstance(value, str):
             if UNSTORABLE.search(value):
-                problems.append(_unstorable(path, value, "holds"))
+                problems.append(_unstorable(path, value, in_name=False))
         elif isinstance(value, dict):
             for key, item in reversed(value.items()):
                 inner = f"{path}.{_shown(key)}" if path else _shown(key)
                 if UNSTORABLE.search(key):
-                    problems.append(_unstorable(inner, key, "is named with"))
+                    problems.append(_unstorable(inner, key, in_name=True))
                 stack.append((inner, item))
         elif isinstance(value, list):
             stack.extend((f"{path}[{i}]", item) for i, item in reversed(list(enumerate(value))))

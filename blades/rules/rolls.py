@@ -102,11 +102,11 @@ def desperate_xp(position: Position) -> int:
 # --- Action roll -----------------------------------------------------------
 
 CONSEQUENCE_KINDS = {
-    "harm": "Harm",
-    "complication": "Complication",
-    "reduced_effect": "Reduced effect",
-    "worse_position": "Worse position",
-    "lost_opportunity": "Lost opportunity",
+    "harm": _("Harm"),
+    "complication": _("Complication"),
+    "reduced_effect": _("Reduced effect"),
+    "worse_position": _("Worse position"),
+    "lost_opportunity": _("Lost opportunity"),
 }
 
 

@@ -3,6 +3,7 @@ the command's, so the attacks the command refuses are refused here too."""
 
 import json
 
+import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
@@ -131,12 +132,19 @@ def test_the_gm_hands_a_waiting_character_to_a_player_who_came_back(client, db):
     assert client.post(hand_over_url, {"character": second.pk, "player": "x"}).status_code == 403
 
 
-def test_a_refused_file_is_explained_in_the_readers_language(client, db):
+@pytest.mark.parametrize(
+    "text,said",
+    [
+        (b'{"objects": 3}', "Esto no es una exportación de Blades Table."),
+        (b'{"name": "nul \\u0000"}', "`name` del archivo contiene un carácter NUL (\\u0000)"),
+    ],
+)
+def test_a_refused_file_is_explained_in_the_readers_language(client, db, text, said):
     client.force_login(UserFactory())
     response = client.post(
         URL,
-        {"export": SimpleUploadedFile("table.json", b'{"objects": 3}', "application/json")},
+        {"export": SimpleUploadedFile("table.json", text, "application/json")},
         HTTP_ACCEPT_LANGUAGE="es",
     )
     assert response.status_code == 422
-    assert "Esto no es una exportación de Blades Table." in response.content.decode()
+    assert said in response.content.decode()
