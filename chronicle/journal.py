@@ -24,8 +24,8 @@ from django.db.models import Prefetch
 from django.utils import timezone
 from django.utils.translation import gettext, gettext_lazy, ngettext
 
-from blades.rules.crew import STATUS_LABELS
 from blades.rules.rolls import Effect, Position, RollKind
+from crews.models import STATUS_LABELS
 from sessions import audience
 from sessions.language import table_language
 
@@ -193,7 +193,7 @@ def _happening(event: Happening, is_gm: bool) -> Line | None:
         if not _sees(event.faction, is_gm):
             return None
         status = data["status"]
-        label = rules_word(STATUS_LABELS.get(status, str(status)))
+        label = str(STATUS_LABELS.get(status, status))
         text = gettext("%(faction)s now stand at %(status)s with the crew: %(label)s.") % {
             "faction": event.faction.name,
             "status": f"{status:+d}",

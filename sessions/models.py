@@ -66,21 +66,21 @@ class Membership(models.Model):
 
 class Clock(models.Model):
     class Kind(models.TextChoices):
-        DANGER = "danger", "Danger"
-        RACING = "racing", "Racing"
-        LINKED = "linked", "Linked"
-        MISSION = "mission", "Mission"
-        TUG_OF_WAR = "tug", "Tug-of-war"
-        PROJECT = "project", "Long-term project"
-        FACTION = "faction", "Faction"
+        DANGER = "danger", _("Danger")
+        RACING = "racing", _("Racing")
+        LINKED = "linked", _("Linked")
+        MISSION = "mission", _("Mission")
+        TUG_OF_WAR = "tug", _("Tug-of-war")
+        PROJECT = "project", _("Long-term project")
+        FACTION = "faction", _("Faction")
 
     class Visibility(models.TextChoices):
-        EVERYONE = "everyone", "Everyone"
+        EVERYONE = "everyone", _("Everyone")
         # Players know the clock is there (its name and size), not how far it has run.
-        KNOWN = "known", "Everyone, progress hidden"
-        GM = "gm", "GM only"
+        KNOWN = "known", _("Everyone, progress hidden")
+        GM = "gm", _("GM only")
         # A player's own clock, kept from the other players.
-        OWNER = "owner", "Its owner and the GM"
+        OWNER = "owner", _("Its owner and the GM")
 
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="clocks")
     name = models.CharField(max_length=80)

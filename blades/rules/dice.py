@@ -11,6 +11,8 @@ from itertools import combinations_with_replacement
 from math import factorial, prod
 from typing import Protocol
 
+from blades.rules.errors import _
+
 FACES = range(1, 7)
 MAX_POOL = 10
 
@@ -33,11 +35,12 @@ class Outcome(StrEnum):
 
 
 # Kept outside the class: a dict attribute on an enum would become a member.
+# Marked for the catalog: the Django layer reads them in the reader's language.
 _OUTCOME_LABELS = {
-    Outcome.CRITICAL: "Critical",
-    Outcome.SUCCESS: "Full success",
-    Outcome.PARTIAL: "Partial success",
-    Outcome.BAD: "Bad outcome",
+    Outcome.CRITICAL: _("Critical"),
+    Outcome.SUCCESS: _("Full success"),
+    Outcome.PARTIAL: _("Partial success"),
+    Outcome.BAD: _("Bad outcome"),
 }
 
 

@@ -53,7 +53,16 @@ class Position(StrEnum):
 
     @property
     def label(self) -> str:
-        return self.value.capitalize()
+        return _POSITION_LABELS[self]
+
+
+# Kept outside the class: a dict attribute on an enum would become a member. Marked for
+# the catalog, as every label here: the Django layer reads them in the reader's language.
+_POSITION_LABELS = {
+    Position.CONTROLLED: _("Controlled"),
+    Position.RISKY: _("Risky"),
+    Position.DESPERATE: _("Desperate"),
+}
 
 
 class Effect(IntEnum):
@@ -69,7 +78,16 @@ class Effect(IntEnum):
 
     @property
     def label(self) -> str:
-        return self.name.capitalize()
+        return _EFFECT_LABELS[self]
+
+
+_EFFECT_LABELS = {
+    Effect.ZERO: _("Zero"),
+    Effect.LIMITED: _("Limited"),
+    Effect.STANDARD: _("Standard"),
+    Effect.GREAT: _("Great"),
+    Effect.EXTREME: _("Extreme"),
+}
 
 
 def raise_effect(effect: Effect, levels: int = 1) -> Effect:
@@ -488,16 +506,16 @@ class RollKind(StrEnum):
 
 # Kept outside the class: a dict attribute on an enum would become a member.
 _ROLL_KIND_LABELS = {
-    RollKind.ACTION: "Action",
-    RollKind.RESISTANCE: "Resistance",
-    RollKind.FORTUNE: "Fortune",
-    RollKind.ENGAGEMENT: "Engagement",
-    RollKind.INFORMATION: "Gather information",
-    RollKind.VICE: "Indulge vice",
-    RollKind.DOWNTIME: "Downtime",
-    RollKind.ENTANGLEMENT: "Entanglement",
-    RollKind.INCARCERATION: "Incarceration",
-    RollKind.GROUP: "Group action",
+    RollKind.ACTION: _("Action"),
+    RollKind.RESISTANCE: _("Resistance"),
+    RollKind.FORTUNE: _("Fortune"),
+    RollKind.ENGAGEMENT: _("Engagement"),
+    RollKind.INFORMATION: _("Gather information"),
+    RollKind.VICE: _("Indulge vice"),
+    RollKind.DOWNTIME: _("Downtime"),
+    RollKind.ENTANGLEMENT: _("Entanglement"),
+    RollKind.INCARCERATION: _("Incarceration"),
+    RollKind.GROUP: _("Group action"),
 }
 
 

@@ -14,13 +14,24 @@ from sessions import actions
 from sessions.models import Clock, Roll, Table
 from tests.helpers import Dice
 
-SPANISH = ("Diario de", "Un reloj nuevo", "El reloj Patrulla se completó (4 segmentos).")
-ENGLISH = ("Journal of", "A new danger clock", "The clock Patrulla filled (4 segments).")
+SPANISH = (
+    "Diario de",
+    "Un reloj nuevo (peligro): Patrulla",
+    "El reloj Patrulla se completó (4 segmentos).",
+    "hizo una tirada de fortuna",
+)
+ENGLISH = (
+    "Journal of",
+    "A new danger clock: Patrulla",
+    "The clock Patrulla filled (4 segments).",
+    "made a fortune roll",
+)
 
 
 @pytest.fixture
-def session(table):
+def session(table, player):
     session = journal_actions.start_session(table=table)
+    actions.quick_roll(table=table, roller=player, kind=RollKind.FORTUNE, pool=1, rng=Dice(6))
     clock = actions.create_clock(
         table=table, name="Patrulla", segments=4, kind="danger", visibility="everyone"
     )
@@ -60,8 +71,8 @@ def _hooks(table):
     return posts.webhooks(table.pk)
 
 
-POSTED_SPANISH = ("Reloj completo: Patrulla", "'Dados'", "'Resultado'", "Ahora: ")
-POSTED_ENGLISH = ("Clock filled: Patrulla", "'Dice'", "'Result'", "Now: ")
+POSTED_SPANISH = ("Reloj completo: Patrulla", ": Fortuna", "'Dados'", "Éxito total", "Ahora: ")
+POSTED_ENGLISH = ("Clock filled: Patrulla", ": Fortune", "'Dice'", "Full success", "Now: ")
 
 
 @pytest.mark.parametrize(
@@ -74,7 +85,6 @@ def test_a_discord_post_is_written_in_the_tables_language(
     """The payload as built, never sent: the maker's language is the reader's here."""
     _speaks(table, table_language)
     hooks = _hooks(table)
-    actions.quick_roll(table=table, roller=player, kind=RollKind.FORTUNE, pool=1, rng=Dice(6))
     clock = Clock.objects.get(name="Patrulla")
     roll = Roll.objects.get(table=table, kind=RollKind.FORTUNE)
     with translation.override(reader):
