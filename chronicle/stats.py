@@ -22,6 +22,8 @@ from blades.rules import dice
 from blades.rules.dice import Outcome
 from blades.rules.rolls import RollKind
 
+from .terms import rules_word
+
 OUTCOMES = tuple(Outcome)
 CHART_WIDTH = 240  # a bar for every roll, in SVG units
 LABEL_WIDTH = 100
@@ -40,6 +42,10 @@ class Bar:
     observed: float  # share of the rolls, 0-1
     expected: float | None  # exact chance, 0-1
     y: int
+
+    @property
+    def label(self) -> str:
+        return rules_word(self.outcome.label)
 
     @property
     def width(self) -> float:

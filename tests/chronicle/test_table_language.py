@@ -96,3 +96,10 @@ def test_a_discord_post_is_written_in_the_tables_language(
     text = str([post.payload for post in built])
     assert all(words in text for words in said), text
     assert not any(words in text for words in unsaid), text
+
+
+def test_the_dice_page_names_each_result_in_the_readers_language(client, table, gm, session):
+    client.force_login(gm)
+    page = client.get(reverse("dice_statistics", args=[table.pk]), HTTP_ACCEPT_LANGUAGE="es")
+    text = page.content.decode()
+    assert "Éxito total" in text and "Full success" not in text
