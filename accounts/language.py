@@ -16,11 +16,10 @@ from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_POST
 
 from blades.rules.errors import RuleError
+from blades.server.language import SESSION_KEY
 
 from . import actions
 from .models import Profile
-
-SESSION_KEY = "language"
 
 
 class UserLanguageMiddleware:

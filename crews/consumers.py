@@ -1,8 +1,9 @@
 """The shared screen's socket: it tells the screen that something players can see has
 changed, and the screen fetches its body once over HTTP.
 
-The socket joins the table's players group, so it hears exactly the pushes a player's
-page hears, and none of the GM's. It forwards none of their bytes: each screen is laid
+The socket joins the table's players group in the table's language (and its presence row
+says so, so that pushes are drawn in it), so it hears exactly the pushes a player's page
+hears, and none of the GM's. It forwards none of their bytes: each screen is laid
 out for a TV and draws things no single push carries (every PC's stress, the books, the
 roll in progress), so a push becomes a small signal, and the body the screen then
 fetches is drawn as the players see it by the same view that drew the page. Nothing is
@@ -24,7 +25,7 @@ from channels.db import database_sync_to_async
 from django.template.loader import render_to_string
 from django.utils import translation
 
-from sessions import live, seating
+from sessions import live, presence, seating
 from sessions.consumers import TableConsumer
 from sessions.models import Table
 
@@ -52,6 +53,7 @@ class ScreenConsumer(TableConsumer):
                 await self.close()
                 return
             self.user = seat.user
+            self.language = await database_sync_to_async(self.table_language)()
             # Always the players' group, also for the GM: a screen is seen by the room.
             groups = self.member_groups(gm=False)
         else:
@@ -60,7 +62,11 @@ class ScreenConsumer(TableConsumer):
                 await self.close()
                 return
             self.table_id = screen.table_id
-            groups = [live.players_group(self.table_id), live.screen_group(screen.pk)]
+            self.language = await database_sync_to_async(self.table_language)()
+            groups = [
+                live.players_group(self.table_id, self.language),
+                live.screen_group(screen.pk),
+            ]
         await self.join(groups)
         # Asked again once in the groups: a link revoked in between has sent its kick
         # before this socket could hear it.
@@ -68,12 +74,19 @@ class ScreenConsumer(TableConsumer):
             await self.close()
             return
         await self.accept()
-        self.signal = render_to_string("crews/screen.html#screen-signal")
+        self.accepted = True
+        with translation.override(self.language):
+            self.signal = render_to_string("crews/screen.html#screen-signal")
+        # Pushes are drawn in the table's language from now on, also with no page open
+        # that reads it.
+        if not await self.arrive():
+            await self.close()
+            return
         # Catch up: whatever changed while this screen was away is fetched now.
         await self.send(text_data=self.signal)
         # A member's screen is one of their pages: it counts them as here.
-        if self.user is not None and not await self.set_presence(here=True):
-            await self.close()
+        if self.user is not None:
+            await self.tell_presence()
 
     async def disconnect(self, code: int) -> None:
         if self.signal_task is not None:
@@ -82,8 +95,10 @@ class ScreenConsumer(TableConsumer):
             return
         for group in self.joined:
             await self.channel_layer.group_discard(group, self.channel_name)
-        if self.user is not None:
-            await self.set_presence(here=False)
+        if self.accepted:
+            await presence.leave(self.channel_name)
+            if self.user is not None:
+                await self.tell_presence()
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         # A member's screen pings like their other pages; the token link has no one to mark.
@@ -108,11 +123,13 @@ class ScreenConsumer(TableConsumer):
         await self.send(text_data=await database_sync_to_async(self.revoked_frame)())
         await self.close(code=REVOKED)
 
+    def table_language(self) -> str:
+        return Table.objects.filter(pk=self.table_id).values_list("language", flat=True).first()
+
     def revoked_frame(self) -> str:
         """The last frame, in the table's language like the rest of the screen."""
-        language = Table.objects.filter(pk=self.table_id).values_list("language", flat=True)
         context = {"oob": True, "revoked_message": REVOKED_MESSAGE}
-        with translation.override(language.first()):
+        with translation.override(self.table_language()):
             return render_to_string("crews/screen.html#screen-revoked", context)
 
     async def send_signal(self) -> None:

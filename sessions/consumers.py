@@ -7,6 +7,7 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from django.utils import timezone
 
 from blades.server.consumer import FramesSkipTheDatabase
+from blades.server.language import socket_language
 
 from . import layer, live, presence, seating, shared
 
@@ -53,31 +54,40 @@ class TableConsumer(FramesSkipTheDatabase, AsyncWebsocketConsumer):
             await self.close()
             return
         self.user, self.is_gm = seat.user, seat.is_gm
+        # The session was read while seating: asking it again needs no database.
+        self.language = socket_language(self.scope)
         await self.join(self.member_groups(gm=self.is_gm))
         await self.accept()
         self.accepted = True
+        # Written before the snapshot is drawn: a push that reads the table's languages
+        # before the row is in began before the snapshot, which then holds its change.
+        if not await self.arrive():
+            await self.close()
+            return
         # Catch up: whatever changed while this page was away arrives now. Drawn after
         # the groups are joined, so a change pushed before that is in the drawing.
-        table_id, is_gm, user_id = self.table_id, self.is_gm, self.user.pk
+        table_id, is_gm, user_id, language = self.table_id, self.is_gm, self.user.pk, self.language
         drawn = await shared.drawing(
-            ("snapshot", table_id, is_gm), lambda: live.snapshot(table_id, is_gm)
+            ("snapshot", table_id, is_gm, language),
+            lambda: live.snapshot(table_id, is_gm, language),
         )
         own = None
         if not is_gm and user_id in drawn.owners:
             own = await shared.drawing(
-                ("own clocks", table_id, user_id), lambda: live.own_clocks(table_id, user_id)
+                ("own clocks", table_id, user_id, language),
+                lambda: live.own_clocks(table_id, user_id, language),
             )
         await self.send(text_data=drawn.frame(own))
-        if not await self.set_presence(here=True):
-            await self.close()
+        await self.tell_presence()
 
     def member_groups(self, *, gm: bool) -> list[str]:
         """A seated member's socket: in their own group (removing them closes it), in
-        their audience's, and in their login's (logging out closes it)."""
+        their audience's, and in their login's (logging out closes it), each in the
+        socket's language."""
         session_key = self.scope["session"].session_key
         return [
-            live.member_group(self.table_id, self.user.pk),
-            *live.groups_for(self.table_id, gm, session_key),
+            live.member_group(self.table_id, self.user.pk, self.language),
+            *live.groups_for(self.table_id, gm, self.language, session_key),
         ]
 
     async def join(self, groups: list[str]) -> None:
@@ -110,7 +120,8 @@ class TableConsumer(FramesSkipTheDatabase, AsyncWebsocketConsumer):
         for group in self.joined:
             await self.channel_layer.group_discard(group, self.channel_name)
         if self.accepted:
-            await self.set_presence(here=False)
+            await presence.leave(self.channel_name)
+            await self.tell_presence()
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         # The only thing a browser sends is the presence ping.
@@ -124,22 +135,22 @@ class TableConsumer(FramesSkipTheDatabase, AsyncWebsocketConsumer):
     async def table_kick(self, event: dict) -> None:
         await self.close()
 
-    async def set_presence(self, *, here: bool) -> bool:
+    async def arrive(self) -> bool:
         """Whether the socket may stay: one arriving for a member removed since it read
         its membership is not written, and must close (sessions.presence.arrive)."""
-        if here:
-            if not await presence.arrive(self.channel_name, self.table_id, self.user.pk):
-                return False
-        else:
-            await presence.leave(self.channel_name)
+        user_id = self.user.pk if self.user is not None else None
+        return await presence.arrive(self.channel_name, self.table_id, user_id, self.language)
+
+    async def tell_presence(self) -> None:
+        """The table's pages get who is here, once this socket's row is written or gone."""
         table_id = self.table_id
 
-        def draw() -> str:
+        def draw() -> dict[str, str]:
             return live.presence(table_id, since=timezone.now() - presence.PRESENCE_TIMEOUT)
 
-        async def push(html: str) -> None:
+        async def push(lists: dict[str, str]) -> None:
             try:
-                await live.push_presence(table_id, html)
+                await live.push_presence(table_id, lists)
             except layer.LAYER_FAILURES:
                 # Only the list failed to go, and this drawing's callers have all joined
                 # their groups: not a reason to end their sockets, unless Redis has lost
@@ -149,4 +160,3 @@ class TableConsumer(FramesSkipTheDatabase, AsyncWebsocketConsumer):
 
         # The sockets arriving (or leaving) together get one list, pushed once.
         await shared.drawing(("presence", table_id), draw, then=push)
-        return True

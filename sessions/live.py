@@ -1,7 +1,10 @@
 """The one place that names channel groups and sends fragments to browsers.
 
-Every table has two groups: its players and its GM. Each push is rendered per
-audience, so what the GM hides is never rendered into a player's frame at all.
+Every table has two audiences, its players and its GM, and a group for each audience and
+language: a socket joins its reader's. Each push is rendered per audience, so what the GM
+hides is never rendered into a player's frame at all, and per language that a socket at
+the table reads (its presence row says which), so an all-English table draws each
+fragment once per audience, and no fragment is drawn in a language nobody there reads.
 Every push goes through `push`: it waits for the commit, then draws each audience's
 fragment from committed state. A browser never sees a change that could still roll back,
 never sees it before the database does, and the write lock is never held while a
@@ -15,21 +18,24 @@ from functools import cache
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
+from django.conf import settings
 from django.db import connection, transaction
 from django.template.loader import render_to_string
+from django.utils import translation
 
 from . import access, audience, panels, queries
 from .forms import NEW_CLOCK, ClockForm
+from .models import Presence
 
 PAGE = "sessions/table.html"
 
 
-def players_group(table_id: int) -> str:
-    return f"table-{table_id}-players"
+def players_group(table_id: int, language: str) -> str:
+    return f"table-{table_id}-players-{language}"
 
 
-def gm_group(table_id: int) -> str:
-    return f"table-{table_id}-gm"
+def gm_group(table_id: int, language: str) -> str:
+    return f"table-{table_id}-gm-{language}"
 
 
 def session_group(session_key: str) -> str:
@@ -37,9 +43,10 @@ def session_group(session_key: str) -> str:
     return f"login-{session_key}"
 
 
-def member_group(table_id: int, user_id: int) -> str:
-    """Every socket one member has open at a table, so that removing them closes them all."""
-    return f"member-{table_id}-{user_id}"
+def member_group(table_id: int, user_id: int, language: str) -> str:
+    """Every socket one member has open at a table in one language: what they alone
+    receive, and removing them closes them all (each language's)."""
+    return f"member-{table_id}-{user_id}-{language}"
 
 
 def screen_group(screen_id: int) -> str:
@@ -47,9 +54,21 @@ def screen_group(screen_id: int) -> str:
     return f"screen-{screen_id}"
 
 
-def groups_for(table_id: int, is_gm: bool, session_key: str | None = None) -> list[str]:
-    groups = [gm_group(table_id) if is_gm else players_group(table_id)]
+def groups_for(
+    table_id: int, is_gm: bool, language: str, session_key: str | None = None
+) -> list[str]:
+    groups = [gm_group(table_id, language) if is_gm else players_group(table_id, language)]
     return [*groups, session_group(session_key)] if session_key else groups
+
+
+def listening(table_id: int) -> dict[str, set[int]]:
+    """The languages the table's open sockets read, each with the members reading it."""
+    readers: dict[str, set[int]] = {}
+    for language, user_id in (
+        Presence.objects.filter(table_id=table_id).values_list("language", "user_id").distinct()
+    ):
+        readers.setdefault(language, set()).add(user_id)
+    return readers
 
 
 def fragment(partial: str, **context) -> str:
@@ -109,19 +128,32 @@ def push(
     members: dict[int, Render] | None = None,
 ) -> None:
     """The one way a change reaches the table's pages: after the commit, each audience's
-    fragment is drawn from committed state and sent. `gm` and `players` draw the GM's and
-    the players' fragments; None (or an empty render) sends nothing to that audience, and
-    the same callable for both is drawn once. `members`: by user id, what one player
-    alone receives, sent after the players' fragment so that it has the last word on
-    their pages. Every app's live.py pushes through here."""
+    fragment is drawn from committed state and sent, in each language a socket at the
+    table reads (`listening`). `gm` and `players` draw the GM's and the players'
+    fragments; None (or an empty render) sends nothing to that audience, and the same
+    callable for both is drawn once. `members`: by user id, what one player alone
+    receives, sent after the players' fragment so that it has the last word on their
+    pages. Every app's live.py pushes through here."""
 
     def send() -> None:
         if in_a_transaction():
             raise PushInsideTransaction("a live fragment must be rendered after the commit")
-        gm_html = gm() if gm is not None else ""
-        players_html = gm_html if players is gm else (players() if players is not None else "")
-        own = [(member_group(table_id, pk), render()) for pk, render in (members or {}).items()]
-        send_now((gm_group(table_id), gm_html), (players_group(table_id), players_html), *own)
+        for language, readers in listening(table_id).items():
+            with translation.override(language):
+                gm_html = gm() if gm is not None else ""
+                players_html = (
+                    gm_html if players is gm else (players() if players is not None else "")
+                )
+                own = [
+                    (member_group(table_id, pk, language), render())
+                    for pk, render in (members or {}).items()
+                    if pk in readers
+                ]
+            send_now(
+                (gm_group(table_id, language), gm_html),
+                (players_group(table_id, language), players_html),
+                *own,
+            )
 
     transaction.on_commit(send)
 
@@ -245,12 +277,14 @@ def push_roll(roll, *, created: bool = True) -> None:
     push(roll.table_id, gm=gm, players=None if roll.secret else players)
 
 
-async def push_presence(table_id: int, html: str) -> None:
-    """Presence is not a database change: it goes out at once, from the consumer. Its own
-    message type, so that a socket which shows no presence (the shared screen) skips it."""
+async def push_presence(table_id: int, lists: dict[str, str]) -> None:
+    """Presence is not a database change: it goes out at once, from the consumer, each
+    language's list (`presence`) to its groups. Its own message type, so that a socket
+    which shows no presence (the shared screen) skips it."""
     layer = get_channel_layer()
-    for group in (gm_group(table_id), players_group(table_id)):
-        await layer.group_send(group, {"type": "table.presence", "html": html})
+    for language, html in lists.items():
+        for group in (gm_group(table_id, language), players_group(table_id, language)):
+            await layer.group_send(group, {"type": "table.presence", "html": html})
 
 
 def push_members(table) -> None:
@@ -269,7 +303,8 @@ def kick_member(table_id: int, user_id: int) -> None:
     the removal commits. A socket that read its membership before the removal and joined
     this group after the kick went is closed when its presence row is refused
     (sessions.presence.arrive): one opening meanwhile is never left open."""
-    _kick_group(member_group(table_id, user_id))
+    for language, _name in settings.LANGUAGES:
+        _kick_group(member_group(table_id, user_id, language))
 
 
 def kick_session(session_key: str) -> None:
@@ -302,7 +337,7 @@ def close_login_sockets(sender, request, user, **kwargs) -> None:
 class Snapshot:
     """Everything a reconnecting page may have missed, swapped in whole: the clocks, then
     the roll log and what the apps above add (sessions/panels.py). Drawn once for all the
-    sockets of one table and audience (sessions/shared.py): a storm of 1,000 sockets drew
+    sockets of one table, audience and language (sessions/shared.py): a storm of 1,000 sockets drew
     it 1,000 times while each player's was drawn for them alone, and took twice as long.
 
     A player's snapshot differs from the other players' only in the clocks they own (their
@@ -323,20 +358,28 @@ def clock_list(table_id: int, viewer: access.Viewer) -> str:
     return fragment("clock-list", clocks=clocks, viewer=viewer, is_gm=viewer.is_gm, oob=True)
 
 
-def snapshot(table_id: int, is_gm: bool) -> Snapshot:
-    rolls = queries.recent_rolls(table_id, is_gm)
-    return Snapshot(
-        clocks=clock_list(table_id, access.GM if is_gm else access.PUBLIC),
-        rest=fragment("roll-log", rolls=rolls, is_gm=is_gm, oob=True)
-        + panels.snapshot(table_id, is_gm),
-        owners=frozenset() if is_gm else queries.clock_owners(table_id),
-    )
+def snapshot(table_id: int, is_gm: bool, language: str) -> Snapshot:
+    with translation.override(language):
+        rolls = queries.recent_rolls(table_id, is_gm)
+        return Snapshot(
+            clocks=clock_list(table_id, access.GM if is_gm else access.PUBLIC),
+            rest=fragment("roll-log", rolls=rolls, is_gm=is_gm, oob=True)
+            + panels.snapshot(table_id, is_gm),
+            owners=frozenset() if is_gm else queries.clock_owners(table_id),
+        )
 
 
-def own_clocks(table_id: int, user_id: int) -> str:
+def own_clocks(table_id: int, user_id: int, language: str) -> str:
     """A clock owner's list, for their snapshot."""
-    return clock_list(table_id, access.Viewer(is_gm=False, user_id=user_id))
+    with translation.override(language):
+        return clock_list(table_id, access.Viewer(is_gm=False, user_id=user_id))
 
 
-def presence(table_id: int, since) -> str:
-    return fragment("presence", present=queries.present_users(table_id, since), oob=True)
+def presence(table_id: int, since) -> dict[str, str]:
+    """Who is here, drawn in each language the table's sockets read."""
+    present = list(queries.present_users(table_id, since))
+    lists = {}
+    for language in listening(table_id):
+        with translation.override(language):
+            lists[language] = fragment("presence", present=present, oob=True)
+    return lists

@@ -204,12 +204,18 @@ class Roll(models.Model):
 
 
 class Presence(models.Model):
-    """One open websocket. Shared through the database so every process sees it."""
+    """One open websocket. Shared through the database so every process sees it. Its
+    language is the one its reader reads: a push is drawn in each language a row of the
+    table names (sessions.live.push), and in no other."""
 
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="presences")
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    # None: a shared-screen link's socket, which nobody signed in opened.
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+", null=True
+    )
     channel_name = models.CharField(max_length=200, unique=True)
     seen = models.DateTimeField()
+    language = models.CharField(max_length=8, default=settings.LANGUAGE_CODE)
 
     def __str__(self) -> str:
         return f"{self.user} at {self.table}"

@@ -71,16 +71,19 @@ def mark_seen(channel_names: set[str]) -> None:
 # A socket's row is written when it opens and deleted when it closes. When a busy process
 # restarts that is a write for each of its 1,000 pages, each a transaction of its own on
 # the one database thread: the sockets that come or go together share one (sessions/shared).
-Place = tuple[int, int] | None  # (table id, user id) of an open socket; None: closed
+# (table id, user id, language) of an open socket, no user for a shared-screen link's;
+# None: closed.
+Place = tuple[int, int | None, str] | None
 _CHANGES: WeakKeyDictionary[asyncio.AbstractEventLoop, deque] = WeakKeyDictionary()
 DELETE_AT_ONCE = 500  # channel names in one DELETE: well inside SQLite's variable limit
 
 
-async def arrive(channel_name: str, table_id: int, user_id: int) -> bool:
-    """Written, the socket is in every presence list drawn from then on. False, and
-    nothing written, if the user is no longer a member: removed after the socket read its
-    membership and before it joined the group the removal kicks (live.kick_member)."""
-    return channel_name not in await _record(channel_name, (table_id, user_id))
+async def arrive(channel_name: str, table_id: int, user_id: int | None, language: str) -> bool:
+    """Written, the socket is in every presence list drawn from then on, and every push
+    is drawn in its language. False, and nothing written, if the user is no longer a
+    member: removed after the socket read its membership and before it joined the group
+    the removal kicks (live.kick_member)."""
+    return channel_name not in await _record(channel_name, (table_id, user_id, language))
 
 
 async def leave(channel_name: str) -> None:
@@ -104,20 +107,26 @@ def write(changes: deque) -> set[str]:
     arriving = {name: place for name, place in latest.items() if place is not None}
     gone = [name for name, place in latest.items() if place is None]
     with transaction.atomic():
-        seated = memberships(set(arriving.values()))
+        seats = {place[:2] for place in arriving.values() if place[1] is not None}
+        seated = memberships(seats)
+        refused = {
+            name
+            for name, place in arriving.items()
+            if place[1] is not None and place[:2] not in seated
+        }
         now = timezone.now()
         here = [
-            Presence(channel_name=name, table_id=place[0], user_id=place[1], seen=now)
-            for name, place in arriving.items()
-            if place in seated
+            Presence(channel_name=name, table_id=table, user_id=user, language=language, seen=now)
+            for name, (table, user, language) in arriving.items()
+            if name not in refused
         ]
         if here:
             Presence.objects.bulk_create(
                 here,
                 update_conflicts=True,
                 unique_fields=["channel_name"],
-                update_fields=["table", "user", "seen"],
+                update_fields=["table", "user", "language", "seen"],
             )
         for start in range(0, len(gone), DELETE_AT_ONCE):
             Presence.objects.filter(channel_name__in=gone[start : start + DELETE_AT_ONCE]).delete()
-    return {name for name, place in arriving.items() if place not in seated}
+    return refused

@@ -2,9 +2,9 @@
 
 When a busy process restarts, all its pages reconnect at once, and each socket wants its
 table's snapshot and to tell the table it is here. Both are the same drawing for every
-socket of one table and audience, yet each socket drew its own: in a storm of 1,000
-sockets the process's one database thread spent three quarters of its time drawing them
-again and again, and the last page waited eight to ten seconds for its snapshot.
+socket of one table, audience and language, yet each socket drew its own: in a storm of
+1,000 sockets the process's one database thread spent three quarters of its time drawing
+them again and again, and the last page waited eight to ten seconds for its snapshot.
 
 A socket may take a drawing only if the drawing *begins* after it asked: by then the
 socket has joined its groups (snapshot) or written its presence row (presence list), so

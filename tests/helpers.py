@@ -28,14 +28,17 @@ def session_cookie(user) -> str:
     return f"{name}={client.cookies[name].value}"
 
 
-async def connect(user, table_id: int, origin=ORIGIN):
-    """A table socket through the whole ASGI app, as `user` (None: logged out)."""
+async def connect(user, table_id: int, origin=ORIGIN, language: str | None = None):
+    """A table socket through the whole ASGI app, as `user` (None: logged out), from a
+    browser asking for `language` (its Accept-Language) if given."""
     from channels.db import database_sync_to_async
 
     from blades.asgi import application
     from tests.sockets import Socket
 
     headers = [origin]
+    if language is not None:
+        headers.append((b"accept-language", language.encode()))
     if user is not None:
         cookie = await database_sync_to_async(session_cookie)(user)
         headers.append((b"cookie", cookie.encode()))
@@ -176,16 +179,31 @@ def start(ada_m, ada, **kwargs):
 # --- What the channel layer carried ----------------------------------------------------
 
 
-def listen(table_id: int, is_gm: bool) -> str:
-    """A channel in the table's GM or players group, as a page's socket would be."""
+def listen(table_id: int, is_gm: bool, language: str = "en", user_id: int | None = None) -> str:
+    """A channel in the table's GM or players group, as a page's socket would be: with a
+    presence row, so that pushes are drawn in its language; with `user_id`, in that
+    member's own group too."""
     from asgiref.sync import async_to_sync
     from channels.layers import get_channel_layer
+    from django.utils import timezone
 
     from sessions import live
+    from sessions.models import Presence
 
     layer = get_channel_layer()
     channel = async_to_sync(layer.new_channel)()
-    async_to_sync(layer.group_add)(live.groups_for(table_id, is_gm)[0], channel)
+    groups = live.groups_for(table_id, is_gm, language)[:1]
+    if user_id is not None:
+        groups.append(live.member_group(table_id, user_id, language))
+    for group in groups:
+        async_to_sync(layer.group_add)(group, channel)
+    Presence.objects.create(
+        table_id=table_id,
+        user_id=user_id,
+        channel_name=channel,
+        language=language,
+        seen=timezone.now(),
+    )
     return channel
 
 

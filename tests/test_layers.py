@@ -99,7 +99,7 @@ def test_the_snapshot_brings_every_floors_part(table, player):
     character = CharacterFactory(table=table, owner=player, name="Sable")
     crew = crew_actions.create_crew(table=table, crew_type="shadows", name="The Lampblacks' Bane")
     for is_gm in (True, False):
-        snapshot = live.snapshot(table.pk, is_gm).frame()
+        snapshot = live.snapshot(table.pk, is_gm, "en").frame()
         assert 'id="clock-list"' in snapshot and 'id="roll-log"' in snapshot  # sessions
         assert f'id="party-{character.pk}"' in snapshot  # characters
         assert f'id="sheet-signal-{character.pk}"' in snapshot

@@ -83,19 +83,29 @@ class Loop:
 
     def open_sockets(self, table_id: int, sockets: int) -> None:
         from channels.layers import get_channel_layer
+        from django.utils import timezone
 
         from sessions import live
+        from sessions.models import Presence
 
-        async def open_all() -> None:
+        async def open_all() -> list[str]:
             layer = get_channel_layer()
+            channels = []
             for n in range(sockets):
                 is_gm = n == 0
                 channel = await layer.new_channel()
-                for group in live.groups_for(table_id, is_gm):
+                for group in live.groups_for(table_id, is_gm, "en"):
                     await layer.group_add(group, channel)
                 self.loop.create_task(self._socket(layer, channel))
+                channels.append(channel)
+            return channels
 
-        self.run(open_all())
+        # Each with its presence row, which tells the pushes which languages to draw.
+        now = timezone.now()
+        Presence.objects.bulk_create(
+            Presence(table_id=table_id, channel_name=channel, language="en", seen=now)
+            for channel in self.run(open_all())
+        )
 
     def serve(self, request) -> None:
         """`request` as the server runs a view: from the loop, in sync_to_async's thread,

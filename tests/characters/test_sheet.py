@@ -10,7 +10,6 @@ from django.urls import reverse
 from characters import actions
 from characters.access import mastery_for
 from characters.models import Character, GmNote
-from sessions.live import gm_group, players_group
 from tests.factories import (
     CharacterAbilityFactory,
     CharacterFactory,
@@ -19,6 +18,7 @@ from tests.factories import (
     GmNoteFactory,
     standard_playbook,
 )
+from tests.helpers import listen
 
 HTMX = {"HX-Request": "true"}
 
@@ -98,11 +98,10 @@ def test_gm_notes_never_reach_players(client, character, gm, other_player):
 def test_gm_notes_are_never_pushed(character, gm, django_capture_on_commit_callbacks):
     GmNoteFactory(character=character, text="Secretly a cultist")
     layer = get_channel_layer()
-    async_to_sync(layer.group_add)(players_group(character.table_id), "players-probe")
-    async_to_sync(layer.group_add)(gm_group(character.table_id), "gm-probe")
+    probes = [listen(character.table_id, is_gm) for is_gm in (False, True)]
     with django_capture_on_commit_callbacks(execute=True):
         actions.mark_stress(character=character, amount=2)
-    for probe in ("players-probe", "gm-probe"):
+    for probe in probes:
         frame = async_to_sync(layer.receive)(probe)["html"]
         assert f'id="party-{character.pk}"' in frame and "Stress 2/9" in frame
         assert f'id="sheet-signal-{character.pk}"' in frame

@@ -602,11 +602,10 @@ def test_a_step_pushes_the_phase_line_to_everyone(
     from asgiref.sync import async_to_sync
     from channels.layers import get_channel_layer
 
-    from sessions import live
+    from tests.helpers import listen
 
     layer = get_channel_layer()
-    channel = async_to_sync(layer.new_channel)()
-    async_to_sync(layer.group_add)(live.players_group(table.pk), channel)
+    channel = listen(table.pk, is_gm=False)
     with django_capture_on_commit_callbacks(execute=True):
         phases.start_score(table=table, plan="stealth", detail="Roof", target_faction=faction)
     html = async_to_sync(layer.receive)(channel)["html"]  # the one push of this step

@@ -26,9 +26,9 @@ async def test_a_socket_the_server_closed_sends_nothing_after_its_close():
     assert connected
     await drain_greeting(socket)
     layer = get_channel_layer()
-    await layer.group_send(live.member_group(table.pk, player.pk), {"type": "table.kick"})
+    await layer.group_send(live.member_group(table.pk, player.pk, "en"), {"type": "table.kick"})
     # Pushed after the kick, before the browser has answered the close.
-    await layer.group_send(live.players_group(table.pk), LATE)
+    await layer.group_send(live.players_group(table.pk, "en"), LATE)
     assert (await socket.receive_output(WAIT))["type"] == "websocket.close"
     assert await socket.receive_nothing()
     await socket.disconnect()
@@ -61,7 +61,7 @@ async def test_a_frame_refused_after_the_browser_closed_ends_nothing(caplog):
     for expected in ("websocket.accept", "websocket.send", "websocket.send"):
         assert (await asyncio.wait_for(sent.get(), WAIT))["type"] == expected
     browser_closed.set()
-    await get_channel_layer().group_send(live.players_group(table.pk), LATE)
+    await get_channel_layer().group_send(live.players_group(table.pk, "en"), LATE)
     await asyncio.wait_for(refused.wait(), WAIT)
     await inbox.put({"type": "websocket.disconnect", "code": 1000})
     await asyncio.wait_for(consumer, WAIT)

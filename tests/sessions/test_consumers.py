@@ -295,7 +295,7 @@ async def test_a_push_reaches_the_socket_while_the_sync_thread_is_busy():
     busy = asyncio.ensure_future(sync_to_async(release.wait)())
     try:
         await get_channel_layer().group_send(
-            live.players_group(table.pk), {"type": "table.fragment", "html": "<p>Now</p>"}
+            live.players_group(table.pk, "en"), {"type": "table.fragment", "html": "<p>Now</p>"}
         )
         assert await communicator.receive_from(timeout=2) == "<p>Now</p>"
     finally:

@@ -8,8 +8,6 @@ import itertools
 import re
 
 import pytest
-from asgiref.sync import async_to_sync
-from channels.layers import get_channel_layer
 from django.urls import reverse
 
 from sessions import access, live, queries
@@ -43,11 +41,7 @@ def page(client, table) -> str:
 
 def own_socket(table_id: int, user_id: int) -> str:
     """A player's page socket: in the players' group and in their own."""
-    layer = get_channel_layer()
-    channel = async_to_sync(layer.new_channel)()
-    for group in (live.players_group(table_id), live.member_group(table_id, user_id)):
-        async_to_sync(layer.group_add)(group, channel)
-    return channel
+    return listen(table_id, is_gm=False, user_id=user_id)
 
 
 def every_kind_of_clock(table, owner) -> list[Clock]:
@@ -85,8 +79,8 @@ def test_a_player_who_owns_no_clock_sees_the_clocks_as_the_players_at_large(tabl
     every_kind_of_clock(table, player)
     assert queries.clock_owners(table.pk) == {player.pk}
     shared = live.clock_list(table.pk, access.PUBLIC)
-    assert live.own_clocks(table.pk, other.pk) == shared
-    assert live.own_clocks(table.pk, player.pk) != shared
+    assert live.own_clocks(table.pk, other.pk, "en") == shared
+    assert live.own_clocks(table.pk, player.pk, "en") != shared
 
 
 def test_a_player_makes_a_clock_and_ticks_it_and_no_other(client, table, player, other):

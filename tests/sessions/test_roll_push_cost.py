@@ -28,6 +28,7 @@ def test_a_pushed_line_reads_only_the_columns_it_shows(
     table, player, django_capture_on_commit_callbacks
 ):
     character = CharacterFactory(table=table, owner=player, name="Vey")
+    listen(table.pk, False)
     queries = pushed_queries(
         django_capture_on_commit_callbacks,
         lambda: actions.record_roll(
@@ -66,9 +67,11 @@ def test_posting_a_roll_costs_a_handful_of_queries(
     client, table, player, django_assert_max_num_queries
 ):
     client.force_login(player)
+    listen(table.pk, False)
     url = f"/tables/{table.pk}/rolls/"
-    # The user, the membership, the write (begin, insert, commit), the line for the push,
-    # and the relay's list of tables with a webhook once a second at most.
-    with django_assert_max_num_queries(7):
+    # The user, the membership, the write (begin, insert, commit), the languages the
+    # table's sockets read and the line for the push, and the relay's list of tables with
+    # a webhook once a second at most.
+    with django_assert_max_num_queries(8):
         response = client.post(url, {"kind": "fortune", "pool": 2}, HTTP_HX_REQUEST="true")
     assert response.status_code == 204
