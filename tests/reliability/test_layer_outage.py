@@ -6,8 +6,9 @@ catch up from the snapshot their socket receives when it comes back.
 
 import pytest
 from django.test import Client
+from django.utils.timezone import now
 
-from sessions.models import Clock, Roll
+from sessions.models import Clock, Presence, Roll
 from tests.factories import ClockFactory, TableFactory
 from tests.services import free_port
 
@@ -28,6 +29,8 @@ def unreachable_layer(settings):
 def test_a_tick_and_a_roll_commit_and_answer_while_the_layer_is_down(unreachable_layer, caplog):
     table = TableFactory()
     clock = ClockFactory(table=table, segments=4)
+    # A page open at the table: the pushes are drawn for it and sent.
+    Presence.objects.create(table=table, user=table.gm, channel_name="gm's page", seen=now())
     gm = Client()
     gm.force_login(table.gm)
 
