@@ -3,7 +3,7 @@ the table's language, whoever reads them or made the change."""
 
 import pytest
 from django.urls import reverse
-from django.utils import translation
+from django.utils import formats, translation
 
 from blades.rules.rolls import RollKind
 from chronicle import actions as journal_actions
@@ -60,6 +60,24 @@ def test_the_journal_and_its_export_are_in_the_tables_language_not_the_readers(
         text = client.get(url, HTTP_ACCEPT_LANGUAGE=reader).content.decode()
         assert all(words in text for words in said), (url, text)
         assert not any(words in text for words in unsaid), (url, text)
+
+
+def test_the_journals_dates_are_written_as_the_tables_language_writes_them(
+    client, table, gm, session
+):
+    """Spanish writes "26 de noviembre de 2026"; English, "Nov. 26, 2026"."""
+    started = session.started
+    with translation.override("es"):
+        spanish = formats.date_format(started, "DATETIME_FORMAT")
+    with translation.override("en"):
+        english = formats.date_format(started, "DATETIME_FORMAT")
+    assert " de " in spanish and " de " not in english
+    journal_actions.end_session(session=session)
+    client.force_login(gm)
+    for language, written, unwritten in (("es", spanish, english), ("en", english, spanish)):
+        _speaks(table, language)
+        text = client.get(reverse("journal", args=[table.pk])).content.decode()
+        assert written in text and unwritten not in text
 
 
 def _hooks(table):
