@@ -93,7 +93,7 @@ def _require_active(character: Character) -> None:
 
 
 def _require_fit(character: Character) -> None:
-    """The sheet's own rolls are refused as the table's are (rolls.actions.require_fit):
+    """The sheet's own rolls are refused as the table's are (rolls.changes.require_fit):
     a character who must retire makes no more rolls."""
     _require_active(character)
     rules.check_fit_to_roll(character.name, character.traumas, character.trauma_max)

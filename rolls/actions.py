@@ -3,38 +3,25 @@
 Each step re-reads the roll inside its transaction (a row lock on PostgreSQL; SQLite's
 IMMEDIATE transactions let one writer in at a time), checks who may act and whether
 the roll is at the right step, makes its changes through characters.actions and
-sessions.actions, and writes a RollEvent with every field it changed. Undo reads those
-events back. Steps that break the rules raise RuleError with a message for the table.
+sessions.actions, and writes a RollEvent with every field it changed (rolls.changes).
+Undo reads those events back. Steps that break the rules raise RuleError with a message
+for the table.
 """
 
 from django.db import transaction
-from django.db.models import F
 from django.utils.translation import gettext_noop
 
 from blades.rules import abilities as ability_rules
 from blades.rules import character as char_rules
-from blades.rules import crew as crew_rules
 from blades.rules import flow as rules
-from blades.rules.dice import Outcome
 from blades.rules.errors import RuleError
-from blades.rules.rolls import (
-    ASSIST_DICE,
-    ASSIST_STRESS,
-    PUSH_DICE,
-    PUSH_EFFECT,
-    Effect,
-    Position,
-    desperate_xp,
-)
+from blades.rules.rolls import ASSIST_DICE, ASSIST_STRESS, PUSH_DICE, PUSH_EFFECT, Effect, Position
 from blades.rules.score import flashback_stress
-from characters import actions as sheet
-from characters.live import push_character
 from characters.models import Character
-from crews.models import Crew
-from sessions import actions, audience
-from sessions.models import Clock, Membership, Table
+from sessions import actions
+from sessions.models import Membership, Table
 
-from . import live, log
+from . import derived, log
 from .access import (
     require_cancel,
     require_gm_of,
@@ -42,245 +29,13 @@ from .access import (
     require_roller,
     require_teammate,
 )
-from .models import ActionRoll, RollEvent
-
-Step = ActionRoll.Step
-# What a roll may change on a sheet, and so what undo puts back.
-TRACKED = (
-    "stress",
-    "trauma_pending",
-    "harm",
-    "healing",
-    "armor_used",
-    "heavy_used",
-    "special_used",
-    *sheet.XP_FIELDS.values(),
-    *sheet.ADVANCE_FIELDS.values(),
-)
-
-
-class Changes(list):
-    """The field changes one step makes, as RollEvent.changes stores them."""
-
-    def on_character(self, character: Character, change, **kwargs):
-        # Locked, so the recorded change is this step's alone and undo can reverse it.
-        before = Character.objects.select_for_update().filter(pk=character.pk).values(*TRACKED)
-        before = before.get()
-        try:
-            result = change(character=character, **kwargs)
-        except RuleError:
-            raise
-        except ValueError as error:  # a sheet value the arithmetic cannot take
-            raise RuleError(str(error)) from error
-        after = Character.objects.filter(pk=character.pk).values(*TRACKED).get()
-        self.extend(
-            {
-                "character": character.pk,
-                "who": character.name,
-                "field": f,
-                "before": before[f],
-                "after": after[f],
-            }
-            for f in TRACKED
-            if before[f] != after[f]
-        )
-        return result
-
-    def stress(self, character: Character, amount: int) -> str:
-        """Mark stress; returns a note for the log when it overflowed into trauma."""
-        self.on_character(character, sheet.mark_stress, amount=amount)
-        overflowed = any(
-            c.get("character") == character.pk and c["field"] == "trauma_pending" for c in self
-        )
-        return ", trauma!" if overflowed else ""
-
-    def set_fields(self, character: Character, **fields) -> None:
-        self.on_character(character, _write_character, **fields)
-
-    def on_crew(self, crew: Crew, change, **kwargs) -> None:
-        """Heat and wanted level through the crew's own books (crews.actions)."""
-        books = Crew.objects.select_for_update().filter(pk=crew.pk).values("heat", "wanted")
-        before = books.get()
-        change(crew=crew, **kwargs)
-        after = Crew.objects.filter(pk=crew.pk).values("heat", "wanted").get()
-        self.extend(
-            {"crew": crew.pk, "who": crew.name, "field": f, "before": before[f], "after": after[f]}
-            for f in ("heat", "wanted")
-            if before[f] != after[f]
-        )
-
-    def heat_moved(self, crew: Crew) -> int:
-        """How far these changes moved the crew along the heat track (rules.crew)."""
-        delta = {"heat": 0, "wanted": 0}
-        for change in self:
-            if change.get("crew") == crew.pk:
-                delta[change["field"]] += change["after"] - change["before"]
-        return crew_rules.heat_steps(delta["heat"], delta["wanted"])
-
-    def tick(self, clock: Clock, by: int) -> int:
-        """Tick (or untick) a clock within its segments; returns how far it moved."""
-        before = Clock.objects.filter(pk=clock.pk).values_list("filled", flat=True).get()
-        clock = actions.tick_clock(clock=clock, by=by)
-        if clock.filled != before:
-            self.append(
-                {
-                    "clock": clock.pk,
-                    "who": audience.ref("clock", clock),
-                    "field": "filled",
-                    "before": before,
-                    "after": clock.filled,
-                }
-            )
-        return clock.filled - before
-
-
-def stored_harm(harm: char_rules.Harm) -> dict[str, list[str]]:
-    return {str(level): list(entries) for level, entries in harm.items()}
-
-
-def _write_character(*, character: Character, **fields) -> Character:
-    # A new revision tells open sheets the change is news to them.
-    Character.objects.filter(pk=character.pk).update(**fields, revision=F("revision") + 1)
-    character.refresh_from_db()
-    push_character(character)
-    return character
-
-
-def locked_roll(roll: ActionRoll) -> ActionRoll:
-    return (
-        ActionRoll.objects.select_for_update(of=("self",))
-        .select_related("character")
-        .get(pk=roll.pk)
-    )
-
-
-def record(roll: ActionRoll, by: Membership, text: str, changes=()) -> None:
-    RollEvent.objects.create(roll=roll, actor_id=by.user_id, text=text[:300], changes=list(changes))
-    live.push_flow(roll)
-
-
-def require_step(roll: ActionRoll, *steps: str) -> None:
-    if roll.step not in steps:
-        if roll.step == Step.SETUP:
-            raise RuleError(gettext_noop("The dice have not been rolled yet."))
-        if roll.step == Step.CONSEQUENCES:
-            raise RuleError(gettext_noop("The dice are already rolled."))
-        raise RuleError(
-            gettext_noop("This roll is %(step)s."), step=roll.get_step_display().lower()
-        )
-
-
-def require_called(roll: ActionRoll) -> None:
-    """The GM sets position and effect, then the dice (001 §Action Roll): no roll before
-    the GM's call, or the GM's word that the roll goes as proposed."""
-    if not roll.called:
-        raise RuleError(gettext_noop("Waiting for the GM to set position and effect."))
-
-
-def require_fit(character: Character) -> None:
-    """Only an active character who has not marked their last trauma rolls or is chosen
-    for a roll."""
-    if not character.active:
-        raise RuleError(
-            gettext_noop("%(name)s is %(state)s."),
-            name=character.name,
-            state=character.get_state_display().lower(),
-        )
-    char_rules.check_fit_to_roll(character.name, character.traumas, character.trauma_max)
+from .changes import Changes, Step, locked_roll, record, require_called, require_fit, require_step
+from .models import ActionRoll
 
 
 def _require_action(roll: ActionRoll) -> None:
     if roll.kind != ActionRoll.Kind.ACTION:
         raise RuleError(gettext_noop("Bonus dice are for a single action roll."))
-
-
-def bonuses_of(roll: ActionRoll) -> rules.Bonuses:
-    setup = roll.setup_from
-    return rules.Bonuses(
-        assist=roll.assister_id is not None,
-        push_dice=roll.push_dice,
-        bargain=roll.bargain_accepted,
-        push_effect=roll.push_effect,
-        push_act=roll.push_act,
-        ability_dice=roll.ability_dice,
-        ability_effect=roll.ability_effect,
-        setup_effect=bool(setup and setup.setup_benefit == "effect"),
-        setup_position=bool(setup and setup.setup_benefit == "position"),
-    )
-
-
-def group_bonuses_of(roll: ActionRoll, participant: int) -> rules.Bonuses:
-    """What one participant of a group action adds to their own roll."""
-    entry = roll.group_bonuses.get(str(participant), {})
-    return rules.group_member_bonuses(
-        push=entry.get("push", False),
-        bargain=bool(entry.get("bargain")),
-        assisted=entry.get("assister") is not None,
-        push_act=entry.get("act", False),
-    )
-
-
-def group_assists(roll: ActionRoll) -> dict[int, int]:
-    """Each assisted participant of a group action, with their assister."""
-    return {
-        int(pk): entry["assister"]
-        for pk, entry in roll.group_bonuses.items()
-        if entry.get("assister") is not None
-    }
-
-
-def crew_abilities(table_id: int) -> list[str]:
-    """The keys of the table's crew abilities (none before the crew is made)."""
-    crew = Crew.objects.filter(table_id=table_id).values_list("abilities", flat=True)
-    return crew.first() or []
-
-
-def effect_of(roll: ActionRoll, character: Character, bonuses: rules.Bonuses) -> Effect:
-    """The effect the roll has, lesser harm's reduced effect included."""
-    harm_effect = char_rules.harm_penalty(character.felt_harm).effect
-    return rules.flow_effect(roll.as_effect, bonuses, harm_effect)
-
-
-def pool_of(roll: ActionRoll, character: Character) -> int:
-    rating = getattr(character, roll.action)
-    penalty = char_rules.harm_dice_penalty(character.felt_harm)
-    if roll.kind == ActionRoll.Kind.GROUP:
-        return rules.flow_pool(rating, penalty, group_bonuses_of(roll, character.pk))
-    return rules.flow_pool(rating, penalty, bonuses_of(roll))
-
-
-def involved(roll: ActionRoll) -> list[int]:
-    """The characters taking part: roller, assister, group and its assisters."""
-    ids = [
-        roll.character_id,
-        roll.assister_id,
-        *(int(k) for k in roll.group),
-        *group_assists(roll).values(),
-    ]
-    return [pk for pk in dict.fromkeys(ids) if pk]
-
-
-def _available_setup(character: Character) -> ActionRoll | None:
-    """The table's latest set up by a teammate, if it succeeded and this character has not
-    drawn on it yet: it serves "any member of the team who follows through ... multiple
-    follow-up actions ... including someone leading a group action" (004 §Set up), each
-    member once. The teammate it named is only who the setter had in mind."""
-    latest = (
-        ActionRoll.objects.filter(table_id=character.table_id, step=Step.DONE)
-        .exclude(setup_benefit="")
-        .order_by("-finished", "-pk")
-        .first()
-    )
-    if (
-        latest is None
-        or latest.character_id == character.pk
-        or latest.outcome not in (Outcome.CRITICAL, Outcome.SUCCESS, Outcome.PARTIAL)
-    ):
-        return None
-    drawn = ActionRoll.objects.filter(
-        setup_from=latest, character=character, step__in=[Step.CONSEQUENCES, Step.DONE]
-    )
-    return None if drawn.exists() else latest
 
 
 # --- 1. The player states the goal and the action -------------------------------------
@@ -333,7 +88,7 @@ def start_roll(
             flashback=flashback,
             setup_for=setup_for,
             setup_benefit=setup_benefit if setup_for else "",
-            setup_from=_available_setup(character),
+            setup_from=derived.available_setup(character),
             group={str(character.pk): None} if group else {},
         )
         what = "leads a group action" if group else "rolls"
@@ -548,31 +303,6 @@ def add_ability_bonus(*, by: Membership, roll: ActionRoll, bonus: str, reason: s
     return roll
 
 
-def pay_at_the_roll(
-    changes: Changes,
-    roll: ActionRoll,
-    character: Character,
-    stress: int,
-    bonuses: rules.Bonuses,
-    assister_id: int | None,
-) -> list[str]:
-    """What rolling costs, paid when the dice fall: the roller's stress (pushes, a
-    flashback), the assister's stress, and a desperate roll's xp. Notes for the log."""
-    notes = []
-    if stress:
-        notes.append(f"{character.name} takes {stress} stress{changes.stress(character, stress)}")
-    if bonuses.assist:
-        helper = Character.objects.get(pk=assister_id)
-        cost = rules.assist_stress(bonuses)
-        trauma = changes.stress(helper, cost)
-        notes.append(f"{helper.name} takes {cost} stress for assisting{trauma}")
-    if xp := desperate_xp(roll.as_position):
-        attribute = char_rules.attribute_of(roll.action)
-        changes.on_character(character, sheet.mark_xp, track=attribute, amount=xp)
-        notes.append(f"{character.name} marks {attribute.capitalize()} xp")
-    return notes
-
-
 # --- 4. The dice ----------------------------------------------------------------------
 
 
@@ -591,19 +321,12 @@ def roll_dice(*, by: Membership, roll: ActionRoll, rng=actions.SYSTEM_RNG) -> Ac
         require_called(roll)
         character = Character.objects.get(pk=roll.character_id)
         require_fit(character)
-        bonuses = bonuses_of(roll)
-        char_rules.check_can_act(
-            character.felt_harm, helped=bonuses.assist, pushed=bonuses.push_act
-        )
-        roll.position = rules.flow_position(roll.as_position, bonuses)
-        roll.effect = effect_of(roll, character, bonuses)
-        line = log.roll_action_dice(
-            roll, by=by, character=character, pool=pool_of(roll, character), rng=rng
-        )
+        terms = rules.resolve(**derived.terms_of(roll, character))
+        roll.position, roll.effect = terms.position, terms.effect
+        line = log.roll_action_dice(roll, by=by, character=character, pool=terms.pool, rng=rng)
         result = line.as_dice
         changes = Changes()
-        stress = rules.roller_stress(bonuses, roll.flashback_cost or 0)
-        notes = pay_at_the_roll(changes, roll, character, stress, bonuses, roll.assister_id)
+        notes = changes.pay_at_the_roll(character, terms, roll.assister_id)
         roll.pool, roll.dice, roll.outcome = result.pool, list(result.dice), result.outcome
         roll.step, roll.log = Step.CONSEQUENCES, line
         roll.save()

@@ -12,7 +12,6 @@ from django.db import transaction
 from django.utils.translation import gettext_noop
 
 from blades.rules import abilities as ability_rules
-from blades.rules import character as char_rules
 from blades.rules import crew as crew_rules
 from blades.rules import dice
 from blades.rules import flow as rules
@@ -33,21 +32,8 @@ from sessions.models import Membership
 
 from . import log
 from .access import require_participant, require_roller, require_teammate
-from .actions import (
-    Changes,
-    Step,
-    bonuses_of,
-    crew_abilities,
-    group_assists,
-    group_bonuses_of,
-    locked_roll,
-    pay_at_the_roll,
-    pool_of,
-    record,
-    require_called,
-    require_fit,
-    require_step,
-)
+from .changes import Changes, Step, locked_roll, record, require_called, require_fit, require_step
+from .derived import bonuses_of, crew_abilities, group_assists, terms_of
 from .models import ActionRoll
 
 
@@ -178,19 +164,14 @@ def roll_dice(*, by: Membership, roll: ActionRoll, rng=actions.SYSTEM_RNG) -> Ac
             raise RuleError(gettext_noop("%(name)s has already rolled."), name=character.name)
         character.refresh_from_db()
         require_fit(character)
-        bonuses = group_bonuses_of(roll, character.pk)
-        # Each participant acts, so each one's harm counts (001 §Harm), as in an action roll.
-        char_rules.check_can_act(
-            character.felt_harm, helped=bonuses.assist, pushed=bonuses.push_act
-        )
-        line = log.roll_action_dice(
-            roll, by=by, character=character, pool=pool_of(roll, character), rng=rng
-        )
+        # Each participant acts, so each one's harm counts (001 §Harm), as in an action
+        # roll; the flashback's cost is the leader's, paid when the group's result is in.
+        terms = rules.resolve(**{**terms_of(roll, character), "flashback_cost": 0})
+        line = log.roll_action_dice(roll, by=by, character=character, pool=terms.pool, rng=rng)
         result = line.as_dice
         changes = Changes()
         assister = group_assists(roll).get(character.pk)
-        stress = rules.roller_stress(bonuses)
-        notes = pay_at_the_roll(changes, roll, character, stress, bonuses, assister)
+        notes = changes.pay_at_the_roll(character, terms, assister)
         roll.group = {**roll.group, str(character.pk): [result.pool, *result.dice]}
         # Each participant's dice are a line of the log; the entry remembers which.
         entry = {**roll.group_bonuses.get(str(character.pk), {}), "log": line.pk}

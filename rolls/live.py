@@ -4,7 +4,7 @@ from django.template.loader import render_to_string
 
 from sessions import live
 
-from . import queries
+from .derived import revision
 
 
 def flow_signal(table_id: int, revision: int) -> str:
@@ -21,7 +21,7 @@ def push_flow(roll) -> None:
     table_id = roll.table_id
 
     def signal(is_gm: bool) -> str:
-        return flow_signal(table_id, queries.revision(table_id, is_gm))
+        return flow_signal(table_id, revision(table_id, is_gm))
 
     live.push(
         table_id,
@@ -35,4 +35,4 @@ def flow_snapshot(table_id: int, is_gm: bool) -> str:
     unless the panel already shows the last one. Every page gets the snapshot as its
     socket opens, and a page just loaded is current: a refetch then is only a redraw
     that races the first thing the person does."""
-    return flow_signal(table_id, queries.revision(table_id, is_gm))
+    return flow_signal(table_id, revision(table_id, is_gm))

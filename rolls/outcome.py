@@ -31,16 +31,8 @@ from sessions.models import Clock, Membership, Table
 
 from . import log
 from .access import require_gm_at, require_gm_of, require_sufferer, require_teammate
-from .actions import (
-    Changes,
-    Step,
-    crew_abilities,
-    involved,
-    locked_roll,
-    record,
-    require_step,
-    stored_harm,
-)
+from .changes import Changes, Step, locked_roll, record, require_step, stored_harm
+from .derived import crew_abilities, involved
 from .models import ActionRoll, Consequence
 
 # --- 5. Consequences and the target clock ---------------------------------------------

@@ -3,7 +3,7 @@ may press, and the finished rolls as a log. Secret rolls never leave here for a 
 
 from dataclasses import dataclass, field
 
-from django.db.models import Max, Prefetch
+from django.db.models import Prefetch
 
 from blades.rules import abilities as ability_rules
 from blades.rules import character as char_rules
@@ -34,8 +34,7 @@ from sessions import audience, queries
 from sessions.models import Clock, Membership, Table
 
 from . import access as flow_access
-from . import actions as flow
-from . import undo as flow_undo
+from . import derived
 from .models import ActionRoll, Consequence, RollEvent
 
 FINISHED_SHOWN = 10
@@ -165,7 +164,7 @@ def roll_view(
         else:
             view.detail = fortune_result(Outcome(roll.outcome)).capitalize() + " effect"
         return view
-    view.involved = [characters[pk] for pk in flow.involved(roll) if pk in characters]
+    view.involved = [characters[pk] for pk in derived.involved(roll) if pk in characters]
     view.group = [
         (characters[int(pk)], dice, _group_notes(roll.group_bonuses.get(pk, {}), characters))
         for pk, dice in roll.group.items()
@@ -187,16 +186,14 @@ def roll_view(
             felt = characters.get(mine.pk, mine).felt_harm
             view.incapacitated = char_rules.harm_penalty(felt).incapacitated
         if roll.kind == ActionRoll.Kind.ACTION:
-            bonuses = flow.bonuses_of(roll)
-            view.pool = max(0, flow.pool_of(roll, character))
-            view.position = rules.flow_position(roll.as_position, bonuses)
-            view.effect = flow.effect_of(roll, character, bonuses)
+            terms = rules.roll_terms(**derived.terms_of(roll, character))
+            view.pool, view.position, view.effect = terms.pool, terms.position, terms.effect
             view.can_assist = teammate and roll.assister_id is None
             view.can_offer = not roll.bargain_accepted
             view.can_roll = view.is_roller
             view.can_gambit = view.is_roller and "rooks_gambit" in character.ability_keys
         else:
-            assists = flow.group_assists(roll)
+            assists = derived.group_assists(roll)
             outsider = teammate and str(mine.pk) not in roll.group
             view.can_join = outsider and mine.pk not in assists.values()
             if mine is not None and roll.group.get(str(mine.pk), 0) is None:
@@ -303,25 +300,15 @@ def _rolls(table: Table, is_gm: bool):
     return rolls if is_gm else rolls.exclude(secret=True)
 
 
-def revision(table_id: int, is_gm: bool) -> int:
-    """How far the rolls this audience sees have gone: the last step written. The panel
-    carries it, and so does the signal after each step, so a page whose panel already
-    shows that step (the sender's, drawn in its own response) does not fetch it again."""
-    events = RollEvent.objects.filter(roll__table_id=table_id)
-    if not is_gm:
-        events = events.exclude(roll__secret=True)
-    return events.aggregate(last=Max("pk"))["last"] or 0
-
-
 def panel_context(table: Table, membership: Membership) -> dict:
     is_gm = membership.is_gm
     mine = flow_access.own_character(membership)
     rolls = _rolls(table, is_gm)
     open_rolls = rolls.filter(step__in=[Step.SETUP, Step.CONSEQUENCES]).order_by("created", "pk")
     finished = rolls.filter(step__in=[Step.DONE, Step.UNDONE]).order_by("-finished", "-pk")
-    last = flow_undo.last_finished(table) if is_gm else None
+    last = derived.last_finished(table) if is_gm else None
     open_rolls, finished = list(open_rolls), list(finished[:FINISHED_SHOWN])
-    involved = {pk for roll in open_rolls + finished for pk in flow.involved(roll)}
+    involved = {pk for roll in open_rolls + finished for pk in derived.involved(roll)}
     characters = Character.objects.prefetch_related(
         Prefetch("abilities", queryset=CharacterAbility.objects.select_related("ability"))
     ).in_bulk(involved)
@@ -342,7 +329,7 @@ def panel_context(table: Table, membership: Membership) -> dict:
         "open_rolls": open_views,
         "finished": finished_views,
         "undo_roll": last,
-        "revision": revision(table.pk, is_gm),
+        "revision": derived.revision(table.pk, is_gm),
         "clocks": list(queries.visible_clocks(table.pk, is_gm)),
         "has_crew": crew is not None,
         "positions": list(Position),

@@ -28,7 +28,8 @@ from sessions.models import Clock, Membership, Table
 
 from . import log
 from .access import require_gm_at
-from .actions import Changes, Step, locked_roll, record, require_step, stored_harm
+from .changes import Changes, Step, locked_roll, record, require_step, stored_harm
+from .derived import last_finished
 from .models import ActionRoll
 
 # xp field → (advances field, track length): an xp track rolls over into advances.
@@ -37,12 +38,6 @@ XP_LADDERS = {
     for track, xp in sheet.XP_FIELDS.items()
 }
 ADVANCES = {advances for advances, _ in XP_LADDERS.values()}
-
-
-def last_finished(table: Table) -> ActionRoll | None:
-    return (
-        ActionRoll.objects.filter(table=table, step=Step.DONE).order_by("-finished", "-pk").first()
-    )
 
 
 def _roll_changes(roll: ActionRoll) -> tuple[dict, dict, dict]:

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 
-from blades.rules.character import Harm, harm_rows
+from blades.rules.character import Harm, attribute_of, check_can_act, harm_penalty, harm_rows
 from blades.rules.errors import RuleError, _
 from blades.rules.rolls import (
     ASSIST_STRESS,
@@ -20,6 +20,7 @@ from blades.rules.rolls import (
     Effect,
     Position,
     action_pool,
+    desperate_xp,
     push_stress,
     raise_effect,
     reduce_effect,
@@ -138,6 +139,53 @@ def roller_stress(bonuses: Bonuses, flashback_cost: int = 0) -> int:
 
 def assist_stress(bonuses: Bonuses) -> int:
     return ASSIST_STRESS if bonuses.assist else 0
+
+
+@dataclass(frozen=True)
+class RollTerms:
+    """What an action roll comes to as its dice are cast: the pool, the position and
+    effect it is rolled at, and what the roll costs (the roller's stress, the assister's,
+    a desperate roll's xp in the action's attribute)."""
+
+    pool: int
+    position: Position
+    effect: Effect
+    stress: int
+    assist_stress: int
+    xp_track: str
+    xp: int
+
+
+def roll_terms(
+    *,
+    action: str,
+    rating: int,
+    harm: Mapping[int, Sequence[str]],
+    position: Position,
+    effect: Effect,
+    bonuses: Bonuses,
+    flashback_cost: int = 0,
+) -> RollTerms:
+    """The terms as the table sees them before the dice: the GM's position and effect
+    with the bonuses, set up and harm's penalties worked in."""
+    penalty = harm_penalty(harm)
+    position = flow_position(position, bonuses)
+    return RollTerms(
+        pool=flow_pool(rating, penalty.dice, bonuses),
+        position=position,
+        effect=flow_effect(effect, bonuses, penalty.effect),
+        stress=roller_stress(bonuses, flashback_cost),
+        assist_stress=assist_stress(bonuses),
+        xp_track=attribute_of(action),
+        xp=desperate_xp(position),
+    )
+
+
+def resolve(*, harm: Mapping[int, Sequence[str]], bonuses: Bonuses, **terms) -> RollTerms:
+    """The roll about to be cast (the arguments of roll_terms): refused when harm keeps
+    the character from acting without help or a push to act (001 §Harm), else its terms."""
+    check_can_act(harm, helped=bonuses.assist, pushed=bonuses.push_act)
+    return roll_terms(harm=harm, bonuses=bonuses, **terms)
 
 
 def resisted_harm_level(level: int, avoided: bool, reductions: int = 1) -> int:

@@ -9,6 +9,7 @@ from blades.rules.flow import (
     SETUP_BENEFITS,
     SETUP_EFFECT,
     Bonuses,
+    RollTerms,
     assist_stress,
     check_group_assist,
     flow_effect,
@@ -18,6 +19,8 @@ from blades.rules.flow import (
     improve_position,
     remove_harm,
     resisted_harm_level,
+    resolve,
+    roll_terms,
     roller_stress,
     trade_position_for_effect,
     worsen_position,
@@ -227,3 +230,86 @@ def test_the_shared_roll_offers_every_flashback_cost_the_phase_does():
 
     assert tuple(range(FLASHBACK_STRESS_MAX + 1)) == FLASHBACK_COSTS
     assert [flashback_stress(cost) for cost in FLASHBACK_COSTS] == list(FLASHBACK_COSTS)
+
+
+# --- The roll as its dice are cast: one function for pool, terms and costs -------------
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "expected"),
+    [
+        # rating 2, nothing added: risky standard, no cost
+        ({}, RollTerms(2, Position.RISKY, Effect.STANDARD, 0, 0, "prowess", 0)),
+        # assist +1d (1 stress to the helper), push for +1d and +1 effect (4 stress)
+        (
+            {"bonuses": Bonuses(assist=True, push_dice=True, push_effect=True)},
+            RollTerms(4, Position.RISKY, Effect.GREAT, 4, 1, "prowess", 0),
+        ),
+        # a devil's bargain and an ability die; a flashback's 2 stress
+        (
+            {"bonuses": Bonuses(bargain=True, ability_dice=1), "flashback_cost": 2},
+            RollTerms(4, Position.RISKY, Effect.STANDARD, 2, 0, "prowess", 0),
+        ),
+        # desperate: xp in the action's attribute
+        (
+            {"position": Position.DESPERATE, "action": "study"},
+            RollTerms(2, Position.DESPERATE, Effect.STANDARD, 0, 0, "insight", 1),
+        ),
+        # a set up for position lifts desperate to risky: no xp
+        (
+            {"position": Position.DESPERATE, "bonuses": Bonuses(setup_position=True)},
+            RollTerms(2, Position.RISKY, Effect.STANDARD, 0, 0, "prowess", 0),
+        ),
+        # set up for effect; lesser harm takes a level of effect, moderate harm a die
+        (
+            {"bonuses": Bonuses(setup_effect=True), "harm": {1: ["bruised"], 2: ["cut"]}},
+            RollTerms(1, Position.RISKY, Effect.STANDARD, 0, 0, "prowess", 0),
+        ),
+        # severe harm, pushing to act: 2 stress, and the roll goes on
+        (
+            {"harm": {3: ["broken leg"]}, "bonuses": Bonuses(push_act=True)},
+            RollTerms(2, Position.RISKY, Effect.STANDARD, 2, 0, "prowess", 0),
+        ),
+        # a zero rating with moderate harm is a zero pool
+        (
+            {"rating": 0, "harm": {2: ["cut"]}},
+            RollTerms(0, Position.RISKY, Effect.STANDARD, 0, 0, "prowess", 0),
+        ),
+    ],
+)
+def test_resolve_works_out_the_whole_roll(kwargs, expected):
+    given = {
+        "action": "skirmish",
+        "rating": 2,
+        "harm": {},
+        "position": Position.RISKY,
+        "effect": Effect.STANDARD,
+        "bonuses": Bonuses(),
+        **kwargs,
+    }
+    assert resolve(**given) == expected
+    assert roll_terms(**given) == expected
+
+
+@pytest.mark.parametrize(
+    ("harm", "bonuses", "message"),
+    [
+        ({3: ["broken leg"]}, Bonuses(), "incapacitated"),
+        ({3: ["broken leg"]}, Bonuses(push_dice=True), "incapacitated"),
+        ({4: ["dead"]}, Bonuses(assist=True), "fatal"),
+    ],
+)
+def test_resolve_refuses_a_character_who_cannot_act_but_the_terms_still_show(
+    harm, bonuses, message
+):
+    given = {
+        "action": "skirmish",
+        "rating": 1,
+        "harm": harm,
+        "position": Position.RISKY,
+        "effect": Effect.STANDARD,
+        "bonuses": bonuses,
+    }
+    with pytest.raises(RuleError, match=message):
+        resolve(**given)
+    assert roll_terms(**given).pool == 1 + bonuses.push_dice + bonuses.assist

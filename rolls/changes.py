@@ -1,0 +1,185 @@
+"""What every step of a shared roll shares: the roll locked for the step, the guards on
+its state, the field changes it makes (which undo reads back) and the event it writes.
+
+Same contract for every step module (actions, group, outcome, undo): one transaction
+per step, a RollEvent with every field it changed, the push after commit.
+"""
+
+from django.db.models import F
+from django.utils.translation import gettext_noop
+
+from blades.rules import character as char_rules
+from blades.rules import crew as crew_rules
+from blades.rules import flow as rules
+from blades.rules.errors import RuleError
+from characters import actions as sheet
+from characters.live import push_character
+from characters.models import Character
+from crews.models import Crew
+from sessions import actions, audience
+from sessions.models import Clock, Membership
+
+from . import live
+from .models import ActionRoll, RollEvent
+
+Step = ActionRoll.Step
+# What a roll may change on a sheet, and so what undo puts back.
+TRACKED = (
+    "stress",
+    "trauma_pending",
+    "harm",
+    "healing",
+    "armor_used",
+    "heavy_used",
+    "special_used",
+    *sheet.XP_FIELDS.values(),
+    *sheet.ADVANCE_FIELDS.values(),
+)
+
+
+class Changes(list):
+    """The field changes one step makes, as RollEvent.changes stores them."""
+
+    def on_character(self, character: Character, change, **kwargs):
+        # Locked, so the recorded change is this step's alone and undo can reverse it.
+        before = Character.objects.select_for_update().filter(pk=character.pk).values(*TRACKED)
+        before = before.get()
+        try:
+            result = change(character=character, **kwargs)
+        except RuleError:
+            raise
+        except ValueError as error:  # a sheet value the arithmetic cannot take
+            raise RuleError(str(error)) from error
+        after = Character.objects.filter(pk=character.pk).values(*TRACKED).get()
+        self.extend(
+            {
+                "character": character.pk,
+                "who": character.name,
+                "field": f,
+                "before": before[f],
+                "after": after[f],
+            }
+            for f in TRACKED
+            if before[f] != after[f]
+        )
+        return result
+
+    def stress(self, character: Character, amount: int) -> str:
+        """Mark stress; returns a note for the log when it overflowed into trauma."""
+        self.on_character(character, sheet.mark_stress, amount=amount)
+        overflowed = any(
+            c.get("character") == character.pk and c["field"] == "trauma_pending" for c in self
+        )
+        return ", trauma!" if overflowed else ""
+
+    def set_fields(self, character: Character, **fields) -> None:
+        self.on_character(character, _write_character, **fields)
+
+    def on_crew(self, crew: Crew, change, **kwargs) -> None:
+        """Heat and wanted level through the crew's own books (crews.actions)."""
+        books = Crew.objects.select_for_update().filter(pk=crew.pk).values("heat", "wanted")
+        before = books.get()
+        change(crew=crew, **kwargs)
+        after = Crew.objects.filter(pk=crew.pk).values("heat", "wanted").get()
+        self.extend(
+            {"crew": crew.pk, "who": crew.name, "field": f, "before": before[f], "after": after[f]}
+            for f in ("heat", "wanted")
+            if before[f] != after[f]
+        )
+
+    def heat_moved(self, crew: Crew) -> int:
+        """How far these changes moved the crew along the heat track (rules.crew)."""
+        delta = {"heat": 0, "wanted": 0}
+        for change in self:
+            if change.get("crew") == crew.pk:
+                delta[change["field"]] += change["after"] - change["before"]
+        return crew_rules.heat_steps(delta["heat"], delta["wanted"])
+
+    def tick(self, clock: Clock, by: int) -> int:
+        """Tick (or untick) a clock within its segments; returns how far it moved."""
+        before = Clock.objects.filter(pk=clock.pk).values_list("filled", flat=True).get()
+        clock = actions.tick_clock(clock=clock, by=by)
+        if clock.filled != before:
+            self.append(
+                {
+                    "clock": clock.pk,
+                    "who": audience.ref("clock", clock),
+                    "field": "filled",
+                    "before": before,
+                    "after": clock.filled,
+                }
+            )
+        return clock.filled - before
+
+    def pay_at_the_roll(
+        self, character: Character, terms: rules.RollTerms, assister_id: int | None
+    ) -> list[str]:
+        """What rolling costs, paid when the dice fall (`terms`, from rules.flow.resolve):
+        the roller's stress, the assister's, and a desperate roll's xp. Notes for the log."""
+        notes = []
+        if terms.stress:
+            trauma = self.stress(character, terms.stress)
+            notes.append(f"{character.name} takes {terms.stress} stress{trauma}")
+        if terms.assist_stress:
+            helper = Character.objects.get(pk=assister_id)
+            trauma = self.stress(helper, terms.assist_stress)
+            notes.append(f"{helper.name} takes {terms.assist_stress} stress for assisting{trauma}")
+        if terms.xp:
+            self.on_character(character, sheet.mark_xp, track=terms.xp_track, amount=terms.xp)
+            notes.append(f"{character.name} marks {terms.xp_track.capitalize()} xp")
+        return notes
+
+
+def stored_harm(harm: char_rules.Harm) -> dict[str, list[str]]:
+    return {str(level): list(entries) for level, entries in harm.items()}
+
+
+def _write_character(*, character: Character, **fields) -> Character:
+    # A new revision tells open sheets the change is news to them.
+    Character.objects.filter(pk=character.pk).update(**fields, revision=F("revision") + 1)
+    character.refresh_from_db()
+    push_character(character)
+    return character
+
+
+def locked_roll(roll: ActionRoll) -> ActionRoll:
+    return (
+        ActionRoll.objects.select_for_update(of=("self",))
+        .select_related("character")
+        .get(pk=roll.pk)
+    )
+
+
+def record(roll: ActionRoll, by: Membership, text: str, changes=()) -> None:
+    RollEvent.objects.create(roll=roll, actor_id=by.user_id, text=text[:300], changes=list(changes))
+    live.push_flow(roll)
+
+
+def require_step(roll: ActionRoll, *steps: str) -> None:
+    if roll.step not in steps:
+        if roll.step == Step.SETUP:
+            raise RuleError(gettext_noop("The dice have not been rolled yet."))
+        if roll.step == Step.CONSEQUENCES:
+            raise RuleError(gettext_noop("The dice are already rolled."))
+        raise RuleError(
+            gettext_noop("This roll is %(step)s."), step=roll.get_step_display().lower()
+        )
+
+
+def require_called(roll: ActionRoll) -> None:
+    """The GM sets position and effect, then the dice (001 §Action Roll): no roll before
+    the GM's call, or the GM's word that the roll goes as proposed."""
+    if not roll.called:
+        raise RuleError(gettext_noop("Waiting for the GM to set position and effect."))
+
+
+def require_fit(character: Character) -> None:
+    """Only an active character who has not marked their last trauma rolls or is chosen
+    for a roll."""
+    if not character.active:
+        raise RuleError(
+            gettext_noop("%(name)s is %(state)s."),
+            name=character.name,
+            state=character.get_state_display().lower(),
+        )
+    char_rules.check_fit_to_roll(character.name, character.traumas, character.trauma_max)
