@@ -83,6 +83,14 @@ def _write(character: Character, *, reason: str = "", **fields) -> Character:
     return character
 
 
+def write(*, character: Character, **fields) -> Character:
+    """Write sheet values worked out elsewhere (harm a roll's protection or resistance
+    moved, what the GM's undo puts back): the one write, so its signal and push go with
+    it on every path."""
+    with transaction.atomic():
+        return _write(_locked(character), **fields)
+
+
 def _require_active(character: Character) -> None:
     if not character.active:
         raise RuleError(

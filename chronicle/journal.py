@@ -16,6 +16,7 @@ public line refers to as players know it, in one query per kind for the whole jo
 """
 
 import bisect
+from collections import Counter
 from dataclasses import dataclass, field
 from datetime import datetime
 
@@ -30,6 +31,7 @@ from sessions import audience
 from sessions.language import table_language
 
 from .models import Happening, Learned, PlaySession
+from .recorder import XP_TRACKS, new_harm
 from .terms import rules_word
 
 # How the GM's journal marks what players' journals leave out.
@@ -259,6 +261,15 @@ def _happening(event: Happening, is_gm: bool) -> Line | None:
     if event.kind == Kind.ENTANGLEMENT:
         text = gettext("Entanglement: %(name)s.") % {"name": data["name"]}
         return Line(f"{text} {data.get('resolution', '')}".strip())
+    if event.kind == Kind.FLASHBACK:
+        if data["downtime"]:
+            cost = gettext("1 coin or 1 rep")
+        else:
+            cost = gettext("%(stress)s stress") % {"stress": data["stress"]}
+        words = {"who": who, "note": data["note"], "cost": cost}
+        if data["note"]:
+            return Line(gettext("%(who)s: flashback, “%(note)s” (%(cost)s).") % words)
+        return Line(gettext("%(who)s: flashback (%(cost)s).") % words)
     if event.kind == Kind.DOWNTIME:
         activity = event.activity
         if activity is None:
@@ -283,15 +294,31 @@ def _phase_label(step: str) -> str:
     return str(Phase.Step(step).label) if step in Phase.Step.values else gettext("Free play")
 
 
-def _harm_in_rolls(rolls) -> set[tuple[int, str]]:
-    """Harm a shown action roll's consequences already tell of: the sheet's record of the
-    same harm would say it twice."""
-    return {
-        (c.character_id, c.description)
-        for roll in rolls
-        for c in roll.consequences.all()
-        if c.harm_level
-    }
+def _told_by_rolls(rolls) -> Counter:
+    """The sheet changes a shown action roll's steps tell (harm written, xp marked),
+    whoever ended up with them: the sheet's own record of them would say them twice, or
+    wrongly once the roll moved them on (protected, resisted, undone)."""
+    told: Counter = Counter()
+    for roll in rolls:
+        for event in roll.events.all():
+            for change in event.changes:
+                who, field = change.get("character"), change["field"]
+                if who is None:
+                    continue
+                if field == "harm":
+                    for level, text in new_harm(change["before"] or {}, change["after"] or {}):
+                        told[who, Happening.Kind.HARM, int(level), text] += 1
+                elif field.removesuffix("_xp") in XP_TRACKS and change["after"] > change["before"]:
+                    told[who, Happening.Kind.XP, field.removesuffix("_xp")] += 1
+    return told
+
+
+def _told_key(event: Happening) -> tuple | None:
+    if event.kind == Happening.Kind.HARM:
+        return (event.character_id, event.kind, event.data["level"], event.data["text"])
+    if event.kind == Happening.Kind.XP:
+        return (event.character_id, event.kind, event.data["track"])
+    return None
 
 
 def _fill(lines: list[Line], is_gm: bool, clocks: list) -> None:
@@ -331,9 +358,12 @@ def _build(table, *, is_gm: bool, session_id: int | None) -> list[SessionJournal
 
     # A shared roll is told below with every step; its dice are lines of the roll log
     # too (the roll's own line, and each group participant's), told once, there.
+    Consequence = apps.get_model("rolls", "Consequence")
+    resisted = Consequence.objects.filter(roll__table=table).exclude(resist_log=None)
     logged = (
         Roll.objects.filter(table=table, **span)
         .exclude(pk__in=ActionRoll.objects.filter(table=table).exclude(log=None).values("log"))
+        .exclude(pk__in=resisted.values("resist_log"))
         .exclude(kind=RollKind.GROUP)
         .select_related("roller")
     )
@@ -341,14 +371,12 @@ def _build(table, *, is_gm: bool, session_id: int | None) -> list[SessionJournal
         ActionRoll.objects.filter(table=table, **span)
         .exclude(dice=None)
         .select_related("character", "started_by")
-        .prefetch_related(
-            Prefetch("events", queryset=RollEvent.objects.order_by("pk")), "consequences"
-        )
+        .prefetch_related(Prefetch("events", queryset=RollEvent.objects.order_by("pk")))
     )
     if not is_gm:
         logged, shared = logged.filter(secret=False), shared.filter(secret=False)
     shared = list(shared)
-    told_harm = _harm_in_rolls(shared)
+    told = _told_by_rolls(shared)
 
     events: list[tuple[datetime, int, Line | str]] = []  # a str is a phase change
     events += [(roll.created, 1, _logged_roll(roll)) for roll in logged]
@@ -367,9 +395,9 @@ def _build(table, *, is_gm: bool, session_id: int | None) -> list[SessionJournal
             if event.score is not None:
                 events.append((event.created, 0, _score_started(event.score, is_gm)))
             continue
-        if event.kind == Happening.Kind.HARM and (
-            (event.character_id, event.data["text"]) in told_harm
-        ):
+        key = _told_key(event)
+        if told[key] > 0:
+            told[key] -= 1
             continue
         line = _happening(event, is_gm)
         if line is not None:

@@ -93,6 +93,7 @@ class Happening(models.Model):
         HEAT = "heat", _("Heat")
         ENTANGLEMENT = "entanglement", _("Entanglement")
         DOWNTIME = "downtime", _("Downtime activity")
+        FLASHBACK = "flashback", _("Flashback")
 
     table = models.ForeignKey(
         "table_sessions.Table", on_delete=models.CASCADE, related_name="happenings"

@@ -31,10 +31,12 @@ def connect() -> None:
     Phase = apps.get_model("play", "Phase")
     Score = apps.get_model("play", "Score")
     Activity = apps.get_model("play", "DowntimeActivity")
+    Flashback = apps.get_model("play", "Flashback")
     post_save.connect(phase_saved, sender=Phase, dispatch_uid="journal.phase")
     post_save.connect(score_saved, sender=Score, dispatch_uid="journal.score")
     post_save.connect(faction_saved, sender=Faction, dispatch_uid="journal.faction")
     post_save.connect(activity_saved, sender=Activity, dispatch_uid="journal.activity")
+    post_save.connect(flashback_saved, sender=Flashback, dispatch_uid="journal.flashback")
     clock_moved.connect(clock_changed, sender=Clock, dispatch_uid="journal.clock")
     sheet_written.connect(sheet_changed, sender=Character, dispatch_uid="journal.sheet")
 
@@ -92,6 +94,17 @@ def activity_saved(sender, instance, created: bool, raw: bool = False, **kw):
         )
 
 
+def flashback_saved(sender, instance, created: bool, raw: bool = False, **kw):
+    """A flashback the GM called on the phase page, with what it costs."""
+    if created and not raw:
+        Happening.objects.create(
+            table_id=instance.character.table_id,
+            kind=Happening.Kind.FLASHBACK,
+            character_id=instance.character_id,
+            data={"note": instance.note, "stress": instance.stress, "downtime": instance.downtime},
+        )
+
+
 def clock_changed(sender, clock, before: int, **kw) -> None:
     if clock.full and before < clock.segments:
         Happening.objects.create(
@@ -99,15 +112,24 @@ def clock_changed(sender, clock, before: int, **kw) -> None:
         )
 
 
-def _new_harm(before: dict, after: dict) -> list[tuple[str, str]]:
-    found = []
+def new_harm(before: dict, after: dict) -> list[tuple[str, str]]:
+    """Harm written anew: not harm that moved rows (healed a level, reduced by resisting,
+    pushed up by a full row), which was told when it was suffered."""
+    old = {level: list(before.get(level, [])) for level in HARM_LEVELS}
+    added = []
     for level in HARM_LEVELS:
-        old = list(before.get(level, []))
         for entry in after.get(level, []):
-            if entry in old:
-                old.remove(entry)
+            if entry in old[level]:
+                old[level].remove(entry)
             elif entry:
-                found.append((level, entry))
+                added.append((level, entry))
+    moved = [entry for entries in old.values() for entry in entries]
+    found = []
+    for level, entry in added:
+        if entry in moved:
+            moved.remove(entry)
+        else:
+            found.append((level, entry))
     return found
 
 
@@ -116,7 +138,7 @@ def sheet_changed(sender, character, before: dict, reason: str = "", **kw) -> No
     sheet; `reason` is the GM's word for a change made by hand."""
     events: list[tuple[str, dict]] = []
     if "harm" in before:
-        for level, text in _new_harm(before["harm"] or {}, character.harm or {}):
+        for level, text in new_harm(before["harm"] or {}, character.harm or {}):
             events.append((Happening.Kind.HARM, {"level": int(level), "text": text}))
     if "traumas" in before:
         said = {"reason": reason} if reason else {}

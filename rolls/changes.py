@@ -5,7 +5,6 @@ Same contract for every step module (actions, group, outcome, undo): one transac
 per step, a RollEvent with every field it changed, the push after commit.
 """
 
-from django.db.models import F
 from django.utils.translation import gettext_noop
 
 from blades.rules import character as char_rules
@@ -13,7 +12,6 @@ from blades.rules import crew as crew_rules
 from blades.rules import flow as rules
 from blades.rules.errors import RuleError
 from characters import actions as sheet
-from characters.live import push_character
 from characters.models import Character
 from crews.models import Crew
 from sessions import actions, audience
@@ -73,7 +71,7 @@ class Changes(list):
         return ", trauma!" if overflowed else ""
 
     def set_fields(self, character: Character, **fields) -> None:
-        self.on_character(character, _write_character, **fields)
+        self.on_character(character, sheet.write, **fields)
 
     def on_crew(self, crew: Crew, change, **kwargs) -> None:
         """Heat and wanted level through the crew's own books (crews.actions)."""
@@ -132,14 +130,6 @@ class Changes(list):
 
 def stored_harm(harm: char_rules.Harm) -> dict[str, list[str]]:
     return {str(level): list(entries) for level, entries in harm.items()}
-
-
-def _write_character(*, character: Character, **fields) -> Character:
-    # A new revision tells open sheets the change is news to them.
-    Character.objects.filter(pk=character.pk).update(**fields, revision=F("revision") + 1)
-    character.refresh_from_db()
-    push_character(character)
-    return character
 
 
 def locked_roll(roll: ActionRoll) -> ActionRoll:

@@ -166,6 +166,10 @@ class Consequence(models.Model):
     resist_attribute = models.CharField(max_length=10, blank=True)
     resisted = models.CharField(max_length=5, choices=Resisted.choices, blank=True)
     resist_dice = models.JSONField(null=True)
+    # The resistance roll's line in the table's roll log: the roll's steps tell it.
+    resist_log = models.OneToOneField(
+        "table_sessions.Roll", on_delete=models.SET_NULL, null=True, related_name="+"
+    )
     result = models.CharField(max_length=10, choices=Result.choices, blank=True)
     protected_by = models.ForeignKey(
         "characters.Character", on_delete=models.SET_NULL, null=True, related_name="+"

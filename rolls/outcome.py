@@ -214,13 +214,14 @@ def resist(*, by: Membership, consequence: Consequence, rng=actions.SYSTEM_RNG) 
         )
         pool = char_rules.attribute_rating(character.ratings, consequence.resist_attribute)
         pool += sum(dice for _, dice in bonus)
-        result = log.roll_resistance(consequence, by=by, pool=pool, rng=rng).as_dice
+        consequence.resist_log = log.roll_resistance(consequence, by=by, pool=pool, rng=rng)
+        result = consequence.resist_log.as_dice
         stress = resistance_stress(result)
         changes = Changes()
         trauma = changes.stress(character, stress)
         consequence.resisted = Consequence.Resisted.ROLL
         consequence.resist_dice = [result.pool, *result.dice]
-        consequence.save(update_fields=["resisted", "resist_dice"])
+        consequence.save(update_fields=["resisted", "resist_dice", "resist_log"])
         cost = f"clears {-stress} stress" if stress < 0 else f"takes {stress} stress"
         record(
             consequence.roll,

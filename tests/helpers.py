@@ -176,6 +176,21 @@ def start(ada_m, ada, **kwargs):
     return roll if roll.flashback else call(roll)
 
 
+def to_downtime(table, gm, **target) -> None:
+    """Play the loop from a score to downtime's activities with fixed dice (no faction at
+    +3 status: the entanglement passes the crew by). `target`: start_score's target."""
+    from play import phases
+
+    target = target or {"target_name": "A vault"}
+    phases.start_score(table=table, plan="stealth", detail="Roof", **target)
+    phases.roll_engagement(table=table, roller=gm, marks={}, rng=Dice(4))
+    phases.end_score(table=table)
+    phases.payoff(table=table, size="standard")
+    phases.take_heat(table=table, exposure="contained")
+    phases.roll_entanglement(table=table, roller=gm, rng=Dice(6, 6))
+    phases.resolve_entanglement(table=table, roller=gm, name="Cooperation", choice="avoid")
+
+
 # --- What the channel layer carried ----------------------------------------------------
 
 

@@ -11,19 +11,13 @@ from play import downtime, phases
 from play.models import Phase
 from sessions.models import Table
 from tests.factories import CharacterFactory, FactionFactory, MembershipFactory, TableFactory
-from tests.helpers import Dice
+from tests.helpers import Dice, to_downtime
 
 
 def _downtime_with(table: Table, gm, n: int):
     crew_actions.create_crew(table=table, crew_type="shadows", name="Crows")
     faction = FactionFactory(table=table, name="Bluecoats", tier=2)
-    phases.start_score(table=table, plan="stealth", detail="Roof", target_faction=faction)
-    phases.roll_engagement(table=table, roller=gm, marks={}, rng=Dice(4))
-    phases.end_score(table=table)
-    phases.payoff(table=table, size="standard")
-    phases.take_heat(table=table, exposure="contained")
-    phases.roll_entanglement(table=table, roller=gm, rng=Dice(6, 6))
-    phases.resolve_entanglement(table=table, roller=gm, name="Cooperation", choice="avoid")
+    to_downtime(table, gm, target_faction=faction)
     for i in range(n):
         user = MembershipFactory(table=table).user
         character = CharacterFactory(table=table, owner=user, name=f"Rogue {i}", stress=3)

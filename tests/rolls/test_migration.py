@@ -137,6 +137,7 @@ def test_a_database_from_before_the_move_keeps_every_roll():
         row.pop("setup_used")
     # Columns added since the move (the roll's line in the log) are new and empty.
     assert all(row.pop("log_id") is None for row in after["ActionRoll"])
+    assert all(row.pop("resist_log_id") is None for row in after["Consequence"])
     assert after == before
     assert [len(after[name]) for name in ("ActionRoll", "Consequence", "RollEvent")] == [4, 3, 3]
     connection.check_constraints()
