@@ -1,17 +1,28 @@
-"""Who may do what to a shared roll: one helper per question.
+"""Who may do what to a shared roll: one predicate per question.
 
-The actions in actions.py call these, so a permission holds whichever view (or test)
-calls the action. A roll at another table is a 404, like everything of a table.
+`allowed_steps(roll, viewer)` is the steps a person may take on a roll now: the panel
+shows those and no others, and every action asks the same two questions of it before it
+acts: `require_may` (is this person one who takes the step: else 403) first, then, after
+the action's own checks with their own words, `require_open` (is the step open on the
+roll as it stands: else 422). A roll at another table is a 404, like everything of a
+table.
 """
+
+from dataclasses import dataclass
+from functools import cached_property
 
 from django.core.exceptions import PermissionDenied
 from django.http import Http404
 
+from blades.rules.errors import RuleError
 from characters.models import Character
 from sessions.access import access_table
 from sessions.models import Membership
 
 from .models import ActionRoll, Consequence
+
+Step = ActionRoll.Step
+Kind = ActionRoll.Kind
 
 
 def access_roll(user, table_id: int, roll_id: int) -> tuple[Membership, ActionRoll]:
@@ -46,23 +57,12 @@ def _deny(message: str) -> None:
     raise PermissionDenied(message)
 
 
-def _same_table(membership: Membership, roll: ActionRoll) -> None:
-    if membership.table_id != roll.table_id:
-        raise Http404
-
-
 def is_roller(membership: Membership, roll: ActionRoll) -> bool:
     return (
         membership.table_id == roll.table_id
         and roll.character is not None
         and roll.character.owner_id == membership.user_id
     )
-
-
-def require_gm_of(membership: Membership, roll: ActionRoll) -> None:
-    _same_table(membership, roll)
-    if not membership.is_gm:
-        _deny("Only the GM can do that.")
 
 
 def require_gm_at(membership: Membership, table) -> None:
@@ -72,53 +72,210 @@ def require_gm_at(membership: Membership, table) -> None:
         _deny("Only the GM can do that.")
 
 
-def require_roller(membership: Membership, roll: ActionRoll) -> None:
-    _same_table(membership, roll)
-    if not is_roller(membership, roll):
-        _deny("Only the player making this roll can do that.")
-
-
-def require_member(membership: Membership, roll: ActionRoll) -> None:
-    _same_table(membership, roll)
-
-
-def require_teammate(membership: Membership, roll: ActionRoll) -> Character:
-    """Another player with a character of their own: the one who assists or joins in."""
-    _same_table(membership, roll)
-    character = own_character(membership)
-    if character is None or (roll.character and character.pk == roll.character_id):
-        _deny("Only another player's character can do that.")
-    return character
-
-
-def require_participant(membership: Membership, roll: ActionRoll) -> Character:
-    """A player whose own character takes part in the group action: only they add bonus
-    dice to, and roll, that character's share."""
-    _same_table(membership, roll)
-    character = own_character(membership)
-    if character is None or str(character.pk) not in roll.group:
-        _deny("Only a participant does that, for their own roll.")
-    return character
-
-
-def can_cancel(membership: Membership, roll: ActionRoll) -> bool:
-    return membership.table_id == roll.table_id and (
-        membership.is_gm or is_roller(membership, roll)
-    )
-
-
-def require_cancel(membership: Membership, roll: ActionRoll) -> None:
-    _same_table(membership, roll)
-    if not can_cancel(membership, roll):
-        _deny("Only the GM or the player making the roll can cancel it.")
-
-
 def suffers(membership: Membership, consequence: Consequence) -> bool:
     character = consequence.character
     return character is not None and character.owner_id == membership.user_id
 
 
-def require_sufferer(membership: Membership, consequence: Consequence) -> None:
-    _same_table(membership, consequence.roll)
-    if not suffers(membership, consequence):
-        _deny("Only the player whose character suffers this can resist it.")
+# --- The steps a person may take ---------------------------------------------------------
+
+
+@dataclass
+class Viewer:
+    """The member looking at (or acting on) a roll, with their own active character."""
+
+    membership: Membership
+    mine: Character | None = None
+    known: bool = False  # `mine` was given: no need to look it up
+
+    @cached_property
+    def character(self) -> Character | None:
+        return self.mine if self.known else own_character(self.membership)
+
+    @property
+    def is_gm(self) -> bool:
+        return self.membership.is_gm
+
+
+def viewer_of(membership: Membership, *args) -> Viewer:
+    """`viewer_of(m)` looks the member's character up when a step needs it;
+    `viewer_of(m, mine)` takes the one the panel already has."""
+    return Viewer(membership, *args, known=bool(args))
+
+
+GM_ONLY = "Only the GM can do that."
+ROLLER_ONLY = "Only the player making this roll can do that."
+TEAMMATE_ONLY = "Only another player's character can do that."
+PARTICIPANT_ONLY = "Only a participant does that, for their own roll."
+CANCEL_ONLY = "Only the GM or the player making the roll can cancel it."
+SUFFERER_ONLY = "Only the player whose character suffers this can resist it."
+PROTECTOR_ONLY = "Only another character than the one suffering it can protect them."
+
+
+def _teammate(roll: ActionRoll, viewer: Viewer) -> bool:
+    mine = viewer.character
+    return mine is not None and mine.pk != roll.character_id
+
+
+def _participant(roll: ActionRoll, viewer: Viewer) -> bool:
+    mine = viewer.character
+    return mine is not None and str(mine.pk) in roll.group
+
+
+def _roller_of_action(roll: ActionRoll, viewer: Viewer) -> bool:
+    return is_roller(viewer.membership, roll)
+
+
+# Each step of a roll: who takes it (and what they are told otherwise).
+WHO = {
+    "terms": (lambda roll, v: v.is_gm, GM_ONLY),
+    "as-proposed": (lambda roll, v: v.is_gm, GM_ONLY),
+    "accept-trade": (lambda roll, v: v.is_gm, GM_ONLY),
+    "refuse-trade": (lambda roll, v: v.is_gm, GM_ONLY),
+    "consequence": (lambda roll, v: v.is_gm, GM_ONLY),
+    "tick": (lambda roll, v: v.is_gm, GM_ONLY),
+    "finish": (lambda roll, v: v.is_gm, GM_ONLY),
+    "ask-trade": (_roller_of_action, ROLLER_ONLY),
+    "push": (_roller_of_action, ROLLER_ONLY),
+    "accept-bargain": (_roller_of_action, ROLLER_ONLY),
+    "rooks-gambit": (_roller_of_action, ROLLER_ONLY),
+    "ability": (_roller_of_action, ROLLER_ONLY),
+    "cohort": (_roller_of_action, ROLLER_ONLY),
+    "assist": (_teammate, TEAMMATE_ONLY),
+    "join": (_teammate, TEAMMATE_ONLY),
+    "group-assist": (_teammate, TEAMMATE_ONLY),
+    "group-bonus": (_participant, PARTICIPANT_ONLY),
+    "offer-bargain": (lambda roll, v: True, ""),
+    "cancel": (lambda roll, v: v.is_gm or is_roller(v.membership, roll), CANCEL_ONLY),
+}
+
+
+def _may_roll(roll: ActionRoll, viewer: Viewer) -> tuple[bool, str]:
+    if roll.kind == Kind.GROUP:
+        return _participant(roll, viewer), PARTICIPANT_ONLY
+    return is_roller(viewer.membership, roll), ROLLER_ONLY
+
+
+def may(roll: ActionRoll, viewer: Viewer, step: str) -> tuple[bool, str]:
+    """Whether this person is one who takes `step` on the roll, and what they are told
+    if not."""
+    if viewer.membership.table_id != roll.table_id:
+        raise Http404
+    if step == "roll":
+        return _may_roll(roll, viewer)
+    who, message = WHO[step]
+    return who(roll, viewer), message
+
+
+def _open_in_setup(roll: ActionRoll, viewer: Viewer) -> set[str]:
+    """The setup steps open on the roll as it stands, for anyone who may take them."""
+    action, group = roll.kind == Kind.ACTION, roll.kind == Kind.GROUP
+    steps = {"terms", "cancel"}
+    if not roll.called:
+        steps.add("as-proposed")
+    if roll.trade_asked:
+        steps |= {"accept-trade", "refuse-trade"}
+    if action:
+        steps |= {"push", "rooks-gambit", "ability"}
+        if not roll.trade_asked:
+            steps.add("ask-trade")
+        if not roll.bargain_accepted:
+            steps.add("offer-bargain")
+            if roll.bargain and not roll.push_dice:
+                steps.add("accept-bargain")
+        if roll.assister_id is None:
+            steps.add("assist")
+    ready = roll.called and not (roll.flashback and roll.flashback_cost is None)
+    if group:
+        mine = viewer.character
+        steps.add("cohort")
+        assisting = {int(e["assister"]) for e in roll.group_bonuses.values() if e.get("assister")}
+        outsider = mine is not None and str(mine.pk) not in roll.group
+        if outsider and mine.pk not in assisting:
+            steps.add("join")
+            if any(dice is None and pk not in _assisted(roll) for pk, dice in roll.group.items()):
+                steps.add("group-assist")
+        if mine is not None and roll.group.get(str(mine.pk), 0) is None:
+            steps.add("group-bonus")
+            if ready:
+                steps.add("roll")
+    elif ready:
+        steps.add("roll")
+    return steps
+
+
+def _assisted(roll: ActionRoll) -> set[str]:
+    return {pk for pk, entry in roll.group_bonuses.items() if entry.get("assister") is not None}
+
+
+def allowed_steps(roll: ActionRoll, viewer: Viewer) -> frozenset[str]:
+    """The steps this person may take on the roll now: the panel's buttons, and what the
+    actions let through."""
+    if roll.step == Step.SETUP:
+        steps = _open_in_setup(roll, viewer)
+    elif roll.step == Step.CONSEQUENCES:
+        steps = {"consequence", "tick", "finish"}
+    else:
+        steps = set()
+    return frozenset(step for step in steps if may(roll, viewer, step)[0])
+
+
+# --- The steps on one consequence ----------------------------------------------------------
+
+CONSEQUENCE_WHO = {
+    "resist": (lambda c, v: suffers(v.membership, c), SUFFERER_ONLY),
+    "armor": (lambda c, v: suffers(v.membership, c), SUFFERER_ONLY),
+    "protect": (
+        lambda c, v: v.character is not None and v.character.pk != c.character_id,
+        PROTECTOR_ONLY,
+    ),
+    "reduced": (lambda c, v: v.is_gm, GM_ONLY),
+    "avoided": (lambda c, v: v.is_gm, GM_ONLY),
+}
+
+
+def may_on(consequence: Consequence, viewer: Viewer, step: str) -> tuple[bool, str]:
+    if viewer.membership.table_id != consequence.roll.table_id:
+        raise Http404
+    who, message = CONSEQUENCE_WHO[step]
+    return who(consequence, viewer), message
+
+
+def allowed_consequence_steps(consequence: Consequence, viewer: Viewer) -> frozenset[str]:
+    """The steps this person may take on one consequence of a rolled roll now."""
+    if consequence.roll.step != Step.CONSEQUENCES:
+        return frozenset()
+    steps = set()
+    if not consequence.resisted:
+        steps |= {"armor", "protect"}
+        if consequence.resist_attribute:
+            steps.add("resist")
+    elif not consequence.result:
+        steps |= {"reduced", "avoided"}
+    elif consequence.heavy_armor_reduces_again and not consequence.character.heavy_used:
+        steps.add("armor")  # the heavy box, reducing the harm again
+    return frozenset(step for step in steps if may_on(consequence, viewer, step)[0])
+
+
+# --- The guards every step calls -------------------------------------------------------------
+
+
+def require_may(membership: Membership, subject: ActionRoll | Consequence, step: str) -> Viewer:
+    """403 unless this member is one who takes `step` on the roll (or consequence); the
+    viewer, for the action."""
+    viewer = viewer_of(membership)
+    ask = may_on if isinstance(subject, Consequence) else may
+    allowed, message = ask(subject, viewer, step)
+    if not allowed:
+        _deny(message)
+    return viewer
+
+
+def require_open(subject: ActionRoll | Consequence, viewer: Viewer, step: str) -> None:
+    """After an action's own checks: the step must be one the panel offers now."""
+    if isinstance(subject, Consequence):
+        allowed = allowed_consequence_steps(subject, viewer)
+    else:
+        allowed = allowed_steps(subject, viewer)
+    if step not in allowed:
+        raise RuleError("That step is not open on this roll now.")

@@ -22,13 +22,7 @@ from sessions import actions
 from sessions.models import Membership, Table
 
 from . import derived, log
-from .access import (
-    require_cancel,
-    require_gm_of,
-    require_member,
-    require_roller,
-    require_teammate,
-)
+from .access import require_may, require_open
 from .changes import Changes, Step, locked_roll, record, require_called, require_fit, require_step
 from .models import ActionRoll
 
@@ -110,10 +104,11 @@ def set_terms(
     effect: Effect,
     flashback_cost: int | None = None,
 ) -> ActionRoll:
-    require_gm_of(by, roll)
+    viewer = require_may(by, roll, "terms")
     with transaction.atomic():
         roll = locked_roll(roll)
         require_step(roll, Step.SETUP)
+        require_open(roll, viewer, "terms")
         roll.position, roll.effect = Position(position), Effect(effect)
         roll.called = True
         text = f"GM sets {roll.as_position.label} position, {roll.as_effect.label} effect"
@@ -127,7 +122,7 @@ def set_terms(
 
 def accept_as_proposed(*, by: Membership, roll: ActionRoll) -> ActionRoll:
     """The GM's call in one tap: the position and effect the roll was proposed with."""
-    require_gm_of(by, roll)
+    viewer = require_may(by, roll, "as-proposed")
     with transaction.atomic():
         roll = locked_roll(roll)
         require_step(roll, Step.SETUP)
@@ -135,6 +130,9 @@ def accept_as_proposed(*, by: Membership, roll: ActionRoll) -> ActionRoll:
             raise RuleError(
                 gettext_noop("Set the flashback's stress cost with position and effect.")
             )
+        if roll.called:
+            raise RuleError(gettext_noop("The GM has already called this roll."))
+        require_open(roll, viewer, "as-proposed")
         roll.called = True
         roll.save(update_fields=["called"])
         terms = f"{roll.as_position.label} position, {roll.as_effect.label} effect"
@@ -144,12 +142,15 @@ def accept_as_proposed(*, by: Membership, roll: ActionRoll) -> ActionRoll:
 
 def ask_trade(*, by: Membership, roll: ActionRoll, direction: str = "effect") -> ActionRoll:
     """Ask the GM to trade position for effect ("effect") or effect for position."""
-    require_roller(by, roll)
+    viewer = require_may(by, roll, "ask-trade")
     if direction not in rules.TRADES:
         raise RuleError(gettext_noop("Trade position for effect, or effect for position."))
     with transaction.atomic():
         roll = locked_roll(roll)
         require_step(roll, Step.SETUP)
+        if roll.trade_asked:
+            raise RuleError(gettext_noop("The GM has yet to answer the trade already asked for."))
+        require_open(roll, viewer, "ask-trade")
         roll.trade_asked, roll.trade_for = True, direction
         roll.save(update_fields=["trade_asked", "trade_for"])
         record(roll, by, f"Asks to trade {rules.TRADES[direction]}")
@@ -157,12 +158,14 @@ def ask_trade(*, by: Membership, roll: ActionRoll, direction: str = "effect") ->
 
 
 def answer_trade(*, by: Membership, roll: ActionRoll, accept: bool) -> ActionRoll:
-    require_gm_of(by, roll)
+    step = "accept-trade" if accept else "refuse-trade"
+    viewer = require_may(by, roll, step)
     with transaction.atomic():
         roll = locked_roll(roll)
         require_step(roll, Step.SETUP)
         if not roll.trade_asked:
             raise RuleError(gettext_noop("Nobody asked to trade."))
+        require_open(roll, viewer, step)
         roll.trade_asked = False
         text = "GM refuses the trade"
         if accept:
@@ -178,7 +181,8 @@ def answer_trade(*, by: Membership, roll: ActionRoll, accept: bool) -> ActionRol
 
 
 def assist(*, by: Membership, roll: ActionRoll) -> ActionRoll:
-    helper = require_teammate(by, roll)
+    viewer = require_may(by, roll, "assist")
+    helper = viewer.character
     require_fit(helper)
     with transaction.atomic():
         roll = locked_roll(roll)
@@ -186,6 +190,7 @@ def assist(*, by: Membership, roll: ActionRoll) -> ActionRoll:
         _require_action(roll)
         if roll.assister_id is not None:
             raise RuleError(gettext_noop("Someone is already assisting; only one can."))
+        require_open(roll, viewer, "assist")
         roll.assister = helper
         roll.save(update_fields=["assister"])
         record(
@@ -199,7 +204,7 @@ def set_push(
 ) -> ActionRoll:
     """Push for +1d, +1 effect, and to act while incapacitated (`act`): 2 stress each,
     paid when the dice are rolled."""
-    require_roller(by, roll)
+    viewer = require_may(by, roll, "push")
     with transaction.atomic():
         roll = locked_roll(roll)
         require_step(roll, Step.SETUP)
@@ -208,6 +213,7 @@ def set_push(
             raise RuleError(
                 gettext_noop("The devil's bargain already gives the die: no push for dice.")
             )
+        require_open(roll, viewer, "push")
         roll.push_dice, roll.push_effect, roll.push_act = dice_, effect, act
         roll.save(update_fields=["push_dice", "push_effect", "push_act"])
         words = (
@@ -223,7 +229,7 @@ def set_push(
 def rooks_gambit(*, by: Membership, roll: ActionRoll) -> ActionRoll:
     """Rook's Gambit: the roller takes 2 stress now and the roll uses their best action's
     rating; the goal still says what they are doing."""
-    require_roller(by, roll)
+    viewer = require_may(by, roll, "rooks-gambit")
     with transaction.atomic():
         roll = locked_roll(roll)
         require_step(roll, Step.SETUP)
@@ -233,6 +239,7 @@ def rooks_gambit(*, by: Membership, roll: ActionRoll) -> ActionRoll:
             raise RuleError(
                 gettext_noop("%(name)s does not have Rook's Gambit."), name=character.name
             )
+        require_open(roll, viewer, "rooks-gambit")
         performed = roll.action
         roll.action = ability_rules.rooks_gambit(performed, character.ratings)
         roll.save(update_fields=["action"])
@@ -249,7 +256,7 @@ def rooks_gambit(*, by: Membership, roll: ActionRoll) -> ActionRoll:
 
 
 def offer_bargain(*, by: Membership, roll: ActionRoll, text: str) -> ActionRoll:
-    require_member(by, roll)
+    viewer = require_may(by, roll, "offer-bargain")
     text = text.strip()
     if not text:
         raise RuleError(gettext_noop("Say what the bargain is."))
@@ -259,6 +266,7 @@ def offer_bargain(*, by: Membership, roll: ActionRoll, text: str) -> ActionRoll:
         _require_action(roll)
         if roll.bargain_accepted:
             raise RuleError(gettext_noop("A bargain is already struck."))
+        require_open(roll, viewer, "offer-bargain")
         roll.bargain, roll.bargain_by_id = text[:200], by.user_id
         roll.save(update_fields=["bargain", "bargain_by"])
         record(roll, by, f"Offers a devil's bargain: {roll.bargain}")
@@ -266,7 +274,7 @@ def offer_bargain(*, by: Membership, roll: ActionRoll, text: str) -> ActionRoll:
 
 
 def accept_bargain(*, by: Membership, roll: ActionRoll) -> ActionRoll:
-    require_roller(by, roll)
+    viewer = require_may(by, roll, "accept-bargain")
     with transaction.atomic():
         roll = locked_roll(roll)
         require_step(roll, Step.SETUP)
@@ -276,6 +284,9 @@ def accept_bargain(*, by: Membership, roll: ActionRoll) -> ActionRoll:
             raise RuleError(
                 gettext_noop("You pushed for the die: take the bargain or the push, not both.")
             )
+        if roll.bargain_accepted:
+            raise RuleError(gettext_noop("A bargain is already struck."))
+        require_open(roll, viewer, "accept-bargain")
         roll.bargain_accepted = True
         roll.save(update_fields=["bargain_accepted"])
         record(roll, by, f"Accepts the devil's bargain (+1d): {roll.bargain}")
@@ -283,7 +294,7 @@ def accept_bargain(*, by: Membership, roll: ActionRoll) -> ActionRoll:
 
 
 def add_ability_bonus(*, by: Membership, roll: ActionRoll, bonus: str, reason: str) -> ActionRoll:
-    require_roller(by, roll)
+    viewer = require_may(by, roll, "ability")
     reason = reason.strip()
     if bonus not in ("dice", "effect") or not reason:
         raise RuleError(
@@ -294,6 +305,7 @@ def add_ability_bonus(*, by: Membership, roll: ActionRoll, bonus: str, reason: s
         roll = locked_roll(roll)
         require_step(roll, Step.SETUP)
         _require_action(roll)
+        require_open(roll, viewer, "ability")
         roll.ability_dice = rules.ABILITY_BONUS if bonus == "dice" else 0
         roll.ability_effect = rules.ABILITY_BONUS if bonus == "effect" else 0
         roll.ability_reason = reason[:120]
@@ -314,11 +326,12 @@ def roll_dice(*, by: Membership, roll: ActionRoll, rng=actions.SYSTEM_RNG) -> Ac
             raise RuleError(
                 gettext_noop("In a group action each participant rolls their own dice.")
             )
-        require_roller(by, roll)
+        viewer = require_may(by, roll, "roll")
         require_step(roll, Step.SETUP)
         if roll.flashback and roll.flashback_cost is None:
             raise RuleError(gettext_noop("The GM sets the flashback's stress cost first."))
         require_called(roll)
+        require_open(roll, viewer, "roll")
         character = Character.objects.get(pk=roll.character_id)
         require_fit(character)
         terms = rules.resolve(**derived.terms_of(roll, character))
@@ -342,10 +355,11 @@ def roll_dice(*, by: Membership, roll: ActionRoll, rng=actions.SYSTEM_RNG) -> Ac
 
 
 def cancel(*, by: Membership, roll: ActionRoll) -> ActionRoll:
-    require_cancel(by, roll)
+    viewer = require_may(by, roll, "cancel")
     with transaction.atomic():
         roll = locked_roll(roll)
         require_step(roll, Step.SETUP)
+        require_open(roll, viewer, "cancel")
         roll.step = Step.CANCELLED
         roll.save(update_fields=["step"])
         record(roll, by, "Cancelled before the dice")

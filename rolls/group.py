@@ -31,14 +31,15 @@ from sessions import actions
 from sessions.models import Membership
 
 from . import log
-from .access import require_participant, require_roller, require_teammate
+from .access import require_may, require_open
 from .changes import Changes, Step, locked_roll, record, require_called, require_fit, require_step
 from .derived import bonuses_of, crew_abilities, group_assists, terms_of
 from .models import ActionRoll
 
 
 def join_group(*, by: Membership, roll: ActionRoll) -> ActionRoll:
-    member = require_teammate(by, roll)
+    viewer = require_may(by, roll, "join")
+    member = viewer.character
     require_fit(member)
     with transaction.atomic():
         roll = locked_roll(roll)
@@ -52,6 +53,7 @@ def join_group(*, by: Membership, roll: ActionRoll) -> ActionRoll:
                 gettext_noop("%(name)s assists in this group action, so cannot also join."),
                 name=member.name,
             )
+        require_open(roll, viewer, "join")
         roll.group = {**roll.group, str(member.pk): None}
         roll.save(update_fields=["group"])
         record(roll, by, f"{member.name} joins the group action")
@@ -67,10 +69,12 @@ def set_group_bonus(
     bargain = bargain.strip()[:200]
     with transaction.atomic():
         roll = locked_roll(roll)
-        character = require_participant(by, roll)
+        viewer = require_may(by, roll, "group-bonus")
+        character = viewer.character
         require_step(roll, Step.SETUP)
         if roll.group[str(character.pk)] is not None:
             raise RuleError(gettext_noop("%(name)s has already rolled."), name=character.name)
+        require_open(roll, viewer, "group-bonus")
         rules.group_member_bonuses(push=push, bargain=bool(bargain), assisted=False)
         entry = roll.group_bonuses.get(str(character.pk), {})
         entry = {**entry, "push": push, "bargain": bargain, "act": act}
@@ -91,7 +95,8 @@ def set_group_bonus(
 
 def assist_group(*, by: Membership, roll: ActionRoll, participant: Character | None) -> ActionRoll:
     """A character not taking part helps one participant's roll (+1d, 1 stress at it)."""
-    helper = require_teammate(by, roll)
+    viewer = require_may(by, roll, "group-assist")
+    helper = viewer.character
     require_fit(helper)
     with transaction.atomic():
         roll = locked_roll(roll)
@@ -104,6 +109,7 @@ def assist_group(*, by: Membership, roll: ActionRoll, participant: Character | N
         rules.check_group_assist(participants, group_assists(roll), participant.pk, helper.pk)
         if roll.group[str(participant.pk)] is not None:
             raise RuleError(gettext_noop("%(name)s has already rolled."), name=participant.name)
+        require_open(roll, viewer, "group-assist")
         entry = {**roll.group_bonuses.get(str(participant.pk), {}), "assister": helper.pk}
         roll.group_bonuses = {**roll.group_bonuses, str(participant.pk): entry}
         roll.save(update_fields=["group_bonuses"])
@@ -124,7 +130,7 @@ def roll_cohort(*, by: Membership, roll: ActionRoll, cohort: Cohort | None,
     """The leader leads one of the crew's cohorts in the group action: "The cohort rolls
     its quality level" (000 §Lead a group action), before the last PC rolls. Its result
     counts for the group's best; it adds no stress to the leader's."""
-    require_roller(by, roll)
+    viewer = require_may(by, roll, "cohort")
     with transaction.atomic():
         roll = locked_roll(roll)
         require_step(roll, Step.SETUP)
@@ -135,6 +141,7 @@ def roll_cohort(*, by: Membership, roll: ActionRoll, cohort: Cohort | None,
             raise RuleError(gettext_noop("Choose one of the crew's cohorts."))
         if str(cohort.pk) in roll.cohorts:
             raise RuleError(gettext_noop("%(name)s has already rolled."), name=cohort)
+        require_open(roll, viewer, "cohort")
         pool = crew_rules.cohort_dice(cohort.quality(cohort.crew), cohort.harm)
         line = actions.record_roll(
             table_id=roll.table_id, roller=by.user, kind=RollKind.GROUP, pool=pool,
@@ -155,13 +162,15 @@ def roll_dice(*, by: Membership, roll: ActionRoll, rng=actions.SYSTEM_RNG) -> Ac
     stress now; the last roll settles the group's result and the leader's stress."""
     with transaction.atomic():
         roll = locked_roll(roll)
-        character = require_participant(by, roll)
+        viewer = require_may(by, roll, "roll")
+        character = viewer.character
         require_step(roll, Step.SETUP)
         if roll.flashback and roll.flashback_cost is None:
             raise RuleError(gettext_noop("The GM sets the flashback's stress cost first."))
         require_called(roll)
         if roll.group[str(character.pk)] is not None:
             raise RuleError(gettext_noop("%(name)s has already rolled."), name=character.name)
+        require_open(roll, viewer, "roll")
         character.refresh_from_db()
         require_fit(character)
         # Each participant acts, so each one's harm counts (001 §Harm), as in an action

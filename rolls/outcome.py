@@ -30,7 +30,7 @@ from sessions import actions, audience
 from sessions.models import Clock, Membership, Table
 
 from . import log
-from .access import require_gm_at, require_gm_of, require_sufferer, require_teammate
+from .access import require_gm_at, require_may, require_open
 from .changes import Changes, Step, locked_roll, record, require_step, stored_harm
 from .derived import crew_abilities, involved
 from .models import ActionRoll, Consequence
@@ -54,7 +54,7 @@ def add_consequence(
     """The GM inflicts one consequence from the menu of the roll's position and result.
     A complication ticks one of the table's clocks 1-3, gives the crew 1-2 heat, or is
     told in words alone (no clock, no heat)."""
-    require_gm_of(by, roll)
+    viewer = require_may(by, roll, "consequence")
     with transaction.atomic():
         roll = locked_roll(roll)
         require_step(roll, Step.CONSEQUENCES)
@@ -64,6 +64,7 @@ def add_consequence(
                 gettext_noop("%(kind)s is not on this roll's menu."),
                 kind=Term(CONSEQUENCE_KINDS.get(kind, kind)),
             )
+        require_open(roll, viewer, "consequence")
         if attribute and attribute not in char_rules.ATTRIBUTES:
             raise RuleError(gettext_noop("Name Insight, Prowess or Resolve for the resistance."))
         target = character or roll.character
@@ -134,10 +135,11 @@ def add_consequence(
 
 def tick_target(*, by: Membership, roll: ActionRoll, clock: Clock) -> ActionRoll:
     """A success fills the target clock by its effect; a critical, one level more."""
-    require_gm_of(by, roll)
+    viewer = require_may(by, roll, "tick")
     with transaction.atomic():
         roll = locked_roll(roll)
         require_step(roll, Step.CONSEQUENCES)
+        require_open(roll, viewer, "tick")
         if clock.table_id != roll.table_id:
             raise RuleError(gettext_noop("Choose one of this table's clocks."))
         if not action_outcome(roll.as_position, Outcome(roll.outcome)).succeeded:
@@ -175,10 +177,10 @@ def protect(*, by: Membership, consequence: Consequence) -> Consequence:
     """A teammate steps in and suffers the consequence instead (and may resist it)."""
     with transaction.atomic():
         consequence = _locked_consequence(consequence)
+        viewer = require_may(by, consequence, "protect")
         _require_open(consequence)
-        guard = require_teammate(by, consequence.roll)
-        if guard.pk == consequence.character_id:
-            raise RuleError(gettext_noop("You are already the one suffering this."))
+        require_open(consequence, viewer, "protect")
+        guard = viewer.character
         changes = Changes()
         if consequence.kind == "harm":
             victim = consequence.character
@@ -203,10 +205,11 @@ def resist(*, by: Membership, consequence: Consequence, rng=actions.SYSTEM_RNG) 
     """Roll the attribute the GM named: 6 minus the best die in stress, a critical clears 1."""
     with transaction.atomic():
         consequence = _locked_consequence(consequence)
-        require_sufferer(by, consequence)
+        viewer = require_may(by, consequence, "resist")
         _require_open(consequence)
         if not consequence.resist_attribute:
             raise RuleError(gettext_noop("The GM names the attribute to resist with."))
+        require_open(consequence, viewer, "resist")
         character = consequence.character
         character.refresh_from_db()
         bonus = ability_rules.resistance_bonus(
@@ -240,12 +243,13 @@ def use_armor(*, by: Membership, consequence: Consequence, box: str = "armor") -
     could mark a second armor box and reduce the harm again", 001 §Armor)."""
     with transaction.atomic():
         consequence = _locked_consequence(consequence)
-        require_sufferer(by, consequence)
+        viewer = require_may(by, consequence, "armor")
         again = box == "heavy" and consequence.heavy_armor_reduces_again
         if again:
             require_step(consequence.roll, Step.CONSEQUENCES)
         else:
             _require_open(consequence)
+        require_open(consequence, viewer, "armor")
         changes = Changes()
         changes.on_character(consequence.character, sheet.use_armor, box=box)
         label = char_rules.ARMOR_LABELS[box].lower()
@@ -274,10 +278,12 @@ def judge_resistance(*, by: Membership, consequence: Consequence, avoided: bool)
     with transaction.atomic():
         consequence = _locked_consequence(consequence)
         roll = consequence.roll
-        require_gm_of(by, roll)
+        step = "avoided" if avoided else "reduced"
+        viewer = require_may(by, consequence, step)
         require_step(roll, Step.CONSEQUENCES)
         if not consequence.resisted or consequence.result:
             raise RuleError(gettext_noop("Judge a consequence once, after it was resisted."))
+        require_open(consequence, viewer, step)
         changes = Changes()
         if consequence.kind == "harm":
             victim = consequence.character
@@ -313,10 +319,11 @@ def judge_resistance(*, by: Membership, consequence: Consequence, avoided: bool)
 
 
 def finish(*, by: Membership, roll: ActionRoll) -> ActionRoll:
-    require_gm_of(by, roll)
+    viewer = require_may(by, roll, "finish")
     with transaction.atomic():
         roll = locked_roll(roll)
         require_step(roll, Step.CONSEQUENCES)
+        require_open(roll, viewer, "finish")
         roll.step, roll.finished = Step.DONE, timezone.now()
         roll.save(update_fields=["step", "finished"])
         record(roll, by, "GM closes the roll")

@@ -54,6 +54,7 @@ BONUS = {
 @dataclass
 class ConsequenceView:
     consequence: Consequence
+    steps: frozenset[str]  # access.allowed_consequence_steps: the buttons shown
     can_resist: bool
     can_protect: bool
     can_judge: bool
@@ -82,6 +83,7 @@ class EventView:
 @dataclass
 class RollView:
     roll: ActionRoll
+    steps: frozenset[str] = frozenset()  # access.allowed_steps: the buttons shown
     is_roller: bool = False
     can_terms: bool = False
     can_assist: bool = False
@@ -149,9 +151,12 @@ def roll_view(
 ) -> RollView:
     """`characters` holds everyone the panel's rolls involve, and `encumbered` those of
     them over their load: loaded once for the whole panel (panel_context)."""
-    is_gm = membership.is_gm
+
+    viewer = flow_access.viewer_of(membership, mine)
+    steps = flow_access.allowed_steps(roll, viewer)
     view = RollView(
         roll=roll,
+        steps=steps,
         is_roller=flow_access.is_roller(membership, roll),
         position=roll.as_position,
         effect=roll.as_effect,
@@ -170,9 +175,13 @@ def roll_view(
         for pk, dice in roll.group.items()
     ]
     view.cohorts = [(c["name"], c["dice"]) for c in roll.cohorts.values()]
-    view.can_terms = is_gm and setup
+    view.can_terms = "terms" in steps
     view.waiting = setup and not roll.called
-    view.can_cancel = setup and flow_access.can_cancel(membership, roll)
+    view.can_cancel = "cancel" in steps
+    view.can_assist = "assist" in steps
+    view.can_join = "join" in steps
+    view.can_offer = "offer-bargain" in steps
+    view.can_roll = "roll" in steps
     if setup:
         character = characters[roll.character_id]
         view.warnings = ability_rules.warnings_before_a_roll(
@@ -188,31 +197,24 @@ def roll_view(
         if roll.kind == ActionRoll.Kind.ACTION:
             terms = rules.roll_terms(**derived.terms_of(roll, character))
             view.pool, view.position, view.effect = terms.pool, terms.position, terms.effect
-            view.can_assist = teammate and roll.assister_id is None
-            view.can_offer = not roll.bargain_accepted
-            view.can_roll = view.is_roller
-            view.can_gambit = view.is_roller and "rooks_gambit" in character.ability_keys
+            # The button for an ability the roller has; the step refuses one they lack.
+            view.can_gambit = "rooks-gambit" in steps and "rooks_gambit" in character.ability_keys
         else:
             assists = derived.group_assists(roll)
-            outsider = teammate and str(mine.pk) not in roll.group
-            view.can_join = outsider and mine.pk not in assists.values()
-            if mine is not None and roll.group.get(str(mine.pk), 0) is None:
+            if "group-bonus" in steps:
                 view.my_group_bonus = roll.group_bonuses.get(str(mine.pk), {})
-            if outsider and mine.pk not in assists.values():
+            if "group-assist" in steps:
                 view.assist_choices = [
                     character
                     for character, dice, _ in view.group
                     if dice is None and character.pk not in assists
                 ]
-            view.can_roll = mine is not None and roll.group.get(str(mine.pk), 0) is None
-            if view.is_roller and crew is not None:
+            if "cohort" in steps and crew is not None:
                 view.cohort_choices = [
                     c
                     for c in crew.cohorts.all()
                     if str(c.pk) not in roll.cohorts and c.harm < crew_rules.COHORT_BROKEN
                 ]
-        if view.waiting or (roll.flashback and roll.flashback_cost is None):
-            view.can_roll = False
     if roll.outcome and roll.kind != ActionRoll.Kind.FORTUNE:
         view.outcome = action_outcome(roll.as_position, Outcome(roll.outcome))
         view.menu = [(kind, CONSEQUENCE_KINDS[kind]) for kind in view.outcome.consequences]
@@ -226,19 +228,15 @@ def roll_view(
     for consequence in roll.consequences.all():
         unresisted = rolled and not consequence.resisted
         sufferer = consequence.character
+        on = flow_access.allowed_consequence_steps(consequence, viewer)
         view.consequences.append(
             ConsequenceView(
                 consequence=consequence,
-                can_resist=unresisted and flow_access.suffers(membership, consequence),
-                can_protect=unresisted and mine is not None and mine.pk != consequence.character_id,
-                can_judge=is_gm
-                and rolled
-                and bool(consequence.resisted)
-                and not consequence.result,
-                can_heavy=rolled
-                and consequence.heavy_armor_reduces_again
-                and flow_access.suffers(membership, consequence)
-                and not consequence.character.heavy_used,
+                steps=on,
+                can_resist="armor" in on and not consequence.resisted,
+                can_protect="protect" in on,
+                can_judge="reduced" in on,
+                can_heavy="armor" in on and bool(consequence.resisted),
                 reminders=reminders(characters.get(sufferer.pk, sufferer), crew, "resist")
                 if unresisted and sufferer
                 else [],
