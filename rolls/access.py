@@ -53,6 +53,14 @@ def own_character(membership: Membership) -> Character | None:
     ).first()
 
 
+def require_own_character(membership: Membership) -> Character:
+    """The member's character, who proposes the roll: the GM has none."""
+    character = own_character(membership)
+    if character is None:
+        _deny("Only a player with a character makes action rolls.")
+    return character
+
+
 def _deny(message: str) -> None:
     raise PermissionDenied(message)
 

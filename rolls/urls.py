@@ -2,20 +2,24 @@ from django.urls import path
 
 from . import feed, views
 
+FLOW = "tables/<int:table_id>/flow/"
+
+
+def table_step(route: str, step: str):
+    # `taken`, not `step`: the URL names one step, not a family of them.
+    return path(f"{FLOW}{route}/", views.flow_step, {"taken": step}, name=f"flow_{step}")
+
+
 urlpatterns = [
     path("screen/<str:token>/feed.json", feed.feed, name="screen_feed"),
-    path("tables/<int:table_id>/flow/", views.flow_panel, name="flow_panel"),
-    path("tables/<int:table_id>/flow/start/", views.flow_start, name="flow_start"),
-    path("tables/<int:table_id>/flow/fortune/", views.flow_fortune, name="flow_fortune"),
-    path("tables/<int:table_id>/flow/undo/", views.flow_undo, name="flow_undo"),
+    path(FLOW, views.flow_panel, name="flow_panel"),
+    table_step("start", "start"),
+    table_step("fortune", "fortune"),
+    table_step("undo", "undo"),
+    path(f"{FLOW}<int:roll_id>/<slug:step>/", views.flow_step, name="flow_step"),
     path(
-        "tables/<int:table_id>/flow/<int:roll_id>/<slug:step>/",
+        f"{FLOW}<int:roll_id>/consequences/<int:consequence_id>/<slug:step>/",
         views.flow_step,
-        name="flow_step",
-    ),
-    path(
-        "tables/<int:table_id>/flow/<int:roll_id>/consequences/<int:consequence_id>/<slug:step>/",
-        views.flow_consequence_step,
         name="flow_consequence_step",
     ),
 ]

@@ -1,0 +1,397 @@
+"""The steps of the shared roll: one form each, whose `execute()` calls the one action
+that takes it (sessions/steps.py).
+
+`ROLL_STEPS` are taken on an open roll, `CONSEQUENCE_STEPS` on one of its consequences,
+`TABLE_STEPS` at the table (a proposal, the GM's fortune roll, the GM's undo). Who may
+take each is the actions' to ask (rolls.access.allowed_steps, the panel's question too);
+a form only reads what was posted, within its bounds.
+"""
+
+from django import forms
+
+from blades.rules import character as char_rules
+from blades.rules import flow as flow_rules
+from blades.rules.dice import MAX_POOL
+from blades.rules.rolls import Effect, Position
+from characters.models import Character
+from crews.models import Cohort
+from sessions import steps
+from sessions.access import clocks_for
+
+from . import actions, group, outcome, undo
+from .access import own_character, require_gm_at, require_own_character
+from .models import ActionRoll
+
+
+def choice(values, what: str, *, required: bool = True) -> forms.TypedChoiceField:
+    """One of `values` (enum members or plain values), as the panel's select offers it."""
+    by_text = {str(getattr(value, "value", value)): value for value in values}
+    return forms.TypedChoiceField(
+        choices=[(text, text) for text in by_text],
+        coerce=by_text.get,
+        required=required,
+        empty_value=None,
+        error_messages={"required": f"choose {what}.", "invalid_choice": f"choose {what}."},
+    )
+
+
+def in_table(model) -> steps.OneOf:
+    """One of the roll's table's rows of `model` (the step sets the queryset)."""
+    field = steps.OneOf()
+    field.of_model = model
+    return field
+
+
+# --- On an open roll ------------------------------------------------------------------------
+
+
+class RollStep(steps.Step):
+    """A step on the open roll `self.roll`, taken by `self.by`."""
+
+    def __init__(self, data, **context):
+        super().__init__(data, **context)
+        table_id = self.roll.table_id
+        querysets = {
+            Character: Character.objects.filter(table_id=table_id),
+            Cohort: Cohort.objects.filter(crew__table_id=table_id),
+        }
+        for field in self.fields.values():
+            if getattr(field, "of_model", None) is not None:
+                field.queryset = querysets[field.of_model]
+
+
+class Terms(RollStep):
+    position = choice(list(Position), "a position")
+    effect = choice(list(Effect), "an effect")
+    flashback_cost = choice(flow_rules.FLASHBACK_COSTS, "a cost", required=False)
+
+    def execute(self):
+        return actions.set_terms(by=self.by, roll=self.roll, **self.cleaned_data)
+
+
+class AsProposed(RollStep):
+    def execute(self):
+        return actions.accept_as_proposed(by=self.by, roll=self.roll)
+
+
+class AskTrade(RollStep):
+    def __init__(self, data, **context):
+        super().__init__(data, **context)
+        self.fields["for"] = steps.text(20)  # "for" is Python's own word: no attribute
+
+    def execute(self):
+        direction = self.cleaned_data["for"] or "effect"
+        return actions.ask_trade(by=self.by, roll=self.roll, direction=direction)
+
+
+class AcceptTrade(RollStep):
+    def execute(self):
+        return actions.answer_trade(by=self.by, roll=self.roll, accept=True)
+
+
+class RefuseTrade(RollStep):
+    def execute(self):
+        return actions.answer_trade(by=self.by, roll=self.roll, accept=False)
+
+
+class Assist(RollStep):
+    def execute(self):
+        return actions.assist(by=self.by, roll=self.roll)
+
+
+class Join(RollStep):
+    def execute(self):
+        return group.join_group(by=self.by, roll=self.roll)
+
+
+class GroupBonus(RollStep):
+    push_dice = steps.flag()
+    bargain = steps.text(200)
+    push_act = steps.flag()
+
+    def execute(self):
+        data = self.cleaned_data
+        return group.set_group_bonus(
+            by=self.by, roll=self.roll, push=data["push_dice"], bargain=data["bargain"],
+            act=data["push_act"],
+        )  # fmt: skip
+
+
+class GroupAssist(RollStep):
+    participant = in_table(Character)
+
+    def execute(self):
+        participant = self.cleaned_data["participant"]
+        return group.assist_group(by=self.by, roll=self.roll, participant=participant)
+
+
+class LeadCohort(RollStep):
+    cohort = in_table(Cohort)
+
+    def execute(self):
+        return group.roll_cohort(by=self.by, roll=self.roll, cohort=self.cleaned_data["cohort"])
+
+
+class Push(RollStep):
+    push_dice = steps.flag()
+    push_effect = steps.flag()
+    push_act = steps.flag()
+
+    def execute(self):
+        data = self.cleaned_data
+        return actions.set_push(
+            by=self.by, roll=self.roll, dice_=data["push_dice"], effect=data["push_effect"],
+            act=data["push_act"],
+        )  # fmt: skip
+
+
+class OfferBargain(RollStep):
+    bargain = steps.text(200)
+
+    def execute(self):
+        return actions.offer_bargain(by=self.by, roll=self.roll, text=self.cleaned_data["bargain"])
+
+
+class AcceptBargain(RollStep):
+    def execute(self):
+        return actions.accept_bargain(by=self.by, roll=self.roll)
+
+
+class RooksGambit(RollStep):
+    def execute(self):
+        return actions.rooks_gambit(by=self.by, roll=self.roll)
+
+
+class AbilityBonus(RollStep):
+    bonus = steps.text(20)
+    reason = steps.text(120)
+
+    def execute(self):
+        return actions.add_ability_bonus(by=self.by, roll=self.roll, **self.cleaned_data)
+
+
+class Roll(RollStep):
+    """The roller's dice, or in a group action one participant's own."""
+
+    def execute(self):
+        if self.roll.kind == ActionRoll.Kind.GROUP:
+            return group.roll_dice(by=self.by, roll=self.roll)
+        return actions.roll_dice(by=self.by, roll=self.roll)
+
+
+class Cancel(RollStep):
+    def execute(self):
+        return actions.cancel(by=self.by, roll=self.roll)
+
+
+class AddConsequence(RollStep):
+    """Which of clock and heat a complication needs is the action's rule, not the form's."""
+
+    kind = steps.text(30)
+    description = steps.text(120)
+    level = steps.number(required=False)
+    clock = steps.OneOf(label="Clock")
+    ticks = steps.number(required=False)
+    heat = steps.number(required=False)
+    attribute = steps.text(20)
+    character = in_table(Character)
+
+    def __init__(self, data, **context):
+        super().__init__(data, **context)
+        self.fields["clock"].queryset = clocks_for(self.by)
+
+    def execute(self):
+        data = self.cleaned_data
+        return outcome.add_consequence(
+            by=self.by, roll=self.roll, kind=data["kind"], description=data["description"],
+            level=data["level"] or None, clock=data["clock"], ticks=data["ticks"] or 0,
+            heat=data["heat"] or 0, attribute=data["attribute"], character=data["character"],
+        )  # fmt: skip
+
+
+class TickTarget(RollStep):
+    clock = steps.OneOf(label="Clock", required=True)
+
+    def __init__(self, data, **context):
+        super().__init__(data, **context)
+        self.fields["clock"].queryset = clocks_for(self.by)
+        self.fields["clock"].error_messages["required"] = "choose a clock."
+
+    def execute(self):
+        return outcome.tick_target(by=self.by, roll=self.roll, clock=self.cleaned_data["clock"])
+
+
+class Finish(RollStep):
+    def execute(self):
+        return outcome.finish(by=self.by, roll=self.roll)
+
+
+ROLL_STEPS: dict[str, type[RollStep]] = {
+    "terms": Terms,
+    "as-proposed": AsProposed,
+    "ask-trade": AskTrade,
+    "accept-trade": AcceptTrade,
+    "refuse-trade": RefuseTrade,
+    "assist": Assist,
+    "join": Join,
+    "group-bonus": GroupBonus,
+    "group-assist": GroupAssist,
+    "cohort": LeadCohort,
+    "push": Push,
+    "offer-bargain": OfferBargain,
+    "accept-bargain": AcceptBargain,
+    "rooks-gambit": RooksGambit,
+    "ability": AbilityBonus,
+    "roll": Roll,
+    "cancel": Cancel,
+    "consequence": AddConsequence,
+    "tick": TickTarget,
+    "finish": Finish,
+}
+
+
+# --- On one consequence -------------------------------------------------------------------
+
+
+class Resist(steps.Step):
+    def execute(self):
+        return outcome.resist(by=self.by, consequence=self.consequence)
+
+
+class Armor(steps.Step):
+    box = steps.text(20)
+
+    def execute(self):
+        box = self.cleaned_data["box"] or "armor"
+        return outcome.use_armor(by=self.by, consequence=self.consequence, box=box)
+
+
+class Protect(steps.Step):
+    def execute(self):
+        return outcome.protect(by=self.by, consequence=self.consequence)
+
+
+class Reduced(steps.Step):
+    def execute(self):
+        return outcome.judge_resistance(by=self.by, consequence=self.consequence, avoided=False)
+
+
+class Avoided(steps.Step):
+    def execute(self):
+        return outcome.judge_resistance(by=self.by, consequence=self.consequence, avoided=True)
+
+
+CONSEQUENCE_STEPS: dict[str, type[steps.Step]] = {
+    "resist": Resist,
+    "armor": Armor,
+    "protect": Protect,
+    "reduced": Reduced,
+    "avoided": Avoided,
+}
+
+
+# --- At the table ---------------------------------------------------------------------------
+
+
+def teammates(membership):
+    mine = own_character(membership)
+    others = Character.objects.filter(table_id=membership.table_id, state="active")
+    return others.exclude(pk=mine.pk) if mine else others.none()
+
+
+class TableStep(steps.Step):
+    """A step at the table, its form above the panel (`form_key` in the page's context,
+    `partial` of rolls/flow.html): drawn unbound on the page (`data` None), bound again
+    with its errors when refused."""
+
+    partial = form_key = ""
+
+    def allow(self) -> None:
+        """Who may take it, asked before anything posted is read."""
+
+
+class StartRoll(TableStep):
+    """A player proposes a roll for their own character."""
+
+    prefix, partial, form_key = "start", "flow-start", "start_form"
+    goal = forms.CharField(label="Goal", max_length=200)
+    action = forms.ChoiceField(
+        label="Action", choices=[(a, a.capitalize()) for a in char_rules.ACTIONS]
+    )
+    group = forms.BooleanField(label="Group action (I lead)", required=False)
+    gather_information = forms.BooleanField(label="Gather information", required=False)
+    flashback = forms.BooleanField(label="Flashback", required=False)
+    setup_for = forms.TypedChoiceField(
+        label="Set up a teammate", coerce=int, required=False, empty_value=None
+    )
+    setup_benefit = forms.ChoiceField(
+        label="Set-up benefit",
+        choices=[("", "—"), *flow_rules.SETUP_BENEFITS.items()],
+        required=False,
+    )
+
+    def __init__(self, data, **context):
+        super().__init__(data, **context)
+        self.teammates = teammates(self.by)
+        self.fields["setup_for"].choices = [("", "Nobody")] + [
+            (c.pk, c.name) for c in self.teammates
+        ]
+
+    def allow(self) -> None:
+        require_own_character(self.by)
+
+    def clean(self):
+        data = super().clean()
+        if data.get("setup_for") and not data.get("setup_benefit"):
+            benefits = " or ".join(b.lower() for b in flow_rules.SETUP_BENEFITS.values())
+            self.add_error("setup_benefit", f"Choose {benefits}.")
+        return data
+
+    def execute(self):
+        data = self.cleaned_data
+        return actions.start_roll(
+            by=self.by, character=require_own_character(self.by), goal=data["goal"],
+            action=data["action"], group=data["group"],
+            gather_information=data["gather_information"], flashback=data["flashback"],
+            setup_for=self.teammates.filter(pk=data["setup_for"]).first(),
+            setup_benefit=data["setup_benefit"],
+        )  # fmt: skip
+
+
+class FortuneRoll(TableStep):
+    """The GM's fortune roll (or gathering information). Advantages and disadvantages are
+    bounded by the largest pool the dice roll (blades.rules.dice): more of either cannot
+    change what is rolled."""
+
+    prefix, partial, form_key = "fortune", "flow-fortune", "fortune_form"
+    goal = forms.CharField(label="What is at stake", max_length=200)
+    trait = forms.IntegerField(label="Trait dice", min_value=0, max_value=MAX_POOL, initial=2)
+    advantages = forms.IntegerField(label="Advantages", min_value=0, max_value=MAX_POOL, initial=0)
+    disadvantages = forms.IntegerField(
+        label="Disadvantages", min_value=0, max_value=MAX_POOL, initial=0
+    )
+    gather_information = forms.BooleanField(label="Gather information", required=False)
+    secret = forms.BooleanField(label="Secret (GM only)", required=False)
+
+    def allow(self) -> None:
+        require_gm_at(self.by, self.table)
+
+    def execute(self):
+        return outcome.fortune_roll(by=self.by, table=self.table, **self.cleaned_data)
+
+
+class Undo(TableStep):
+    """The GM's undo of the last finished roll: `roll` is the one the button named."""
+
+    roll = steps.whole(low=0, high=steps.ID_MAX, required=False)
+
+    def execute(self):
+        roll_id = self.cleaned_data["roll"] or None
+        return undo.undo_last(by=self.by, table=self.table, roll_id=roll_id)
+
+
+TABLE_STEPS: dict[str, type[TableStep]] = {
+    "start": StartRoll,
+    "fortune": FortuneRoll,
+    "undo": Undo,
+}
