@@ -216,16 +216,19 @@ def _assisted(roll: ActionRoll) -> set[str]:
     return {pk for pk, entry in roll.group_bonuses.items() if entry.get("assister") is not None}
 
 
+def open_steps(roll: ActionRoll, viewer: Viewer) -> set[str]:
+    """The steps open on the roll as it stands, whoever may take them."""
+    if roll.step == Step.SETUP:
+        return _open_in_setup(roll, viewer)
+    if roll.step == Step.CONSEQUENCES:
+        return {"consequence", "tick", "finish"}
+    return set()
+
+
 def allowed_steps(roll: ActionRoll, viewer: Viewer) -> frozenset[str]:
     """The steps this person may take on the roll now: the panel's buttons, and what the
     actions let through."""
-    if roll.step == Step.SETUP:
-        steps = _open_in_setup(roll, viewer)
-    elif roll.step == Step.CONSEQUENCES:
-        steps = {"consequence", "tick", "finish"}
-    else:
-        steps = set()
-    return frozenset(step for step in steps if may(roll, viewer, step)[0])
+    return frozenset(step for step in open_steps(roll, viewer) if may(roll, viewer, step)[0])
 
 
 # --- The steps on one consequence ----------------------------------------------------------
@@ -249,11 +252,11 @@ def may_on(consequence: Consequence, viewer: Viewer, step: str) -> tuple[bool, s
     return who(consequence, viewer), message
 
 
-def allowed_consequence_steps(consequence: Consequence, viewer: Viewer) -> frozenset[str]:
-    """The steps this person may take on one consequence of a rolled roll now."""
-    if consequence.roll.step != Step.CONSEQUENCES:
-        return frozenset()
+def open_consequence_steps(consequence: Consequence) -> set[str]:
+    """The steps open on one consequence of a rolled roll now, whoever may take them."""
     steps = set()
+    if consequence.roll.step != Step.CONSEQUENCES:
+        return steps
     if not consequence.resisted:
         steps |= {"armor", "protect"}
         if consequence.resist_attribute:
@@ -262,6 +265,12 @@ def allowed_consequence_steps(consequence: Consequence, viewer: Viewer) -> froze
         steps |= {"reduced", "avoided"}
     elif consequence.heavy_armor_reduces_again and not consequence.character.heavy_used:
         steps.add("armor")  # the heavy box, reducing the harm again
+    return steps
+
+
+def allowed_consequence_steps(consequence: Consequence, viewer: Viewer) -> frozenset[str]:
+    """The steps this person may take on one consequence now: the panel's buttons."""
+    steps = open_consequence_steps(consequence)
     return frozenset(step for step in steps if may_on(consequence, viewer, step)[0])
 
 
@@ -280,10 +289,11 @@ def require_may(membership: Membership, subject: ActionRoll | Consequence, step:
 
 
 def require_open(subject: ActionRoll | Consequence, viewer: Viewer, step: str) -> None:
-    """After an action's own checks: the step must be one the panel offers now."""
+    """After require_may and the action's own checks: the step must be one the panel
+    offers now (only its state is left to ask)."""
     if isinstance(subject, Consequence):
-        allowed = allowed_consequence_steps(subject, viewer)
+        open_now = open_consequence_steps(subject)
     else:
-        allowed = allowed_steps(subject, viewer)
-    if step not in allowed:
+        open_now = open_steps(subject, viewer)
+    if step not in open_now:
         raise RuleError("That step is not open on this roll now.")
