@@ -27,36 +27,38 @@ class RollFields(forms.Form):
     """The quick roll's box (sessions.table_steps.QuickRoll)."""
 
     kind = forms.ChoiceField(
-        label="Roll type", choices=[(k.value, k.label) for k in QUICK_ROLL_KINDS], initial="fortune"
+        label=_("Roll type"),
+        choices=[(k.value, _(k.label)) for k in QUICK_ROLL_KINDS],
+        initial="fortune",
     )
-    pool = forms.IntegerField(label="Dice", min_value=0, max_value=MAX_POOL, initial=2)
-    note = forms.CharField(label="Note", max_length=200, required=False)
-    secret = forms.BooleanField(label="Secret (GM only)", required=False)
+    pool = forms.IntegerField(label=_("Dice"), min_value=0, max_value=MAX_POOL, initial=2)
+    note = forms.CharField(label=_("Note"), max_length=200, required=False)
+    secret = forms.BooleanField(label=_("Secret (GM only)"), required=False)
 
 
 class ClockFields(forms.Form):
     """The GM's clock: its fields, and the links it may make (`offer`)."""
 
-    name = forms.CharField(label="Clock name", max_length=80)
+    name = forms.CharField(label=_("Clock name"), max_length=80)
     segments = forms.IntegerField(
-        label="Segments",
+        label=_("Segments"),
         min_value=clock_rules.CLOCK_MIN,
         max_value=clock_rules.CLOCK_MAX,
         initial=4,
-        help_text="4 complex, 6 more complicated, 8 daunting",
+        help_text=_("4 complex, 6 more complicated, 8 daunting"),
     )
-    kind = forms.ChoiceField(label="Kind", choices=Clock.Kind.choices, initial="danger")
+    kind = forms.ChoiceField(label=_("Kind"), choices=Clock.Kind.choices, initial="danger")
     visibility = forms.ChoiceField(
-        label="Visible to",
+        label=_("Visible to"),
         choices=[c for c in Clock.Visibility.choices if c[0] != Clock.Visibility.OWNER],
         initial="everyone",
     )
-    players_tick = forms.BooleanField(label="Players may tick", required=False)
+    players_tick = forms.BooleanField(label=_("Players may tick"), required=False)
     unlocks = forms.TypedChoiceField(
-        label="Unlocks (once full)", coerce=int, empty_value=None, required=False
+        label=_("Unlocks (once full)"), coerce=int, empty_value=None, required=False
     )
     rival = forms.TypedChoiceField(
-        label="Races against", coerce=int, empty_value=None, required=False
+        label=_("Races against"), coerce=int, empty_value=None, required=False
     )
 
     def offer(self, clocks, clock: Clock | None = None) -> None:
@@ -89,20 +91,20 @@ class ClockForm(ClockFields):
 class PlayerClockFields(forms.Form):
     """A player's own clock: a project, a goal, a countdown they keep and tick."""
 
-    name = forms.CharField(label="Clock name", max_length=80)
+    name = forms.CharField(label=_("Clock name"), max_length=80)
     segments = ClockForm.base_fields["segments"]
     kind = forms.ChoiceField(
-        label="Kind",
+        label=_("Kind"),
         choices=[
             (k.value, k.label) for k in (Clock.Kind.PROJECT, Clock.Kind.DANGER, Clock.Kind.MISSION)
         ],
         initial=Clock.Kind.PROJECT,
     )
     visibility = forms.ChoiceField(
-        label="Visible to",
+        label=_("Visible to"),
         choices=[
-            (Clock.Visibility.EVERYONE, "Everyone"),
-            (Clock.Visibility.OWNER, "Only me and the GM"),
+            (Clock.Visibility.EVERYONE, _("Everyone")),
+            (Clock.Visibility.OWNER, _("Only me and the GM")),
         ],
         initial=Clock.Visibility.EVERYONE,
     )

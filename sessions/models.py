@@ -2,6 +2,7 @@ import secrets
 
 from django.conf import settings
 from django.db import models
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from blades.rules import clocks as clock_rules
@@ -196,11 +197,16 @@ class Roll(models.Model):
 
     @property
     def kind_label(self) -> str:
-        return RollKind(self.kind).label
+        return roll_kind_label(self.kind)
 
     @property
     def outcome_label(self) -> str:
-        return Outcome(self.outcome).label
+        return gettext(Outcome(self.outcome).label)
+
+
+def roll_kind_label(kind: str) -> str:
+    """A kind of roll in the reader's language (the rules mark their English labels)."""
+    return gettext(RollKind(kind).label)
 
 
 class Presence(models.Model):

@@ -19,11 +19,8 @@ TEMPLATES = Path(settings.BASE_DIR) / "templates"
 CATALOG = Path(settings.BASE_DIR) / "locale" / "es" / "LC_MESSAGES" / "django.po"
 
 NOT_YET_MARKED = {
-    "backup/table_panels.html",
-    "chronicle/table_panels.html",
     "rolls/flow.html",
     "rolls/table_panels.html",
-    "sessions/table.html",
 }
 # Names that are the same in every language.
 PROPER_NAMES = ("Blades Table", "Blades in the Dark", "Discord", "Foundry VTT", "Foundry")
