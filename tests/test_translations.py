@@ -20,7 +20,6 @@ CATALOG = Path(settings.BASE_DIR) / "locale" / "es" / "LC_MESSAGES" / "django.po
 
 NOT_YET_MARKED = {
     "rolls/flow.html",
-    "rolls/table_panels.html",
 }
 # Names that are the same in every language.
 PROPER_NAMES = ("Blades Table", "Blades in the Dark", "Discord", "Foundry VTT", "Foundry")
