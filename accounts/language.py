@@ -8,7 +8,7 @@ login, so that no request asks the database for it.
 
 from django import forms
 from django.conf import settings
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import redirect
 from django.utils import translation
 from django.utils.http import url_has_allowed_host_and_scheme
@@ -61,6 +61,8 @@ def choose_language(request: HttpRequest) -> HttpResponse:
     else:
         request.session.pop(SESSION_KEY, None)
     back = request.POST.get("next", "")
-    if url_has_allowed_host_and_scheme(back, {request.get_host()}, request.is_secure()):
-        return redirect(back)
+    # Only a path of this site: a bare word would be read as a view's name.
+    safe = url_has_allowed_host_and_scheme(back, {request.get_host()}, request.is_secure())
+    if safe and back.startswith("/"):
+        return HttpResponseRedirect(back)
     return redirect("home")

@@ -82,3 +82,17 @@ def test_the_way_back_stays_on_this_site(client, player):
     client.force_login(player)
     response = client.post(reverse("language"), {"language": "es", "next": "https://evil.example/"})
     assert response["Location"] == reverse("home")
+
+
+@pytest.mark.parametrize("back", ["0", "home", "table_list", "javascript:alert(1)"])
+def test_a_way_back_that_is_no_path_goes_home(client, player, back):
+    """A bare word is no path of this site (found by the random-input sweep: a 500)."""
+    client.force_login(player)
+    response = client.post(reverse("language"), {"language": "", "next": back})
+    assert (response.status_code, response["Location"]) == (302, reverse("home"))
+
+
+def test_the_way_back_to_a_page_of_this_site_is_kept(client, player):
+    client.force_login(player)
+    response = client.post(reverse("language"), {"language": "es", "next": "/tables/"})
+    assert response["Location"] == "/tables/"
