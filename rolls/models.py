@@ -7,6 +7,7 @@ GM's undo can put every value back as it was.
 
 from django.conf import settings
 from django.db import models
+from django.utils.translation import gettext_lazy
 
 from blades.rules.dice import Outcome
 from blades.rules.dice import Roll as DiceRoll
@@ -15,16 +16,16 @@ from blades.rules.rolls import CONSEQUENCE_KINDS, Effect, Position
 
 class ActionRoll(models.Model):
     class Kind(models.TextChoices):
-        ACTION = "action", "Action roll"
-        GROUP = "group", "Group action"
-        FORTUNE = "fortune", "Fortune roll"
+        ACTION = "action", gettext_lazy("Action roll")
+        GROUP = "group", gettext_lazy("Group action")
+        FORTUNE = "fortune", gettext_lazy("Fortune roll")
 
     class Step(models.TextChoices):
-        SETUP = "setup", "Setting up"
-        CONSEQUENCES = "consequences", "Rolled"
-        DONE = "done", "Finished"
-        CANCELLED = "cancelled", "Cancelled"
-        UNDONE = "undone", "Undone"
+        SETUP = "setup", gettext_lazy("Setting up")
+        CONSEQUENCES = "consequences", gettext_lazy("Rolled")
+        DONE = "done", gettext_lazy("Finished")
+        CANCELLED = "cancelled", gettext_lazy("Cancelled")
+        UNDONE = "undone", gettext_lazy("Undone")
 
     table = models.ForeignKey(
         "table_sessions.Table", on_delete=models.CASCADE, related_name="action_rolls"
@@ -137,14 +138,14 @@ class ActionRoll(models.Model):
 
 class Consequence(models.Model):
     class Resisted(models.TextChoices):
-        NO = "", "Not resisted"
-        ROLL = "roll", "Resistance roll"
-        ARMOR = "armor", "Armor"
+        NO = "", gettext_lazy("Not resisted")
+        ROLL = "roll", gettext_lazy("Resistance roll")
+        ARMOR = "armor", gettext_lazy("Armor")
 
     class Result(models.TextChoices):
-        STANDS = "", "Stands"
-        REDUCED = "reduced", "Reduced"
-        AVOIDED = "avoided", "Avoided"
+        STANDS = "", gettext_lazy("Stands")
+        REDUCED = "reduced", gettext_lazy("Reduced")
+        AVOIDED = "avoided", gettext_lazy("Avoided")
 
     roll = models.ForeignKey(ActionRoll, on_delete=models.CASCADE, related_name="consequences")
     kind = models.CharField(max_length=20, choices=list(CONSEQUENCE_KINDS.items()))

@@ -4,6 +4,7 @@ may press, and the finished rolls as a log. Secret rolls never leave here for a 
 from dataclasses import dataclass, field
 
 from django.db.models import Prefetch
+from django.utils.translation import gettext
 
 from blades.rules import abilities as ability_rules
 from blades.rules import character as char_rules
@@ -27,6 +28,7 @@ from blades.rules.rolls import (
     fortune_result,
     information_detail,
 )
+from characters import wording
 from characters.models import Character, CharacterAbility, CharacterItem
 from crews.models import Crew
 from crews.sheet import Reminder, reminders
@@ -184,9 +186,7 @@ def roll_view(
     view.can_roll = "roll" in steps
     if setup:
         character = characters[roll.character_id]
-        view.warnings = ability_rules.warnings_before_a_roll(
-            character.harm, character.ability_keys, character.pk in encumbered
-        )
+        view.warnings = wording.warnings_before_a_roll(character, character.pk in encumbered)
         moment = "group" if roll.kind == ActionRoll.Kind.GROUP else "roll"
         view.reminders = reminders(character, crew, moment)
         if teammate:
@@ -217,13 +217,17 @@ def roll_view(
                 ]
     if roll.outcome and roll.kind != ActionRoll.Kind.FORTUNE:
         view.outcome = action_outcome(roll.as_position, Outcome(roll.outcome))
-        view.menu = [(kind, CONSEQUENCE_KINDS[kind]) for kind in view.outcome.consequences]
+        view.menu = [(kind, gettext(CONSEQUENCE_KINDS[kind])) for kind in view.outcome.consequences]
         if view.outcome.succeeded:
             view.ticks = effect_ticks(roll.as_effect, critical=roll.outcome == Outcome.CRITICAL)
         if roll.gather_information:
             # From an action roll, detail follows the effect the GM set, not the dice.
             level = max(Effect.LIMITED, min(roll.as_effect, Effect.GREAT))
-            view.detail = f"{Effect(level).label} detail" if view.outcome.succeeded else ""
+            view.detail = (
+                gettext("%(effect)s detail") % {"effect": gettext(Effect(level).label)}
+                if view.outcome.succeeded
+                else ""
+            )
     rolled = roll.step == Step.CONSEQUENCES
     for consequence in roll.consequences.all():
         unresisted = rolled and not consequence.resisted

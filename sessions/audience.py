@@ -21,6 +21,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from django.db import models
+from django.utils.translation import gettext, gettext_noop
 
 from .models import Clock
 
@@ -28,6 +29,7 @@ from .models import Clock
 @dataclass(frozen=True)
 class Kind:
     model: type[models.Model]
+    # Marked with gettext_noop where they are made, read in the reader's language here.
     hidden: str  # what players read instead of the name
     gone: str  # the object was deleted since the line was written
 
@@ -39,12 +41,15 @@ def register(key: str, kind: Kind) -> None:
     KINDS[key] = kind
 
 
-register("clock", Kind(Clock, hidden="a hidden clock", gone="a clock since deleted"))
+register(
+    "clock",
+    Kind(Clock, hidden=gettext_noop("a hidden clock"), gone=gettext_noop("a clock since deleted")),
+)
 
-HIDDEN_TARGET = "a target the GM keeps hidden"
-GONE_TARGET = "a target since deleted"
+HIDDEN_TARGET = gettext_noop("a target the GM keeps hidden")
+GONE_TARGET = gettext_noop("a target since deleted")
 # How the GM's menus mark a choice players will see only as "a hidden ...".
-HIDDEN_MARK = " (hidden from players)"
+HIDDEN_MARK = gettext_noop("(hidden from players)")
 
 REFERENCE = re.compile(r"\{([a-z]+):(\d+)\}")
 
@@ -60,23 +65,23 @@ def name(thing, *, is_gm: bool, key: str = "clock") -> str:
     """The name of one thing for this audience (None: deleted)."""
     kind = KINDS[key]
     if thing is None:
-        return kind.gone
+        return gettext(kind.gone)
     if thing.hidden and not is_gm:
-        return kind.hidden
+        return gettext(kind.hidden)
     return thing.name
 
 
 def menu_label(thing) -> str:
     """A choice in the GM's menus, marked when players will not see its name."""
-    return thing.name + (HIDDEN_MARK if thing.hidden else "")
+    return f"{thing.name} {gettext(HIDDEN_MARK)}" if thing.hidden else thing.name
 
 
 def target(*, faction, named: str, is_gm: bool) -> str:
     """A score's target: the faction it was started against, or a name typed by hand."""
     if faction is None:
-        return named or GONE_TARGET
+        return named or gettext(GONE_TARGET)
     if faction.hidden and not is_gm:
-        return HIDDEN_TARGET
+        return gettext(HIDDEN_TARGET)
     return faction.name
 
 
@@ -112,7 +117,7 @@ def fill_all(texts: list[str], *, is_gm: bool, legacy: Iterable = ()) -> list[st
     for text in texts:
         text = REFERENCE.sub(named, text or "")
         for old in hidden_names:
-            text = text.replace(old, KINDS["clock"].hidden)
+            text = text.replace(old, gettext(KINDS["clock"].hidden))
         filled.append(text)
     return filled
 

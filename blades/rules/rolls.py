@@ -149,32 +149,32 @@ class ActionOutcome:
 
 _ACTION_CELLS = {
     (Position.CONTROLLED, Outcome.PARTIAL): (
-        "You hesitate: withdraw and try another way, or do it with a minor consequence.",
+        _("You hesitate: withdraw and try another way, or do it with a minor consequence."),
         ("complication", "reduced_effect", "harm", "worse_position"),
         "minor",
     ),
     (Position.CONTROLLED, Outcome.BAD): (
-        "You falter: press on from a risky position, or withdraw and try another way.",
+        _("You falter: press on from a risky position, or withdraw and try another way."),
         ("worse_position",),
         "standard",
     ),
     (Position.RISKY, Outcome.PARTIAL): (
-        "You do it, but there is a consequence.",
+        _("You do it, but there is a consequence."),
         ("harm", "complication", "reduced_effect", "worse_position"),
         "standard",
     ),
     (Position.RISKY, Outcome.BAD): (
-        "Things go badly.",
+        _("Things go badly."),
         ("harm", "complication", "worse_position", "lost_opportunity"),
         "standard",
     ),
     (Position.DESPERATE, Outcome.PARTIAL): (
-        "You do it, but there is a serious consequence.",
+        _("You do it, but there is a serious consequence."),
         ("harm", "complication", "reduced_effect"),
         "severe",
     ),
     (Position.DESPERATE, Outcome.BAD): (
-        "It's the worst outcome.",
+        _("It's the worst outcome."),
         ("harm", "complication", "lost_opportunity"),
         "severe",
     ),
@@ -183,9 +183,10 @@ _ACTION_CELLS = {
 
 def action_outcome(position: Position, outcome: Outcome) -> ActionOutcome:
     if outcome is Outcome.CRITICAL:
-        return ActionOutcome(outcome, position, "You do it with increased effect.", (), None, True)
+        text = _("You do it with increased effect.")
+        return ActionOutcome(outcome, position, text, (), None, True)
     if outcome is Outcome.SUCCESS:
-        return ActionOutcome(outcome, position, "You do it.", (), None, True)
+        return ActionOutcome(outcome, position, _("You do it."), (), None, True)
     text, consequences, severity = _ACTION_CELLS[position, outcome]
     return ActionOutcome(
         outcome, position, text, consequences, severity, succeeded=outcome is Outcome.PARTIAL
