@@ -8,11 +8,13 @@ a form only reads what was posted, within its bounds.
 """
 
 from django import forms
+from django.utils.translation import gettext, gettext_lazy
 
 from blades.rules import character as char_rules
 from blades.rules import flow as flow_rules
 from blades.rules.dice import MAX_POOL
 from blades.rules.rolls import Effect, Position
+from characters import wording
 from characters.models import Character
 from crews.models import Cohort
 from sessions import steps
@@ -190,7 +192,7 @@ class AddConsequence(RollStep):
     kind = steps.text(30)
     description = steps.text(120)
     level = steps.number(required=False)
-    clock = steps.OneOf(label="Clock")
+    clock = steps.OneOf(label=gettext_lazy("Clock"))
     ticks = steps.number(required=False)
     heat = steps.number(required=False)
     attribute = steps.text(20)
@@ -210,7 +212,7 @@ class AddConsequence(RollStep):
 
 
 class TickTarget(RollStep):
-    clock = steps.OneOf(label="Clock", required=True)
+    clock = steps.OneOf(label=gettext_lazy("Clock"), required=True)
 
     def __init__(self, data, **context):
         super().__init__(data, **context)
@@ -314,28 +316,33 @@ class StartRoll(TableStep):
     """A player proposes a roll for their own character."""
 
     prefix, partial, form_key = "start", "flow-start", "start_form"
-    goal = forms.CharField(label="Goal", max_length=200)
+    goal = forms.CharField(label=gettext_lazy("Goal"), max_length=200)
     action = forms.ChoiceField(
-        label="Action", choices=[(a, a.capitalize()) for a in char_rules.ACTIONS]
+        label=gettext_lazy("Action"),
+        choices=[(a, wording.ACTION_NAMES[a]) for a in char_rules.ACTIONS],
     )
-    group = forms.BooleanField(label="Group action (I lead)", required=False)
-    gather_information = forms.BooleanField(label="Gather information", required=False)
-    flashback = forms.BooleanField(label="Flashback", required=False)
+    group = forms.BooleanField(label=gettext_lazy("Group action (I lead)"), required=False)
+    gather_information = forms.BooleanField(
+        label=gettext_lazy("Gather information"), required=False
+    )
+    flashback = forms.BooleanField(label=gettext_lazy("Flashback"), required=False)
     setup_for = forms.TypedChoiceField(
-        label="Set up a teammate", coerce=int, required=False, empty_value=None
+        label=gettext_lazy("Set up a teammate"), coerce=int, required=False, empty_value=None
     )
-    setup_benefit = forms.ChoiceField(
-        label="Set-up benefit",
-        choices=[("", "—"), *flow_rules.SETUP_BENEFITS.items()],
-        required=False,
-    )
+    # Its choices are the rules' words, set in the reader's language in __init__.
+    setup_benefit = forms.ChoiceField(label=gettext_lazy("Set-up benefit"), required=False)
 
     def __init__(self, data, **context):
         super().__init__(data, **context)
         self.teammates = teammates(self.by)
-        self.fields["setup_for"].choices = [("", "Nobody")] + [
+        self.fields["setup_for"].choices = [("", gettext("Nobody"))] + [
             (c.pk, c.name) for c in self.teammates
         ]
+        effect = gettext("+%(effect)s effect") % {"effect": flow_rules.SETUP_EFFECT}
+        position = gettext("improved position").capitalize()
+        self.fields["setup_benefit"].choices = [
+            ("", "—"), ("effect", effect), ("position", position)
+        ]  # fmt: skip
 
     def allow(self) -> None:
         require_own_character(self.by)
@@ -343,8 +350,11 @@ class StartRoll(TableStep):
     def clean(self):
         data = super().clean()
         if data.get("setup_for") and not data.get("setup_benefit"):
-            benefits = " or ".join(b.lower() for b in flow_rules.SETUP_BENEFITS.values())
-            self.add_error("setup_benefit", f"Choose {benefits}.")
+            self.add_error(
+                "setup_benefit",
+                gettext("Choose +%(effect)s effect or improved position.")
+                % {"effect": flow_rules.SETUP_EFFECT},
+            )
         return data
 
     def execute(self):
@@ -364,14 +374,20 @@ class FortuneRoll(TableStep):
     change what is rolled."""
 
     prefix, partial, form_key = "fortune", "flow-fortune", "fortune_form"
-    goal = forms.CharField(label="What is at stake", max_length=200)
-    trait = forms.IntegerField(label="Trait dice", min_value=0, max_value=MAX_POOL, initial=2)
-    advantages = forms.IntegerField(label="Advantages", min_value=0, max_value=MAX_POOL, initial=0)
-    disadvantages = forms.IntegerField(
-        label="Disadvantages", min_value=0, max_value=MAX_POOL, initial=0
+    goal = forms.CharField(label=gettext_lazy("What is at stake"), max_length=200)
+    trait = forms.IntegerField(
+        label=gettext_lazy("Trait dice"), min_value=0, max_value=MAX_POOL, initial=2
     )
-    gather_information = forms.BooleanField(label="Gather information", required=False)
-    secret = forms.BooleanField(label="Secret (GM only)", required=False)
+    advantages = forms.IntegerField(
+        label=gettext_lazy("Advantages"), min_value=0, max_value=MAX_POOL, initial=0
+    )
+    disadvantages = forms.IntegerField(
+        label=gettext_lazy("Disadvantages"), min_value=0, max_value=MAX_POOL, initial=0
+    )
+    gather_information = forms.BooleanField(
+        label=gettext_lazy("Gather information"), required=False
+    )
+    secret = forms.BooleanField(label=gettext_lazy("Secret (GM only)"), required=False)
 
     def allow(self) -> None:
         require_gm_at(self.by, self.table)
