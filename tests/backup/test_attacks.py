@@ -1,4 +1,5 @@
-"""A GM's export, edited by hand and restored by the host, turned against the server.
+"""A GM's export, edited by hand and restored by the host (the command) or by the
+attacker as GM of the new table (the web page), turned against the server.
 
 Each file is the attacker's own small table plus one row aimed elsewhere. The restore
 makes a new table from the table's own rows only: the aimed row is refused (and then
@@ -11,14 +12,17 @@ import json
 import pytest
 from django.contrib.auth import get_user_model
 from django.contrib.sessions.models import Session
+from django.core.files.uploadedfile import SimpleUploadedFile
 from django.core.management import call_command
 from django.core.management.base import CommandError
+from django.urls import reverse
 
 from characters.models import Character
 from sessions.models import Membership, Table
 from tests.factories import CharacterFactory, TableFactory, UserFactory
 
 TABLE_ID = 7_777
+URL = reverse("table_restore")
 
 
 @pytest.fixture
@@ -31,8 +35,12 @@ def victim_table(db):
     return TableFactory(name="Someone else's table")
 
 
-def restore(tmp_path, *rows: dict):
-    """The host restores the attacker's file, making the attacker its GM."""
+class Refused(Exception):
+    """The refusal, as the command or the web page tells it."""
+
+
+def file_with(*rows: dict) -> str:
+    """The attacker's small table, and the rows aimed elsewhere."""
     document = {
         "format": "blades-table-export",
         "version": 1,
@@ -63,22 +71,48 @@ def restore(tmp_path, *rows: dict):
             *rows,
         ],
     }
-    path = tmp_path / "table.json"
-    path.write_text(json.dumps(document))
-    call_command("import_table", str(path), gm="mallory")
+    return json.dumps(document)
 
 
-def refused(tmp_path, *rows: dict) -> str:
-    tables = Table.objects.count()
-    with pytest.raises(CommandError) as error:
-        restore(tmp_path, *rows)
-    assert Table.objects.count() == tables, "nothing is written on a refusal"
-    return str(error.value)
+# The host restoring the file with the command, and the attacker restoring it as a GM
+# from the web: the same restore, so each attack is tried both ways.
+@pytest.fixture(params=["command", "web"])
+def restore(request, tmp_path, client, attacker):
+    def by_command(*rows: dict) -> None:
+        path = tmp_path / "table.json"
+        path.write_text(file_with(*rows))
+        try:
+            call_command("import_table", str(path), gm="mallory")
+        except CommandError as error:
+            raise Refused(str(error)) from None
+
+    def by_web(*rows: dict) -> None:
+        client.force_login(attacker)
+        upload = SimpleUploadedFile("table.json", file_with(*rows).encode(), "application/json")
+        response = client.post(URL, {"export": upload})
+        if response.status_code == 200:
+            response = client.post(URL, {"digest": response.context["digest"]})
+        if response.status_code == 422:
+            raise Refused(" ".join(response.context["upload"].errors["export"]))
+        assert response.status_code == 302, response.status_code
+
+    return by_command if request.param == "command" else by_web
 
 
-def test_a_membership_of_another_table_is_refused(tmp_path, attacker, victim_table):
+@pytest.fixture
+def refused(restore):
+    def attempt(*rows: dict) -> str:
+        tables = Table.objects.count()
+        with pytest.raises(Refused) as error:
+            restore(*rows)
+        assert Table.objects.count() == tables, "nothing is written on a refusal"
+        return str(error.value)
+
+    return attempt
+
+
+def test_a_membership_of_another_table_is_refused(refused, attacker, victim_table):
     message = refused(
-        tmp_path,
         {
             "model": "table_sessions.membership",
             "pk": 1,
@@ -94,10 +128,9 @@ def test_a_membership_of_another_table_is_refused(tmp_path, attacker, victim_tab
     assert not Membership.objects.filter(table=victim_table, user=attacker).exists()
 
 
-def test_a_second_gm_is_refused(tmp_path, attacker, victim_table):
+def test_a_second_gm_is_refused(refused, attacker, victim_table):
     UserFactory(username="trudy")
     message = refused(
-        tmp_path,
         {
             "model": "table_sessions.membership",
             "pk": 1,
@@ -107,7 +140,7 @@ def test_a_second_gm_is_refused(tmp_path, attacker, victim_table):
     assert "someone other than the table's GM" in message
 
 
-def test_another_tables_character_named_by_its_id_stays_as_it_was(tmp_path, attacker, victim_table):
+def test_another_tables_character_named_by_its_id_stays_as_it_was(restore, attacker, victim_table):
     victim = CharacterFactory(table=victim_table, name="Victim", stress=1)
     before = Character.objects.filter(pk=victim.pk).values().get()
     sheet = {
@@ -117,7 +150,6 @@ def test_another_tables_character_named_by_its_id_stays_as_it_was(tmp_path, atta
         and not field.endswith("_id")
     }
     restore(
-        tmp_path,
         {
             "model": "characters.character",
             "pk": victim.pk,
@@ -140,10 +172,9 @@ def test_another_tables_character_named_by_its_id_stays_as_it_was(tmp_path, atta
     assert mine.pk != victim.pk and mine.table.gm == attacker
 
 
-def test_a_character_put_into_another_table_is_refused(tmp_path, attacker, victim_table):
+def test_a_character_put_into_another_table_is_refused(refused, attacker, victim_table):
     victim = CharacterFactory(table=victim_table, name="Victim")
     message = refused(
-        tmp_path,
         {
             "model": "characters.character",
             "pk": 1,
@@ -159,11 +190,10 @@ def test_a_character_put_into_another_table_is_refused(tmp_path, attacker, victi
     assert list(victim_table.characters.all()) == [victim]
 
 
-def test_a_user_row_is_refused(tmp_path, attacker):
+def test_a_user_row_is_refused(refused, attacker):
     victim = UserFactory(username="victim")
     before = get_user_model().objects.filter(pk=victim.pk).values().get()
     message = refused(
-        tmp_path,
         {
             "model": "auth.user",
             "pk": victim.pk,
@@ -179,9 +209,8 @@ def test_a_user_row_is_refused(tmp_path, attacker):
     assert get_user_model().objects.filter(pk=victim.pk).values().get() == before
 
 
-def test_a_session_row_is_refused(tmp_path, attacker):
+def test_a_session_row_is_refused(refused, attacker):
     message = refused(
-        tmp_path,
         {
             "model": "sessions.session",
             "pk": "planted-session-key",
@@ -195,7 +224,7 @@ def test_a_session_row_is_refused(tmp_path, attacker):
     assert not Session.objects.filter(session_key="planted-session-key").exists()
 
 
-def test_clocks_that_unlock_each_other_are_refused(tmp_path, attacker):
+def test_clocks_that_unlock_each_other_are_refused(refused, attacker):
     def clock(pk: int, unlocks: int) -> dict:
         return {
             "model": "table_sessions.clock",
@@ -208,7 +237,7 @@ def test_clocks_that_unlock_each_other_are_refused(tmp_path, attacker):
             },
         }
 
-    message = refused(tmp_path, clock(1, 2), clock(2, 1))
+    message = refused(clock(1, 2), clock(2, 1))
     assert "cannot unlock itself" in message
 
 
@@ -231,9 +260,8 @@ def test_a_malformed_file_ends_with_a_command_error(tmp_path, attacker, text, sa
         call_command("import_table", str(path), gm="mallory")
 
 
-def test_wrong_types_end_with_a_command_error(tmp_path, attacker):
+def test_wrong_types_are_refused(refused, attacker):
     message = refused(
-        tmp_path,
         {
             "model": "table_sessions.clock",
             "pk": 1,
@@ -242,7 +270,6 @@ def test_wrong_types_end_with_a_command_error(tmp_path, attacker):
     )
     assert "segments" in message
     message = refused(
-        tmp_path,
         {"model": "table_sessions.clock", "pk": 1, "fields": {"table": [TABLE_ID], "name": 1}},
     )
     assert "its table names a table that is not in the file" in message

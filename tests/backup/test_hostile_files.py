@@ -3,21 +3,27 @@ rows, ids, field values, the document's own keys), and bytes that are no export 
 
 Whatever the file, the restore ends in a new table or in a refusal (`ImportRefused`,
 which the command and the form show), and a refusal writes nothing. A preview writes
-nothing either way. Other tables and every user stay as they were.
+nothing either way. Other tables and every user stay as they were. Through the web page
+(upload, preview, confirm) the same files never give a 5xx.
 """
 
 import json
 
 import pytest
 from django.apps import apps
+from django.core.files.uploadedfile import SimpleUploadedFile
 from django.db import transaction
+from django.urls import reverse
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from backup.restore import ImportRefused, read_document, restore_table
 from backup.tables import PARTS, dumps, export_table
+from sessions.models import Table
 from tests.backup.full_table import full_table
 from tests.factories import CharacterFactory, ClockFactory, UserFactory
+
+URL = reverse("table_restore")
 
 # Modest and fixed: the suite's time matters, and a failure must come back the same.
 FEW = settings(
@@ -146,3 +152,30 @@ def test_the_export_itself_restores(world):
     with transaction.atomic():
         assert restore_table(read_document(json.dumps(document)), gm=gm).table.pk
         transaction.set_rollback(True)
+
+
+@FEW
+@given(data=st.data())
+def test_hostile_files_through_the_web_restore(world, client, data):
+    """The page a GM uploads to, then confirms: never a 5xx, and nothing of the file
+    kept but the new table a confirm makes (taken away again for the next file)."""
+    document, gm, victim, ids = world
+    hostile = json.loads(json.dumps(document))
+    for _ in range(data.draw(st.integers(0, 3))):
+        mutate(data, hostile, ids)
+    raw = data.draw(st.just(json.dumps(hostile).encode()) | st.binary(max_size=200))
+    client.force_login(gm)
+    before = every_row()
+    others = json.loads(dumps(export_table(victim.pk)))
+    upload = SimpleUploadedFile("table.json", raw, "application/json")
+    response = client.post(URL, {"export": upload})
+    assert response.status_code in (200, 422), response.status_code
+    assert every_row() == before, "an upload and its preview write nothing"
+    if response.status_code == 200:
+        done = client.post(URL, {"digest": response.context["digest"]})
+        assert done.status_code == 302, done.status_code
+        made = Table.objects.get(pk=int(done["Location"].rstrip("/").split("/")[-1]))
+        assert made.gm == gm and made.pk != victim.pk
+        made.delete()
+    assert every_row() == before
+    assert json.loads(dumps(export_table(victim.pk))) == others
