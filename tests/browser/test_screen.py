@@ -33,6 +33,11 @@ def crew(transactional_db, make_user):
     return table, crew_actions.new_screen_link(table=table)
 
 
+def motion(dice) -> list[str]:
+    """The CSS animations each element runs (or "none")."""
+    return dice.evaluate_all("(els) => els.map((el) => getComputedStyle(el).animationName)")
+
+
 def test_the_tv_follows_the_table_live_without_polling(person, server, crew):
     table, shared = crew
     gm = person("gm")
@@ -40,12 +45,15 @@ def test_the_tv_follows_the_table_live_without_polling(person, server, crew):
     ada = person("ada")
     ada.goto(f"{server.url}/tables/{table.pk}/")
     tv = person()
+    calm = person()  # a TV whose owner asked for less motion
+    calm.emulate_media(reduced_motion="reduce")
     # Every frame the TV's socket brings, and from its socket's opening on, every request.
     requests, frames = [], []
     tv.on("websocket", lambda ws: ws.on("framereceived", lambda frame: frames.append(frame)))
     screen_url = f"{server.url}/screen/{shared.token}/"
     tv.goto(screen_url)
-    for page in (gm, ada, tv):
+    calm.goto(screen_url)
+    for page in (gm, ada, tv, calm):
         wait_for_socket(page)
     tv.on("request", lambda request: requests.append(request.url))
 
@@ -73,6 +81,14 @@ def test_the_tv_follows_the_table_live_without_polling(person, server, crew):
     mine = ada.get_by_role("article", name=re.compile("Ada: Prowl — Slip past the watch"))
     mine.get_by_role("button", name="Roll the dice").click()
     expect(rolling.get_by_role("img", name=re.compile(r"\(counts\)"))).to_have_count(1)
+    # The roll arrives with motion, CSS only: the dice tumble, the counting die settles,
+    # then the result is named. The TV that asked for less motion shows it all still.
+    still = calm.get_by_role("region", name="Rolling now")
+    expect(still.get_by_role("img", name=re.compile(r"\(counts\)"))).to_have_count(1)
+    for region, moves in ((rolling, True), (still, False)):
+        assert set(motion(region.locator(".die:not(.counting)"))) == {"tumble" if moves else "none"}
+        assert motion(region.locator(".die.counting")) == ["tumble, settle" if moves else "none"]
+        assert motion(region.locator(".outcome")) == ["name-result" if moves else "none"]
     expect(tv.get_by_role("region", name="Latest rolls")).to_contain_text("Slip past the watch")
 
     assert "Zephyr" not in tv.content()
