@@ -4,7 +4,7 @@
 // itself. Instead every drawn roll carries its log line's id and its sentence; a line
 // this page has not seen before is said in one polite region of its own, and the lines
 // already on the page when it loads are not said at all. The region is made only on a
-// page that shows rolls (it marks where with data-announce-rolls).
+// page that shows rolls (it marks where with data-announce-rolls, which names the region).
 (function () {
   var KEEP = 5; // sentences left in the region, for a reader who goes back to it
   var said = new Set();
@@ -37,7 +37,8 @@
   }
 
   document.addEventListener("DOMContentLoaded", function () {
-    if (!document.querySelector("[data-announce-rolls]")) return;
+    var shows = document.querySelector("[data-announce-rolls]");
+    if (!shows) return;
     drawn().forEach(function (el) {
       said.add(el.dataset.roll);
     });
@@ -45,7 +46,7 @@
     region.id = "roll-announcer";
     region.className = "visually-hidden";
     region.setAttribute("role", "log");
-    region.setAttribute("aria-label", "Rolls as they land");
+    region.setAttribute("aria-label", shows.dataset.announceRolls); // in the reader's language
     document.body.appendChild(region);
     // After whatever redrew the page (htmx, a pushed frame, a morph): once per task.
     new MutationObserver(function () {

@@ -22,7 +22,9 @@ def shown_text(response) -> str:
     """What a reader reads: the text between tags and what screen readers are told."""
     page = response.content.decode()
     page = re.sub(r"<(script|style)\b.*?</\1>", " ", page, flags=re.S)
-    told = " ".join(re.findall(r'(?:aria-label|title|hx-confirm)="([^"]*)"', page))
+    told = " ".join(
+        re.findall(r'(?:aria-label|title|hx-confirm|data-announce-rolls)="([^"]*)"', page)
+    )
     return re.sub(r"<[^>]+>", " ", page) + " " + told
 
 
@@ -84,6 +86,7 @@ def test_the_faction_ladder_reads_in_spanish(client, crew_at_war, gm):
 SCREEN_ENGLISH = [
     "Tier", "Hold", "Heat", "Coin", "Wanted", "At war", "Clocks", "Latest rolls",
     "The scoundrels", "Shadows", "Dice sound", "Share this view", "table view",
+    "Rolls as they land",
 ]  # fmt: skip
 
 
