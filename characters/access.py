@@ -2,6 +2,7 @@
 
 from django.core.exceptions import PermissionDenied
 from django.http import Http404
+from django.utils.translation import gettext
 
 from sessions.access import access_table
 from sessions.models import Membership, Table
@@ -68,5 +69,7 @@ def can_take_sheet_step(membership: Membership, character: Character, step: str)
 def require_sheet_step(membership: Membership, character: Character, step: str) -> None:
     if not can_take_sheet_step(membership, character, step):
         if step in GM_SHEET_STEPS:
-            raise PermissionDenied("Only the GM can do that.")
-        raise PermissionDenied("Only the character's player and the GM can change this sheet.")
+            raise PermissionDenied(gettext("Only the GM can do that."))
+        raise PermissionDenied(
+            gettext("Only the character's player and the GM can change this sheet.")
+        )

@@ -19,14 +19,14 @@ from blades import content
 from blades.rules import abilities as ability_rules
 from blades.rules import character as rules
 from blades.rules import dice
-from blades.rules.errors import RuleError
+from blades.rules.errors import RuleError, Term
 from blades.rules.rolls import RollKind, summarize
 from blades.rules.rolls import indulge_vice as read_vice_roll
 from blades.rules.rolls import resistance_stress as read_resistance
 from sessions.actions import SYSTEM_RNG, record_roll
 from sessions.models import Membership, Roll
 
-from . import foundry_import
+from . import foundry_import, wording
 from .forms import StepForm, check_draft
 from .foundry import Sheet
 from .live import push_character
@@ -344,7 +344,10 @@ def take_ability_advance(*, character: Character, ability_id: int) -> Character:
                 )
             )
         if CharacterAbility.objects.filter(character=character, ability=ability).exists():
-            raise RuleError(gettext_noop("You already have %(ability)s."), ability=ability.name)
+            raise RuleError(
+                gettext_noop("You already have %(ability)s."),
+                ability=wording.ability_text(ability, "name"),
+            )
         CharacterAbility.objects.create(character=character, ability=ability)
         return _write(character, playbook_advances=character.playbook_advances - 1)
 
@@ -370,7 +373,7 @@ def take_action_advance(*, character: Character, action: str, mastery: bool) -> 
         if not getattr(character, field):
             raise RuleError(
                 gettext_noop("Fill the %(attribute)s xp track to add a dot there."),
-                attribute=attribute.capitalize(),
+                attribute=Term(attribute.capitalize()),
             )
         rating = rules.set_action_rating(getattr(character, action) + 1, mastery)
         return _write(character, **{action: rating, field: getattr(character, field) - 1})

@@ -11,6 +11,7 @@ from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.utils.text import slugify
+from django.utils.translation import gettext
 from django.views.decorators.http import require_GET, require_http_methods
 
 from blades.rules.errors import RuleError
@@ -42,7 +43,7 @@ def _import_refused(request: HttpRequest, error: RuleError) -> HttpResponse:
 def foundry_import(request: HttpRequest, table_id: int) -> HttpResponse:
     table, membership = access_table(request.user, table_id)
     if not can_import_character(membership):
-        raise PermissionDenied("Players import their own characters; the GM has no seat.")
+        raise PermissionDenied(gettext("Players import their own characters; the GM has no seat."))
     context = {"table": table}
     if request.method == "GET":
         return render(request, PAGE, {**context, "upload": UploadForm()})

@@ -29,7 +29,7 @@ class Playbook(models.Model):
     key = models.SlugField(max_length=60)
     name = models.CharField(max_length=60)
     tagline = models.CharField(max_length=200, blank=True)
-    dots = models.JSONField(help_text="Starting action dots, e.g. {'skirmish': 2, 'command': 1}")
+    dots = models.JSONField(help_text=_("Starting action dots, e.g. {'skirmish': 2, 'command': 1}"))
     xp_trigger = models.CharField(max_length=200)
     friends_label = models.CharField(max_length=60, default="Friends and rivals")
 
@@ -324,7 +324,7 @@ class CharacterItem(models.Model):
     name = models.CharField(max_length=80)
     load = models.PositiveSmallIntegerField(default=1)
     armor = models.CharField(max_length=10, choices=Item.Armor.choices, blank=True, default="")
-    special = models.BooleanField(default=False, help_text="From the playbook, not standard")
+    special = models.BooleanField(default=False, help_text=_("From the playbook, not standard"))
     checked = models.BooleanField(default=False)
 
     class Meta:

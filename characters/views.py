@@ -4,6 +4,7 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext
 from django.views.decorators.http import require_POST
 
 from blades.rules.errors import RuleError
@@ -174,7 +175,9 @@ def edit(request: HttpRequest, table_id: int, character_id: int) -> HttpResponse
     """The words on the sheet: only its player and the GM may open this page."""
     membership, character = access_character(request.user, table_id, character_id)
     if not can_edit_character(membership, character):
-        raise PermissionDenied("Only the character's player and the GM can edit this sheet.")
+        raise PermissionDenied(
+            gettext("Only the character's player and the GM can edit this sheet.")
+        )
     form = DetailsForm(request.POST or None, instance=character)
     if request.method == "POST" and form.is_valid():
         changed = {name: form.cleaned_data[name] for name in form.changed_data}

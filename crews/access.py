@@ -21,6 +21,7 @@ from collections.abc import Callable
 
 from django.core.exceptions import PermissionDenied
 from django.http import Http404
+from django.utils.translation import gettext_lazy as _
 
 from sessions.models import Membership, Table
 
@@ -79,16 +80,16 @@ def can_share_screen(is_gm: bool, crew: Crew | None = None) -> bool:
 
 
 REFUSALS: dict[Question, str] = {
-    can_found_crew: "Only the GM founds the crew.",
-    can_edit_sheet: "The GM keeps the crew sheet at this table.",
-    can_keep_books: "The GM keeps the crew's books at this table.",
-    can_correct_books: "Only the GM corrects tier, hold and wanted level.",
-    can_settle_keepers: "Only the GM says who keeps the crew sheet.",
-    can_refund_ability: "Only the GM removes a special ability.",
-    can_override_map: "Only the GM seizes a claim the map does not reach.",
-    can_grant_cohort: "Only the GM grants a cohort for free.",
-    can_keep_factions: "Only the GM keeps the factions.",
-    can_share_screen: "Only the GM shares the screen.",
+    can_found_crew: _("Only the GM founds the crew."),
+    can_edit_sheet: _("The GM keeps the crew sheet at this table."),
+    can_keep_books: _("The GM keeps the crew's books at this table."),
+    can_correct_books: _("Only the GM corrects tier, hold and wanted level."),
+    can_settle_keepers: _("Only the GM says who keeps the crew sheet."),
+    can_refund_ability: _("Only the GM removes a special ability."),
+    can_override_map: _("Only the GM seizes a claim the map does not reach."),
+    can_grant_cohort: _("Only the GM grants a cohort for free."),
+    can_keep_factions: _("Only the GM keeps the factions."),
+    can_share_screen: _("Only the GM shares the screen."),
 }
 
 

@@ -422,7 +422,7 @@ def set_claim(*, claim: Claim, held: bool, override: bool = False) -> Claim:
                         "the GM may seize it anyway."
                     ),
                     field="override",
-                    claim=claim.name,
+                    claim=claim.shown_name,
                 )
         if held and claim.turf:
             crew = _locked(claim.crew)

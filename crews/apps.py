@@ -1,4 +1,5 @@
 from django.apps import AppConfig
+from django.utils.translation import gettext_noop
 
 
 class CrewsConfig(AppConfig):
@@ -21,8 +22,8 @@ class CrewsConfig(AppConfig):
             "faction",
             audience.Kind(
                 Faction,
-                hidden="a faction the GM keeps hidden",
-                gone="a faction since deleted",
+                hidden=gettext_noop("a faction the GM keeps hidden"),
+                gone=gettext_noop("a faction since deleted"),
             ),
         )
         # A score's target, in the roll log's line for its engagement roll.

@@ -69,14 +69,14 @@ class Crew(models.Model):
 
     table = models.OneToOneField(Table, on_delete=models.CASCADE, related_name="crew")
     crew_type = models.CharField(max_length=20)
-    custom_type = models.CharField("Custom crew type", max_length=60, blank=True)
+    custom_type = models.CharField(_("Custom crew type"), max_length=60, blank=True)
 
     # The sheet: what the players write.
     name = models.CharField(max_length=80)
     reputation = models.CharField(max_length=80, blank=True)
     lair = models.CharField(max_length=200, blank=True)
     hunting_grounds = models.CharField(max_length=200, blank=True)
-    contact = models.CharField("Favorite contact", max_length=80, blank=True)
+    contact = models.CharField(_("Favorite contact"), max_length=80, blank=True)
     notes = models.TextField(blank=True)
 
     # The books: what the game changes.
@@ -87,7 +87,7 @@ class Crew(models.Model):
     wanted = models.PositiveSmallIntegerField(default=0)
     coin = models.PositiveSmallIntegerField(default=0)
     xp = models.PositiveSmallIntegerField(default=0)
-    xp_track = models.PositiveSmallIntegerField("Crew xp track length", default=8)
+    xp_track = models.PositiveSmallIntegerField(_("Crew xp track length"), default=8)
     advances = models.PositiveSmallIntegerField(default=0)
     boxes_free = models.PositiveSmallIntegerField(default=2)
     abilities = models.JSONField(default=list)  # ability keys, in the order taken
@@ -96,8 +96,8 @@ class Crew(models.Model):
     # Bumped by every change to the books; see crews.actions._change_books.
     version = models.PositiveIntegerField(default=0)
 
-    players_edit_sheet = models.BooleanField("Players may edit the crew sheet", default=True)
-    players_keep_books = models.BooleanField("Players may keep the books", default=False)
+    players_edit_sheet = models.BooleanField(_("Players may edit the crew sheet"), default=True)
+    players_keep_books = models.BooleanField(_("Players may keep the books"), default=False)
 
     class Meta:
         constraints = [
@@ -352,8 +352,8 @@ class Faction(models.Model):
     hold = models.CharField(max_length=6, default="strong")
     status = models.SmallIntegerField(default=0)
     notes = models.TextField(blank=True)
-    hidden = models.BooleanField("Hidden from players", default=False)
-    notes_hidden = models.BooleanField("Notes hidden from players", default=False)
+    hidden = models.BooleanField(_("Hidden from players"), default=False)
+    notes_hidden = models.BooleanField(_("Notes hidden from players"), default=False)
 
     class Meta:
         ordering = ["-tier", "name", "pk"]  # the faction ladder

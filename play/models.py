@@ -66,7 +66,7 @@ class Score(models.Model):
         "crews.Faction", on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
     )
     # A target named by hand; empty when the target is a faction (see phases.start_score).
-    target_name = models.CharField("Target", max_length=120)
+    target_name = models.CharField(gettext_lazy("Target"), max_length=120)
     target_tier = models.PositiveSmallIntegerField(default=0)
     plan = models.CharField(max_length=10, choices=Plan.choices)
     detail = models.CharField(max_length=200)

@@ -9,6 +9,7 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext
 from django.views.decorators.http import require_POST
 
 from blades.rules.errors import RuleError
@@ -105,6 +106,6 @@ def phase_step(request: HttpRequest, table_id: int, step_name: str, **ids: int) 
         STEPS, step_name, request.POST, by=membership, table=table, **_subject(table, **ids)
     )
     if not taken.allowed():
-        raise PermissionDenied("That step is not yours to take.")
+        raise PermissionDenied(gettext("That step is not yours to take."))
     taken.take()
     return _answer(request, table, membership)

@@ -13,6 +13,7 @@ from functools import cached_property
 
 from django.core.exceptions import PermissionDenied
 from django.http import Http404
+from django.utils.translation import gettext, gettext_lazy, gettext_noop
 
 from blades.rules.errors import RuleError
 from characters.models import Character
@@ -57,7 +58,7 @@ def require_own_character(membership: Membership) -> Character:
     """The member's character, who proposes the roll: the GM has none."""
     character = own_character(membership)
     if character is None:
-        _deny("Only a player with a character makes action rolls.")
+        _deny(gettext("Only a player with a character makes action rolls."))
     return character
 
 
@@ -77,7 +78,7 @@ def require_gm_at(membership: Membership, table) -> None:
     if membership.table_id != table.pk:
         raise Http404
     if not membership.is_gm:
-        _deny("Only the GM can do that.")
+        _deny(gettext("Only the GM can do that."))
 
 
 def suffers(membership: Membership, consequence: Consequence) -> bool:
@@ -111,13 +112,13 @@ def viewer_of(membership: Membership, *args) -> Viewer:
     return Viewer(membership, *args, known=bool(args))
 
 
-GM_ONLY = "Only the GM can do that."
-ROLLER_ONLY = "Only the player making this roll can do that."
-TEAMMATE_ONLY = "Only another player's character can do that."
-PARTICIPANT_ONLY = "Only a participant does that, for their own roll."
-CANCEL_ONLY = "Only the GM or the player making the roll can cancel it."
-SUFFERER_ONLY = "Only the player whose character suffers this can resist it."
-PROTECTOR_ONLY = "Only another character than the one suffering it can protect them."
+GM_ONLY = gettext_lazy("Only the GM can do that.")
+ROLLER_ONLY = gettext_lazy("Only the player making this roll can do that.")
+TEAMMATE_ONLY = gettext_lazy("Only another player's character can do that.")
+PARTICIPANT_ONLY = gettext_lazy("Only a participant does that, for their own roll.")
+CANCEL_ONLY = gettext_lazy("Only the GM or the player making the roll can cancel it.")
+SUFFERER_ONLY = gettext_lazy("Only the player whose character suffers this can resist it.")
+PROTECTOR_ONLY = gettext_lazy("Only another character than the one suffering it can protect them.")
 
 
 def _teammate(roll: ActionRoll, viewer: Viewer) -> bool:
@@ -296,4 +297,4 @@ def require_open(subject: ActionRoll | Consequence, viewer: Viewer, step: str) -
     else:
         open_now = open_steps(subject, viewer)
     if step not in open_now:
-        raise RuleError("That step is not open on this roll now.")
+        raise RuleError(gettext_noop("That step is not open on this roll now."))

@@ -54,8 +54,10 @@ def start_roll(
     if setup_for is not None and (
         setup_for.pk == character.pk or setup_benefit not in rules.SETUP_BENEFITS
     ):
-        benefits = " or ".join(b.lower() for b in rules.SETUP_BENEFITS.values())
-        raise RuleError(gettext_noop("Set up a teammate with %(benefits)s."), benefits=benefits)
+        raise RuleError(
+            gettext_noop("Set up a teammate with +%(effect)s effect or improved position."),
+            effect=rules.SETUP_EFFECT,
+        )
     require_fit(character)
     if setup_for is not None:
         require_fit(setup_for)

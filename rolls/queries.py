@@ -4,7 +4,7 @@ may press, and the finished rolls as a log. Secret rolls never leave here for a 
 from dataclasses import dataclass, field
 
 from django.db.models import Prefetch
-from django.utils.translation import gettext
+from django.utils.translation import gettext, gettext_lazy
 
 from blades.rules import abilities as ability_rules
 from blades.rules import character as char_rules
@@ -50,6 +50,13 @@ BONUS = {
     "bargain_dice": BARGAIN_DICE,
     "ability": rules.ABILITY_BONUS,
     "setup_effect": rules.SETUP_EFFECT,
+}
+# A fortune roll's result (blades.rules.rolls.fortune_result), as the panel says it.
+FORTUNE_EFFECTS = {
+    "great": gettext_lazy("Great effect"),
+    "standard": gettext_lazy("Standard effect"),
+    "limited": gettext_lazy("Limited effect"),
+    "poor": gettext_lazy("Poor effect"),
 }
 
 
@@ -169,7 +176,7 @@ def roll_view(
         if roll.gather_information:
             view.detail = INFORMATION_LABELS[information_detail(Outcome(roll.outcome))]
         else:
-            view.detail = fortune_result(Outcome(roll.outcome)).capitalize() + " effect"
+            view.detail = FORTUNE_EFFECTS[fortune_result(Outcome(roll.outcome))]
         return view
     view.involved = [characters[pk] for pk in derived.involved(roll) if pk in characters]
     view.group = [
@@ -281,13 +288,25 @@ def _event_views(views: list[RollView], is_gm: bool) -> None:
 def _group_notes(entry: dict, characters: dict[int, Character]) -> list[str]:
     notes = []
     if entry.get("push"):
-        notes.append("pushes for +1d (2 stress)")
+        notes.append(
+            gettext("pushes for +%(dice)sd (%(stress)s stress)")
+            % {"dice": PUSH_DICE, "stress": PUSH_STRESS}
+        )
     if entry.get("act"):
-        notes.append("pushes to act while incapacitated (2 stress)")
+        notes.append(
+            gettext("pushes to act while incapacitated (%(stress)s stress)")
+            % {"stress": PUSH_STRESS}
+        )
     if entry.get("bargain"):
-        notes.append(f"devil's bargain (+1d): {entry['bargain']}")
+        notes.append(
+            gettext("devil's bargain (+%(dice)sd): %(bargain)s")
+            % {"dice": BARGAIN_DICE, "bargain": entry["bargain"]}
+        )
     if entry.get("assister") in characters:
-        notes.append(f"assisted by {characters[entry['assister']].name} (+1d)")
+        notes.append(
+            gettext("assisted by %(name)s (+%(dice)sd)")
+            % {"name": characters[entry["assister"]].name, "dice": ASSIST_DICE}
+        )
     return notes
 
 

@@ -25,15 +25,16 @@ from .access import own_character, require_gm_at, require_own_character
 from .models import ActionRoll
 
 
-def choice(values, what: str, *, required: bool = True) -> forms.TypedChoiceField:
-    """One of `values` (enum members or plain values), as the panel's select offers it."""
+def choice(values, refusal: str, *, required: bool = True) -> forms.TypedChoiceField:
+    """One of `values` (enum members or plain values), as the panel's select offers it;
+    `refusal` is what a post without one of them is told."""
     by_text = {str(getattr(value, "value", value)): value for value in values}
     return forms.TypedChoiceField(
         choices=[(text, text) for text in by_text],
         coerce=by_text.get,
         required=required,
         empty_value=None,
-        error_messages={"required": f"choose {what}.", "invalid_choice": f"choose {what}."},
+        error_messages={"required": refusal, "invalid_choice": refusal},
     )
 
 
@@ -63,9 +64,11 @@ class RollStep(steps.Step):
 
 
 class Terms(RollStep):
-    position = choice(list(Position), "a position")
-    effect = choice(list(Effect), "an effect")
-    flashback_cost = choice(flow_rules.FLASHBACK_COSTS, "a cost", required=False)
+    position = choice(list(Position), gettext_lazy("choose a position."))
+    effect = choice(list(Effect), gettext_lazy("choose an effect."))
+    flashback_cost = choice(
+        flow_rules.FLASHBACK_COSTS, gettext_lazy("choose a cost."), required=False
+    )
 
     def execute(self):
         return actions.set_terms(by=self.by, roll=self.roll, **self.cleaned_data)
@@ -217,7 +220,7 @@ class TickTarget(RollStep):
     def __init__(self, data, **context):
         super().__init__(data, **context)
         self.fields["clock"].queryset = clocks_for(self.by)
-        self.fields["clock"].error_messages["required"] = "choose a clock."
+        self.fields["clock"].error_messages["required"] = gettext("choose a clock.")
 
     def execute(self):
         return outcome.tick_target(by=self.by, roll=self.roll, clock=self.cleaned_data["clock"])

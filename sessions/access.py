@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from django.core.exceptions import PermissionDenied
 from django.db.models import Q
 from django.http import Http404
+from django.utils.translation import gettext
 
 from .models import Clock, Membership, Table
 from .steps import ID_MAX, Step, step_for
@@ -30,7 +31,7 @@ def access_table(user, table_id: int) -> tuple[Table, Membership]:
 
 def require_gm(membership: Membership) -> None:
     if not membership.is_gm:
-        raise PermissionDenied("Only the GM can do that.")
+        raise PermissionDenied(gettext("Only the GM can do that."))
 
 
 # (table id, user id) pairs in one query: well inside SQLite's limit on variables.

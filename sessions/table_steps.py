@@ -11,6 +11,7 @@ import copy
 
 from django import forms
 from django.conf import settings
+from django.utils.translation import gettext_lazy
 
 from blades.rules.rolls import RollKind
 
@@ -26,7 +27,7 @@ class TableStep(Step):
     member who may not take it is told; `back`, the page a browser without htmx is sent
     back to."""
 
-    forbidden = "Only the GM can do that."
+    forbidden = gettext_lazy("Only the GM can do that.")
     back = "table_detail"
 
     def allowed(self) -> bool:
@@ -110,7 +111,7 @@ class NewClock(TableStep, ClockFields):
 class ClockStep(TableStep):
     """A step on one `clock` the member can see (looked up in sessions.access.clocks_for)."""
 
-    forbidden = "Only the GM can change a clock."
+    forbidden = gettext_lazy("Only the GM can change a clock.")
 
     def allowed(self) -> bool:
         return can_edit_clock(self.by, self.clock)
@@ -135,7 +136,7 @@ class TickClock(ClockStep):
     """A tick forward, or back (the field `by`, -1: the rules say when a player may).
     The field keeps the name the page posts; `self.by` is still the member."""
 
-    forbidden = "You may not tick this clock."
+    forbidden = gettext_lazy("You may not tick this clock.")
     by = forms.TypedChoiceField(
         choices=[("1", "+1"), ("-1", "−1")], coerce=int, required=False, empty_value=1
     )

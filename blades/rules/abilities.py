@@ -10,7 +10,7 @@ from collections.abc import Collection, Mapping, Sequence
 from blades.rules.character import HARM_PENALTIES, HARM_SLOTS, harm_rows, roll_warnings
 from blades.rules.crew import STRESS_BOXES_MOST as CREW_STRESS_BOXES_MOST
 from blades.rules.dice import Outcome, Roll
-from blades.rules.errors import RuleError, _
+from blades.rules.errors import RuleError, Term, Terms, _
 
 # --- Stress and harm ----------------------------------------------------------------------
 
@@ -335,12 +335,12 @@ def crew_dot(
     if ability not in crew_dot_choices(crew_abilities, taken):
         raise RuleError(_("The crew has no such dot for this character to add."))
     if action not in CREW_DOTS[ability]:
-        names = ", ".join(a.capitalize() for a in CREW_DOTS[ability])
+        names = Terms(Term(a.capitalize()) for a in CREW_DOTS[ability])
         raise RuleError(_("This dot goes on %(actions)s."), actions=names)
     if rating >= CREW_DOT_MAX:
         raise RuleError(
             _("%(action)s is already %(rating)s: the dot goes up to %(max)s."),
-            action=action.capitalize(),
+            action=Term(action.capitalize()),
             rating=rating,
             max=CREW_DOT_MAX,
         )
@@ -398,6 +398,7 @@ def rooks_gambit(action: str, ratings: Mapping[str, int]) -> str:
     best = max(ratings, key=lambda a: ratings[a])
     if ratings[best] <= ratings.get(action, 0):
         raise RuleError(
-            _("%(action)s is already your best action rating."), action=action.capitalize()
+            _("%(action)s is already your best action rating."),
+            action=Term(action.capitalize()),
         )
     return best

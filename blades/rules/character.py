@@ -8,7 +8,7 @@ A move the rules forbid raises RuleError, whose message is shown to the player.
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
-from blades.rules.errors import RuleError, Term, _
+from blades.rules.errors import RuleError, Term, Terms, _
 
 
 def check_range(value: int, low: int, high: int, what: str) -> int:
@@ -74,7 +74,8 @@ def _check_dots(dots: Mapping[str, int]) -> None:
         _check_action(action)
         if value < 0:
             raise RuleError(
-                _("Action dots cannot be negative (%(action)s)."), action=action.capitalize()
+                _("Action dots cannot be negative (%(action)s)."),
+                action=Term(action.capitalize()),
             )
 
 
@@ -101,7 +102,7 @@ def validate_creation_dots(
         raise RuleError(
             _("No action can start above %(max)s dots (%(actions)s would)."),
             max=CREATION_MAX,
-            actions=", ".join(a.capitalize() for a in too_high),
+            actions=Terms(Term(a.capitalize()) for a in too_high),
         )
     return ratings
 
@@ -142,15 +143,16 @@ def set_action_rating(rating: int, mastery: bool) -> int:
 
 STRESS_MAX = 9
 TRAUMA_MAX = 4
+# Marked: a refusal names one in the reader's language (`Term`).
 TRAUMA_CONDITIONS: tuple[str, ...] = (
-    "cold",
-    "haunted",
-    "obsessed",
-    "paranoid",
-    "reckless",
-    "soft",
-    "unstable",
-    "vicious",
+    _("cold"),
+    _("haunted"),
+    _("obsessed"),
+    _("paranoid"),
+    _("reckless"),
+    _("soft"),
+    _("unstable"),
+    _("vicious"),
 )
 
 
@@ -195,7 +197,7 @@ def add_trauma(
     if condition in traumas:
         raise RuleError(
             _("The character is already %(condition)s; choose another condition."),
-            condition=condition,
+            condition=Term(condition),
         )
     if len(traumas) >= trauma_max:
         raise RuleError(
@@ -211,7 +213,7 @@ def must_retire(traumas: Sequence[str], trauma_max: int = TRAUMA_MAX) -> bool:
 def remove_trauma(traumas: Sequence[str], condition: str) -> tuple[str, ...]:
     """The GM takes back a trauma condition marked in error."""
     if condition not in traumas:
-        raise RuleError(_("The character is not %(condition)s."), condition=condition)
+        raise RuleError(_("The character is not %(condition)s."), condition=Term(condition))
     return tuple(t for t in traumas if t != condition)
 
 
@@ -449,7 +451,9 @@ def use_armor(
             raise RuleError(_("Only heavy armor gives a second armor box."))
         raise RuleError(_("Special armor needs an ability that grants it."))
     if box in used:
-        raise RuleError(_("The %(box)s box is already marked until armor is restored."), box=box)
+        raise RuleError(
+            _("%(box)s is already marked until armor is restored."), box=Term(ARMOR_LABELS[box])
+        )
     # Heavy armor is a second box: it reduces the consequence again after the first.
     if box == "heavy" and "armor" not in used:
         raise RuleError(_("Mark the armor box before the heavy armor box."))

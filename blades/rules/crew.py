@@ -507,11 +507,10 @@ def cohort_harm(harm: int) -> str:
 def cohort_dice(quality: int, harm: int) -> int:
     """A cohort rolls its quality: "Impaired (−1d quality) → Broken (can't act until
     recovered) → Dead" (SRD_FACTS 6.4)."""
-    label = cohort_harm(harm)
+    if check_range(harm, 0, COHORT_DEAD, _("Cohort harm")) == COHORT_DEAD:
+        raise RuleError(_("The cohort is dead: it can't act."))
     if harm >= COHORT_BROKEN:
-        raise RuleError(
-            _("The cohort is %(harm)s: it can't act until it recovers."), harm=label.lower()
-        )
+        raise RuleError(_("The cohort is broken: it can't act until it recovers."))
     return max(0, quality - (1 if harm == COHORT_IMPAIRED else 0))
 
 

@@ -21,6 +21,11 @@ class Term(str):
     the players' words and stay as written."""
 
 
+class Terms(tuple):
+    """Several words of the rules as one param ("Prowl, Finesse, Tinker"): each read in
+    the reader's language, listed with commas."""
+
+
 class Plural(NamedTuple):
     singular: str
     plural: str
@@ -74,7 +79,12 @@ class RuleError(ValueError):
             text = _translate(self.message) if self.message else ""
         if not self.params:
             return text
-        return text % {
-            name: _translate(value) if isinstance(value, Term) else value
-            for name, value in self.params.items()
-        }
+        return text % {name: _read(value) for name, value in self.params.items()}
+
+
+def _read(param):
+    if isinstance(param, Term):
+        return _translate(param)
+    if isinstance(param, Terms):
+        return ", ".join(_translate(term) for term in param)
+    return param

@@ -16,7 +16,7 @@ from blades.rules.character import (
 )
 from blades.rules.crew import JOB_COIN
 from blades.rules.dice import Outcome
-from blades.rules.errors import RuleError, Term, _
+from blades.rules.errors import RuleError, Term, Terms, _
 from blades.rules.rolls import OUTCOME_RISE_MAX, outcome_rank, raise_outcome
 
 # --- The score -------------------------------------------------------------------------
@@ -37,7 +37,7 @@ def plan_detail_label(plan: str) -> str:
         raise RuleError(
             _("“%(plan)s” is not a plan; choose one of %(plans)s."),
             plan=plan,
-            plans=", ".join(PLANS),
+            plans=Terms(Term(name) for name, _detail in PLANS.values()),
         )
     return PLANS[plan][1]
 
@@ -406,7 +406,7 @@ def fortune_heat(name: str, outcome: Outcome) -> tuple[int, str]:
         return 1, "They let something slip: +1 heat"
     if name == "The Usual Suspects":
         return 0, "They keep quiet but suffer level 2 harm"
-    raise RuleError(_("%(name)s has no fortune roll."), name=name)
+    raise RuleError(_("%(name)s has no fortune roll."), name=Term(name))
 
 
 # --- Downtime --------------------------------------------------------------------------

@@ -503,7 +503,7 @@ def test_a_cohort_rolls_its_quality_less_a_die_when_impaired(harm, dice):
 
 @pytest.mark.parametrize("harm", [3, 4])
 def test_a_broken_or_dead_cohort_cannot_roll(harm):
-    with pytest.raises(RuleError, match="can't act until it recovers"):
+    with pytest.raises(RuleError, match="can't act"):
         cohort_dice(2, harm)
 
 

@@ -1,8 +1,12 @@
 """A refusal is read in the language of whoever took the step: the rules' message is
 translated when it is drawn, with the numbers the rules gave it."""
 
+import pytest
 from django.urls import reverse
+from django.utils import translation
 
+from blades.rules import character as rules
+from blades.rules.errors import RuleError
 from tests.factories import CharacterFactory, ProfileFactory
 
 HTMX = {"HX-Request": "true"}
@@ -32,3 +36,28 @@ def test_a_refusal_follows_the_language_the_user_chose(client, table, player):
     character = CharacterFactory(table=table, owner=player)
     client.force_login(player)
     assert "Estrés debe estar entre 0 y 9." in too_much_stress(client, character, **ENGLISH)
+
+
+@pytest.mark.parametrize(
+    ("refuse", "spanish"),
+    [
+        (
+            lambda: rules.validate_creation_dots({"hunt": 2}, {"hunt": 1, "study": 3}),
+            "(Cazar, Estudiar ",
+        ),
+        (lambda: rules.add_trauma(("cold",), "cold"), "«frío»"),
+        (
+            lambda: rules.use_armor(
+                {"armor", "heavy"}, "heavy", armor=True, heavy=True, special=False
+            ),
+            "Armadura pesada ya está marcada",
+        ),
+    ],
+)
+def test_the_rules_words_a_refusal_names_read_in_its_readers_language(refuse, spanish):
+    with pytest.raises(RuleError) as refused:
+        refuse()
+    with translation.override("es"):
+        assert spanish in str(refused.value)
+    with translation.override("en"):
+        assert spanish not in str(refused.value)
