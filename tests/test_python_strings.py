@@ -32,6 +32,7 @@ MARKING |= {"pgettext", "pgettext_lazy", "npgettext", "npgettext_lazy"}
 # A reader is given the first argument of these.
 SHOWN_CALLS = {"RuleError", "InputError", "ValidationError", "PermissionDenied", "HttpResponse"}
 SHOWN_CALLS |= {"HttpResponseBadRequest", "HttpResponseForbidden", "HttpResponseNotFound"}
+SHOWN_CALLS |= {"InviteError", "FoundryError", "ImportRefused"}  # the app's own refusals
 SHOWN_KEYWORDS = {"label", "help_text", "empty_label", "verbose_name", "verbose_name_plural"}
 SHOWN_KEYWORDS |= {"hidden", "gone"}  # sessions.audience.Kind: what players read for a name
 SHOWN_DICTS = {"error_messages", "labels", "help_texts"}  # a form field's, a ModelForm Meta's
@@ -101,6 +102,8 @@ def bare(node: ast.expr) -> str | None:
         return text if re.search(r"[A-Za-z]{2}", re.sub(r"\{.*?\}", "", text)) else None
     if isinstance(node, ast.BinOp):
         return bare(node.left) or bare(node.right)
+    if isinstance(node, (ast.List, ast.Tuple)):
+        return next(filter(None, map(bare, node.elts)), None)
     if isinstance(node, ast.IfExp):
         return bare(node.body) or bare(node.orelse)
     if isinstance(node, ast.Call) and name_of(node.func) == "format":
