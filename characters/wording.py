@@ -84,8 +84,13 @@ def playbook_entry(playbook) -> dict:
     return _by_identity("playbooks", language()).get(playbook.key, {})
 
 
+# The heading a custom playbook's friends get (the model's default): no GM wrote it.
+DEFAULT_TEXTS = {"Friends and rivals": _("Friends and rivals")}
+
+
 def playbook_text(playbook, field: str) -> str:
-    return playbook_entry(playbook).get(field) or getattr(playbook, field)
+    text = playbook_entry(playbook).get(field) or getattr(playbook, field)
+    return str(DEFAULT_TEXTS.get(text, text))
 
 
 def ability_text(ability, field: str) -> str:

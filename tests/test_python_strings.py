@@ -79,8 +79,6 @@ ALLOWED: dict[tuple[str, str], str] = {
     ("characters/models.py", "GM note on {self.character}"): "a __str__ no page shows",
     ("blades/rules/flow.py", "effect for position"): "stored log text: issue 31 coordinator",
     ("blades/rules/flow.py", "position for effect"): "stored log text: issue 31 coordinator",
-    ("characters/models.py", "Friends and rivals"): "stored: a playbook's default heading",
-    ("characters/content.py", "Friends and rivals"): "stored: a playbook's default heading",
 }
 
 

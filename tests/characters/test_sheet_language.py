@@ -92,6 +92,7 @@ def test_a_custom_playbook_stays_in_its_gms_words(client, player, table):
     page = shown(client, reverse("character_sheet", args=[table.pk, character.pk]), SPANISH)
     assert has(page, "Tinkerer") and has(page, "A blade or two") and has(page, "pugilist")
     assert has(page, "You built something") and has(page, "Estrés y trauma")
+    assert has(page, "Amigos y rivales")  # the heading no GM wrote: the default's
 
 
 def test_every_word_the_rules_give_the_sheet_is_marked():
