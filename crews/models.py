@@ -333,10 +333,14 @@ class Cohort(models.Model):
         return COHORT_HARM_LABELS[self.harm]
 
     def quality(self, crew: Crew) -> int:
-        elite = any(crew.upgrades.get(f"elite_{key}", 0) for key in self.types)
-        return rules.cohort_quality(
-            crew.shown_tier, expert=self.kind == self.Kind.EXPERT, elite=elite
-        )
+        return rules.cohort_quality(crew.shown_tier, expert=self.kind == self.Kind.EXPERT)
+
+    def elite(self, crew: Crew) -> str:
+        """The key of the crew's Elite upgrade for one of this gang's types, or ""."""
+        if self.kind != self.Kind.GANG:
+            return ""
+        marked = (f"elite_{key}" for key in self.types)
+        return next((key for key in marked if crew.upgrades.get(key, 0)), "")
 
     def scale(self, crew: Crew) -> str:
         return rules.gang_scale(crew.shown_tier) if self.kind == self.Kind.GANG else "1"

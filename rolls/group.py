@@ -142,7 +142,10 @@ def roll_cohort(*, by: Membership, roll: ActionRoll, cohort: Cohort | None,
         if str(cohort.pk) in roll.cohorts:
             raise RuleError(gettext_noop("%(name)s has already rolled."), name=cohort)
         require_open(roll, viewer, "cohort")
-        pool = crew_rules.cohort_dice(cohort.quality(cohort.crew), cohort.harm)
+        crew = cohort.crew
+        pool = crew_rules.cohort_dice(
+            cohort.quality(crew), cohort.harm, elite=bool(cohort.elite(crew))
+        )
         line = actions.record_roll(
             table_id=roll.table_id, roller=by.user, kind=RollKind.GROUP, pool=pool,
             summary=lambda result: log.headline(roll, result), note=f"{cohort}: {roll.goal}",

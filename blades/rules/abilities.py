@@ -254,6 +254,10 @@ REMINDERS: dict[str, tuple[str, ...]] = {
     "strange_methods": ("downtime",),
     "tempest": ("roll",),
     "warded": ("roll", "resist"),
+    # Custom playbooks' own (custom_abilities.json, from 000).
+    "arcane_fighter": ("roll",),
+    "supernatural_ward": ("roll",),
+    "arcane_mind": ("roll",),
     # Crew abilities.
     "emberdeath": ("roll",),
     "predators": ("engagement",),

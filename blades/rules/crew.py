@@ -335,10 +335,10 @@ def effective_hold(hold: str, tier: int, at_war: bool) -> tuple[str, int]:
 GANG_SCALE: dict[int, str] = {0: "1-2", 1: "3-6", 2: "12", 3: "20", 4: "40", 5: "80"}
 
 
-def cohort_quality(tier: int, *, expert: bool = False, elite: bool = False) -> int:
+def cohort_quality(tier: int, *, expert: bool = False) -> int:
     """A gang's quality is the crew's tier; an expert is one better. An Elite upgrade
-    for the gang's type gives +1d, which is folded in here as +1."""
-    return check_range(tier, 0, FACTION_TIER_MAX, _("Tier")) + (1 if expert or elite else 0)
+    adds a die to its rolls, not a level of quality (`cohort_dice`)."""
+    return check_range(tier, 0, FACTION_TIER_MAX, _("Tier")) + (1 if expert else 0)
 
 
 def gang_scale(tier: int) -> str:
@@ -504,14 +504,15 @@ def cohort_harm(harm: int) -> str:
     return COHORT_HARM[check_range(harm, 0, COHORT_DEAD, _("Cohort harm"))]
 
 
-def cohort_dice(quality: int, harm: int) -> int:
+def cohort_dice(quality: int, harm: int, *, elite: bool = False) -> int:
     """A cohort rolls its quality: "Impaired (−1d quality) → Broken (can't act until
-    recovered) → Dead" (SRD_FACTS 6.4)."""
+    recovered) → Dead" (SRD_FACTS 6.4); an Elite upgrade for one of its types gives "+1d
+    to quality rolls" (crew_upgrades.json) while its quality stays the crew's tier."""
     if check_range(harm, 0, COHORT_DEAD, _("Cohort harm")) == COHORT_DEAD:
         raise RuleError(_("The cohort is dead: it can't act."))
     if harm >= COHORT_BROKEN:
         raise RuleError(_("The cohort is broken: it can't act until it recovers."))
-    return max(0, quality - (1 if harm == COHORT_IMPAIRED else 0))
+    return max(0, quality + elite - (1 if harm == COHORT_IMPAIRED else 0))
 
 
 def heal_cohort(harm: int, tended: bool) -> int:

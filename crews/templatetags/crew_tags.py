@@ -3,6 +3,7 @@
 from django import template
 
 from characters.queries import track
+from crews.models import shown_content
 
 register = template.Library()
 
@@ -36,6 +37,15 @@ def roman(tier: int) -> str:
 @register.simple_tag
 def quality(cohort, crew) -> int:
     return cohort.quality(crew)
+
+
+@register.simple_tag
+def elite(cohort, crew) -> str:
+    """The name, as the reader reads it, of the Elite upgrade that adds a die to this
+    cohort's rolls, or ""."""
+    key = cohort.elite(crew)
+    names = {u["key"]: u["name"] for u in shown_content("crew_upgrades")}
+    return names.get(key, "") if key else ""
 
 
 @register.simple_tag

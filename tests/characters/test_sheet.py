@@ -11,7 +11,6 @@ from characters import actions
 from characters.access import mastery_for
 from characters.models import Character, GmNote
 from tests.factories import (
-    CharacterAbilityFactory,
     CharacterFactory,
     CharacterItemFactory,
     CrewFactory,
@@ -232,17 +231,26 @@ def test_new_harm_resets_healing_and_healing_drops_harm(character):
     assert after.healing == 1 and after.harm["1"] == ["Cut"] and after.harm["2"] == []
 
 
-def test_armor_special_only_with_an_ability(character):
+@pytest.mark.parametrize(
+    "key", ["battleborn", "focused", "fortitude", "shadow", "subterfuge", "mastermind", "warded"]
+)
+def test_armor_special_only_with_an_ability(character, key):
+    """000 §Special Armor: "If you don't have any special abilities that use special armor,
+    then you can't use that armor box at all"; each of these "may expend your special
+    armor" (000: Battleborn, Focused, Shadow, Subterfuge, Mastermind, Warded;
+    playbooks.json: Fortitude)."""
     from blades.rules.character import RuleError
+    from tests.helpers import give_ability
 
     with pytest.raises(RuleError, match="Special armor"):
         actions.use_armor(character=character, box="special")
-    CharacterAbilityFactory(character=character)  # Battleborn uses special armor
+    give_ability(character, key)
     actions.use_armor(character=character, box="special")
     assert fresh(character).special_used
 
 
 def test_checking_items_stops_at_the_load_limit_and_mule_raises_it(character):
+    """Mule (000): "Your load limits are higher. Light: 5. Normal: 7. Heavy: 8"."""
     from blades.rules.character import RuleError
 
     items = [CharacterItemFactory(character=character, load=2) for _ in range(3)]
@@ -253,6 +261,8 @@ def test_checking_items_stops_at_the_load_limit_and_mule_raises_it(character):
     character.abilities.create(ability=character.playbook.abilities.get(key="mule"))
     actions.check_item(character=character, item_id=items[1].pk, checked=True)
     assert character.items.filter(checked=True).count() == 2
+    with pytest.raises(RuleError, match="light load is 5"):
+        actions.check_item(character=character, item_id=items[2].pk, checked=True)
 
 
 def test_xp_fills_a_track_into_an_advance(character):

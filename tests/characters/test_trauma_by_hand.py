@@ -48,6 +48,9 @@ def test_tapping_the_last_stress_box_is_trauma(client, ada):
 def test_the_gm_marks_and_clears_trauma_with_a_reason_in_the_journal(
     client, table, gm, player, ada
 ):
+    """001 §Trauma: "When you take trauma, circle one of your trauma conditions like Cold,
+    Reckless, Unstable": the GM may circle one the play gave (or clear one circled by
+    mistake) on the sheet, and the journal says why."""
     journal_actions.start_session(table=table, title="By hand")
     client.force_login(player)  # the player may not: trauma by hand is the GM's call
     assert move(client, ada, "trauma-mark", {"condition": "cold", "reason": "x"}).status_code == 403

@@ -102,6 +102,8 @@ def test_payoff_may_leave_excess(crew):
 
 
 def test_vault_raises_the_limit(crew):
+    """001 §Coin: "If they upgrade to a vault, they can expand their stores to 8 and then
+    16 coin" (Vault's first box: 8)."""
     actions.mark_upgrade(crew=crew, key="vault", by=1)
     crew.refresh_from_db()
     assert (crew.coin_limit, crew.boxes_free) == (8, 1)
@@ -183,6 +185,8 @@ def test_xp_track_length_is_a_setting(crew):
 
 
 def test_mastery_and_training(crew):
+    """crew_upgrades.json: Prowess "Training Prowess marks 2 xp instead of 1" (the Shadows
+    start with it); Mastery, its four boxes marked: "Action ratings can advance up to 4"."""
     assert not crew.has_mastery
     assert crew.training_for("prowess") == 2 and crew.training_for("insight") == 1
     Crew.objects.filter(pk=crew.pk).update(boxes_free=4)
@@ -197,6 +201,8 @@ def test_upgrade_of_another_crew_type_refused(crew):
 
 
 def test_cohort_costs_two_boxes_per_type_and_takes_harm(crew):
+    """crew_upgrades.json: New cohort, 2 boxes, "Recruit a gang or an expert" (Add cohort
+    type is 2 boxes more); SRD_FACTS 6.4: "Impaired (−1d quality)"."""
     cohort = actions.recruit_cohort(
         crew=crew, name="Rooks", kind="gang", types=["rooks"], edges=["loyal"], flaws=["wild"]
     )

@@ -30,6 +30,17 @@ def test_second_story_adds_1d_to_a_stealth_plans_engagement_roll(table, crew, fa
     assert roll.pool == 2 and roll.note.endswith("+1d Second Story")
 
 
+def test_door_kickers_adds_1d_to_an_assault_plans_engagement_roll(table, crew, faction, gm):
+    """Door Kickers (Bravos): "+1d to the engagement roll for assault plans"; Second
+    Story's stealth plan gets nothing from it."""
+    crew_takes(crew, "door_kickers", "second_story")
+    phases.start_score(table=table, plan="assault", detail="The front gate", target_faction=faction)
+    phases.roll_engagement(table=table, roller=gm, marks={}, rng=FixedDice(2, 5))
+    roll = Roll.objects.get(table=table, kind="engagement")
+    assert roll.pool == 2 and roll.note.endswith("+1d Door Kickers")
+    assert "Second Story" not in roll.note
+
+
 def test_no_traces_and_leverage_change_the_scores_rep(table, crew, faction, gm):
     """No Traces (Assassins): "A quiet or 'accidental' job earns half the target's rep
     value (round up) instead of none"; Leverage (Smugglers): "whenever you gain rep, gain
@@ -172,7 +183,8 @@ def test_the_phase_page_reminds_of_abilities_at_their_step(client, table, crew, 
 
 def test_vengeful_marks_xp_at_the_review(client, in_downtime, table, pc, player):
     """Vengeful (Hound): "Extra xp trigger: you got payback on someone who hurt you or
-    yours": the review offers the line and takes its xp; without it the mark is refused."""
+    yours": the review offers the line and takes its xp; without it the mark is refused;
+    "if the crew helped, mark crew xp too" is the GM's, reminded at the review."""
     from django.urls import reverse
 
     from blades.rules.errors import RuleError
@@ -185,6 +197,7 @@ def test_vengeful_marks_xp_at_the_review(client, in_downtime, table, pc, player)
     client.force_login(player)
     page = client.get(reverse("phase_panel", args=[table.pk])).content.decode()
     assert "You got payback against someone who harmed you" in page
+    assert "<strong>Vengeful</strong> (Cross): Extra xp trigger" in page
     assert 'max="8"' in page
     downtime.review_character_xp(character=pc, triggers={"vengeful": 2}, tracks={"playbook": 2})
     assert fresh(pc).playbook_xp == 2
@@ -213,3 +226,20 @@ def test_calculating_gives_one_free_extra_activity_each_downtime(
     assert "(an extra activity from Calculating)" in page and "free, once" not in page
     with pytest.raises(RuleError, match="taken this downtime"):
         downtime.train(character=pc, track="playbook", pay_with="calc")
+
+
+def test_the_score_step_reminds_of_the_abilities_of_its_engagement_roll(
+    client, table, crew, faction, gm, pc
+):
+    """Predators (Assassins): "+1d to the engagement roll when you murder through stealth
+    or subterfuge"; Weaving the Web (Spider): "+1d to that score's engagement roll" (after
+    Consort on its target): both the GM's to judge, shown at the score step."""
+    from django.urls import reverse
+
+    Crew.objects.filter(pk=crew.pk).update(crew_type="assassins", abilities=["predators"])
+    give(pc, "weaving_the_web")
+    client.force_login(gm)
+    to_step(table, crew, faction, "score", gm)
+    page = client.get(reverse("phase_panel", args=[table.pk])).content.decode()
+    assert "<strong>Predators</strong>: +1d to the engagement roll" in page
+    assert "<strong>Weaving the Web</strong> (Cross)" in page

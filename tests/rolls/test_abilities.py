@@ -200,3 +200,32 @@ def test_rooks_gambit_rolls_the_best_action_for_2_stress(client, ada_m, ada):
         flow.rooks_gambit(by=ada_m, roll=roll)
     roll = flow.roll_dice(by=ada_m, roll=roll, rng=Dice(4, 1))
     assert roll.pool == 2 and roll.goal == "hold the door"
+
+
+def test_a_group_action_reminds_of_its_leaders_and_the_crews_group_abilities(
+    client, ada_m, bo_m, gm, ada, bo
+):
+    """Expertise (Lurk): "Pick an action; leading a group action with it costs you at most
+    1 stress"; Blood Brothers (Bravos): "Cohorts fighting beside you get +1d on setups and
+    group actions": both shown on the group action's panel while it is set up, and not
+    on a single roll's."""
+    give(ada, "expertise")
+    CrewFactory(table=ada.table, crew_type="bravos", abilities=["blood_brothers"])
+    single = start(ada_m, ada)
+    page = panel(client, gm, ada.table)
+    assert "<strong>Expertise</strong>" not in page and "Blood Brothers" not in page
+    flow.cancel(by=ada_m, roll=single)
+    start(ada_m, ada, group=True)
+    page = panel(client, gm, ada.table)
+    assert "<strong>Expertise</strong>: Pick an action" in page
+    assert "<strong>Blood Brothers</strong>" in page
+
+
+def test_a_crew_upgrade_is_reminded_on_the_roll(client, ada_m, gm, ada):
+    """crew_upgrades.json, Documents: "+1 quality for Documents", a judgement of the GM's:
+    shown on the roll panel once the crew has marked it, not before."""
+    crew = CrewFactory(table=ada.table)
+    start(ada_m, ada)
+    assert "<strong>Documents</strong>" not in panel(client, gm, ada.table)
+    Crew.objects.filter(pk=crew.pk).update(upgrades={"documents": 1})
+    assert "<strong>Documents</strong>: +1 quality for Documents" in panel(client, gm, ada.table)

@@ -46,6 +46,9 @@ def test_the_dice_wait_for_the_gms_call(client, table, gm, player, ada_m, gm_m, 
 
 
 def test_the_gm_may_call_the_roll_as_proposed_over_http(client, table, gm, player, ada_m, ada):
+    """004 §3b: "The GM sets position and effect for an action roll at the same time ...
+    Usually, Risky / Standard is the default combination": the GM may take the proposal
+    as it stands, and only the GM."""
     roll = propose(ada_m, ada)
     url = reverse("flow_step", args=[table.pk, roll.pk, "roll"])
     client.force_login(player)
@@ -64,6 +67,9 @@ def test_the_gm_may_call_the_roll_as_proposed_over_http(client, table, gm, playe
 
 
 def test_a_group_action_waits_for_the_gms_call(ada_m, bo_m, gm_m, ada, bo):
+    """004 §Lead a group action: "Each PC who's involved makes an action roll (using the
+    same action)": an action roll each, so each waits for the GM's position and effect
+    (000 §The action roll: "The GM sets the position for the roll")."""
     roll = propose(ada_m, ada, group=True)
     flow_group.join_group(by=bo_m, roll=roll)
     for who in (ada_m, bo_m):
@@ -75,6 +81,10 @@ def test_a_group_action_waits_for_the_gms_call(ada_m, bo_m, gm_m, ada, bo):
 
 
 def test_a_set_up_and_a_flashback_wait_for_the_gms_call(ada_m, bo_m, gm_m, ada, bo):
+    """004 §Set up: "When you perform a setup action" (an action roll, set by the GM like
+    any other); 000 §Flashbacks: "The GM sets a stress cost when you activate a flashback
+    action ... After the stress cost is paid, a flashback action is handled just like any
+    other action"."""
     setup = propose(ada_m, ada, setup_for=bo, setup_benefit="effect")
     with pytest.raises(RuleError, match="Waiting for the GM"):
         flow.roll_dice(by=ada_m, roll=setup, rng=Dice(6, 6))
@@ -88,6 +98,8 @@ def test_a_set_up_and_a_flashback_wait_for_the_gms_call(ada_m, bo_m, gm_m, ada, 
 
 
 def test_a_flashback_waits_for_its_call_and_its_cost(client, table, player, ada_m, ada):
+    """000 §Flashbacks: "The GM sets a stress cost when you activate a flashback action":
+    the player's page says it waits for that too."""
     propose(ada_m, ada, flashback=True)
     page = panel(client, player, table)
     assert "Waiting for the GM to set position and effect and the flashback's cost." in page
@@ -143,7 +155,9 @@ def test_pushing_to_act_while_incapacitated_is_a_push_of_its_own(ada_m, ada):
 
 
 def test_heavy_armor_alone_gives_no_armor_box(ada_m, gm_m, ada):
-    """SRD_FACTS 4.1/4.2: "Armor = 2; +Heavy = 3 more (5 in total for heavy armor)"."""
+    """000 §Armor: "If Silas was wearing heavy armor, he could mark a second armor box and
+    reduce the harm again": heavy armor is a second box after the armor's; SRD_FACTS
+    4.1/4.2: "Armor = 2; +Heavy = 3 more (5 in total for heavy armor)"."""
     Character.objects.filter(pk=ada.pk).update(load="heavy")
     CharacterItemFactory(character=ada, name="+Heavy", load=3, armor="heavy", checked=True)
     roll = flow.roll_dice(by=ada_m, roll=start(ada_m, ada), rng=Dice(2, 1))

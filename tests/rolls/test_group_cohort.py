@@ -1,5 +1,7 @@
 """A cohort the leader leads in a group action rolls its quality."""
 
+import re
+
 from django.urls import reverse
 
 from rolls import actions as flow
@@ -34,3 +36,22 @@ def test_a_cohort_led_in_a_group_action_rolls_its_quality_and_counts_for_the_bes
     assert roll.outcome == "success" and roll.step == "consequences"
     assert fresh(ada).stress == 2  # Bo's 1-3 and her own, not the cohort's
     assert roll.log.note == "Thugs: slip past the guard"
+
+
+def test_an_elite_cohort_rolls_a_die_more_and_keeps_its_quality(
+    client, table, player, ada_m, gm_m, ada
+):
+    """crew_upgrades.json, Elite Skulks: "+1d to quality rolls for your Skulks cohorts":
+    tier 1 Skulks roll 2d in the group action, and the crew sheet keeps them at quality 1
+    (the old sheet said 2) beside the upgrade's name."""
+    crew = CrewFactory(table=table, tier=1, upgrades={"elite_skulks": 1})
+    skulks = CohortFactory(crew=crew, name="Skulks", types=["skulks"])
+    CohortFactory(crew=crew, name="Thugs", types=["thugs"])
+    client.force_login(player)
+    page = client.get(reverse("crew_detail", args=[table.pk])).content.decode()
+    assert page.count("quality 1 · scale") == 2 and page.count("Elite Skulks") >= 2
+    skulks_line = re.search(rf'<li id="cohort-{skulks.pk}".*?</span>', page, re.S).group(0)
+    assert "quality 1 · scale 3-6 · Elite Skulks" in " ".join(skulks_line.split())
+    roll = start(ada_m, ada, group=True)
+    roll = flow_group.roll_cohort(by=ada_m, roll=roll, cohort=skulks, rng=Dice(2, 5))
+    assert roll.cohorts[str(skulks.pk)]["dice"] == [2, 2, 5]

@@ -128,6 +128,30 @@ def test_a_crew_dot_once_per_ability_on_its_actions_up_to_3():
         abilities.crew_dot("chosen", "sway", 0, crew_abilities=crew, taken=[])
 
 
+def test_each_crew_dot_goes_on_the_three_actions_its_text_names():
+    """crew_types.json: Deadly (Assassins) "Each PC may add a dot to Hunt, Prowl or
+    Skirmish (max 3)"; Dangerous (Bravos) "Hunt, Skirmish or Wreck"; Chosen (Cult)
+    "Attune, Study or Sway"; Silver Tongues (Hawkers) "Command, Consort or Sway"; Everyone
+    Steals (Shadows) "Prowl, Finesse or Tinker"; Renegades (Smugglers) "Finesse, Prowl or
+    Skirmish"."""
+    import re
+
+    from blades import content
+
+    named = {}
+    for crew_type in content.crew_types():
+        for ability in crew_type["abilities"]:
+            said = re.fullmatch(
+                r"Each PC may add a dot to (\w+), (\w+) or (\w+) \(max (\d)\)\.",
+                ability["description"],
+            )
+            if said:
+                *actions, most = said.groups()
+                named[ability["key"]] = {a.lower() for a in actions}
+                assert int(most) == abilities.CREW_DOT_MAX
+    assert named == {key: set(actions) for key, actions in abilities.CREW_DOTS.items()}
+
+
 def test_synchronized_needs_two_sixes_on_different_rolls():
     from blades.rules.dice import Outcome, Roll
 

@@ -707,6 +707,8 @@ def test_load_tables():
     ],
 )
 def test_load_limit(level, mule, limit):
+    """000 §Load: "1-3 load: Light", "4/5 load: Normal", "6 load: Heavy"; Mule (000):
+    "Your load limits are higher. Light: 5. Normal: 7. Heavy: 8"."""
     assert load_limit(level, mule) == limit
 
 
@@ -1127,7 +1129,9 @@ def test_an_action_too_high_at_creation_is_named_capitalised():
 )
 def test_load_bonus_counts_the_rigging_upgrades(upgrades, bonus):
     """SRD_FACTS 4.1: "Rigging crew upgrades (Assassins, Bravos, Cult, Shadows) give 2
-    free load in certain item categories"."""
+    free load in certain item categories": Assassin Rigging "weapons or gear", Bravos
+    Rigging "weapons or armor", Cult Rigging "documents or implements", Thief Rigging
+    "tools or gear" (SRD_FACTS 5); Smuggler's Rigging conceals, it frees no load."""
     assert load_bonus(upgrades) == bonus
 
 

@@ -428,17 +428,18 @@ def test_gang_scale_off_the_ladder():
 
 
 @pytest.mark.parametrize(
-    ("tier", "expert", "elite", "quality"),
-    [
-        (0, False, False, 0),
-        (2, False, False, 2),
-        (2, True, False, 3),
-        (2, False, True, 3),
-        (4, True, False, 5),
-    ],
+    ("tier", "expert", "quality"), [(0, False, 0), (2, False, 2), (2, True, 3), (4, True, 5)]
 )
-def test_cohort_quality(tier, expert, elite, quality):
-    assert cohort_quality(tier, expert=expert, elite=elite) == quality
+def test_cohort_quality(tier, expert, quality):
+    assert cohort_quality(tier, expert=expert) == quality
+
+
+@pytest.mark.parametrize(("harm", "dice"), [(0, 3), (1, 3), (2, 2)])
+def test_an_elite_cohort_rolls_a_die_more_its_quality_unchanged(harm, dice):
+    """crew_upgrades.json: Elite Thugs "+1d to quality rolls for your Thugs cohorts", and
+    so Elite Rooks, Elite Skulks, Elite Rovers and Elite Adepts: a die on the roll, not a
+    level of quality (the quality still sets effect against a target's tier)."""
+    assert cohort_dice(2, harm, elite=True) == dice
 
 
 # --- Downtime ------------------------------------------------------------------------
@@ -449,6 +450,9 @@ def test_cohort_quality(tier, expert, elite, quality):
     [(False, False, 2), (True, False, 1), (True, True, 2), (False, True, 2)],
 )
 def test_downtime_activities(at_war, war_dogs, count):
+    """001 §Faction status, War: "PCs get only one downtime action rather than two"; War
+    Dogs (Bravos): "At war (status -3) the crew loses no hold and PCs keep both downtime
+    activities"."""
     assert downtime_activities(at_war, war_dogs) == count
 
 

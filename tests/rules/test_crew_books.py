@@ -47,6 +47,8 @@ def test_coin_already_over_the_limit_can_still_be_spent():
     "boxes,expected", [({}, False), ({"mastery": 3}, False), ({"mastery": 4}, True)]
 )
 def test_mastery_needs_all_four_boxes(boxes, expected):
+    """Mastery (crew_upgrades.json, 4 boxes): "Action ratings can advance up to 4"; 001:
+    "Each action has a rating (from zero to 4)"."""
     assert has_mastery(boxes) is expected
 
 
@@ -56,12 +58,16 @@ def test_mastery_needs_all_four_boxes(boxes, expected):
         ("insight", {}, 1),
         ("insight", {"insight": 1}, 2),
         ("prowess", {"insight": 1}, 1),
+        ("prowess", {"prowess": 1}, 2),
         ("resolve", {"resolve": 1}, 2),
         ("playbook", {"personal": 1}, 2),
         ("playbook", {}, 1),
     ],
 )
 def test_training_xp_by_upgrade(track, upgrades, xp):
+    """001: "When you train, mark xp in one of your attributes or in your playbook";
+    crew_upgrades.json: Insight "Training Insight marks 2 xp instead of 1", and so
+    Prowess, Resolve, and Personal (the playbook track)."""
     assert training_xp(track, upgrades) == xp
 
 
@@ -72,6 +78,8 @@ def test_training_unknown_track_refused():
 
 @pytest.mark.parametrize("vault,limit", [(0, 4), (1, 8), (2, 16)])
 def test_vault_limit(vault, limit):
+    """001 §Coin: "A crew can also store 4 coin in their lair, by default. If they upgrade
+    to a vault, they can expand their stores to 8 and then 16 coin" (Vault)."""
     assert vault_coin_limit({"vault": vault}) == limit
 
 
@@ -125,6 +133,8 @@ def test_edges_and_flaws_refused(edges, flaws):
 
 @pytest.mark.parametrize("types,cost", [(1, 2), (2, 4)])
 def test_cohort_cost(types, cost):
+    """crew_upgrades.json: New cohort, 2 boxes, "Recruit a gang or an expert"; Add cohort
+    type, 2 boxes, "Give an existing cohort a second type (max 2 types)"."""
     assert cohort_cost(types) == cost
 
 
