@@ -61,11 +61,18 @@ def join_group(*, by: Membership, roll: ActionRoll) -> ActionRoll:
 
 
 def set_group_bonus(
-    *, by: Membership, roll: ActionRoll, push: bool, bargain: str, act: bool = False
+    *,
+    by: Membership,
+    roll: ActionRoll,
+    push: bool,
+    bargain: str,
+    act: bool = False,
+    expertise: bool = False,
 ) -> ActionRoll:
     """A participant of a group action pushes for +1d (2 stress, paid at their roll) or
     takes the devil's bargain they were offered for their own roll, never both; and may
-    push to act while incapacitated (2 stress more)."""
+    push to act while incapacitated (2 stress more). A leader with Expertise says the
+    group acts with the action they chose for it (which one is the player's to keep to)."""
     bargain = bargain.strip()[:200]
     with transaction.atomic():
         roll = locked_roll(roll)
@@ -76,8 +83,12 @@ def set_group_bonus(
             raise RuleError(gettext_noop("%(name)s has already rolled."), name=character.name)
         require_open(roll, viewer, "group-bonus")
         rules.group_member_bonuses(push=push, bargain=bool(bargain), assisted=False)
+        if expertise and not (
+            character.pk == roll.character_id and ability_rules.EXPERTISE in character.ability_keys
+        ):
+            raise RuleError(gettext_noop("Only a leader with Expertise leads with it."))
         entry = roll.group_bonuses.get(str(character.pk), {})
-        entry = {**entry, "push": push, "bargain": bargain, "act": act}
+        entry = {**entry, "push": push, "bargain": bargain, "act": act, "expertise": expertise}
         roll.group_bonuses = {**roll.group_bonuses, str(character.pk): entry}
         roll.save(update_fields=["group_bonuses"])
         text = f"{character.name} "
@@ -89,6 +100,8 @@ def set_group_bonus(
             text += "takes no bonus die"
         if act:
             text += f"; pushes to act while incapacitated ({PUSH_STRESS} stress)"
+        if expertise:
+            text += "; leads with Expertise, the action chosen for it"
         record(roll, by, text)
     return roll
 
@@ -212,10 +225,16 @@ def roll_dice(*, by: Membership, roll: ActionRoll, rng=actions.SYSTEM_RNG) -> Ac
             text += f"; the group's best is {outcome.outcome.label}"
             if counted is not outcome.outcome:
                 text += f" (Synchronized: {counted.label})"
-            if outcome.leader_stress:
+            lead = roll.group_bonuses.get(str(roll.character_id), {})
+            stress = ability_rules.leader_stress(
+                outcome.leader_stress, expertise=bool(lead.get("expertise"))
+            )
+            if stress:
                 leader = Character.objects.get(pk=roll.character_id)
-                trauma = changes.stress(leader, outcome.leader_stress)
-                text += f"; {leader.name} leads and takes {outcome.leader_stress} stress{trauma}"
+                trauma = changes.stress(leader, stress)
+                text += f"; {leader.name} leads and takes {stress} stress{trauma}"
+                if stress < outcome.leader_stress:
+                    text += " (Expertise)"
         roll.save()
         record(roll, by, "; ".join([text, *notes]), changes)
     return roll

@@ -115,6 +115,7 @@ class RollView:
     # Group action: each participant, their dice (None until rolled) and bonus dice.
     group: list[tuple[Character, list[int] | None, list[str]]] = field(default_factory=list)
     my_group_bonus: dict | None = None  # set while I may still add my own bonus dice
+    can_expertise: bool = False  # I lead this group action and have Expertise
     assist_choices: list[Character] = field(default_factory=list)
     cohorts: list[tuple[str, list[int]]] = field(default_factory=list)  # led, with their dice
     cohort_choices: list = field(default_factory=list)  # the leader's, while they may lead
@@ -210,6 +211,9 @@ def roll_view(
             assists = derived.group_assists(roll)
             if "group-bonus" in steps:
                 view.my_group_bonus = roll.group_bonuses.get(str(mine.pk), {})
+                view.can_expertise = (
+                    mine.pk == character.pk and ability_rules.EXPERTISE in character.ability_keys
+                )
             if "group-assist" in steps:
                 view.assist_choices = [
                     character
@@ -366,4 +370,5 @@ def panel_context(table: Table, membership: Membership) -> dict:
         "zero_pool_dice": dice_count(0),
         "assist_stress": ASSIST_STRESS,
         "gambit_stress": ability_rules.ROOKS_GAMBIT_STRESS,
+        "expertise_stress": ability_rules.EXPERTISE_STRESS_MOST,
     }

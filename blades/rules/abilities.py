@@ -364,6 +364,17 @@ def character_triggers(triggers: Mapping[str, str], abilities: Collection[str]) 
 
 # --- Group action ---------------------------------------------------------------------------
 
+EXPERTISE = "expertise"
+EXPERTISE_STRESS_MOST = 1
+
+
+def leader_stress(stress: int, *, expertise: bool) -> int:
+    """The stress the leader of a group action takes. Expertise (000): "Choose one of
+    your action ratings. When you lead a group action using that action, you can suffer
+    only 1 stress at most, regardless of the number of failed rolls"; `expertise` says
+    the group acts with that action."""
+    return min(stress, EXPERTISE_STRESS_MOST) if expertise else stress
+
 
 def synchronized(
     outcome: Outcome, rolls: Sequence[Roll], crew_abilities: Collection[str]

@@ -229,3 +229,41 @@ def test_a_crew_upgrade_is_reminded_on_the_roll(client, ada_m, gm, ada):
     assert "<strong>Documents</strong>" not in panel(client, gm, ada.table)
     Crew.objects.filter(pk=crew.pk).update(upgrades={"documents": 1})
     assert "<strong>Documents</strong>: +1 quality for Documents" in panel(client, gm, ada.table)
+
+
+def test_expertise_caps_the_leaders_stress_at_1(client, ada_m, bo_m, gm_m, ada, bo):
+    """Expertise (000): "Choose one of your action ratings. When you lead a group action
+    using that action, you can suffer only 1 stress at most, regardless of the number of
+    failed rolls." Ada leads with hers; both roll 1-3: 1 stress, not 2."""
+    from django.urls import reverse
+
+    from blades.rules.errors import RuleError
+    from rolls import group as flow_group
+
+    roll = flow_group.join_group(by=bo_m, roll=start(ada_m, ada, group=True))
+    with pytest.raises(RuleError, match="Only a leader with Expertise"):
+        flow_group.set_group_bonus(by=ada_m, roll=roll, push=False, bargain="", expertise=True)
+    give(ada, "expertise")
+    give(bo, "expertise")
+    with pytest.raises(RuleError, match="Only a leader with Expertise"):
+        flow_group.set_group_bonus(by=bo_m, roll=roll, push=False, bargain="", expertise=True)
+    assert "Expertise: we act with my chosen action" not in panel(client, bo_m.user, ada.table)
+    assert "Expertise: we act with my chosen action" in panel(client, ada_m.user, ada.table)
+    url = reverse("flow_step", args=[ada.table_id, roll.pk, "group-bonus"])
+    client.post(url, {"expertise": "1"}, HTTP_HX_REQUEST="true")
+    flow_group.roll_dice(by=ada_m, roll=roll, rng=Dice(2, 1))
+    roll = flow_group.roll_dice(by=bo_m, roll=roll, rng=Dice(3))
+    assert fresh(ada).stress == 1
+    assert "Ada leads and takes 1 stress (Expertise)" in roll.events.order_by("pk").last().text
+
+
+def test_without_expertise_the_leader_takes_1_stress_per_failed_roll(ada_m, bo_m, ada, bo):
+    """004 §Lead a group action: "the character leading the group action takes 1 stress
+    for each PC that rolled 1-3 as their best result"."""
+    from rolls import group as flow_group
+
+    give(ada, "expertise")  # had, not led with
+    roll = flow_group.join_group(by=bo_m, roll=start(ada_m, ada, group=True))
+    flow_group.roll_dice(by=ada_m, roll=roll, rng=Dice(2, 1))
+    flow_group.roll_dice(by=bo_m, roll=roll, rng=Dice(3))
+    assert fresh(ada).stress == 2

@@ -152,6 +152,14 @@ def test_each_crew_dot_goes_on_the_three_actions_its_text_names():
     assert named == {key: set(actions) for key, actions in abilities.CREW_DOTS.items()}
 
 
+def test_expertise_caps_the_leaders_stress_at_1_only_with_its_action():
+    """Expertise (000): "When you lead a group action using that action, you can suffer
+    only 1 stress at most, regardless of the number of failed rolls"."""
+    assert abilities.leader_stress(3, expertise=True) == 1
+    assert abilities.leader_stress(0, expertise=True) == 0
+    assert abilities.leader_stress(3, expertise=False) == 3
+
+
 def test_synchronized_needs_two_sixes_on_different_rolls():
     from blades.rules.dice import Outcome, Roll
 
