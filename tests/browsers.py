@@ -68,13 +68,18 @@ def make_user(transactional_db):
 def people(
     browser: Browser, base_url: str, watch: Callable[[BrowserContext], None] = lambda context: None
 ) -> Iterator[Callable[..., Page]]:
-    """Yield `open_as(username=None, viewport=None, base_url=...)`: a fresh browser
-    context per person, logged in on that server when a username is given; `watch`
-    sees each context before its first page opens."""
+    """Yield `open_as(username=None, viewport=None, base_url=..., locale=None)`: a fresh
+    browser context per person (its browser's language `locale`), logged in on that
+    server when a username is given; `watch` sees each context before its first page
+    opens."""
     contexts = []
 
-    def open_as(username: str | None = None, viewport=None, base_url: str = base_url) -> Page:
-        context = browser.new_context(viewport=viewport or {"width": 1280, "height": 900})
+    def open_as(
+        username: str | None = None, viewport=None, base_url: str = base_url, locale=None
+    ) -> Page:
+        context = browser.new_context(
+            viewport=viewport or {"width": 1280, "height": 900}, locale=locale
+        )
         # Generous: on 2 busy cores a password hash alone can take seconds.
         context.set_default_timeout(30_000)
         contexts.append(context)
@@ -91,6 +96,18 @@ def people(
     finally:
         for context in contexts:
             context.close()
+
+
+def noting_refusals(refused: list[str]) -> Callable[[BrowserContext], None]:
+    """A `watch` for people() that notes in `refused` every Content-Security-Policy
+    violation any page of the context reports: the browser only logs those (the inline
+    style or evaluated code is refused, and the page may still look right)."""
+
+    def note(message) -> None:
+        if "Content Security Policy" in message.text:
+            refused.append(f"{message.page and message.page.url}: {message.text}")
+
+    return lambda context: context.on("console", note)
 
 
 def log_in(context: BrowserContext, base_url: str, username: str) -> None:

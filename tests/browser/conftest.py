@@ -45,17 +45,8 @@ def person(browser, server):
     """A browser context per person at the table; `person("gm")` logs them in.
 
     The test fails if any page of any of them reported a Content-Security-Policy
-    violation: the browser only logs those (the inline style or evaluated code is
-    refused, and the page may still look right)."""
+    violation (tests/browsers.py noting_refusals)."""
     refused = []
-
-    def note(message):
-        if "Content Security Policy" in message.text:
-            refused.append(f"{message.page and message.page.url}: {message.text}")
-
-    def watch(context):
-        context.on("console", note)
-
-    with browsers.people(browser, server.url, watch) as open_as:
+    with browsers.people(browser, server.url, browsers.noting_refusals(refused)) as open_as:
         yield open_as
     assert refused == []

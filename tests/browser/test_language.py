@@ -38,21 +38,17 @@ def test_a_player_picks_spanish_and_the_table_stays_english_for_the_others(
     expect(again.get_by_role("link", name="Mis mesas")).to_be_visible()
 
 
-def test_a_spanish_browser_reads_spanish_until_its_reader_picks_english(browser, server):
-    context = browser.new_context(locale="es-ES")
-    try:
-        page = context.new_page()
-        page.goto(server.url + "/accounts/login/")
-        expect(page.locator("html")).to_have_attribute("lang", "es")
-        nav = page.get_by_role("navigation", name="Cuenta")
-        expect(nav.get_by_role("link", name="Crear cuenta")).to_be_visible()
-        page.get_by_label("Idioma").select_option(label="English")
-        page.get_by_role("button", name="Cambiar idioma").click()
-        expect(page.locator("html")).to_have_attribute("lang", "en")
-        nav = page.get_by_role("navigation", name="Account")
-        expect(nav.get_by_role("link", name="Sign up")).to_be_visible()
-    finally:
-        context.close()
+def test_a_spanish_browser_reads_spanish_until_its_reader_picks_english(person, server):
+    page = person(locale="es-ES")
+    page.goto(server.url + "/accounts/login/")
+    expect(page.locator("html")).to_have_attribute("lang", "es")
+    nav = page.get_by_role("navigation", name="Cuenta")
+    expect(nav.get_by_role("link", name="Crear cuenta")).to_be_visible()
+    page.get_by_label("Idioma").select_option(label="English")
+    page.get_by_role("button", name="Cambiar idioma").click()
+    expect(page.locator("html")).to_have_attribute("lang", "en")
+    nav = page.get_by_role("navigation", name="Account")
+    expect(nav.get_by_role("link", name="Sign up")).to_be_visible()
 
 
 @pytest.fixture
