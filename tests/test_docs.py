@@ -252,6 +252,11 @@ def test_every_name_a_doc_cites_exists(doc):
     assert problems(doc) == []
 
 
+def test_the_readme_is_a_newcomers_page_under_200_lines():
+    """Architecture, security, deployment and performance are pages of docs/ (issue 27)."""
+    assert len((ROOT / "README.md").read_text().splitlines()) < 200
+
+
 def test_the_check_catches_a_name_that_is_gone(tmp_path):
     page = tmp_path / "page.md"
     page.write_text(
