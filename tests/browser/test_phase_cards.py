@@ -86,6 +86,15 @@ def test_gm_and_player_take_the_phase_step_by_step_as_cards(person, server, tabl
     score.refresh_from_db()
     for page in (gm, ada):
         expect(dice_on(card(page, plan))).to_have_count(len(score.engagement_roll.dice))
+    # On a wide screen the roll log stands beside the step in hand, with the roll in it;
+    # on a phone, below it.
+    for viewport, beside in ((DESKTOP, True), (PHONE, False)):
+        ada.set_viewport_size(viewport)
+        log = ada.get_by_role("region", name="Roll log")
+        expect(log).to_contain_text("Engagement")
+        step, rolls = ada.locator("#phase-panel").bounding_box(), log.bounding_box()
+        assert (rolls["x"] >= step["x"] + step["width"]) is beside, (step, rolls)
+        assert (rolls["y"] < step["y"] + step["height"]) is beside, (step, rolls)
 
     # Payoff: the GM divvies it up; everyone reads the split.
     gm.get_by_role("button", name="End the score: payoff").click()
