@@ -4,10 +4,12 @@ out sideways, every button and checkbox is at least 24 px, and axe finds nothing
 import random
 
 import pytest
+from django.contrib.auth import get_user_model
 from playwright.sync_api import expect
 
 from crews import actions as crew_actions
 from rolls import actions as flow
+from sessions import actions
 from sessions.models import Membership
 from tests.browser.screenshots import DESKTOP, seed
 from tests.browsers import PHONE, assert_accessible, assert_fits_phone
@@ -25,6 +27,17 @@ SMALL_TARGETS = f"""[...document.querySelectorAll('{CONTROLS}')]
 def test_every_page_fits_both_widths_and_is_accessible(person, make_user, server):
     table, sable = seed(make_user)
     t = f"/tables/{table.pk}"
+    # The clocks Bo owns (with their tick buttons) and a GM's clock whose progress
+    # players do not see, drawn veiled.
+    bo = get_user_model().objects.get(username="bo")
+    for name, visibility in (("Nib's long con", "everyone"), ("Nib's debt", "owner")):
+        actions.create_clock(table=table, name=name, segments=6, kind="project",
+                             visibility=visibility, owner=bo)  # fmt: skip
+    actions.create_clock(table=table, name="The Inspectors", segments=8, kind="danger",
+                         visibility="known")  # fmt: skip
+    # A table with no crew yet: the GM's founding form, Bo's wait for it.
+    founding = actions.create_table(gm=table.gm, name="The Empty Chair")
+    actions.join_table(user=bo, token=founding.invite_token)
     pages = [
         "/tables/",
         "/tables/restore/",
@@ -35,6 +48,7 @@ def test_every_page_fits_both_widths_and_is_accessible(person, make_user, server
         f"{t}/phase/",
         f"{t}/screen/",
         f"{t}/dice/",
+        f"/tables/{founding.pk}/crew/",
     ]
     gm_only = [
         f"{t}/settings/",
