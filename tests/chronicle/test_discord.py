@@ -99,6 +99,22 @@ def test_a_filled_clock_posts_once_and_a_hidden_one_only_to_the_gm(table, hook, 
     assert all("Dimmer" not in str(embed) for embed in posts(discord, PLAYERS_PATH))
 
 
+@pytest.mark.parametrize("visibility", [Clock.Visibility.KNOWN, Clock.Visibility.OWNER])
+def test_a_filled_clock_whose_progress_players_do_not_see_goes_only_to_the_gm(
+    table, player, hook, discord, visibility
+):
+    """A known clock's name is the players', its count is not ("full" is a count); a
+    player's private clock is theirs and the GM's."""
+    discord.expect_request(GM_PATH, method="POST").respond_with_data(status=204)
+    owner = player if visibility == Clock.Visibility.OWNER else None
+    clock = ClockFactory(table=table, name="Zq-veiled", segments=4, filled=3,
+                         visibility=visibility, owner=owner)  # fmt: skip
+    actions.tick_clock(clock=clock, by=1)
+    [secret] = posts(discord, GM_PATH)
+    assert secret["description"].endswith("4/4")
+    assert posts(discord, PLAYERS_PATH) == []
+
+
 def test_a_phase_change_posts_the_step_only(table, gm, hook, discord):
     from play.phases import start_score
     from tests.factories import CrewFactory
