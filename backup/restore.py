@@ -108,7 +108,7 @@ def read_document(raw: bytes | str) -> dict:
 
 
 def _no_constant(name: str):
-    raise ValueError(f"{name} is not a number JSON allows")
+    raise ValueError(gettext("%(name)s is not a number JSON allows") % {"name": name})
 
 
 def restore_table(
@@ -527,95 +527,101 @@ def _whole(value) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
+# A part's `name` is marked (gettext_noop) where it is given, read here.
 def _texts(value, name: str) -> None:
     if not (isinstance(value, list) and all(isinstance(item, str) for item in value)):
-        raise TypeError(f"its {name} is not a list of words")
+        raise TypeError(gettext("its %(name)s is not a list of words") % {"name": gettext(name)})
 
 
 def _mapping(value, name: str) -> dict:
     if not isinstance(value, dict):
-        raise TypeError(f"its {name} is not a mapping")
+        raise TypeError(gettext("its %(name)s is not a mapping") % {"name": gettext(name)})
     return value
 
 
 def _faces(value, name: str) -> None:
     if not (isinstance(value, list) and all(_whole(d) and d in FACES for d in value)):
-        raise ValueError(f"its {name} are not dice")
+        raise ValueError(gettext("its %(name)s are not dice") % {"name": gettext(name)})
 
 
 def _roll(values: dict, dice: str = "dice") -> None:
     if values.get(dice) is None:
         return
-    _faces(values[dice], dice)
+    _faces(values[dice], gettext_noop("dice"))
     if not _whole(values.get("pool")):
-        raise ValueError("its dice have no pool")
+        raise ValueError(gettext("its dice have no pool"))
     DiceRoll(values["pool"], values[dice])
 
 
 def _character(values: dict) -> None:
-    _texts(values.get("traumas", []), "traumas")
-    _texts(values.get("crew_dots", []), "crew dots")
-    harm = _mapping(values.get("harm", {}), "harm")
+    _texts(values.get("traumas", []), gettext_noop("traumas"))
+    _texts(values.get("crew_dots", []), gettext_noop("crew dots"))
+    harm = _mapping(values.get("harm", {}), gettext_noop("harm"))
     for key, row in harm.items():
         if not (isinstance(key, str) and key.isdigit()):
-            raise ValueError("its harm has a row that is no level")
-        _texts(row, "harm")
+            raise ValueError(gettext("its harm has a row that is no level"))
+        _texts(row, gettext_noop("harm"))
     harm_rows(harm)
 
 
 def _playbook(values: dict) -> None:
-    dots = _mapping(values.get("dots", {}), "dots")
+    dots = _mapping(values.get("dots", {}), gettext_noop("dots"))
     if not all(_whole(n) and 0 <= n <= 4 for n in dots.values()):
-        raise ValueError("its dots are not counts of dots")
+        raise ValueError(gettext("its dots are not counts of dots"))
 
 
 def _crew(values: dict) -> None:
-    _texts(values.get("abilities", []), "abilities")
-    upgrades = _mapping(values.get("upgrades", {}), "upgrades")
+    _texts(values.get("abilities", []), gettext_noop("abilities"))
+    upgrades = _mapping(values.get("upgrades", {}), gettext_noop("upgrades"))
     if not all(_whole(n) and n >= 0 for n in upgrades.values()):
-        raise ValueError("its upgrades are not counts of boxes")
+        raise ValueError(gettext("its upgrades are not counts of boxes"))
 
 
 def _cohort(values: dict) -> None:
-    for name in ("types", "edges", "flaws"):
-        _texts(values.get(name, []), name)
+    parts = {"types": gettext_noop("types"), "edges": gettext_noop("edges")}
+    parts["flaws"] = gettext_noop("flaws")
+    for key, name in parts.items():
+        _texts(values.get(key, []), name)
 
 
 def _action_roll_shape(values: dict) -> None:
     _roll(values)
-    for dice in _mapping(values.get("group", {}), "group").values():
+    for dice in _mapping(values.get("group", {}), gettext_noop("group")).values():
         if dice is not None:
-            _faces(dice, "group's dice")
-    for entry in _mapping(values.get("group_bonuses", {}), "group bonuses").values():
-        _mapping(entry, "group bonuses")
+            _faces(dice, gettext_noop("group's dice"))
+    bonuses = gettext_noop("group bonuses")
+    for entry in _mapping(values.get("group_bonuses", {}), bonuses).values():
+        _mapping(entry, bonuses)
 
 
 def _consequence(values: dict) -> None:
     if values.get("resist_dice") is not None:
-        _faces(values["resist_dice"], "resistance dice")
+        _faces(values["resist_dice"], gettext_noop("resistance dice"))
 
 
 def _roll_event_shape(values: dict) -> None:
     changes = values.get("changes", [])
     if not isinstance(changes, list):
-        raise TypeError("its changes are not a list")
+        raise TypeError(gettext("its changes are not a list"))
     for change in changes:
-        _mapping(change, "changes")
+        _mapping(change, gettext_noop("changes"))
 
 
 SHAPES: dict[str, Callable[[dict], None]] = {
     "characters.Playbook": _playbook,
     "characters.Character": _character,
-    "characters.Draft": lambda values: _mapping(values.get("data", {}), "data"),
+    "characters.Draft": lambda values: _mapping(values.get("data", {}), gettext_noop("data")),
     "table_sessions.Roll": _roll,
     "crews.Crew": _crew,
     "crews.Cohort": _cohort,
-    "play.Score": lambda values: _texts(values.get("entanglements", []), "entanglements"),
+    "play.Score": lambda values: _texts(
+        values.get("entanglements", []), gettext_noop("entanglements")
+    ),
     "play.DowntimeActivity": lambda values: _texts(
-        values.get("entanglements", []), "entanglements"
+        values.get("entanglements", []), gettext_noop("entanglements")
     ),
     "rolls.ActionRoll": _action_roll_shape,
     "rolls.Consequence": _consequence,
     "rolls.RollEvent": _roll_event_shape,
-    "chronicle.Happening": lambda values: _mapping(values.get("data", {}), "data"),
+    "chronicle.Happening": lambda values: _mapping(values.get("data", {}), gettext_noop("data")),
 }

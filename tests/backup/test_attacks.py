@@ -16,7 +16,9 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.core.management import call_command
 from django.core.management.base import CommandError
 from django.urls import reverse
+from django.utils import translation
 
+from backup.restore import SHAPES
 from characters.models import Character
 from sessions.models import Membership, Table
 from tests.factories import CharacterFactory, TableFactory, UserFactory
@@ -273,3 +275,9 @@ def test_wrong_types_are_refused(refused, attacker):
         {"model": "table_sessions.clock", "pk": 1, "fields": {"table": [TABLE_ID], "name": 1}},
     )
     assert "its table names a table that is not in the file" in message
+
+
+def test_what_a_refused_shape_says_reads_in_its_readers_language():
+    with translation.override("es"), pytest.raises(TypeError) as refused:
+        SHAPES["characters.Character"]({"crew_dots": "hunt"})
+    assert str(refused.value) == "su campo «puntos de la banda» no es una lista de palabras"
