@@ -65,19 +65,24 @@ def _locked(character: Character) -> Character:
     return Character.objects.select_for_update().get(pk=character.pk)
 
 
-def _write(character: Character, *, reason: str = "", **fields) -> Character:
+def _write(
+    character: Character, *, reason: str = "", cause: tuple[str, int] | None = None, **fields
+) -> Character:
     """Write just these columns and keep the in-memory object in step.
 
     Every change also moves the sheet's revision on: an open sheet compares it with the
     one the live signal carries, and fetches itself again only when the change is news
     to it (its own change already came back in the response). Called with no fields
     when the change is in a related row (an item, a contact). `reason` is the GM's word
-    for a change made by hand, for the journal."""
+    for a change made by hand, `cause` the rules' (characters/signals.py), for the
+    journal."""
     Character.objects.filter(pk=character.pk).update(**fields, revision=F("revision") + 1)
     before = {name: getattr(character, name) for name in fields}
     for name, value in fields.items():
         setattr(character, name, value)
-    sheet_written.send(sender=Character, character=character, before=before, reason=reason)
+    sheet_written.send(
+        sender=Character, character=character, before=before, reason=reason, cause=cause
+    )
     character.revision = Character.objects.values_list("revision", flat=True).get(pk=character.pk)
     push_character(character)
     return character
@@ -130,12 +135,14 @@ def _trauma_fields(character: Character, change: rules.StressChange) -> dict:
 # --- Stress, trauma, harm -------------------------------------------------------------
 
 
-def mark_stress(*, character: Character, amount: int) -> Character:
-    """Mark (or clear) stress; marking past the last box is trauma and resets stress."""
+def mark_stress(*, character: Character, amount: int, cause: str = "") -> Character:
+    """Mark (or clear) stress; marking past the last box is trauma and resets stress.
+    `cause`: why the rules mark it, where no roll tells it (characters/signals.py)."""
     with transaction.atomic():
         character = _locked(character)
         _require_active(character)
-        return _write(character, **_stress_fields(character, amount))
+        told = (cause, amount) if cause else None
+        return _write(character, cause=told, **_stress_fields(character, amount))
 
 
 def set_stress(*, character: Character, stress: int) -> Character:

@@ -270,6 +270,15 @@ def _happening(event: Happening, is_gm: bool) -> Line | None:
         if data["note"]:
             return Line(gettext("%(who)s: flashback, “%(note)s” (%(cost)s).") % words)
         return Line(gettext("%(who)s: flashback (%(cost)s).") % words)
+    if event.kind == Kind.STRESS:
+        return Line(
+            ngettext(
+                "%(who)s took %(stress)s stress for not indulging their vice.",
+                "%(who)s took %(stress)s stress for not indulging their vice.",
+                data["stress"],
+            )
+            % {"who": who, "stress": data["stress"]}
+        )
     if event.kind == Kind.DOWNTIME:
         activity = event.activity
         if activity is None:

@@ -75,7 +75,8 @@ class Learned(models.Model):
 class Happening(models.Model):
     """A change no other row keeps a time for, heard through a signal so the journal can
     place it: the phase moving on, a clock filling, a faction's status, harm, trauma, xp
-    and advances, payoff, heat, the entanglement, a downtime activity.
+    and advances, payoff, heat, the entanglement, a downtime activity, stress the rules
+    mark where no roll tells it.
 
     It stores references, never names: each journal names the clock or faction for its
     audience from the object as it is when the journal is read.
@@ -94,6 +95,7 @@ class Happening(models.Model):
         ENTANGLEMENT = "entanglement", _("Entanglement")
         DOWNTIME = "downtime", _("Downtime activity")
         FLASHBACK = "flashback", _("Flashback")
+        STRESS = "stress", _("Stress")
 
     table = models.ForeignKey(
         "table_sessions.Table", on_delete=models.CASCADE, related_name="happenings"

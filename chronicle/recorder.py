@@ -11,7 +11,7 @@ from django.apps import apps
 from django.db.models.signals import post_save
 
 from blades.rules.character import track_length
-from characters.signals import sheet_written
+from characters.signals import IGNORED_VICE, sheet_written
 from sessions.signals import clock_moved
 
 from .models import Happening
@@ -133,10 +133,13 @@ def new_harm(before: dict, after: dict) -> list[tuple[str, str]]:
     return found
 
 
-def sheet_changed(sender, character, before: dict, reason: str = "", **kw) -> None:
+def sheet_changed(sender, character, before: dict, reason: str = "", cause=None, **kw) -> None:
     """Harm newly written, a trauma taken or cleared, xp marked and advances spent on the
-    sheet; `reason` is the GM's word for a change made by hand."""
+    sheet, stress the rules marked where no roll tells it; `reason` is the GM's word for
+    a change made by hand, `cause` the rules' (why, how much)."""
     events: list[tuple[str, dict]] = []
+    if cause and cause[0] == IGNORED_VICE:
+        events.append((Happening.Kind.STRESS, {"stress": cause[1], "cause": cause[0]}))
     if "harm" in before:
         for level, text in new_harm(before["harm"] or {}, character.harm or {}):
             events.append((Happening.Kind.HARM, {"level": int(level), "text": text}))

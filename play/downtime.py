@@ -26,6 +26,7 @@ from blades.rules.rolls import (
 )
 from characters import actions as character_actions
 from characters.models import Character
+from characters.signals import IGNORED_VICE
 from crews import actions as crew_actions
 from crews.models import Cohort, Crew
 from sessions import actions as table_actions
@@ -442,7 +443,9 @@ def end_downtime(*, table: Table) -> list[tuple[Character, int]]:
             if character.vice_satisfied:
                 character_actions.clear_vice_satisfied(character=character)
             if stress:
-                character_actions.mark_stress(character=character, amount=stress)
+                character_actions.mark_stress(
+                    character=character, amount=stress, cause=IGNORED_VICE
+                )
                 penalties.append((character, stress))
             stash = ability_rules.side_stash(character.ability_keys)
             if stash:

@@ -1,7 +1,8 @@
 """The journal tells every harm, stress and flashback once and right, whatever path wrote
-it to the sheet: a roll, resistance, protection, the GM's undo, downtime, a flashback
-called on the phase page. Every path writes the sheet through characters.actions, whose
-signal the journal hears; a change a shared roll's steps tell is told there alone."""
+it to the sheet: a roll, resistance, protection, the GM's undo, downtime (an activity,
+the stress of a vice ignored), a flashback called on the phase page. Every path writes
+the sheet through characters.actions, whose signal the journal hears; a change a shared
+roll's steps tell is told there alone."""
 
 import pytest
 
@@ -120,6 +121,17 @@ def test_harm_healed_in_downtime_is_not_told_as_harm_suffered(table, gm, player,
     assert Character.objects.get(pk=rook.pk).harm["1"] == ["Broken ribs"]  # a level healed
     assert mentions(texts, "Rook: recover (npc). Healing clock +3.") == 1
     assert mentions(texts, "Broken ribs") == 0  # healing is no new harm
+
+
+def test_stress_for_an_ignored_vice_is_told_when_downtime_ends(table, gm, rook, crew):
+    """A PC who did not indulge their vice takes stress equal to their traumas when
+    downtime ends: no roll or activity tells it, so the sheet's write does, once."""
+    Character.objects.filter(pk=rook.pk).update(traumas=["cold"], stress=0)
+    journal_actions.start_session(table=table)
+    to_downtime(table, gm)
+    downtime.end_downtime(table=table)
+    assert Character.objects.get(pk=rook.pk).stress == 1
+    assert mentions(told(table), "Rook took 1 stress for not indulging their vice.") == 1
 
 
 def test_every_path_writes_the_sheet_with_its_signal(table, gm, player, rook, nyx, other_player):
