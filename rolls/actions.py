@@ -182,7 +182,8 @@ def answer_trade(*, by: Membership, roll: ActionRoll, accept: bool) -> ActionRol
 # --- 3. Bonus dice --------------------------------------------------------------------
 
 
-def assist(*, by: Membership, roll: ActionRoll) -> ActionRoll:
+def assist(*, by: Membership, roll: ActionRoll, foresight: bool = False) -> ActionRoll:
+    """One teammate helps the roll: +1d, 1 stress at the roll, or none with Foresight."""
     viewer = require_may(by, roll, "assist")
     helper = viewer.character
     require_fit(helper)
@@ -193,12 +194,28 @@ def assist(*, by: Membership, roll: ActionRoll) -> ActionRoll:
         if roll.assister_id is not None:
             raise RuleError(gettext_noop("Someone is already assisting; only one can."))
         require_open(roll, viewer, "assist")
-        roll.assister = helper
-        roll.save(update_fields=["assister"])
-        record(
-            roll, by, f"{helper.name} assists (+{ASSIST_DICE}d, {ASSIST_STRESS} stress on the roll)"
-        )
+        if foresight:
+            check_foresight(helper)
+        roll.assister, roll.assist_foresight = helper, foresight
+        roll.save(update_fields=["assister", "assist_foresight"])
+        if foresight:
+            record(roll, by, f"{helper.name} assists with Foresight (+{ASSIST_DICE}d, no stress)")
+        else:
+            record(
+                roll,
+                by,
+                f"{helper.name} assists (+{ASSIST_DICE}d, {ASSIST_STRESS} stress on the roll)",
+            )
     return roll
+
+
+def check_foresight(helper: Character) -> None:
+    """Refused unless `helper` has Foresight with a free assist left this score; the
+    helper's row is locked so that two assists at once count each other."""
+    Character.objects.select_for_update().filter(pk=helper.pk).exists()
+    ability_rules.check_foresight(
+        ability_rules.FORESIGHT in helper.ability_keys, derived.foresight_used(helper)
+    )
 
 
 def set_push(

@@ -7,8 +7,10 @@ from django.db.models import Max
 
 from blades.rules import flow as rules
 from blades.rules.dice import Outcome
+from blades.rules.rolls import RollKind
 from characters.models import Character
 from crews.models import Crew
+from sessions.models import Roll as SessionRoll
 
 from .models import ActionRoll, RollEvent
 
@@ -19,6 +21,7 @@ def bonuses_of(roll: ActionRoll) -> rules.Bonuses:
     setup = roll.setup_from
     return rules.Bonuses(
         assist=roll.assister_id is not None,
+        assist_free=roll.assist_foresight,
         push_dice=roll.push_dice,
         bargain=roll.bargain_accepted,
         push_effect=roll.push_effect,
@@ -38,6 +41,7 @@ def group_bonuses_of(roll: ActionRoll, participant: int) -> rules.Bonuses:
         bargain=bool(entry.get("bargain")),
         assisted=entry.get("assister") is not None,
         push_act=entry.get("act", False),
+        free=entry.get("foresight", False),
     )
 
 
@@ -48,6 +52,32 @@ def group_assists(roll: ActionRoll) -> dict[int, int]:
         for pk, entry in roll.group_bonuses.items()
         if entry.get("assister") is not None
     }
+
+
+def foresight_used(helper: Character) -> int:
+    """The assists `helper` made free with Foresight in this score: since the table's last
+    engagement roll, which starts a score (ever, if no score has been played), in rolls
+    neither cancelled nor undone."""
+    start = (
+        SessionRoll.objects.filter(table_id=helper.table_id, kind=RollKind.ENGAGEMENT)
+        .values_list("created", flat=True)
+        .first()
+    )
+    rolls = ActionRoll.objects.filter(table_id=helper.table_id).exclude(
+        step__in=(Step.CANCELLED, Step.UNDONE)
+    )
+    if start is not None:
+        rolls = rolls.filter(created__gte=start)
+    single = rolls.filter(assister=helper, assist_foresight=True).count()
+    in_groups = sum(
+        1
+        for bonuses in rolls.filter(kind=ActionRoll.Kind.GROUP).values_list(
+            "group_bonuses", flat=True
+        )
+        for entry in bonuses.values()
+        if entry.get("assister") == helper.pk and entry.get("foresight")
+    )
+    return single + in_groups
 
 
 def crew_abilities(table_id: int) -> list[str]:

@@ -32,6 +32,7 @@ from sessions.models import Membership
 
 from . import log
 from .access import require_may, require_open
+from .actions import check_foresight
 from .changes import Changes, Step, locked_roll, record, require_called, require_fit, require_step
 from .derived import bonuses_of, crew_abilities, group_assists, terms_of
 from .models import ActionRoll
@@ -106,8 +107,11 @@ def set_group_bonus(
     return roll
 
 
-def assist_group(*, by: Membership, roll: ActionRoll, participant: Character | None) -> ActionRoll:
-    """A character not taking part helps one participant's roll (+1d, 1 stress at it)."""
+def assist_group(
+    *, by: Membership, roll: ActionRoll, participant: Character | None, foresight: bool = False
+) -> ActionRoll:
+    """A character not taking part helps one participant's roll (+1d, 1 stress at it, or
+    none with Foresight)."""
     viewer = require_may(by, roll, "group-assist")
     helper = viewer.character
     require_fit(helper)
@@ -123,15 +127,15 @@ def assist_group(*, by: Membership, roll: ActionRoll, participant: Character | N
         if roll.group[str(participant.pk)] is not None:
             raise RuleError(gettext_noop("%(name)s has already rolled."), name=participant.name)
         require_open(roll, viewer, "group-assist")
+        if foresight:
+            check_foresight(helper)
         entry = {**roll.group_bonuses.get(str(participant.pk), {}), "assister": helper.pk}
+        if foresight:
+            entry["foresight"] = True
         roll.group_bonuses = {**roll.group_bonuses, str(participant.pk): entry}
         roll.save(update_fields=["group_bonuses"])
-        record(
-            roll,
-            by,
-            f"{helper.name} assists {participant.name} "
-            f"(+{ASSIST_DICE}d, {ASSIST_STRESS} stress on their roll)",
-        )
+        cost = "with Foresight, no stress" if foresight else f"{ASSIST_STRESS} stress on their roll"
+        record(roll, by, f"{helper.name} assists {participant.name} (+{ASSIST_DICE}d, {cost})")
     return roll
 
 

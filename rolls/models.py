@@ -59,6 +59,9 @@ class ActionRoll(models.Model):
     assister = models.ForeignKey(
         "characters.Character", on_delete=models.SET_NULL, null=True, related_name="+"
     )
+    # The assister's Foresight: no stress for the assist (a group's assists keep it in
+    # group_bonuses, as "foresight").
+    assist_foresight = models.BooleanField(default=False)
     push_dice = models.BooleanField(default=False)
     push_effect = models.BooleanField(default=False)
     # Pushing to act while incapacitated: a push of its own, on top of any other.

@@ -116,6 +116,7 @@ class RollView:
     group: list[tuple[Character, list[int] | None, list[str]]] = field(default_factory=list)
     my_group_bonus: dict | None = None  # set while I may still add my own bonus dice
     can_expertise: bool = False  # I lead this group action and have Expertise
+    foresight_left: int = 0  # the free assists my Foresight has left this score
     assist_choices: list[Character] = field(default_factory=list)
     cohorts: list[tuple[str, list[int]]] = field(default_factory=list)  # led, with their dice
     cohort_choices: list = field(default_factory=list)  # the leader's, while they may lead
@@ -199,6 +200,14 @@ def roll_view(
         view.reminders = reminders(character, crew, moment)
         if teammate:
             view.reminders += reminders(characters.get(mine.pk, mine), None, "assist")
+        helping = "assist" in steps or "group-assist" in steps
+        if (
+            helping
+            and mine
+            and ability_rules.FORESIGHT in characters.get(mine.pk, mine).ability_keys
+        ):
+            used = derived.foresight_used(mine)
+            view.foresight_left = max(0, ability_rules.FORESIGHT_PER_SCORE - used)
         if mine is not None:
             felt = characters.get(mine.pk, mine).felt_harm
             view.incapacitated = char_rules.harm_penalty(felt).incapacitated

@@ -100,8 +100,10 @@ class RefuseTrade(RollStep):
 
 
 class Assist(RollStep):
+    foresight = steps.flag()
+
     def execute(self):
-        return actions.assist(by=self.by, roll=self.roll)
+        return actions.assist(by=self.by, roll=self.roll, foresight=self.cleaned_data["foresight"])
 
 
 class Join(RollStep):
@@ -125,10 +127,14 @@ class GroupBonus(RollStep):
 
 class GroupAssist(RollStep):
     participant = in_table(Character)
+    foresight = steps.flag()
 
     def execute(self):
-        participant = self.cleaned_data["participant"]
-        return group.assist_group(by=self.by, roll=self.roll, participant=participant)
+        data = self.cleaned_data
+        return group.assist_group(
+            by=self.by, roll=self.roll, participant=data["participant"],
+            foresight=data["foresight"],
+        )  # fmt: skip
 
 
 class LeadCohort(RollStep):

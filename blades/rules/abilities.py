@@ -362,6 +362,24 @@ def character_triggers(triggers: Mapping[str, str], abilities: Collection[str]) 
     return {**triggers, **({"vengeful": VENGEFUL_TRIGGER} if "vengeful" in abilities else {})}
 
 
+# --- Assists -------------------------------------------------------------------------------
+
+FORESIGHT = "foresight"
+FORESIGHT_PER_SCORE = 2
+
+
+def check_foresight(has_it: bool, used: int) -> None:
+    """Foresight (000): "Two times per score you can assist a teammate without paying
+    stress. Describe how you prepared for this." `used`: the assists it made free this
+    score."""
+    if not has_it:
+        raise RuleError(_("Only a character with Foresight assists for free."))
+    if used >= FORESIGHT_PER_SCORE:
+        raise RuleError(
+            _("Foresight is spent: %(times)s free assists this score."), times=FORESIGHT_PER_SCORE
+        )
+
+
 # --- Group action ---------------------------------------------------------------------------
 
 EXPERTISE = "expertise"

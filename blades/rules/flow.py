@@ -86,6 +86,7 @@ class Bonuses:
     """Everything added to a roll before the dice, as the table agreed it."""
 
     assist: bool = False
+    assist_free: bool = False  # the assister pays no stress (Foresight)
     push_dice: bool = False
     bargain: bool = False
     push_effect: bool = False
@@ -138,7 +139,7 @@ def roller_stress(bonuses: Bonuses, flashback_cost: int = 0) -> int:
 
 
 def assist_stress(bonuses: Bonuses) -> int:
-    return ASSIST_STRESS if bonuses.assist else 0
+    return ASSIST_STRESS if bonuses.assist and not bonuses.assist_free else 0
 
 
 @dataclass(frozen=True)
@@ -214,12 +215,14 @@ def remove_harm(harm: Mapping[int, Sequence[str]], level: int, description: str)
 
 
 def group_member_bonuses(
-    *, push: bool, bargain: bool, assisted: bool, push_act: bool = False
+    *, push: bool, bargain: bool, assisted: bool, push_act: bool = False, free: bool = False
 ) -> Bonuses:
     """A participant of a group action may push for +1d or take a devil's bargain (never
     both), push to act while incapacitated, and be helped by one assister who is not
-    taking part."""
-    return Bonuses(assist=assisted, push_dice=push, bargain=bargain, push_act=push_act)
+    taking part (for no stress with Foresight: `free`)."""
+    return Bonuses(
+        assist=assisted, assist_free=free, push_dice=push, bargain=bargain, push_act=push_act
+    )
 
 
 def check_group_assist(

@@ -267,3 +267,60 @@ def test_without_expertise_the_leader_takes_1_stress_per_failed_roll(ada_m, bo_m
     flow_group.roll_dice(by=ada_m, roll=roll, rng=Dice(2, 1))
     flow_group.roll_dice(by=bo_m, roll=roll, rng=Dice(3))
     assert fresh(ada).stress == 2
+
+
+def test_foresight_assists_twice_a_score_without_stress(client, table, gm, ada_m, bo_m, ada, bo):
+    """Foresight (000): "Two times per score you can assist a teammate without paying
+    stress": Bo's first two free assists cost nothing, the third is refused (a plain one
+    costs 1 stress), and the next score's engagement roll brings them back."""
+    from django.urls import reverse
+
+    from blades.rules.errors import RuleError
+    from tests.factories import RollFactory
+
+    RollFactory(table=table, roller=gm, kind="engagement")  # the score starts
+    first = start(ada_m, ada)
+    with pytest.raises(RuleError, match="Only a character with Foresight"):
+        flow.assist(by=bo_m, roll=first, foresight=True)
+    give(bo, "foresight")
+    assert "Assist with Foresight (+1d, no stress; 2 left this score)" in panel(
+        client, bo_m.user, table
+    )
+    url = reverse("flow_step", args=[table.pk, first.pk, "assist"])
+    client.post(url, {"foresight": "1"}, HTTP_HX_REQUEST="true")
+    first = flow.roll_dice(by=ada_m, roll=first, rng=Dice(1, 1, 1))
+    assert first.pool == 3 and fresh(bo).stress == 0
+    second = start(ada_m, ada)
+    assert "1 left this score" in panel(client, bo_m.user, table)
+    flow.assist(by=bo_m, roll=second, foresight=True)
+    flow.roll_dice(by=ada_m, roll=second, rng=Dice(1, 1, 1))
+    third = start(ada_m, ada)
+    assert "Assist with Foresight" not in panel(client, bo_m.user, table)
+    with pytest.raises(RuleError, match="Foresight is spent: 2 free assists this score"):
+        flow.assist(by=bo_m, roll=third, foresight=True)
+    flow.assist(by=bo_m, roll=third)
+    flow.roll_dice(by=ada_m, roll=third, rng=Dice(1, 1, 1))
+    assert fresh(bo).stress == 1
+    RollFactory(table=table, roller=gm, kind="engagement")  # the next score
+    start(ada_m, ada)
+    assert "2 left this score" in panel(client, bo_m.user, table)
+
+
+def test_foresight_assists_a_group_action_participant_for_free(client, table, ada_m, bo_m, ada, bo):
+    """Foresight (000): "assist a teammate without paying stress", in a group action as
+    on a single roll."""
+    from rolls import group as flow_group
+    from tests.factories import BoFactory, MembershipFactory
+
+    cy_m = MembershipFactory(table=table)
+    cy = BoFactory(table=table, owner=cy_m.user, name="Cy")
+    give(cy, "foresight")
+    roll = flow_group.join_group(by=bo_m, roll=start(ada_m, ada, group=True))
+    assert "With Foresight: no stress (2 left this score)" in panel(client, cy_m.user, table)
+    roll = flow_group.assist_group(by=cy_m, roll=roll, participant=bo, foresight=True)
+    flow_group.roll_dice(by=ada_m, roll=roll, rng=Dice(6, 6))
+    roll = flow_group.roll_dice(by=bo_m, roll=roll, rng=Dice(1, 1, 1))
+    assert fresh(cy).stress == 0
+    assert "Cy assists Bo (+1d, with Foresight, no stress)" in " ".join(
+        roll.events.values_list("text", flat=True)
+    )

@@ -160,6 +160,23 @@ def test_expertise_caps_the_leaders_stress_at_1_only_with_its_action():
     assert abilities.leader_stress(3, expertise=False) == 3
 
 
+def test_foresight_makes_two_assists_a_score_free():
+    """Foresight (000): "Two times per score you can assist a teammate without paying
+    stress"."""
+    import pytest
+
+    from blades.rules import flow
+    from blades.rules.errors import RuleError
+
+    abilities.check_foresight(True, 1)
+    with pytest.raises(RuleError, match="spent"):
+        abilities.check_foresight(True, abilities.FORESIGHT_PER_SCORE)
+    with pytest.raises(RuleError, match="Only a character with Foresight"):
+        abilities.check_foresight(False, 0)
+    assert flow.assist_stress(flow.Bonuses(assist=True, assist_free=True)) == 0
+    assert flow.assist_stress(flow.Bonuses(assist=True)) == 1
+
+
 def test_synchronized_needs_two_sixes_on_different_rolls():
     from blades.rules.dice import Outcome, Roll
 
