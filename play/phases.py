@@ -532,7 +532,8 @@ def incarcerate(*, crew: Crew, roller, prisoner: str, prison_claim: str,
             cell_block_control=crew_actions.holds_prison_claim(crew, "Cell Block Control"),
         )
         if outcome.rep:
-            crew_actions.add_rep(crew=crew, amount=outcome.rep)
+            rep = ability_rules.gained_rep(outcome.rep, crew.abilities)
+            crew_actions.add_rep(crew=crew, amount=rep)
         for _ in range(outcome.prison_claims):
             crew_actions.take_prison_claim(crew=crew, key=prison_claim)
         if outcome.status and faction is not None:

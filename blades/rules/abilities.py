@@ -97,12 +97,17 @@ def score_rep(rep: int, quiet: bool, crew_abilities: Collection[str]) -> int:
     more"."""
     if quiet:
         rep = -(-rep // 2) if NO_TRACES in crew_abilities else 0
-    return rep + (LEVERAGE in crew_abilities and rep > 0)
+    return gained_rep(rep, crew_abilities)
 
 
 def downtime_rep(heat: int, crew_abilities: Collection[str]) -> int:
     """No Traces: "ending downtime at 0 heat gives +1 rep" (with Leverage's +1 more)."""
-    rep = int(NO_TRACES in crew_abilities and heat == 0)
+    return gained_rep(int(NO_TRACES in crew_abilities and heat == 0), crew_abilities)
+
+
+def gained_rep(rep: int, crew_abilities: Collection[str]) -> int:
+    """Rep the crew gains, with Leverage (Smugglers): "whenever you gain rep, gain +1
+    more" (a loss is no gain)."""
     return rep + (LEVERAGE in crew_abilities and rep > 0)
 
 

@@ -243,3 +243,15 @@ def test_the_score_step_reminds_of_the_abilities_of_its_engagement_roll(
     page = client.get(reverse("phase_panel", args=[table.pk])).content.decode()
     assert "<strong>Predators</strong>: +1d to the engagement roll" in page
     assert "<strong>Weaving the Web</strong> (Cross)" in page
+
+
+def test_leverage_adds_a_rep_to_the_incarceration_rolls_rep(table, crew, gm, pc):
+    """Leverage (Smugglers): "whenever you gain rep, gain +1 more": a critical inside
+    gives "+3 rep" (RULES.md "Incarceration roll"), 4 with Leverage."""
+    Crew.objects.filter(pk=crew.pk).update(wanted=2, tier=2, rep=0)
+    crew_takes(crew, "leverage")
+    phases.incarcerate(
+        crew=crew, roller=gm, prisoner="", prison_claim="hardcase", character=pc,
+        rng=FixedDice(6, 6),
+    )  # fmt: skip
+    assert books(crew)["rep"] == 4
