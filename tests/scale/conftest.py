@@ -64,6 +64,9 @@ def servers(daphne_pair, redis_server, transactional_db, request):
 
 @pytest.fixture
 def person(browser, servers):
-    """`person("gm")` logs in on process A; `person("ada", base_url=b.url)` on B."""
-    with browsers.people(browser, servers[0].url) as open_as:
+    """`person("gm")` logs in on process A; `person("ada", base_url=b.url)` on B. As in
+    the browser suite, a Content-Security-Policy violation on any page fails the test."""
+    refused = []
+    with browsers.people(browser, servers[0].url, browsers.noting_refusals(refused)) as open_as:
         yield open_as
+    assert refused == []
