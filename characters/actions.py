@@ -19,10 +19,11 @@ from blades import content
 from blades.rules import abilities as ability_rules
 from blades.rules import character as rules
 from blades.rules import dice
-from blades.rules.errors import RuleError, Term
+from blades.rules.errors import RuleError
 from blades.rules.rolls import RollKind, summarize
 from blades.rules.rolls import indulge_vice as read_vice_roll
 from blades.rules.rolls import resistance_stress as read_resistance
+from blades.rules.words import Joined, Term, Words
 from sessions.actions import SYSTEM_RNG, record_roll
 from sessions.models import Membership, Roll
 
@@ -505,10 +506,12 @@ def resist(*, character: Character, roller, attribute: str, rng=SYSTEM_RNG) -> R
         _require_fit(character)
         fields: dict = {}
 
-        def read(result: dice.Roll) -> str:
+        def read(result: dice.Roll) -> Words:
             fields.update(_stress_fields(character, read_resistance(result)))
             summary = summarize(RollKind.RESISTANCE, result)
-            return summary + (", trauma!" if "trauma_pending" in fields else "")
+            if "trauma_pending" in fields:
+                return Words(gettext_noop("%(summary)s, trauma!"), summary=summary)
+            return summary
 
         rating = rules.attribute_rating(character.ratings, attribute)
         bonus = ability_rules.resistance_bonus(
@@ -520,7 +523,16 @@ def resist(*, character: Character, roller, attribute: str, rng=SYSTEM_RNG) -> R
             kind=RollKind.RESISTANCE,
             pool=rating + sum(n for _, n in bonus),
             summary=read,
-            note=attribute.capitalize() + "".join(f" (+{n}d {name})" for name, n in bonus),
+            note=Joined(
+                "",
+                [
+                    Term(attribute.capitalize()),
+                    *(
+                        Words(gettext_noop(" (+%(dice)sd %(name)s)"), dice=n, name=name)
+                        for name, n in bonus
+                    ),
+                ],
+            ),
             character=character,
             rng=rng,
         )
@@ -534,11 +546,13 @@ def indulge_vice(*, character: Character, roller, rng=SYSTEM_RNG) -> Roll:
         _require_fit(character)
         cleared: list[int] = []
 
-        def read(result: dice.Roll) -> str:
+        def read(result: dice.Roll) -> Words:
             outcome = read_vice_roll(result, character.stress)
             cleared.append(outcome.cleared)
-            summary = f"Clear {outcome.cleared} stress"
-            return summary + (", overindulged!" if outcome.overindulged else "")
+            summary = Words(gettext_noop("Clear %(stress)s stress"), stress=outcome.cleared)
+            if outcome.overindulged:
+                return Words(gettext_noop("%(summary)s, overindulged!"), summary=summary)
+            return summary
 
         log = record_roll(
             table_id=character.table_id,

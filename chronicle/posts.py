@@ -141,7 +141,7 @@ def roll_posts(table_id: int, roll_id: int, hooks: Webhooks) -> list[Post]:
     # A note may name a clock or a faction the GM keeps hidden (sessions.audience): a
     # secret roll goes to the GM's webhook, any other to the players'.
     note = audience.fill(roll.note, is_gm=roll.secret)
-    text = roll.summary + (f"\n{note}" if note else "")
+    text = str(roll.summary) + (f"\n{note}" if note else "")
     embed = _embed(
         f"{who}: {rules_word(roll.kind_label)}",
         text,

@@ -6,6 +6,7 @@ from django.utils.translation import gettext, gettext_lazy, gettext_noop
 
 from blades.rules import score as score_rules
 from blades.rules.rolls import Position
+from sessions.fields import WordsField
 from sessions.models import Clock, Roll, Table
 
 
@@ -102,7 +103,7 @@ class Score(models.Model):
     )
     entanglements = models.JSONField(default=list)  # the names the roll offers
     entanglement = models.CharField(max_length=40, blank=True)  # the one resolved
-    resolution = models.CharField(max_length=300, blank=True)
+    resolution = WordsField(blank=True, default=str)
     created = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -177,8 +178,8 @@ class DowntimeActivity(models.Model):
     overindulgence = models.CharField(max_length=20, blank=True)
     # Attract Trouble's extra entanglement: what its roll offers, then how it was resolved.
     entanglements = models.JSONField(default=list, blank=True)
-    trouble = models.CharField(max_length=300, blank=True)
-    result = models.CharField(max_length=300, blank=True)
+    trouble = WordsField(blank=True, default=str)
+    result = WordsField(blank=True, default=str)
 
     class Meta:
         ordering = ["pk"]

@@ -480,7 +480,7 @@ def _apply_cost(
             crew=crew, roller=roller, prisoner=prisoner, prison_claim=prison_claim,
             character=character, rng=rng,
         )  # fmt: skip
-        notes.append(roll.summary)
+        notes.append(str(roll.summary))
     if cost.fortune:
         log = store_roll(
             crew.table_id, roller, RollKind.FORTUNE, dice_pool, rng,

@@ -107,7 +107,7 @@ def _line(line) -> dict:
         "pool": line.pool,
         **_dice(line.as_dice),
         "outcome": line.outcome,
-        "summary": line.summary,
+        "summary": str(line.summary),
         # A note may name a clock or faction; it is filled in as the players may see it.
         "note": audience.fill(line.note, is_gm=False),
         "at": line.created.isoformat(),

@@ -25,6 +25,7 @@ from blades.rules.rolls import (
     RollKind,
     group_action,
 )
+from blades.rules.words import Words
 from characters.models import Character
 from crews.models import Cohort
 from sessions import actions
@@ -163,10 +164,10 @@ def roll_cohort(*, by: Membership, roll: ActionRoll, cohort: Cohort | None,
         pool = crew_rules.cohort_dice(
             cohort.quality(crew), cohort.harm, elite=bool(cohort.elite(crew))
         )
+        note = Words(gettext_noop("%(cohort)s: %(goal)s"), cohort=str(cohort), goal=roll.goal)
         line = actions.record_roll(
             table_id=roll.table_id, roller=by.user, kind=RollKind.GROUP, pool=pool,
-            summary=lambda result: log.headline(roll, result), note=f"{cohort}: {roll.goal}",
-            rng=rng,
+            summary=lambda result: log.headline(roll, result), note=note, rng=rng,
         )  # fmt: skip
         result = line.as_dice
         entry = {"name": str(cohort), "dice": [result.pool, *result.dice], "log": line.pk}

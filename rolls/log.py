@@ -11,17 +11,26 @@ No clock is named in a line: a complication's clock may be hidden from the playe
 the players' log is drawn from the same row.
 """
 
+from django.utils.translation import gettext_noop
+
 from blades.rules import dice
-from blades.rules.rolls import RollKind
+from blades.rules.rolls import CONSEQUENCE_KINDS, RollKind
+from blades.rules.words import Joined, Term, Words, ngettext
 from sessions import actions
 from sessions.models import Membership, Roll
 
 from .models import ActionRoll, Consequence
 
 
-def headline(roll: ActionRoll, result: dice.Roll) -> str:
-    terms = f"{roll.as_position.label} / {roll.as_effect.label}"
-    return f"{roll.action.capitalize()} · {terms}: {result.outcome.label}"
+def headline(roll: ActionRoll, result: dice.Roll) -> Words:
+    return Words(
+        gettext_noop("%(action)s · %(position)s / %(effect)s: %(outcome)s"),
+        # The action's English name is its msgid (characters.wording marks them all).
+        action=Term(roll.action.capitalize()),
+        position=Term(roll.as_position.label),
+        effect=Term(roll.as_effect.label),
+        outcome=Term(result.outcome.label),
+    )
 
 
 def roll_action_dice(roll: ActionRoll, *, by: Membership, character, pool: int, rng) -> Roll:
@@ -45,8 +54,11 @@ def roll_resistance(consequence: Consequence, *, by: Membership, pool: int, rng)
         roller=by.user,
         kind=RollKind.RESISTANCE,
         pool=pool,
-        note=f"{consequence.resist_attribute.capitalize()} against "
-        f"{consequence.get_kind_display().lower()}",
+        note=Words(
+            gettext_noop("%(attribute)s against %(consequence)s"),
+            attribute=Term(consequence.resist_attribute.capitalize()),
+            consequence=Term(CONSEQUENCE_KINDS[consequence.kind]),
+        ),
         character=consequence.character,
         rng=rng,
     )
@@ -67,18 +79,42 @@ def roll_fortune(
     )
 
 
-def taken(consequence: Consequence) -> str:
-    text = consequence.get_kind_display()
+# How a resisted consequence ended, in the line's own lower case.
+RESISTED = {
+    "reduced": gettext_noop("reduced"),
+    "avoided": gettext_noop("avoided"),
+    "": gettext_noop("stands"),
+}
+
+
+def taken(consequence: Consequence) -> Words:
+    """What one consequence cost, each detail wrapping the words before it."""
+    text = Words(CONSEQUENCE_KINDS[consequence.kind])
     if consequence.kind == "harm" and consequence.harm_level:
-        text += f" {consequence.harm_landed or consequence.harm_level}"
+        level = consequence.harm_landed or consequence.harm_level
+        text = Words(gettext_noop("%(text)s %(level)s"), text=text, level=level)
     if consequence.description:
-        text += f" ({consequence.description})"
+        text = Words(
+            gettext_noop("%(text)s (%(description)s)"),
+            text=text,
+            description=consequence.description,
+        )
     if consequence.character is not None:
-        text += f" to {consequence.character.name}"
+        text = Words(
+            gettext_noop("%(text)s to %(name)s"), text=text, name=consequence.character.name
+        )
     if consequence.ticks:
-        text += f", {consequence.ticks} tick{'s' if consequence.ticks != 1 else ''}"
+        text = Words(
+            ngettext("%(text)s, %(ticks)s tick", "%(text)s, %(ticks)s ticks", consequence.ticks),
+            text=text,
+            ticks=consequence.ticks,
+        )
     if consequence.resisted:
-        text += f", {consequence.get_result_display().lower() or 'resisted'}"
+        text = Words(
+            gettext_noop("%(text)s, %(result)s"),
+            text=text,
+            result=Term(RESISTED[consequence.result]),
+        )
     return text
 
 
@@ -88,12 +124,16 @@ def close(roll: ActionRoll) -> None:
         return
     line = Roll.objects.get(pk=roll.log_id)
     consequences = roll.consequences.select_related("character")
-    costs = "; ".join(taken(c) for c in consequences) or "no consequences"
-    actions.amend_roll(line, note=f"{roll.goal} · {costs}")
+    costs = Joined("; ", [taken(c) for c in consequences]) or Words(gettext_noop("no consequences"))
+    actions.amend_roll(
+        line, note=Words(gettext_noop("%(goal)s · %(costs)s"), goal=roll.goal, costs=costs)
+    )
 
 
 def undone(roll: ActionRoll) -> None:
     if roll.log_id is None:
         return
     line = Roll.objects.get(pk=roll.log_id)
-    actions.amend_roll(line, summary=f"{line.summary} (undone by the GM)")
+    actions.amend_roll(
+        line, summary=Words(gettext_noop("%(line)s (undone by the GM)"), line=line.summary)
+    )

@@ -12,6 +12,7 @@ from django.utils.translation import gettext_lazy
 from blades.rules.dice import Outcome
 from blades.rules.dice import Roll as DiceRoll
 from blades.rules.rolls import CONSEQUENCE_KINDS, Effect, Position
+from sessions.fields import WordsField
 
 
 class ActionRoll(models.Model):
@@ -204,7 +205,7 @@ class RollEvent(models.Model):
     actor = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
     )
-    text = models.CharField(max_length=300)
+    text = WordsField()  # read in the reader's language
     changes = models.JSONField(default=list)
     created = models.DateTimeField(auto_now_add=True)
 
@@ -212,4 +213,4 @@ class RollEvent(models.Model):
         ordering = ["pk"]
 
     def __str__(self) -> str:
-        return self.text
+        return str(self.text)

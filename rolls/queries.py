@@ -4,7 +4,7 @@ may press, and the finished rolls as a log. Secret rolls never leave here for a 
 from dataclasses import dataclass, field
 
 from django.db.models import Prefetch
-from django.utils.translation import gettext, gettext_lazy
+from django.utils.translation import gettext
 
 from blades.rules import abilities as ability_rules
 from blades.rules import character as char_rules
@@ -16,6 +16,7 @@ from blades.rules.rolls import (
     ASSIST_STRESS,
     BARGAIN_DICE,
     CONSEQUENCE_KINDS,
+    FORTUNE_EFFECT_LABELS,
     INFORMATION_LABELS,
     PUSH_DICE,
     PUSH_EFFECT,
@@ -50,13 +51,6 @@ BONUS = {
     "bargain_dice": BARGAIN_DICE,
     "ability": rules.ABILITY_BONUS,
     "setup_effect": rules.SETUP_EFFECT,
-}
-# A fortune roll's result (blades.rules.rolls.fortune_result), as the panel says it.
-FORTUNE_EFFECTS = {
-    "great": gettext_lazy("Great effect"),
-    "standard": gettext_lazy("Standard effect"),
-    "limited": gettext_lazy("Limited effect"),
-    "poor": gettext_lazy("Poor effect"),
 }
 
 
@@ -176,9 +170,9 @@ def roll_view(
     teammate = mine is not None and mine.pk != roll.character_id
     if roll.kind == ActionRoll.Kind.FORTUNE:
         if roll.gather_information:
-            view.detail = INFORMATION_LABELS[information_detail(Outcome(roll.outcome))]
+            view.detail = gettext(INFORMATION_LABELS[information_detail(Outcome(roll.outcome))])
         else:
-            view.detail = FORTUNE_EFFECTS[fortune_result(Outcome(roll.outcome))]
+            view.detail = gettext(FORTUNE_EFFECT_LABELS[fortune_result(Outcome(roll.outcome))])
         return view
     view.involved = [characters[pk] for pk in derived.involved(roll) if pk in characters]
     view.group = [

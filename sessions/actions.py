@@ -12,6 +12,7 @@ from blades.rules import clocks as clock_rules
 from blades.rules import dice
 from blades.rules.errors import RuleError
 from blades.rules.rolls import RollKind, summarize
+from blades.rules.words import Joined, Words
 
 from . import access, audience, live, queries
 from .models import Clock, Membership, Presence, Roll, Table, new_invite_token
@@ -86,8 +87,8 @@ def record_roll(
     roller,
     kind: RollKind,
     pool: int,
-    summary: str | Callable[[dice.Roll], str] | None = None,
-    note: str = "",
+    summary: Words | Joined | str | Callable[[dice.Roll], Words | Joined | str] | None = None,
+    note: Words | str = "",
     character=None,
     secret: bool = False,
     rng=SYSTEM_RNG,
@@ -113,21 +114,21 @@ def record_roll(
         pool=result.pool,
         dice=list(result.dice),
         outcome=result.outcome,
-        summary=summary[:200],
-        note=note[:200],
+        summary=summary,
+        note=note,
         secret=secret,
     )
     live.push_roll(roll)
     return roll
 
 
-def amend_roll(roll: Roll, *, summary: str | None = None, note: str | None = None) -> Roll:
+def amend_roll(roll: Roll, *, summary=None, note=None) -> Roll:
     """Say more about a logged roll once its consequences are known (stress overflowing
     into trauma, the harm a shared roll's consequences dealt); its line is drawn again."""
     if summary is not None:
-        roll.summary = summary[:200]
+        roll.summary = summary
     if note is not None:
-        roll.note = note[:200]
+        roll.note = note
     roll.save(update_fields=["summary", "note"])
     live.push_roll(roll, created=False)
     return roll

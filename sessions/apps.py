@@ -12,10 +12,10 @@ class TableSessionsConfig(AppConfig):
         from django.contrib.auth.signals import user_logged_out
         from django.utils.translation import gettext, ngettext
 
-        from blades.rules import errors
+        from blades.rules import words
 
         from .live import close_login_sockets
 
         user_logged_out.connect(close_login_sockets, dispatch_uid="close_login_sockets")
         # A refusal is read in the language of whoever reads it.
-        errors.install(gettext, ngettext)
+        words.install(gettext, ngettext)

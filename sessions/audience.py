@@ -98,12 +98,14 @@ def _lookup(texts: Iterable[str]) -> dict[tuple[str, int], models.Model | None]:
     return found
 
 
-def fill_all(texts: list[str], *, is_gm: bool, legacy: Iterable = ()) -> list[str]:
-    """Each text with its references named for this audience, in one query per kind.
+def fill_all(texts: list, *, is_gm: bool, legacy: Iterable = ()) -> list[str]:
+    """Each text (or stored words, read in the active language) with its references named
+    for this audience, in one query per kind.
 
     `legacy`: clocks a line written before references may name outright; for players,
     the names of those now hidden are taken out of such old lines.
     """
+    texts = [str(text) if text else "" for text in texts]
     found = _lookup(texts)
 
     def named(match: re.Match) -> str:
@@ -115,12 +117,13 @@ def fill_all(texts: list[str], *, is_gm: bool, legacy: Iterable = ()) -> list[st
     hidden_names = [] if is_gm else [c.name for c in legacy if c is not None and c.hidden]
     filled = []
     for text in texts:
-        text = REFERENCE.sub(named, text or "")
+        text = REFERENCE.sub(named, text)
         for old in hidden_names:
             text = text.replace(old, gettext(KINDS["clock"].hidden))
         filled.append(text)
     return filled
 
 
-def fill(text: str, *, is_gm: bool) -> str:
-    return fill_all([text], is_gm=is_gm)[0] if "{" in (text or "") else text
+def fill(text, *, is_gm: bool) -> str:
+    text = str(text) if text else ""
+    return fill_all([text], is_gm=is_gm)[0] if "{" in text else text

@@ -273,7 +273,7 @@ def push_roll(roll, *, created: bool = True) -> None:
         return render(True)
 
     # Most lines name nothing the GM could hide: then one drawing serves both audiences.
-    players = gm if not audience.REFERENCE.search(roll.note or "") else lambda: render(False)
+    players = gm if not audience.REFERENCE.search(str(roll.note)) else lambda: render(False)
     push(roll.table_id, gm=gm, players=None if roll.secret else players)
 
 

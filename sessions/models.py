@@ -10,6 +10,8 @@ from blades.rules.dice import Outcome
 from blades.rules.dice import Roll as DiceRoll
 from blades.rules.rolls import RollKind
 
+from .fields import WordsField
+
 
 def new_invite_token() -> str:
     # 192 bits from the OS's CSPRNG: not guessable, not enumerable.
@@ -180,8 +182,10 @@ class Roll(models.Model):
     pool = models.SmallIntegerField()
     dice = models.JSONField()
     outcome = models.CharField(max_length=10, choices=[(o.value, o.label) for o in Outcome])
-    summary = models.CharField(max_length=200)
-    note = models.CharField(max_length=200, blank=True)
+    # Words, read in the reader's language (sessions.fields); the note is often the
+    # players' own text.
+    summary = WordsField()
+    note = WordsField(blank=True, default=str)
     secret = models.BooleanField(default=False)
     created = models.DateTimeField(auto_now_add=True)
 

@@ -10,7 +10,8 @@ from collections.abc import Collection, Mapping, Sequence
 from blades.rules.character import HARM_PENALTIES, HARM_SLOTS, harm_rows, roll_warnings
 from blades.rules.crew import STRESS_BOXES_MOST as CREW_STRESS_BOXES_MOST
 from blades.rules.dice import Outcome, Roll
-from blades.rules.errors import RuleError, Term, Terms, _
+from blades.rules.errors import RuleError, Term, _
+from blades.rules.words import Joined
 
 # --- Stress and harm ----------------------------------------------------------------------
 
@@ -344,7 +345,7 @@ def crew_dot(
     if ability not in crew_dot_choices(crew_abilities, taken):
         raise RuleError(_("The crew has no such dot for this character to add."))
     if action not in CREW_DOTS[ability]:
-        names = Terms(Term(a.capitalize()) for a in CREW_DOTS[ability])
+        names = Joined(", ", [Term(a.capitalize()) for a in CREW_DOTS[ability]])
         raise RuleError(_("This dot goes on %(actions)s."), actions=names)
     if rating >= CREW_DOT_MAX:
         raise RuleError(

@@ -8,7 +8,8 @@ A move the rules forbid raises RuleError, whose message is shown to the player.
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
-from blades.rules.errors import RuleError, Term, Terms, _
+from blades.rules.errors import RuleError, Term, _
+from blades.rules.words import Joined
 
 
 def check_range(value: int, low: int, high: int, what: str) -> int:
@@ -102,7 +103,7 @@ def validate_creation_dots(
         raise RuleError(
             _("No action can start above %(max)s dots (%(actions)s would)."),
             max=CREATION_MAX,
-            actions=Terms(Term(a.capitalize()) for a in too_high),
+            actions=Joined(", ", [Term(a.capitalize()) for a in too_high]),
         )
     return ratings
 

@@ -13,6 +13,7 @@ from enum import IntEnum, StrEnum
 
 from blades.rules.dice import Outcome, Roll
 from blades.rules.errors import RuleError, _
+from blades.rules.words import Joined, Term, Words, ngettext
 
 ASSIST_STRESS = 1
 PUSH_STRESS = 2
@@ -272,10 +273,10 @@ def engagement_position(outcome: Outcome) -> tuple[Position, bool]:
 
 
 INFORMATION_LABELS = {
-    "great": "Great detail",
-    "standard": "Standard detail",
-    "limited": "Limited detail",
-    "poor": "Little detail",
+    "great": _("Great detail"),
+    "standard": _("Standard detail"),
+    "limited": _("Limited detail"),
+    "poor": _("Little detail"),
 }
 
 
@@ -367,9 +368,9 @@ def indulge_vice(roll: Roll, stress_marked: int) -> ViceResult:
 _DOWNTIME_TICKS = {Outcome.BAD: 1, Outcome.PARTIAL: 2, Outcome.SUCCESS: 3, Outcome.CRITICAL: 5}
 
 
-def ticks_text(ticks: int) -> str:
+def ticks_text(ticks: int) -> Words:
     """ "1 tick", "2 ticks": how every log line and result counts a clock's ticks."""
-    return f"{ticks} tick" if ticks == 1 else f"{ticks} ticks"
+    return Words(ngettext("%(ticks)s tick", "%(ticks)s ticks", ticks), ticks=ticks)
 
 
 def downtime_ticks(outcome: Outcome) -> int:
@@ -453,10 +454,10 @@ class IncarcerationResult:
 
 
 _INCARCERATION_RESULTS = {
-    Outcome.CRITICAL: IncarcerationResult(3, 1, 1, 0, "+3 rep, a prison claim and +1 status"),
-    Outcome.SUCCESS: IncarcerationResult(0, 1, 1, 0, "A prison claim and +1 status"),
-    Outcome.PARTIAL: IncarcerationResult(0, 0, 0, 0, "Nothing happens"),
-    Outcome.BAD: IncarcerationResult(0, 0, 0, 1, "The prisoner takes 1 trauma"),
+    Outcome.CRITICAL: IncarcerationResult(3, 1, 1, 0, _("+3 rep, a prison claim and +1 status")),
+    Outcome.SUCCESS: IncarcerationResult(0, 1, 1, 0, _("A prison claim and +1 status")),
+    Outcome.PARTIAL: IncarcerationResult(0, 0, 0, 0, _("Nothing happens")),
+    Outcome.BAD: IncarcerationResult(0, 0, 0, 1, _("The prisoner takes 1 trauma")),
 }
 
 
@@ -466,7 +467,7 @@ def incarceration_result(
     """Cell Block Control: "You never take trauma from incarceration" (003 Prison claims)."""
     result = _INCARCERATION_RESULTS[outcome]
     if cell_block_control and result.trauma:
-        return IncarcerationResult(0, 0, 0, 0, "Nothing happens: the crew runs the cell block")
+        return IncarcerationResult(0, 0, 0, 0, _("Nothing happens: the crew runs the cell block"))
     return result
 
 
@@ -522,8 +523,8 @@ _ROLL_KIND_LABELS = {
 
 def summarize(
     kind: RollKind, roll: Roll, *, position: Position = Position.RISKY, heat: int = 0
-) -> str:
-    """One line for the roll log.
+) -> Words | Joined:
+    """One line for the roll log, read in its reader's language.
 
     ``position`` matters for action and group rolls (a desperate roll marks xp);
     ``heat`` picks the entanglement column.
@@ -532,28 +533,38 @@ def summarize(
     match kind:
         case RollKind.ACTION | RollKind.GROUP:
             if xp := desperate_xp(position):
-                return f"{outcome.label}, mark {xp} xp"
-            return outcome.label
+                return Words(_("%(outcome)s, mark %(xp)s xp"), outcome=Term(outcome.label), xp=xp)
+            return Words(outcome.label)
         case RollKind.RESISTANCE:
             stress = resistance_stress(roll)
             if stress < 0:
-                return f"Clear {-stress} stress"
-            return f"Take {stress} stress" if stress else "Take no stress"
+                return Words(_("Clear %(stress)s stress"), stress=-stress)
+            if stress:
+                return Words(_("Take %(stress)s stress"), stress=stress)
+            return Words(_("Take no stress"))
         case RollKind.FORTUNE:
-            return f"{fortune_result(outcome).capitalize()} effect"
+            return Words(FORTUNE_EFFECT_LABELS[fortune_result(outcome)])
         case RollKind.ENGAGEMENT:
             start, past_first_obstacle = engagement_position(outcome)
             if past_first_obstacle:
-                return f"{start.label}, past the first obstacle"
-            return f"{start.label} position"
+                return Words(_("%(position)s, past the first obstacle"), position=Term(start.label))
+            return Words(_("%(position)s position"), position=Term(start.label))
         case RollKind.INFORMATION:
-            return INFORMATION_LABELS[information_detail(outcome)]
+            return Words(INFORMATION_LABELS[information_detail(outcome)])
         case RollKind.VICE:
-            return f"Relief {roll.counting}"
+            return Words(_("Relief %(relief)s"), relief=roll.counting)
         case RollKind.DOWNTIME:
             return ticks_text(downtime_ticks(outcome))
         case RollKind.ENTANGLEMENT:
-            return " or ".join(entanglements(heat, outcome))
+            return Joined(Term(_(" or ")), map(Term, entanglements(heat, outcome)))
         case RollKind.INCARCERATION:
-            return incarceration_result(outcome).text
+            return Words(incarceration_result(outcome).text)
     raise ValueError(f"unknown roll kind {kind!r}")
+
+
+FORTUNE_EFFECT_LABELS = {
+    "great": _("Great effect"),
+    "standard": _("Standard effect"),
+    "limited": _("Limited effect"),
+    "poor": _("Poor effect"),
+}

@@ -16,8 +16,9 @@ from blades.rules.character import (
 )
 from blades.rules.crew import JOB_COIN
 from blades.rules.dice import Outcome
-from blades.rules.errors import RuleError, Term, Terms, _
+from blades.rules.errors import RuleError, Term, _
 from blades.rules.rolls import OUTCOME_RISE_MAX, outcome_rank, raise_outcome
+from blades.rules.words import Joined
 
 # --- The score -------------------------------------------------------------------------
 
@@ -37,7 +38,7 @@ def plan_detail_label(plan: str) -> str:
         raise RuleError(
             _("“%(plan)s” is not a plan; choose one of %(plans)s."),
             plan=plan,
-            plans=Terms(Term(name) for name, _detail in PLANS.values()),
+            plans=Joined(", ", [Term(name) for name, _detail in PLANS.values()]),
         )
     return PLANS[plan][1]
 

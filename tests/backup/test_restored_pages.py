@@ -97,6 +97,11 @@ def test_a_restored_tables_pages_answer(export, data):
         ("play.phase", {"xp_done": "all"}),
         ("rolls.rollevent", {"changes": [1, 2]}),
         ("table_sessions.clock", {"filled": 9, "segments": 4}),
+        # Stored words whose params cannot fill their message, or would fill the memory.
+        ("table_sessions.roll", {"summary": {"words": "%(a)d", "with": {"a": "x"}}}),
+        ("table_sessions.roll", {"note": {"words": "%(a)999999999s", "with": {"a": "x"}}}),
+        ("rolls.rollevent", {"text": [1, 2]}),
+        ("play.score", {"resolution": {"term": 3}}),
     ],
 )
 def test_a_file_with_values_no_play_writes(export, label, changes):

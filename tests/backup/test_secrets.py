@@ -12,9 +12,9 @@ from tests.backup.full_table import full_table
 from tests.factories import DiscordHookFactory
 
 # A field is taken for a secret when its name says so, when it is a UUID, or when its
-# default is made by a function (a random token is; a list, a dict or the time is not).
+# default is made by a function (a random token is; a list, a dict, "" or the time is not).
 SECRET_NAME = re.compile(r"token|secret|key|webhook|password|hash|url", re.IGNORECASE)
-PLAIN_DEFAULTS = (list, dict, timezone.now)
+PLAIN_DEFAULTS = (list, dict, str, timezone.now)
 
 # Fields the rule above takes for secrets, and why each is not one.
 NOT_SECRET = {

@@ -332,7 +332,7 @@ def test_a_resistance_roll_posts_its_dice_and_cost(table, player, gm, hook, disc
     action, resistance = posts(discord, PLAYERS_PATH)
     assert action["title"].endswith("Action")
     assert resistance["title"] == f"Ada ({player.username}): Resistance"
-    assert resistance["description"] == "Take 2 stress\nProwess against harm"
+    assert resistance["description"] == "Take 2 stress\nProwess against Harm"
     fields = {f["name"]: f["value"] for f in resistance["fields"]}
     assert fields == {"Dice": "4, 1, 2 (3d)", "Result": "Partial success"}
 

@@ -407,7 +407,7 @@ def test_incarceration_from_the_crew_sheet(client, table, crew, gm, player):
     )
     assert (books(crew)["heat"], books(crew)["wanted"]) == (0, 1)
     roll = Roll.objects.get(table=table, kind="incarceration")
-    assert roll.summary == "The prisoner takes 1 trauma"
+    assert str(roll.summary) == "The prisoner takes 1 trauma"
 
 
 # --- Downtime --------------------------------------------------------------------------

@@ -179,7 +179,7 @@ def test_the_sheets_own_resistance_roll_counts_iron_will_too(client, ada, player
     assert "Resist with Resolve (2d)" in page and "Resist with Prowess (3d)" in page
     actions.resist(character=ada, roller=player, attribute="resolve", rng=Dice(3, 1))
     roll = Roll.objects.get(character_name=ada.name, kind="resistance")
-    assert roll.pool == 2 and roll.note == "Resolve (+1d Iron Will)"
+    assert roll.pool == 2 and str(roll.note) == "Resolve (+1d Iron Will)"
 
 
 def test_rooks_gambit_rolls_the_best_action_for_2_stress(client, ada_m, ada):

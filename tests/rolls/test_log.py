@@ -31,7 +31,7 @@ def test_an_action_rolls_dice_are_one_line_of_the_log(ada_m, gm_m, ada):
     line = Roll.objects.get()
     assert roll.log == line
     assert (line.kind, line.character_name, line.pool, line.dice) == ("action", ada.name, 2, [5, 3])
-    assert line.summary == "Prowl · Desperate / Great: Partial success"
+    assert str(line.summary) == "Prowl · Desperate / Great: Partial success"
     assert line.note == "slip past the guard"
 
 
@@ -42,15 +42,16 @@ def test_a_closed_roll_says_the_consequences_taken_and_never_a_clocks_name(ada_m
     flow_outcome.add_consequence(by=gm_m, roll=roll, kind="complication", clock=hidden, ticks=2)
     flow_outcome.finish(by=gm_m, roll=ActionRoll.objects.get(pk=roll.pk))
     line = Roll.objects.get()
-    assert "Harm 2 (Cut) to Ada" in line.note and "Complication to Ada, 2 ticks" in line.note
-    assert "Inspector" not in line.note + line.summary
+    note = str(line.note)
+    assert "Harm 2 (Cut) to Ada" in note and "Complication to Ada, 2 ticks" in note
+    assert "Inspector" not in note + str(line.summary)
 
 
 def test_undoing_a_roll_says_so_on_its_line(ada_m, gm_m, ada, table):
     roll = rolled(ada_m, gm_m, ada)
     flow_outcome.finish(by=gm_m, roll=roll)
     flow_undo.undo_last(by=gm_m, table=table)
-    assert Roll.objects.get().summary.endswith("(undone by the GM)")
+    assert str(Roll.objects.get().summary).endswith("(undone by the GM)")
 
 
 def test_resisting_in_the_shared_roll_is_a_line_of_its_own(ada_m, gm_m, ada):
@@ -135,3 +136,22 @@ def test_the_shared_screen_shows_the_roll_in_progress(client, ada_m, gm_m, ada, 
     shown = page.split(f'id="screen-flow-{roll.pk}"')[1].split("</li>")[0]
     assert "rolls <strong>Prowl</strong>" in shown and "slip past the guard" in shown
     assert ">Desperate<" in shown and ">Great effect<" in shown and "Setting up" in shown
+
+
+def test_one_stored_line_reads_in_each_readers_language(client, ada_m, gm_m, ada, table):
+    """Issue 31: the line is kept as words, not as the text of its writer's language, so
+    a Spanish reader and an English one read the same roll each in their own."""
+    roll = rolled(ada_m, gm_m, ada)
+    flow_outcome.add_consequence(by=gm_m, roll=roll, kind="harm", level=2, description="Cut")
+    flow_outcome.finish(by=gm_m, roll=ActionRoll.objects.get(pk=roll.pk))
+    client.force_login(table.gm)
+    url = reverse("table_detail", args=[table.pk])
+
+    def read(language):
+        return client.get(url, HTTP_ACCEPT_LANGUAGE=language).content.decode()
+
+    spanish, english = read("es"), read("en")
+    assert "Merodear · Desesperada / Grande: Éxito parcial" in spanish
+    assert "slip past the guard · Daño 2 (Cut) a Ada" in spanish
+    assert "Prowl · Desperate / Great: Partial success" in english
+    assert "slip past the guard · Harm 2 (Cut) to Ada" in english

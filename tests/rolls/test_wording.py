@@ -41,4 +41,4 @@ def test_the_target_clock_button_counts_its_ticks(
 
 @pytest.mark.parametrize(("ticks", "text"), [(1, "1 tick"), (2, "2 ticks")])
 def test_ticks_are_counted_in_words(ticks, text):
-    assert ticks_text(ticks) == text
+    assert str(ticks_text(ticks)) == text

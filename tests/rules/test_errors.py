@@ -3,26 +3,8 @@ is read through whatever translation the layer above installed."""
 
 import pytest
 
-from blades.rules import errors
 from blades.rules.character import check_range
 from blades.rules.errors import RuleError, Term, _, ngettext
-
-BETWEEN = "%(what)s must be between %(low)s and %(high)s."
-SPANISH = {"Stress": "Estrés", BETWEEN: "%(what)s debe estar entre %(low)s y %(high)s."}
-
-
-def spanish_plural(singular: str, plural: str, count: int) -> str:
-    return {"%(n)s box.": "%(n)s casilla.", "%(n)s boxes.": "%(n)s casillas."}[
-        singular if count == 1 else plural
-    ]
-
-
-@pytest.fixture
-def spanish(monkeypatch):
-    # The Django layer installed its own at start-up: put it back afterwards.
-    monkeypatch.setattr(errors, "_translate", errors._translate)
-    monkeypatch.setattr(errors, "_translate_plural", errors._translate_plural)
-    errors.install(lambda text: SPANISH.get(text, text), spanish_plural)
 
 
 def test_the_message_is_formatted_with_its_params():

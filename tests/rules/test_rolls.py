@@ -636,11 +636,16 @@ def test_roll_kind_has_ten_members():
     ],
 )
 def test_summarize(kind, roll, kwargs, line):
-    assert summarize(kind, roll, **kwargs) == line
+    assert str(summarize(kind, roll, **kwargs)) == line
 
 
 def test_summarize_accepts_plain_kind_value():
-    assert summarize("downtime", ROLL_OF[P]) == "2 ticks"
+    assert str(summarize("downtime", ROLL_OF[P])) == "2 ticks"
+
+
+def test_a_summary_is_read_in_its_readers_language(spanish):
+    # The same stored line, read where another catalog is installed: each rule word too.
+    assert str(summarize(RollKind.ENTANGLEMENT, ROLL_OF[B])) == "Gang Trouble o The Usual Suspects"
 
 
 def test_summarize_refuses_unknown_kind():

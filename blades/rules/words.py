@@ -1,0 +1,209 @@
+"""Words read in their reader's language: a refusal, a line of the roll log.
+
+A sentence is kept as its English message (marked for the catalog) and its params, and
+translated only when it is read, so that the Spanish player and the English GM each read
+the same stored line of the log in their own language. The rules know no Django: the
+Django layer installs its `gettext` and `ngettext` here at start-up (`install`).
+
+A message is a %-format whose numbers and names are its params. A param is the players'
+own words (a name, a goal: shown as typed), a number, a `Term` (a marked word of the rules,
+translated), or `Words` and `Joined` themselves. `to_data` and `from_data` turn all of it
+into JSON and back, so a line can be stored and read in another language later."""
+
+import json
+import re
+from collections.abc import Callable, Iterable
+from typing import NamedTuple
+
+
+def _(message: str) -> str:
+    """Marks `message` for the catalog (`_` is one of xgettext's default keywords, so
+    `makemessages` finds it here); it is translated when it is read."""
+    return message
+
+
+class Term(str):
+    """A param that is itself a marked word of the rules ("Stress", "Tier"): read in the
+    reader's language too. Other params (a character's name, a harm's description) are
+    the players' words and stay as written."""
+
+
+class Plural(NamedTuple):
+    singular: str
+    plural: str
+    count: int
+
+
+def ngettext(singular: str, plural: str, count: int) -> Plural:
+    """Marks a message whose form follows `count` ("1 box", "2 boxes"); named as gettext's
+    so that xgettext takes both forms."""
+    return Plural(singular, plural, count)
+
+
+def _english(message: str) -> str:
+    return message
+
+
+def _english_plural(singular: str, plural: str, count: int) -> str:
+    return singular if count == 1 else plural
+
+
+_translate: Callable[[str], str] = _english
+_translate_plural: Callable[[str, str, int], str] = _english_plural
+
+
+def install(gettext: Callable[[str], str], ngettext: Callable[[str, str, int], str]) -> None:
+    """Every message read from now on is read in what these two answer (the active
+    language, for Django's)."""
+    global _translate, _translate_plural
+    _translate, _translate_plural = gettext, ngettext
+
+
+def render(message: str | Plural, params: dict) -> str:
+    if isinstance(message, Plural):
+        text = _translate_plural(*message)
+    else:
+        text = _translate(message) if message else ""
+    if not params:
+        return text
+    return text % {name: _read(value) for name, value in params.items()}
+
+
+def _read(value):
+    if isinstance(value, Term):
+        # gettext("") is the catalog's header, not an empty word.
+        return _translate(value) if value else ""
+    if isinstance(value, Words | Joined):
+        return str(value)
+    return value
+
+
+class Words:
+    """One sentence, read in the active language each time it is made a string."""
+
+    __slots__ = ("message", "params")
+
+    def __init__(self, message: str | Plural, /, **params) -> None:
+        self.message = message
+        self.params = params
+
+    def __str__(self) -> str:
+        return render(self.message, self.params)
+
+    def __repr__(self) -> str:
+        return f"Words({self.message!r}, **{self.params!r})"
+
+    def __eq__(self, other) -> bool:
+        if not isinstance(other, Words):
+            return NotImplemented
+        return (self.message, self.params) == (other.message, other.params)
+
+    __hash__ = None
+
+
+class Joined:
+    """Several parts in a row ("Harm 2 to Nyx; Heat +2"), their separator read too."""
+
+    __slots__ = ("separator", "parts")
+
+    def __init__(self, separator: str, parts: Iterable) -> None:
+        self.separator = separator
+        self.parts = list(parts)
+
+    def __str__(self) -> str:
+        return str(_read(self.separator)).join(str(_read(part)) for part in self.parts)
+
+    def __repr__(self) -> str:
+        return f"Joined({self.separator!r}, {self.parts!r})"
+
+    def __eq__(self, other) -> bool:
+        if not isinstance(other, Joined):
+            return NotImplemented
+        return (self.separator, self.parts) == (other.separator, other.parts)
+
+    __hash__ = None
+
+    def __bool__(self) -> bool:
+        return bool(self.parts)
+
+
+_FORMAT = re.compile(r"%%|%\(\w+\)[sd]")
+
+# --- Stored as JSON -----------------------------------------------------------------------
+# {"term": "Stress"}, {"words": "…", "with": {…}} (a plural's message is its three parts),
+# {"join": separator, "parts": […]}; the players' words and numbers as themselves.
+
+
+def to_data(value):
+    if isinstance(value, Term):
+        return {"term": str(value)}
+    if isinstance(value, Words):
+        message = list(value.message) if isinstance(value.message, Plural) else value.message
+        data = {"words": message}
+        if value.params:
+            data["with"] = {name: to_data(param) for name, param in value.params.items()}
+        return data
+    if isinstance(value, Joined):
+        return {"join": to_data(value.separator), "parts": [to_data(p) for p in value.parts]}
+    if isinstance(value, str) or (isinstance(value, int) and not isinstance(value, bool)):
+        return value
+    raise TypeError(f"{type(value).__name__} is not words")
+
+
+def from_data(data):
+    """The words `to_data` wrote; a ValueError for anything else (a file may hold
+    anything), including a message its params do not fill."""
+    if isinstance(data, str) or (isinstance(data, int) and not isinstance(data, bool)):
+        return data
+    if not isinstance(data, dict):
+        raise ValueError("not words")
+    if data.keys() == {"term"} and isinstance(data["term"], str):
+        return Term(data["term"])
+    if data.keys() == {"join", "parts"} and isinstance(data["parts"], list):
+        return Joined(from_data(data["join"]), [from_data(p) for p in data["parts"]])
+    if "words" in data and data.keys() <= {"words", "with"}:
+        words = Words(_message(data["words"]), **_params(data.get("with", {})))
+        forms = [words.message] if isinstance(words.message, str) else words.message[:2]
+        # Only named params, and no widths: "%(a)999999999s" would fill the memory. A
+        # message without params is read as written.
+        if words.params and any(_FORMAT.sub("", form).count("%") for form in forms):
+            raise ValueError("its message is no plain %-format")
+        try:
+            str(words)
+        except (KeyError, TypeError, ValueError) as error:
+            raise ValueError(f"its params do not fill its message ({error!r})") from None
+        return words
+    raise ValueError("not words")
+
+
+def _message(data) -> str | Plural:
+    if isinstance(data, str):
+        return data
+    if (
+        isinstance(data, list)
+        and len(data) == 3
+        and all(isinstance(part, str) for part in data[:2])
+        and isinstance(data[2], int)
+        and not isinstance(data[2], bool)
+    ):
+        return Plural(*data)
+    raise ValueError("its message is not words")
+
+
+def _params(data) -> dict:
+    if not (isinstance(data, dict) and all(isinstance(name, str) for name in data)):
+        raise ValueError("its params are not named")
+    return {name: from_data(value) for name, value in data.items()}
+
+
+class Encoder(json.JSONEncoder):
+    """Writes words as `to_data` says: a `Term` is a str, so json would write it as the
+    players' words before any `default` is asked."""
+
+    def encode(self, o) -> str:
+        return super().encode(to_data(o))
+
+
+class Decoder(json.JSONDecoder):
+    def decode(self, s, *args, **kwargs):
+        return from_data(super().decode(s, *args, **kwargs))

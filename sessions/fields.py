@@ -1,0 +1,66 @@
+"""A stored line the app wrote (a roll's result, a step of a roll, a downtime result):
+kept as words (blades.rules.words), so that each reader reads it in their own language."""
+
+import json
+
+from django.core.exceptions import ValidationError
+from django.db import migrations, models
+
+from blades.rules import words
+
+
+class WordsField(models.JSONField):
+    """Reads back as `Words`, `Joined`, or the players' own text as typed."""
+
+    def __init__(self, *args, **kwargs) -> None:
+        kwargs.setdefault("encoder", words.Encoder)
+        kwargs.setdefault("decoder", words.Decoder)
+        super().__init__(*args, **kwargs)
+
+    def deconstruct(self):
+        name, path, args, kwargs = super().deconstruct()
+        kwargs.pop("encoder", None)
+        kwargs.pop("decoder", None)
+        return name, path, args, kwargs
+
+    def to_python(self, value):
+        # A restore hands over the file's JSON: refused here unless it is words.
+        if isinstance(value, words.Words | words.Joined | words.Term):
+            return value
+        try:
+            return words.from_data(value)
+        except ValueError as error:
+            raise ValidationError(str(error)) from None
+
+    def value_to_string(self, obj):
+        """The export keeps which word is which, not one language's reading of them."""
+        return words.to_data(self.value_from_object(obj))
+
+
+def store_as_words(label: str, *names: str) -> migrations.RunPython:
+    """A migration step: a text column's lines become words (the players' own text, as
+    typed), so that it can be altered to a `WordsField`; and back, in English."""
+    app_label, model_name = label.split(".")
+
+    def forwards(apps, schema_editor):
+        _rewrite(schema_editor, apps.get_model(app_label, model_name), names, json.dumps)
+
+    def backwards(apps, schema_editor):
+        _rewrite(schema_editor, apps.get_model(app_label, model_name), names, _english)
+
+    return migrations.RunPython(forwards, backwards)
+
+
+def _english(stored: str) -> str:
+    return str(json.loads(stored, cls=words.Decoder))
+
+
+def _rewrite(schema_editor, model, names, change) -> None:
+    if schema_editor.connection.vendor == "postgresql":
+        # PostgreSQL will not alter a table whose rows still owe deferred key checks,
+        # and the column is altered next, in the same transaction.
+        schema_editor.execute("SET CONSTRAINTS ALL IMMEDIATE")
+    for row in model._default_manager.only(*names).iterator():
+        for name in names:
+            setattr(row, name, change(getattr(row, name)))
+        row.save(update_fields=names)
