@@ -213,7 +213,10 @@ def resist(*, by: Membership, consequence: Consequence, rng=actions.SYSTEM_RNG) 
         character = consequence.character
         character.refresh_from_db()
         bonus = ability_rules.resistance_bonus(
-            consequence.resist_attribute, character.ability_keys, crew_abilities(character.table_id)
+            consequence.resist_attribute,
+            character.ability_keys,
+            crew_abilities(character.table_id),
+            protecting=consequence.protected_by_id == character.pk,
         )
         pool = char_rules.attribute_rating(character.ratings, consequence.resist_attribute)
         pool += sum(dice for _, dice in bonus)

@@ -69,17 +69,26 @@ def warnings_before_a_roll(
 
 IRON_WILL = "iron_will"
 FORGED_IN_THE_FIRE = "forged_in_the_fire"
+BODYGUARD = "bodyguard"
 
 
 def resistance_bonus(
-    attribute: str, abilities: Collection[str], crew_abilities: Collection[str]
+    attribute: str,
+    abilities: Collection[str],
+    crew_abilities: Collection[str],
+    *,
+    protecting: bool = False,
 ) -> list[tuple[str, int]]:
     """Dice a resistance roll gains, each with the ability that gives it. Iron Will:
-    "When you make a resistance roll with Resolve, take +1d" (000); Forged in the Fire
-    (Bravos): "PCs get +1d to resistance rolls"."""
+    "When you make a resistance roll with Resolve, take +1d" (000); Bodyguard: "When you
+    protect a teammate, take +1d to your resistance roll" (000), `protecting` saying the
+    consequence is one the character took for a teammate; Forged in the Fire (Bravos):
+    "PCs get +1d to resistance rolls"."""
     bonus = []
     if attribute == "resolve" and IRON_WILL in abilities:
         bonus.append(("Iron Will", 1))
+    if protecting and BODYGUARD in abilities:
+        bonus.append(("Bodyguard", 1))
     if FORGED_IN_THE_FIRE in crew_abilities:
         bonus.append(("Forged in the Fire", 1))
     return bonus
@@ -217,7 +226,7 @@ REMINDERS: dict[str, tuple[str, ...]] = {
     # Playbooks. Special armor abilities: the armor box is applied; resisting and pushing
     # for free are the GM's to judge.
     "battleborn": ("roll", "resist"),
-    "bodyguard": ("resist", "roll"),
+    "bodyguard": ("roll",),  # its +1d to resist a protected teammate's harm is applied
     "ghost_fighter": ("roll",),
     "leader": ("roll",),
     "not_to_be_trifled_with": ("roll",),

@@ -324,3 +324,25 @@ def test_foresight_assists_a_group_action_participant_for_free(client, table, ad
     assert "Cy assists Bo (+1d, with Foresight, no stress)" in " ".join(
         roll.events.values_list("text", flat=True)
     )
+
+
+def test_bodyguard_gives_1d_to_resist_what_they_took_for_a_teammate(ada_m, bo_m, gm_m, ada, bo):
+    """Bodyguard (000): "When you protect a teammate, take +1d to your resistance roll."
+    Bo (Prowess 2) protects Ada from a cut and resists with 3d; resisting his own harm he
+    rolls 2d."""
+    give(bo, "bodyguard")
+    roll = flow.roll_dice(by=ada_m, roll=start(ada_m, ada), rng=Dice(2, 3))
+    cut = flow_outcome.add_consequence(
+        by=gm_m, roll=roll, kind="harm", level=2, description="Cut", attribute="prowess"
+    )
+    flow_outcome.protect(by=bo_m, consequence=cut)
+    flow_outcome.resist(by=bo_m, consequence=cut, rng=Dice(5, 2, 2))
+    text = roll.events.order_by("pk").last().text
+    assert "(+1d Bodyguard): 3d, 5, 2, 2" in text
+    own = start(bo_m, bo)
+    own = flow.roll_dice(by=bo_m, roll=own, rng=Dice(2, 2))  # Prowl 1, −1d for the cut
+    bruise = flow_outcome.add_consequence(
+        by=gm_m, roll=own, kind="harm", level=1, description="Bruise", attribute="prowess"
+    )
+    flow_outcome.resist(by=bo_m, consequence=bruise, rng=Dice(5, 1))
+    assert "Prowess: 2d, 5, 1" in own.events.order_by("pk").last().text
