@@ -17,6 +17,7 @@ from blades.rules import flow as rules
 from blades.rules.errors import RuleError
 from blades.rules.rolls import ASSIST_DICE, ASSIST_STRESS, PUSH_DICE, PUSH_EFFECT, Effect, Position
 from blades.rules.score import flashback_stress
+from characters import actions as sheet
 from characters.models import Character
 from sessions import actions
 from sessions.models import Membership, Table
@@ -219,10 +220,17 @@ def check_foresight(helper: Character) -> None:
 
 
 def set_push(
-    *, by: Membership, roll: ActionRoll, dice_: bool, effect: bool, act: bool = False
+    *,
+    by: Membership,
+    roll: ActionRoll,
+    dice_: bool,
+    effect: bool,
+    act: bool = False,
+    special: bool = False,
 ) -> ActionRoll:
     """Push for +1d, +1 effect, and to act while incapacitated (`act`): 2 stress each,
-    paid when the dice are rolled."""
+    paid when the dice are rolled; with `special`, one of them is paid with the roller's
+    special armor instead (an ability that grants it, the box not yet marked)."""
     viewer = require_may(by, roll, "push")
     with transaction.atomic():
         roll = locked_roll(roll)
@@ -233,16 +241,31 @@ def set_push(
                 gettext_noop("The devil's bargain already gives the die: no push for dice.")
             )
         require_open(roll, viewer, "push")
+        if special:
+            if not (dice_ or effect or act):
+                raise RuleError(gettext_noop("Choose the push your special armor pays for."))
+            check_special_armor(Character.objects.get(pk=roll.character_id))
         roll.push_dice, roll.push_effect, roll.push_act = dice_, effect, act
-        roll.save(update_fields=["push_dice", "push_effect", "push_act"])
+        roll.push_special = special
+        roll.save(update_fields=["push_dice", "push_effect", "push_act", "push_special"])
         words = (
             (f"+{PUSH_DICE}d", dice_),
             (f"+{PUSH_EFFECT} effect", effect),
             ("acting while incapacitated", act),
         )
         pushes = [w for w, on in words if on]
-        record(roll, by, f"Pushes for {' and '.join(pushes)}" if pushes else "Does not push")
+        text = f"Pushes for {' and '.join(pushes)}" if pushes else "Does not push"
+        if special:
+            text += "; one push paid with special armor, not stress"
+        record(roll, by, text)
     return roll
+
+
+def check_special_armor(character: Character) -> None:
+    if not derived.special_armor_ability(character):
+        raise RuleError(
+            gettext_noop("%(name)s has no special armor left to push with."), name=character.name
+        )
 
 
 def rooks_gambit(*, by: Membership, roll: ActionRoll) -> ActionRoll:
@@ -354,10 +377,13 @@ def roll_dice(*, by: Membership, roll: ActionRoll, rng=actions.SYSTEM_RNG) -> Ac
         character = Character.objects.get(pk=roll.character_id)
         require_fit(character)
         terms = rules.resolve(**derived.terms_of(roll, character))
+        changes = Changes()
+        if roll.push_special:  # marked now: the armor may have gone since the push was set
+            check_special_armor(character)
+            changes.on_character(character, sheet.use_armor, box="special")
         roll.position, roll.effect = terms.position, terms.effect
         line = log.roll_action_dice(roll, by=by, character=character, pool=terms.pool, rng=rng)
         result = line.as_dice
-        changes = Changes()
         notes = changes.pay_at_the_roll(character, terms, roll.assister_id)
         roll.pool, roll.dice, roll.outcome = result.pool, list(result.dice), result.outcome
         roll.step, roll.log = Step.CONSEQUENCES, line

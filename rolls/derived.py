@@ -26,6 +26,7 @@ def bonuses_of(roll: ActionRoll) -> rules.Bonuses:
         bargain=roll.bargain_accepted,
         push_effect=roll.push_effect,
         push_act=roll.push_act,
+        push_special=roll.push_special,
         ability_dice=roll.ability_dice,
         ability_effect=roll.ability_effect,
         setup_effect=bool(setup and setup.setup_benefit == "effect"),
@@ -78,6 +79,15 @@ def foresight_used(helper: Character) -> int:
         if entry.get("assister") == helper.pk and entry.get("foresight")
     )
     return single + in_groups
+
+
+def special_armor_ability(character: Character) -> str:
+    """The name of the character's ability that grants special armor while its box is
+    unmarked, else "": what lets them pay a push with it."""
+    if character.special_used:
+        return ""
+    taken = (row.ability for row in character.abilities.all() if row.ability.special_armor)
+    return next((ability.name for ability in taken), "")
 
 
 def crew_abilities(table_id: int) -> list[str]:

@@ -67,6 +67,8 @@ class ActionRoll(models.Model):
     push_effect = models.BooleanField(default=False)
     # Pushing to act while incapacitated: a push of its own, on top of any other.
     push_act = models.BooleanField(default=False)
+    # One of the pushes is paid with the roller's special armor, not stress.
+    push_special = models.BooleanField(default=False)
     bargain = models.CharField(max_length=200, blank=True)
     bargain_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"

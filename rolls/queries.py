@@ -110,6 +110,7 @@ class RollView:
     group: list[tuple[Character, list[int] | None, list[str]]] = field(default_factory=list)
     my_group_bonus: dict | None = None  # set while I may still add my own bonus dice
     can_expertise: bool = False  # I lead this group action and have Expertise
+    special_push: str = ""  # the roller's special armor ability, while its box is unmarked
     foresight_left: int = 0  # the free assists my Foresight has left this score
     assist_choices: list[Character] = field(default_factory=list)
     cohorts: list[tuple[str, list[int]]] = field(default_factory=list)  # led, with their dice
@@ -210,6 +211,8 @@ def roll_view(
             view.pool, view.position, view.effect = terms.pool, terms.position, terms.effect
             # The button for an ability the roller has; the step refuses one they lack.
             view.can_gambit = "rooks-gambit" in steps and "rooks_gambit" in character.ability_keys
+            if "push" in steps:
+                view.special_push = derived.special_armor_ability(character)
         else:
             assists = derived.group_assists(roll)
             if "group-bonus" in steps:

@@ -148,12 +148,13 @@ class Push(RollStep):
     push_dice = steps.flag()
     push_effect = steps.flag()
     push_act = steps.flag()
+    push_special = steps.flag()
 
     def execute(self):
         data = self.cleaned_data
         return actions.set_push(
             by=self.by, roll=self.roll, dice_=data["push_dice"], effect=data["push_effect"],
-            act=data["push_act"],
+            act=data["push_act"], special=data["push_special"],
         )  # fmt: skip
 
 

@@ -17,6 +17,7 @@ from blades.rules.errors import RuleError, _
 from blades.rules.rolls import (
     ASSIST_STRESS,
     PUSH_EFFECT,
+    PUSH_STRESS,
     Effect,
     Position,
     action_pool,
@@ -91,6 +92,7 @@ class Bonuses:
     bargain: bool = False
     push_effect: bool = False
     push_act: bool = False  # pushing to act at all while incapacitated
+    push_special: bool = False  # one push paid with special armor instead of stress
     ability_dice: int = 0
     ability_effect: int = 0
     setup_effect: bool = False
@@ -131,10 +133,16 @@ def flow_position(position: Position, bonuses: Bonuses) -> Position:
 
 
 def roller_stress(bonuses: Bonuses, flashback_cost: int = 0) -> int:
-    """Stress the roller pays when the dice are rolled: pushes and a flashback's cost."""
+    """Stress the roller pays when the dice are rolled: pushes and a flashback's cost.
+
+    A push paid with special armor costs none: "If you use this ability to push yourself,
+    you get one of the benefits (+1d, +1 effect, act despite severe harm) but you don't
+    take 2 stress" (000, Battleborn; the other special armor abilities alike)."""
     if flashback_cost < 0:
         raise RuleError(_("A flashback cannot cost less than nothing."))
     pushes = push_stress(bonuses.push_dice, bonuses.push_effect, bonuses.push_act)
+    if bonuses.push_special and pushes:
+        pushes -= PUSH_STRESS
     return pushes + flashback_cost
 
 

@@ -346,3 +346,31 @@ def test_bodyguard_gives_1d_to_resist_what_they_took_for_a_teammate(ada_m, bo_m,
     )
     flow_outcome.resist(by=bo_m, consequence=bruise, rng=Dice(5, 1))
     assert "Prowess: 2d, 5, 1" in own.events.order_by("pk").last().text
+
+
+def test_battleborn_pays_a_push_with_special_armor_not_stress(client, ada_m, ada):
+    """Battleborn (000): "You may expend your special armor ... to push yourself during a
+    fight"; "If you use this ability to push yourself, you get one of the benefits (+1d,
+    +1 effect, act despite severe harm) but you don't take 2 stress." Until the armor comes
+    back (at the start of downtime) the next push costs stress again."""
+    from django.urls import reverse
+
+    from blades.rules.errors import RuleError
+
+    roll = start(ada_m, ada)
+    assert "Pay one push with special armor" not in panel(client, ada_m.user, ada.table)
+    with pytest.raises(RuleError, match="no special armor left"):
+        flow.set_push(by=ada_m, roll=roll, dice_=True, effect=False, special=True)
+    give(ada, "battleborn")
+    page = panel(client, ada_m.user, ada.table)
+    assert "Pay one push with special armor (Battleborn), not 2 stress" in page
+    url = reverse("flow_step", args=[ada.table_id, roll.pk, "push"])
+    data = {"push_dice": "1", "push_effect": "1", "push_special": "1"}
+    client.post(url, data, HTTP_HX_REQUEST="true")
+    roll = flow.roll_dice(by=ada_m, roll=roll, rng=Dice(4, 4, 4))
+    assert roll.pool == 3 and fresh(ada).stress == 2  # two pushes, one of them free
+    assert fresh(ada).special_used
+    again = start(ada_m, ada)
+    assert "Pay one push with special armor" not in panel(client, ada_m.user, ada.table)
+    with pytest.raises(RuleError, match="no special armor left"):
+        flow.set_push(by=ada_m, roll=again, dice_=True, effect=False, special=True)

@@ -132,7 +132,7 @@ def test_a_database_from_before_the_move_keeps_every_roll():
     for row in after["ActionRoll"]:  # added since the move: the old rows take the defaults
         assert row.pop("trade_for") == "effect"
         assert (row.pop("called"), row.pop("push_act")) == (False, False)
-        assert row.pop("assist_foresight") is False
+        assert (row.pop("assist_foresight"), row.pop("push_special")) == (False, False)
         assert row.pop("cohorts") == {}
     for row in before["ActionRoll"]:  # dropped since: who drew on a set up is in setup_from
         row.pop("setup_used")
