@@ -315,14 +315,21 @@ def roll_entanglement(*, table: Table, roller, rng=SYSTEM_RNG) -> Score:
 
 
 def entanglement_roll(table_id: int, roller, rng, note: str = "") -> tuple[Roll, list[str]]:
-    """The entanglement roll into the log, and the entanglements it offers the GM."""
+    """The entanglement roll into the log, and the entanglements it offers the GM. With
+    Slippery the crew rolls twice (`ability_rules.entanglement_rolls`), both in the log,
+    and the GM picks from what either offers: the one the crew prefers among them."""
     crew = Crew.objects.get(pk=table_crew(table_id).pk)
-    roll = store_roll(
-        table_id, roller, RollKind.ENTANGLEMENT, entanglement_pool(crew.wanted), rng,
-        lambda result: summarize(RollKind.ENTANGLEMENT, result, heat=crew.heat),
-        f"{note}Heat {crew.heat}, wanted {crew.wanted}",
-    )  # fmt: skip
-    return roll, list(entanglements(crew.heat, roll.as_dice.outcome))
+
+    def roll_once() -> Roll:
+        return store_roll(
+            table_id, roller, RollKind.ENTANGLEMENT, entanglement_pool(crew.wanted), rng,
+            lambda result: summarize(RollKind.ENTANGLEMENT, result, heat=crew.heat),
+            f"{note}Heat {crew.heat}, wanted {crew.wanted}",
+        )  # fmt: skip
+
+    rolls = [roll_once() for _ in range(ability_rules.entanglement_rolls(crew.abilities))]
+    offered = [name for roll in rolls for name in entanglements(crew.heat, roll.as_dice.outcome)]
+    return rolls[0], list(dict.fromkeys(offered))
 
 
 def ways_out(

@@ -147,6 +147,11 @@ HEAT_EACH_DOWNTIME = ("high_society", "just_passing_through")
 SIDE_STASH = 2  # A Little Something on the Side: "+2 stash at the end of every downtime"
 
 
+def entanglement_rolls(crew_abilities: Collection[str]) -> int:
+    """Slippery (Shadows): "Roll entanglements twice and keep the one you prefer"."""
+    return 2 if "slippery" in crew_abilities else 1
+
+
 def downtime_heat(crew_abilities: Collection[str]) -> int:
     return -sum(key in crew_abilities for key in HEAT_EACH_DOWNTIME)
 

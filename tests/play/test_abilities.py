@@ -175,7 +175,7 @@ def test_the_phase_page_reminds_of_abilities_at_their_step(client, table, crew, 
     to_step(table, crew, faction, "entanglement", gm)
     page = client.get(url).content.decode()
     assert "<strong>Slippery</strong>" in page and "Analyst" not in page
-    phases.roll_entanglement(table=table, roller=gm, rng=FixedDice(6, 6))
+    phases.roll_entanglement(table=table, roller=gm, rng=FixedDice(6, 6, 6, 6))  # Slippery: twice
     phases.resolve_entanglement(table=table, roller=gm, name="Cooperation", choice="avoid")
     page = client.get(url).content.decode()
     assert "<strong>Analyst</strong> (Cross)" in page and "Slippery" not in page
@@ -255,3 +255,19 @@ def test_leverage_adds_a_rep_to_the_incarceration_rolls_rep(table, crew, gm, pc)
         rng=FixedDice(6, 6),
     )  # fmt: skip
     assert books(crew)["rep"] == 4
+
+
+def test_slippery_rolls_the_entanglement_twice_and_offers_both(table, crew, faction, gm):
+    """Slippery (Shadows): "Roll entanglements twice and keep the one you prefer": two
+    rolls in the log, and the GM picks from what either offered (heat 2: a 6 offers
+    Cooperation, a 2 Gang Trouble or The Usual Suspects)."""
+    crew_takes(crew, "slippery")
+    to_step(table, crew, faction, "entanglement", gm)
+    Crew.objects.filter(pk=crew.pk).update(heat=2, wanted=1)
+    score = phases.roll_entanglement(table=table, roller=gm, rng=FixedDice(6, 2))
+    assert score.entanglements == ["Cooperation", "Gang Trouble", "The Usual Suspects"]
+    assert Roll.objects.filter(table=table, kind="entanglement").count() == 2
+    phases.resolve_entanglement(
+        table=table, roller=gm, name="Cooperation", choice="avoid"
+    )  # the crew keeps the roll it prefers
+    assert Phase.objects.get(table=table).step == "activities"
