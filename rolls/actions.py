@@ -15,8 +15,17 @@ from blades.rules import abilities as ability_rules
 from blades.rules import character as char_rules
 from blades.rules import flow as rules
 from blades.rules.errors import RuleError
-from blades.rules.rolls import ASSIST_DICE, ASSIST_STRESS, PUSH_DICE, PUSH_EFFECT, Effect, Position
+from blades.rules.rolls import (
+    ASSIST_DICE,
+    ASSIST_STRESS,
+    BARGAIN_DICE,
+    PUSH_DICE,
+    PUSH_EFFECT,
+    Effect,
+    Position,
+)
 from blades.rules.score import flashback_stress
+from blades.rules.words import Joined, Term, Words
 from characters import actions as sheet
 from characters.models import Character
 from sessions import actions
@@ -24,8 +33,28 @@ from sessions.models import Membership, Table
 
 from . import derived, log
 from .access import require_may, require_open
-from .changes import Changes, Step, locked_roll, record, require_called, require_fit, require_step
+from .changes import (
+    STRESS_TAKEN,
+    Changes,
+    Step,
+    locked_roll,
+    record,
+    require_called,
+    require_fit,
+    require_step,
+)
 from .models import ActionRoll
+
+# "+1d and +1 effect": the pushes a roller asks for.
+AND = gettext_noop(" and ")
+
+
+def _terms(roll: ActionRoll) -> Words:
+    return Words(
+        gettext_noop("%(position)s position, %(effect)s effect"),
+        position=Term(roll.as_position.label),
+        effect=Term(roll.as_effect.label),
+    )
 
 
 def _require_action(roll: ActionRoll) -> None:
@@ -67,7 +96,7 @@ def start_roll(
         for stale in ActionRoll.objects.filter(character=character, step=Step.SETUP):
             stale.step = Step.CANCELLED
             stale.save(update_fields=["step"])
-            record(stale, by, "Replaced by a new roll.")
+            record(stale, by, Words(gettext_noop("Replaced by a new roll.")))
         kind = ActionRoll.Kind.GROUP if group else ActionRoll.Kind.ACTION
         # The score's first action roll starts at the engagement roll's position.
         opening = Table.objects.select_for_update().values_list("opening_position", flat=True)
@@ -88,10 +117,17 @@ def start_roll(
             setup_from=derived.available_setup(character),
             group={str(character.pk): None} if group else {},
         )
-        what = "leads a group action" if group else "rolls"
-        text = f"{character.name} {what}: {action.capitalize()} to {roll.goal}"
+        text = Words(
+            gettext_noop("%(name)s leads a group action: %(action)s to %(goal)s")
+            if group
+            else gettext_noop("%(name)s rolls: %(action)s to %(goal)s"),
+            name=character.name,
+            # The action's English name is its msgid (characters.wording marks them all).
+            action=Term(action.capitalize()),
+            goal=roll.goal,
+        )
         if flashback:
-            text += " (flashback)"
+            text = Words(gettext_noop("%(text)s (flashback)"), text=text)
         record(roll, by, text)
     return roll
 
@@ -114,10 +150,14 @@ def set_terms(
         require_open(roll, viewer, "terms")
         roll.position, roll.effect = Position(position), Effect(effect)
         roll.called = True
-        text = f"GM sets {roll.as_position.label} position, {roll.as_effect.label} effect"
+        text = Words(gettext_noop("GM sets %(terms)s"), terms=_terms(roll))
         if roll.flashback and flashback_cost is not None:
             roll.flashback_cost = flashback_stress(flashback_cost)
-            text += f"; the flashback costs {flashback_cost} stress"
+            text = Words(
+                gettext_noop("%(text)s; the flashback costs %(stress)s stress"),
+                text=text,
+                stress=flashback_cost,
+            )
         roll.save(update_fields=["position", "effect", "called", "flashback_cost"])
         record(roll, by, text)
     return roll
@@ -138,8 +178,8 @@ def accept_as_proposed(*, by: Membership, roll: ActionRoll) -> ActionRoll:
         require_open(roll, viewer, "as-proposed")
         roll.called = True
         roll.save(update_fields=["called"])
-        terms = f"{roll.as_position.label} position, {roll.as_effect.label} effect"
-        record(roll, by, f"GM takes the roll as proposed: {terms}")
+        text = Words(gettext_noop("GM takes the roll as proposed: %(terms)s"), terms=_terms(roll))
+        record(roll, by, text)
     return roll
 
 
@@ -156,7 +196,8 @@ def ask_trade(*, by: Membership, roll: ActionRoll, direction: str = "effect") ->
         require_open(roll, viewer, "ask-trade")
         roll.trade_asked, roll.trade_for = True, direction
         roll.save(update_fields=["trade_asked", "trade_for"])
-        record(roll, by, f"Asks to trade {rules.TRADES[direction]}")
+        trade = Term(rules.TRADES[direction])
+        record(roll, by, Words(gettext_noop("Asks to trade %(trade)s"), trade=trade))
     return roll
 
 
@@ -170,11 +211,11 @@ def answer_trade(*, by: Membership, roll: ActionRoll, accept: bool) -> ActionRol
             raise RuleError(gettext_noop("Nobody asked to trade."))
         require_open(roll, viewer, step)
         roll.trade_asked = False
-        text = "GM refuses the trade"
+        text = Words(gettext_noop("GM refuses the trade"))
         if accept:
             position, effect = rules.trade(roll.as_position, roll.as_effect, roll.trade_for)
             roll.position, roll.effect = position, effect
-            text = f"GM accepts the trade: {position.label} position, {effect.label} effect"
+            text = Words(gettext_noop("GM accepts the trade: %(terms)s"), terms=_terms(roll))
         roll.save(update_fields=["trade_asked", "position", "effect"])
         record(roll, by, text)
     return roll
@@ -199,14 +240,15 @@ def assist(*, by: Membership, roll: ActionRoll, foresight: bool = False) -> Acti
             check_foresight(helper)
         roll.assister, roll.assist_foresight = helper, foresight
         roll.save(update_fields=["assister", "assist_foresight"])
-        if foresight:
-            record(roll, by, f"{helper.name} assists with Foresight (+{ASSIST_DICE}d, no stress)")
-        else:
-            record(
-                roll,
-                by,
-                f"{helper.name} assists (+{ASSIST_DICE}d, {ASSIST_STRESS} stress on the roll)",
-            )
+        text = Words(
+            gettext_noop("%(name)s assists with Foresight (+%(dice)sd, no stress)")
+            if foresight
+            else gettext_noop("%(name)s assists (+%(dice)sd, %(stress)s stress on the roll)"),
+            name=helper.name,
+            dice=ASSIST_DICE,
+            stress=ASSIST_STRESS,
+        )
+        record(roll, by, text)
     return roll
 
 
@@ -248,15 +290,18 @@ def set_push(
         roll.push_dice, roll.push_effect, roll.push_act = dice_, effect, act
         roll.push_special = special
         roll.save(update_fields=["push_dice", "push_effect", "push_act", "push_special"])
-        words = (
-            (f"+{PUSH_DICE}d", dice_),
-            (f"+{PUSH_EFFECT} effect", effect),
-            ("acting while incapacitated", act),
+        pushes = (
+            (Words(gettext_noop("+%(dice)sd"), dice=PUSH_DICE), dice_),
+            (Words(gettext_noop("+%(effect)s effect"), effect=PUSH_EFFECT), effect),
+            (Words(gettext_noop("acting while incapacitated")), act),
         )
-        pushes = [w for w, on in words if on]
-        text = f"Pushes for {' and '.join(pushes)}" if pushes else "Does not push"
+        pushes = Joined(Term(AND), [words for words, on in pushes if on])
+        text = Words(gettext_noop("Pushes for %(pushes)s"), pushes=pushes)
+        text = text if pushes else Words(gettext_noop("Does not push"))
         if special:
-            text += "; one push paid with special armor, not stress"
+            text = Words(
+                gettext_noop("%(text)s; one push paid with special armor, not stress"), text=text
+            )
         record(roll, by, text)
     return roll
 
@@ -287,13 +332,18 @@ def rooks_gambit(*, by: Membership, roll: ActionRoll) -> ActionRoll:
         roll.save(update_fields=["action"])
         changes = Changes()
         trauma = changes.stress(character, ability_rules.ROOKS_GAMBIT_STRESS)
-        record(
-            roll,
-            by,
-            f"Rook's Gambit: rolls {roll.action.capitalize()} for {performed.capitalize()}; "
-            f"{character.name} takes {ability_rules.ROOKS_GAMBIT_STRESS} stress{trauma}",
-            changes,
+        text = Words(
+            gettext_noop("Rook's Gambit: rolls %(action)s for %(performed)s; %(stress)s"),
+            action=Term(roll.action.capitalize()),
+            performed=Term(performed.capitalize()),
+            stress=Words(
+                STRESS_TAKEN,
+                name=character.name,
+                stress=ability_rules.ROOKS_GAMBIT_STRESS,
+                trauma=trauma,
+            ),
         )
+        record(roll, by, text, changes)
     return roll
 
 
@@ -311,7 +361,8 @@ def offer_bargain(*, by: Membership, roll: ActionRoll, text: str) -> ActionRoll:
         require_open(roll, viewer, "offer-bargain")
         roll.bargain, roll.bargain_by_id = text[:200], by.user_id
         roll.save(update_fields=["bargain", "bargain_by"])
-        record(roll, by, f"Offers a devil's bargain: {roll.bargain}")
+        text = Words(gettext_noop("Offers a devil's bargain: %(bargain)s"), bargain=roll.bargain)
+        record(roll, by, text)
     return roll
 
 
@@ -331,7 +382,12 @@ def accept_bargain(*, by: Membership, roll: ActionRoll) -> ActionRoll:
         require_open(roll, viewer, "accept-bargain")
         roll.bargain_accepted = True
         roll.save(update_fields=["bargain_accepted"])
-        record(roll, by, f"Accepts the devil's bargain (+1d): {roll.bargain}")
+        text = Words(
+            gettext_noop("Accepts the devil's bargain (+%(dice)sd): %(bargain)s"),
+            dice=BARGAIN_DICE,
+            bargain=roll.bargain,
+        )
+        record(roll, by, text)
     return roll
 
 
@@ -352,8 +408,14 @@ def add_ability_bonus(*, by: Membership, roll: ActionRoll, bonus: str, reason: s
         roll.ability_effect = rules.ABILITY_BONUS if bonus == "effect" else 0
         roll.ability_reason = reason[:120]
         roll.save(update_fields=["ability_dice", "ability_effect", "ability_reason"])
-        given = "d" if bonus == "dice" else " effect"
-        record(roll, by, f"{reason}: +{rules.ABILITY_BONUS}{given}")
+        text = Words(
+            gettext_noop("%(reason)s: +%(bonus)sd")
+            if bonus == "dice"
+            else gettext_noop("%(reason)s: +%(bonus)s effect"),
+            reason=roll.ability_reason,
+            bonus=rules.ABILITY_BONUS,
+        )
+        record(roll, by, text)
     return roll
 
 
@@ -388,11 +450,15 @@ def roll_dice(*, by: Membership, roll: ActionRoll, rng=actions.SYSTEM_RNG) -> Ac
         roll.pool, roll.dice, roll.outcome = result.pool, list(result.dice), result.outcome
         roll.step, roll.log = Step.CONSEQUENCES, line
         roll.save()
-        text = (
-            f"Rolls {result.pool}d at {roll.as_position.label} / {roll.as_effect.label}: "
-            f"{', '.join(map(str, result.dice))}: {result.outcome.label}"
+        text = Words(
+            gettext_noop("Rolls %(pool)sd at %(position)s / %(effect)s: %(dice)s: %(outcome)s"),
+            pool=result.pool,
+            position=Term(roll.as_position.label),
+            effect=Term(roll.as_effect.label),
+            dice=log.faces(result.dice),
+            outcome=Term(result.outcome.label),
         )
-        record(roll, by, "; ".join([text, *notes]), changes)
+        record(roll, by, Joined("; ", [text, *notes]), changes)
     return roll
 
 
@@ -407,5 +473,5 @@ def cancel(*, by: Membership, roll: ActionRoll) -> ActionRoll:
         require_open(roll, viewer, "cancel")
         roll.step = Step.CANCELLED
         roll.save(update_fields=["step"])
-        record(roll, by, "Cancelled before the dice")
+        record(roll, by, Words(gettext_noop("Cancelled before the dice")))
     return roll

@@ -11,6 +11,7 @@ from blades.rules import character as char_rules
 from blades.rules import crew as crew_rules
 from blades.rules import flow as rules
 from blades.rules.errors import RuleError
+from blades.rules.words import Joined, Term, Words
 from characters import actions as sheet
 from characters.models import Character
 from crews.models import Crew
@@ -33,6 +34,31 @@ TRACKED = (
     *sheet.XP_FIELDS.values(),
     *sheet.ADVANCE_FIELDS.values(),
 )
+# Each field a step changes, as the roll's record names it to its reader.
+FIELD_LABELS = {
+    "stress": gettext_noop("Stress"),
+    "trauma_pending": gettext_noop("Trauma pending"),
+    "harm": gettext_noop("Harm"),
+    "healing": gettext_noop("Healing clock"),
+    "armor_used": gettext_noop("Armor"),
+    "heavy_used": gettext_noop("Heavy armor"),
+    "special_used": gettext_noop("Special armor"),
+    "playbook_xp": gettext_noop("Playbook xp"),
+    "insight_xp": gettext_noop("Insight xp"),
+    "prowess_xp": gettext_noop("Prowess xp"),
+    "resolve_xp": gettext_noop("Resolve xp"),
+    "playbook_advances": gettext_noop("Playbook advances"),
+    "insight_advances": gettext_noop("Insight advances"),
+    "prowess_advances": gettext_noop("Prowess advances"),
+    "resolve_advances": gettext_noop("Resolve advances"),
+    "heat": gettext_noop("Heat"),
+    "wanted": gettext_noop("Wanted level"),
+    "filled": gettext_noop("Segments filled"),
+}
+# What a stress note adds when the stress overflowed into trauma.
+TRAUMA = gettext_noop(", trauma!")
+# "Ada takes 2 stress": at the roll, and at Rook's Gambit.
+STRESS_TAKEN = gettext_noop("%(name)s takes %(stress)s stress%(trauma)s")
 
 
 class Changes(list):
@@ -62,13 +88,13 @@ class Changes(list):
         )
         return result
 
-    def stress(self, character: Character, amount: int) -> str:
+    def stress(self, character: Character, amount: int) -> Term:
         """Mark stress; returns a note for the log when it overflowed into trauma."""
         self.on_character(character, sheet.mark_stress, amount=amount)
         overflowed = any(
             c.get("character") == character.pk and c["field"] == "trauma_pending" for c in self
         )
-        return ", trauma!" if overflowed else ""
+        return Term(TRAUMA if overflowed else "")
 
     def set_fields(self, character: Character, **fields) -> None:
         self.on_character(character, sheet.write, **fields)
@@ -111,20 +137,35 @@ class Changes(list):
 
     def pay_at_the_roll(
         self, character: Character, terms: rules.RollTerms, assister_id: int | None
-    ) -> list[str]:
+    ) -> list[Words]:
         """What rolling costs, paid when the dice fall (`terms`, from rules.flow.resolve):
         the roller's stress, the assister's, and a desperate roll's xp. Notes for the log."""
         notes = []
         if terms.stress:
             trauma = self.stress(character, terms.stress)
-            notes.append(f"{character.name} takes {terms.stress} stress{trauma}")
+            notes.append(
+                Words(STRESS_TAKEN, name=character.name, stress=terms.stress, trauma=trauma)
+            )
         if terms.assist_stress:
             helper = Character.objects.get(pk=assister_id)
             trauma = self.stress(helper, terms.assist_stress)
-            notes.append(f"{helper.name} takes {terms.assist_stress} stress for assisting{trauma}")
+            notes.append(
+                Words(
+                    gettext_noop("%(name)s takes %(stress)s stress for assisting%(trauma)s"),
+                    name=helper.name,
+                    stress=terms.assist_stress,
+                    trauma=trauma,
+                )
+            )
         if terms.xp:
             self.on_character(character, sheet.mark_xp, track=terms.xp_track, amount=terms.xp)
-            notes.append(f"{character.name} marks {terms.xp_track.capitalize()} xp")
+            notes.append(
+                Words(
+                    gettext_noop("%(name)s marks %(track)s xp"),
+                    name=character.name,
+                    track=Term(terms.xp_track.capitalize()),
+                )
+            )
         return notes
 
 
@@ -140,8 +181,8 @@ def locked_roll(roll: ActionRoll) -> ActionRoll:
     )
 
 
-def record(roll: ActionRoll, by: Membership, text: str, changes=()) -> None:
-    RollEvent.objects.create(roll=roll, actor_id=by.user_id, text=text[:300], changes=list(changes))
+def record(roll: ActionRoll, by: Membership, text: Words | Joined, changes=()) -> None:
+    RollEvent.objects.create(roll=roll, actor_id=by.user_id, text=text, changes=list(changes))
     live.push_flow(roll)
 
 

@@ -25,7 +25,7 @@ from blades.rules.rolls import (
     RollKind,
     group_action,
 )
-from blades.rules.words import Words
+from blades.rules.words import Joined, Term, Words
 from characters.models import Character
 from crews.models import Cohort
 from sessions import actions
@@ -58,7 +58,8 @@ def join_group(*, by: Membership, roll: ActionRoll) -> ActionRoll:
         require_open(roll, viewer, "join")
         roll.group = {**roll.group, str(member.pk): None}
         roll.save(update_fields=["group"])
-        record(roll, by, f"{member.name} joins the group action")
+        text = Words(gettext_noop("%(name)s joins the group action"), name=member.name)
+        record(roll, by, text)
     return roll
 
 
@@ -93,17 +94,33 @@ def set_group_bonus(
         entry = {**entry, "push": push, "bargain": bargain, "act": act, "expertise": expertise}
         roll.group_bonuses = {**roll.group_bonuses, str(character.pk): entry}
         roll.save(update_fields=["group_bonuses"])
-        text = f"{character.name} "
         if push:
-            text += f"pushes for +{PUSH_DICE}d ({PUSH_STRESS} stress)"
+            text = Words(
+                gettext_noop("%(name)s pushes for +%(dice)sd (%(stress)s stress)"),
+                name=character.name,
+                dice=PUSH_DICE,
+                stress=PUSH_STRESS,
+            )
         elif bargain:
-            text += f"accepts a devil's bargain (+{BARGAIN_DICE}d): {bargain}"
+            text = Words(
+                gettext_noop("%(name)s accepts a devil's bargain (+%(dice)sd): %(bargain)s"),
+                name=character.name,
+                dice=BARGAIN_DICE,
+                bargain=bargain,
+            )
         else:
-            text += "takes no bonus die"
+            text = Words(gettext_noop("%(name)s takes no bonus die"), name=character.name)
         if act:
-            text += f"; pushes to act while incapacitated ({PUSH_STRESS} stress)"
+            text = Words(
+                gettext_noop("%(text)s; pushes to act while incapacitated (%(stress)s stress)"),
+                text=text,
+                stress=PUSH_STRESS,
+            )
         if expertise:
-            text += "; leads with Expertise, the action chosen for it"
+            text = Words(
+                gettext_noop("%(text)s; leads with Expertise, the action chosen for it"),
+                text=text,
+            )
         record(roll, by, text)
     return roll
 
@@ -135,8 +152,18 @@ def assist_group(
             entry["foresight"] = True
         roll.group_bonuses = {**roll.group_bonuses, str(participant.pk): entry}
         roll.save(update_fields=["group_bonuses"])
-        cost = "with Foresight, no stress" if foresight else f"{ASSIST_STRESS} stress on their roll"
-        record(roll, by, f"{helper.name} assists {participant.name} (+{ASSIST_DICE}d, {cost})")
+        text = Words(
+            gettext_noop("%(helper)s assists %(name)s (+%(dice)sd, with Foresight, no stress)")
+            if foresight
+            else gettext_noop(
+                "%(helper)s assists %(name)s (+%(dice)sd, %(stress)s stress on their roll)"
+            ),
+            helper=helper.name,
+            name=participant.name,
+            dice=ASSIST_DICE,
+            stress=ASSIST_STRESS,
+        )
+        record(roll, by, text)
     return roll
 
 
@@ -173,8 +200,13 @@ def roll_cohort(*, by: Membership, roll: ActionRoll, cohort: Cohort | None,
         entry = {"name": str(cohort), "dice": [result.pool, *result.dice], "log": line.pk}
         roll.cohorts = {**roll.cohorts, str(cohort.pk): entry}
         roll.save(update_fields=["cohorts"])
-        faces = ", ".join(map(str, result.dice))
-        record(roll, by, f"{cohort} rolls its quality, {result.pool}d: {faces}")
+        text = Words(
+            gettext_noop("%(cohort)s rolls its quality, %(pool)sd: %(dice)s"),
+            cohort=str(cohort),
+            pool=result.pool,
+            dice=log.faces(result.dice),
+        )
+        record(roll, by, text)
     return roll
 
 
@@ -206,7 +238,12 @@ def roll_dice(*, by: Membership, roll: ActionRoll, rng=actions.SYSTEM_RNG) -> Ac
         # Each participant's dice are a line of the log; the entry remembers which.
         entry = {**roll.group_bonuses.get(str(character.pk), {}), "log": line.pk}
         roll.group_bonuses = {**roll.group_bonuses, str(character.pk): entry}
-        text = f"{character.name} rolls {result.pool}d: {', '.join(map(str, result.dice))}"
+        text = Words(
+            gettext_noop("%(name)s rolls %(pool)sd: %(dice)s"),
+            name=character.name,
+            pool=result.pool,
+            dice=log.faces(result.dice),
+        )
         if all(v is not None for v in roll.group.values()):
             rolled = [dice.Roll(v[0], tuple(v[1:])) for v in roll.group.values()]
             led = [dice.Roll(c["dice"][0], tuple(c["dice"][1:])) for c in roll.cohorts.values()]
@@ -227,9 +264,17 @@ def roll_dice(*, by: Membership, roll: ActionRoll, rng=actions.SYSTEM_RNG) -> Ac
             roll.effect = rules.flow_effect(roll.as_effect, setup)
             if roll.flashback_cost:
                 changes.stress(roll.character, roll.flashback_cost)
-            text += f"; the group's best is {outcome.outcome.label}"
+            text = Words(
+                gettext_noop("%(text)s; the group's best is %(outcome)s"),
+                text=text,
+                outcome=Term(outcome.outcome.label),
+            )
             if counted is not outcome.outcome:
-                text += f" (Synchronized: {counted.label})"
+                text = Words(
+                    gettext_noop("%(text)s (Synchronized: %(outcome)s)"),
+                    text=text,
+                    outcome=Term(counted.label),
+                )
             lead = roll.group_bonuses.get(str(roll.character_id), {})
             stress = ability_rules.leader_stress(
                 outcome.leader_stress, expertise=bool(lead.get("expertise"))
@@ -237,9 +282,15 @@ def roll_dice(*, by: Membership, roll: ActionRoll, rng=actions.SYSTEM_RNG) -> Ac
             if stress:
                 leader = Character.objects.get(pk=roll.character_id)
                 trauma = changes.stress(leader, stress)
-                text += f"; {leader.name} leads and takes {stress} stress{trauma}"
+                text = Words(
+                    gettext_noop("%(text)s; %(name)s leads and takes %(stress)s stress%(trauma)s"),
+                    text=text,
+                    name=leader.name,
+                    stress=stress,
+                    trauma=trauma,
+                )
                 if stress < outcome.leader_stress:
-                    text += " (Expertise)"
+                    text = Words(gettext_noop("%(text)s (Expertise)"), text=text)
         roll.save()
-        record(roll, by, "; ".join([text, *notes]), changes)
+        record(roll, by, Joined("; ", [text, *notes]), changes)
     return roll

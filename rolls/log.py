@@ -33,6 +33,11 @@ def headline(roll: ActionRoll, result: dice.Roll) -> Words:
     )
 
 
+def faces(dice) -> str:
+    """The dice as a step of the roll lists them: "6, 3, 1"."""
+    return ", ".join(map(str, dice))
+
+
 def roll_action_dice(roll: ActionRoll, *, by: Membership, character, pool: int, rng) -> Roll:
     """The dice of an action roll (or of one participant of a group action)."""
     group = roll.kind == ActionRoll.Kind.GROUP

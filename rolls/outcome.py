@@ -22,6 +22,7 @@ from blades.rules.rolls import (
     reduce_effect,
     resistance_stress,
 )
+from blades.rules.words import Joined, Words
 from characters import actions as sheet
 from characters.models import Character
 from crews import actions as crew_actions
@@ -34,6 +35,13 @@ from .access import require_gm_at, require_may, require_open
 from .changes import Changes, Step, locked_roll, record, require_step, stored_harm
 from .derived import crew_abilities, involved
 from .models import ActionRoll, Consequence
+
+# The armor box a player marks, in the record's own lower case.
+ARMOR_BOXES = {
+    "armor": gettext_noop("armor"),
+    "heavy": gettext_noop("heavy armor"),
+    "special": gettext_noop("special armor"),
+}
 
 # --- 5. Consequences and the target clock ---------------------------------------------
 
@@ -78,7 +86,7 @@ def add_consequence(
             resist_attribute=attribute,
         )
         changes = Changes()
-        text = f"GM: {CONSEQUENCE_KINDS[kind]}"
+        text = Words(gettext_noop("GM: %(kind)s"), kind=Term(CONSEQUENCE_KINDS[kind]))
         if kind == "harm":
             if level not in char_rules.HARM_SLOTS or not consequence.description:
                 raise RuleError(
@@ -89,9 +97,19 @@ def add_consequence(
                 target, sheet.add_harm, level=level, description=consequence.description
             )
             consequence.harm_level, consequence.harm_landed = level, landed.level
-            text += f" level {level} to {target.name}: {consequence.description}"
+            text = Words(
+                gettext_noop("%(text)s level %(level)s to %(name)s: %(description)s"),
+                text=text,
+                level=level,
+                name=target.name,
+                description=consequence.description,
+            )
             if landed.level != level:
-                text += f" (the row is full: level {landed.level})"
+                text = Words(
+                    gettext_noop("%(text)s (the row is full: level %(level)s)"),
+                    text=text,
+                    level=landed.level,
+                )
         elif kind == "complication" and heat:
             if clock is not None or heat not in rules.COMPLICATION_HEAT:
                 raise RuleError(
@@ -104,7 +122,12 @@ def add_consequence(
                 )
             changes.on_crew(crew, crew_actions.add_heat, amount=heat)
             consequence.heat = changes.heat_moved(crew)
-            text += f": {crew.name} +{heat} heat"
+            text = Words(
+                gettext_noop("%(text)s: %(crew)s +%(heat)s heat"),
+                text=text,
+                crew=crew.name,
+                heat=heat,
+            )
         elif kind == "complication" and clock is None:
             # "your lockpicks snap": the complication is the story alone, so it says it.
             if not consequence.description:
@@ -121,13 +144,27 @@ def add_consequence(
                 )
             changes.tick(clock, ticks)
             consequence.clock, consequence.ticks = clock, ticks
-            text += f": {audience.ref('clock', clock)} +{ticks}"
+            # A reference, not the name: the clock may be hidden from the players.
+            text = Words(
+                gettext_noop("%(text)s: %(clock)s +%(ticks)s"),
+                text=text,
+                clock=audience.ref("clock", clock),
+                ticks=ticks,
+            )
         elif kind == "reduced_effect":
             roll.effect = reduce_effect(roll.as_effect)
             roll.save(update_fields=["effect"])
-            text += f": now {roll.as_effect.label}"
+            text = Words(
+                gettext_noop("%(text)s: now %(effect)s"),
+                text=text,
+                effect=Term(roll.as_effect.label),
+            )
         if consequence.description and kind != "harm":
-            text += f" ({consequence.description})"
+            text = Words(
+                gettext_noop("%(text)s (%(description)s)"),
+                text=text,
+                description=consequence.description,
+            )
         consequence.save()
         record(roll, by, text, changes)
     return consequence
@@ -151,8 +188,13 @@ def tick_target(*, by: Membership, roll: ActionRoll, clock: Clock) -> ActionRoll
         changes.tick(clock, ticks)
         roll.target_clock = clock
         roll.save(update_fields=["target_clock"])
-        named = audience.ref("clock", clock)
-        record(roll, by, f"GM ticks {named} by {ticks} ({roll.as_effect.label})", changes)
+        text = Words(
+            gettext_noop("GM ticks %(clock)s by %(ticks)s (%(effect)s)"),
+            clock=audience.ref("clock", clock),
+            ticks=ticks,
+            effect=Term(roll.as_effect.label),
+        )
+        record(roll, by, text, changes)
     return roll
 
 
@@ -197,7 +239,12 @@ def protect(*, by: Membership, consequence: Consequence) -> Consequence:
         previous = consequence.character.name
         consequence.protected_by = consequence.character = guard
         consequence.save(update_fields=["protected_by", "character", "harm_landed"])
-        record(consequence.roll, by, f"{guard.name} protects {previous} and takes it", changes)
+        text = Words(
+            gettext_noop("%(guard)s protects %(name)s and takes it"),
+            guard=guard.name,
+            name=previous,
+        )
+        record(consequence.roll, by, text, changes)
     return consequence
 
 
@@ -228,15 +275,29 @@ def resist(*, by: Membership, consequence: Consequence, rng=actions.SYSTEM_RNG) 
         consequence.resisted = Consequence.Resisted.ROLL
         consequence.resist_dice = [result.pool, *result.dice]
         consequence.save(update_fields=["resisted", "resist_dice", "resist_log"])
-        cost = f"clears {-stress} stress" if stress < 0 else f"takes {stress} stress"
-        record(
-            consequence.roll,
-            by,
-            f"{character.name} resists with {consequence.resist_attribute.capitalize()}"
-            f"{''.join(f' (+{dice}d {name})' for name, dice in bonus)}: "
-            f"{result.pool}d, {', '.join(map(str, result.dice))}; {cost}{trauma}",
-            changes,
+        text = Words(
+            gettext_noop(
+                "%(name)s resists with %(attribute)s%(bonus)s: %(pool)sd, %(dice)s; "
+                "%(cost)s%(trauma)s"
+            ),
+            name=character.name,
+            attribute=Term(consequence.resist_attribute.capitalize()),
+            bonus=Joined(
+                "",
+                [
+                    # The ability's English name is its msgid (the rules mark it).
+                    Words(gettext_noop(" (+%(dice)sd %(ability)s)"), dice=dice, ability=Term(name))
+                    for name, dice in bonus
+                ],
+            ),
+            pool=result.pool,
+            dice=log.faces(result.dice),
+            cost=Words(gettext_noop("clears %(stress)s stress"), stress=-stress)
+            if stress < 0
+            else Words(gettext_noop("takes %(stress)s stress"), stress=stress),
+            trauma=trauma,
         )
+        record(consequence.roll, by, text, changes)
     return consequence
 
 
@@ -255,7 +316,7 @@ def use_armor(*, by: Membership, consequence: Consequence, box: str = "armor") -
         require_open(consequence, viewer, "armor")
         changes = Changes()
         changes.on_character(consequence.character, sheet.use_armor, box=box)
-        label = char_rules.ARMOR_LABELS[box].lower()
+        box_named = Term(ARMOR_BOXES[box])
         if again:
             victim = consequence.character
             victim.refresh_from_db()
@@ -268,11 +329,19 @@ def use_armor(*, by: Membership, consequence: Consequence, box: str = "armor") -
                 consequence.result = Consequence.Result.AVOIDED
             changes.set_fields(victim, harm=stored_harm(harm))
             consequence.save(update_fields=["result", "harm_landed"])
-            record(consequence.roll, by, f"{victim.name} marks {label}: reduced again", changes)
+            text = Words(
+                gettext_noop("%(name)s marks %(box)s: reduced again"),
+                name=victim.name,
+                box=box_named,
+            )
+            record(consequence.roll, by, text, changes)
             return consequence
         consequence.resisted = Consequence.Resisted.ARMOR
         consequence.save(update_fields=["resisted"])
-        record(consequence.roll, by, f"{consequence.character.name} marks {label}", changes)
+        text = Words(
+            gettext_noop("%(name)s marks %(box)s"), name=consequence.character.name, box=box_named
+        )
+        record(consequence.roll, by, text, changes)
     return consequence
 
 
@@ -309,12 +378,12 @@ def judge_resistance(*, by: Membership, consequence: Consequence, avoided: bool)
             roll.save(update_fields=["effect"])
         consequence.result = Consequence.Result.AVOIDED if avoided else Consequence.Result.REDUCED
         consequence.save(update_fields=["result", "harm_landed"])
-        record(
-            roll,
-            by,
-            f"GM: {consequence.get_kind_display()} {consequence.get_result_display().lower()}",
-            changes,
+        text = Words(
+            gettext_noop("GM: %(kind)s %(result)s"),
+            kind=Term(CONSEQUENCE_KINDS[consequence.kind]),
+            result=Term(log.RESISTED[consequence.result]),
         )
+        record(roll, by, text, changes)
     return consequence
 
 
@@ -329,7 +398,7 @@ def finish(*, by: Membership, roll: ActionRoll) -> ActionRoll:
         require_open(roll, viewer, "finish")
         roll.step, roll.finished = Step.DONE, timezone.now()
         roll.save(update_fields=["step", "finished"])
-        record(roll, by, "GM closes the roll")
+        record(roll, by, Words(gettext_noop("GM closes the roll")))
         log.close(roll)
     return roll
 
@@ -379,10 +448,11 @@ def fortune_roll(
             step=Step.DONE,
             finished=timezone.now(),
         )
-        record(
-            roll,
-            by,
-            f"GM rolls fortune, {pool}d: {', '.join(map(str, result.dice))}: "
-            f"{result.outcome.label}",
+        text = Words(
+            gettext_noop("GM rolls fortune, %(pool)sd: %(dice)s: %(outcome)s"),
+            pool=pool,
+            dice=log.faces(result.dice),
+            outcome=Term(result.outcome.label),
         )
+        record(roll, by, text)
     return roll

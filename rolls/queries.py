@@ -38,6 +38,7 @@ from sessions.models import Clock, Membership, Table
 
 from . import access as flow_access
 from . import derived
+from .changes import FIELD_LABELS
 from .models import ActionRoll, Consequence, RollEvent
 
 FINISHED_SHOWN = 10
@@ -69,7 +70,8 @@ class ConsequenceView:
 @dataclass
 class ChangeView:
     who: str
-    field: str
+    field: str  # the field's key ("harm"), as stored
+    label: str  # and its name in the reader's language
     before: object
     after: object
 
@@ -286,13 +288,18 @@ def _event_views(views: list[RollView], is_gm: bool) -> None:
     for (view, event), text in zip(events, by_text, strict=True):
         changes = [
             # A clock whose progress players do not see moved; by how much is not theirs.
-            ChangeView(next(filled), c["field"], None, None)
+            ChangeView(next(filled), c["field"], _label(c["field"]), None, None)
             if c.get("clock") in veiled
-            else ChangeView(next(filled), c["field"], c["before"], c["after"])
+            else ChangeView(next(filled), c["field"], _label(c["field"]), c["before"], c["after"])
             for c in event.changes
         ]
-        actor = event.actor.username if event.actor else "someone"
+        actor = event.actor.username if event.actor else gettext("someone")
         view.events.append(EventView(actor=actor, text=text, changes=changes))
+
+
+def _label(field_name: str) -> str:
+    # A restored file's event may name a field no step writes: shown by its key.
+    return gettext(FIELD_LABELS.get(field_name, field_name))
 
 
 def _group_notes(entry: dict, characters: dict[int, Character]) -> list[str]:

@@ -19,6 +19,7 @@ from blades.rules import character as char_rules
 from blades.rules import crew as crew_rules
 from blades.rules import undo as rules
 from blades.rules.errors import RuleError
+from blades.rules.words import Joined, Term, Words
 from characters import actions as sheet
 from characters.models import Character
 from crews import actions as crew_actions
@@ -28,7 +29,7 @@ from sessions.models import Clock, Membership, Table
 
 from . import log
 from .access import require_gm_at
-from .changes import Changes, Step, locked_roll, record, require_step, stored_harm
+from .changes import FIELD_LABELS, Changes, Step, locked_roll, record, require_step, stored_harm
 from .derived import last_finished
 from .models import ActionRoll
 
@@ -60,19 +61,25 @@ def _delta(changes: list) -> int:
     return sum(c["after"] - c["before"] for c in changes)
 
 
-def _reverse_character(character: Character, fields: dict[str, list]) -> tuple[dict, list[str]]:
+def _reverse_character(character: Character, fields: dict[str, list]) -> tuple[dict, list[Words]]:
     """The values that take this roll's changes off the sheet as it is now, and notes
     for the GM about what could not be put back exactly."""
     name = character.name
     new: dict = {}
-    notes: list[str] = []
+    notes: list[Words] = []
     for field, changes in fields.items():
         current = getattr(character, field)
         if field == "stress":
             back = rules.reverse_count(current, _delta(changes), 0, character.stress_max)
             new[field] = back.value
             if back.clamped:
-                notes.append(f"{name}'s stress stops at {back.value}")
+                notes.append(
+                    Words(
+                        gettext_noop("%(name)s's stress stops at %(value)s"),
+                        name=name,
+                        value=back.value,
+                    )
+                )
         elif field in XP_LADDERS or field in ADVANCES:
             continue  # below, with the other half of the track
         elif field == "harm":
@@ -86,13 +93,31 @@ def _reverse_character(character: Character, fields: dict[str, list]) -> tuple[d
             # Back where it was: keep the stored form too, so the sheet reads the same.
             new[field] = first if harm == char_rules.harm_rows(first) else stored_harm(harm)
             if missing:
-                notes.append(f"{name} no longer had {', '.join(missing)}")
+                notes.append(
+                    Words(
+                        gettext_noop("%(name)s no longer had %(harm)s"),
+                        name=name,
+                        harm=Joined(", ", missing),
+                    )
+                )
             if unplaced:
-                notes.append(f"no room to give {name} back {', '.join(unplaced)}")
+                notes.append(
+                    Words(
+                        gettext_noop("no room to give %(name)s back %(harm)s"),
+                        name=name,
+                        harm=Joined(", ", unplaced),
+                    )
+                )
         elif current == changes[-1]["after"]:
             new[field] = changes[0]["before"]
         else:
-            notes.append(f"{name}'s {field.replace('_', ' ')} changed since: left as it is")
+            notes.append(
+                Words(
+                    gettext_noop("%(name)s: %(field)s changed since, left as it is"),
+                    name=name,
+                    field=Term(FIELD_LABELS[field]),
+                )
+            )
     for xp, (advances, length) in XP_LADDERS.items():
         if xp in fields or advances in fields:
             steps = rules.ladder_steps(
@@ -103,7 +128,14 @@ def _reverse_character(character: Character, fields: dict[str, list]) -> tuple[d
             )
             new[xp], new[advances] = back.low, back.high
             if back.clamped:
-                notes.append(f"{name}'s {xp.replace('_', ' ')} stops at 0")
+                notes.append(
+                    Words(
+                        gettext_noop("%(name)s: %(field)s stops at %(value)s"),
+                        name=name,
+                        field=Term(FIELD_LABELS[xp]),
+                        value=back.low,
+                    )
+                )
     return new, notes
 
 
@@ -123,7 +155,7 @@ def undo_last(*, by: Membership, table: Table, roll_id: int | None = None) -> Ac
         require_step(roll, Step.DONE)  # a concurrent undo got here first
         characters, clocks, crews = _roll_changes(roll)
         changes = Changes()
-        notes: list[str] = []
+        notes: list[Words] = []
         locked = Character.objects.select_for_update().filter(pk__in=characters)
         for character in locked:
             fields, character_notes = _reverse_character(character, characters[character.pk])
@@ -132,19 +164,33 @@ def undo_last(*, by: Membership, table: Table, roll_id: int | None = None) -> Ac
                 changes.set_fields(character, **fields)
         for clock in Clock.objects.filter(pk__in=clocks):
             if changes.tick(clock, -clocks[clock.pk]) != -clocks[clock.pk]:
-                notes.append(f"{audience.ref('clock', clock)} stops at {clock.filled}")
+                notes.append(
+                    Words(
+                        gettext_noop("%(clock)s stops at %(filled)s"),
+                        clock=audience.ref("clock", clock),
+                        filled=clock.filled,
+                    )
+                )
         for crew in Crew.objects.filter(pk__in=crews):
             steps = crew_rules.heat_steps(crews[crew.pk]["heat"], crews[crew.pk]["wanted"])
             back = Changes()
             back.on_crew(crew, crew_actions.unwind_heat, steps=steps)
             if back.heat_moved(crew) != -steps:
-                notes.append(f"{crew.name}'s heat stops at the end of the track")
+                notes.append(
+                    Words(
+                        gettext_noop("%(crew)s's heat stops at the end of the track"),
+                        crew=crew.name,
+                    )
+                )
             changes += back
         roll.step = Step.UNDONE
         roll.save(update_fields=["step"])
         log.undone(roll)
-        text = "GM undoes the roll: its changes are taken back"
+        text = Words(gettext_noop("GM undoes the roll: its changes are taken back"))
         if notes:
-            text += " except: " + "; ".join(notes)
+            text = Words(
+                gettext_noop("GM undoes the roll: its changes are taken back except: %(notes)s"),
+                notes=Joined("; ", notes),
+            )
         record(roll, by, text, changes)
     return roll

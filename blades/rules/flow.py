@@ -51,7 +51,7 @@ def improve_position(position: Position) -> Position:
     return POSITION_LADDER[max(POSITION_LADDER.index(position) - 1, 0)]
 
 
-TRADES = {"effect": "position for effect", "position": "effect for position"}
+TRADES = {"effect": _("position for effect"), "position": _("effect for position")}
 
 
 def trade(position: Position, effect: Effect, direction: str) -> tuple[Position, Effect]:

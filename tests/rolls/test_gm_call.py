@@ -117,7 +117,7 @@ def test_a_purely_narrative_complication(ada_m, gm_m, ada):
         by=gm_m, roll=roll, kind="complication", description="Your lockpicks snap", ticks=1
     )
     assert (complication.clock, complication.ticks, complication.heat) == (None, 0, 0)
-    assert "GM: Complication (Your lockpicks snap)" in roll.events.last().text
+    assert "GM: Complication (Your lockpicks snap)" in str(roll.events.last().text)
     with pytest.raises(RuleError, match="Describe the complication"):
         flow_outcome.add_consequence(by=gm_m, roll=roll, kind="complication")
 

@@ -36,7 +36,7 @@ def test_a_complication_gives_the_crew_exactly_that_heat(table, ada_m, gm_m, ada
     assert event.changes == [
         {"crew": crew.pk, "who": crew.name, "field": "heat", "before": 3, "after": 3 + heat}
     ]
-    assert f"+{heat} heat" in event.text
+    assert f"+{heat} heat" in str(event.text)
 
 
 def test_complication_heat_rolls_over_into_the_wanted_level(table, ada_m, gm_m, ada):

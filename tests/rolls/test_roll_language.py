@@ -1,14 +1,18 @@
 """The roll panel in its reader's language: its own words, the rules' words it shows
-(position, effect, outcome, consequence kinds) and the sheet's warnings before a roll.
-
-The roll's log lines are stored text the whole table shares, in the table's language (an
-English table here): the rules' words they hold are checked as present, not as absent."""
+(position, effect, outcome, consequence kinds), the sheet's warnings before a roll, and
+the record of every step with what it changed, stored once and read by each reader in
+their own language."""
 
 import re
 
 from django.urls import reverse
 
+from blades.rules.rolls import Effect, Position
 from rolls import actions as flow
+from rolls import outcome as flow_outcome
+from rolls import undo as flow_undo
+from sessions.models import Clock
+from tests.factories import ClockFactory
 from tests.helpers import Dice, fresh, start
 
 SPANISH = {"HTTP_ACCEPT_LANGUAGE": "es-ES,es;q=0.9"}
@@ -70,3 +74,74 @@ def test_a_rolled_roll_reads_in_its_readers_language(client, table, gm, ada, ada
     flow.roll_dice(by=ada_m, roll=start(ada_m, ada), rng=Dice(4, 2))
     reads(table_page(client, gm, table, SPANISH), [*AFTER["es"], "Éxito parcial"], AFTER["en"])
     reads(table_page(client, gm, table, ENGLISH), AFTER["en"], [*AFTER["es"], "Éxito parcial"])
+
+
+# Every step of a roll, as its record reads: the players' words (the goal, a harm, the
+# names) as typed, and a clock the GM hides named to the player as a hidden clock.
+STEPS = {
+    "es": [
+        "Ada tira: Merodear para slip past the guard",
+        "El DJ fija posición Desesperada, efecto Estándar",
+        "Bo ayuda (+1d, 1 de estrés al tirar)",
+        "Se fuerza por +1d",
+        "Tira 4d con Desesperada / Estándar: 4, 2, 1, 1: Éxito parcial; Ada recibe 2 de "
+        "estrés; Bo recibe 1 de estrés por ayudar; Ada marca px de Destreza",
+        "Ada: Estrés 0 → 2", "Bo: Estrés 0 → 1", "Ada: px de Destreza 0 → 1",
+        "DJ: Daño de nivel 2 a Ada: Cut", "Ada: Daño cambiado",
+        "Ada resiste con Destreza: 3d, 5, 3, 2; recibe 1 de estrés",
+        "DJ: Daño reducido",
+        "DJ: Complicación: un reloj oculto +1", "un reloj oculto: Segmentos llenos cambiado",
+        "El DJ cierra la tirada",
+        "El DJ deshace la tirada: sus cambios se revierten salvo: un reloj oculto se queda en 0",
+    ],
+    "en": [
+        "Ada rolls: Prowl to slip past the guard",
+        "GM sets Desperate position, Standard effect",
+        "Bo assists (+1d, 1 stress on the roll)",
+        "Pushes for +1d",
+        "Rolls 4d at Desperate / Standard: 4, 2, 1, 1: Partial success; Ada takes 2 stress; "
+        "Bo takes 1 stress for assisting; Ada marks Prowess xp",
+        "Ada: Stress 0 → 2", "Bo: Stress 0 → 1", "Ada: Prowess xp 0 → 1",
+        "GM: Harm level 2 to Ada: Cut", "Ada: Harm changed",
+        "Ada resists with Prowess: 3d, 5, 3, 2; takes 1 stress",
+        "GM: Harm reduced",
+        "GM: Complication: Zq-alarm +1", "Zq-alarm: Segments filled 0 → 1",
+        "GM closes the roll",
+        "GM undoes the roll: its changes are taken back except: Zq-alarm stops at 0",
+    ],
+}  # fmt: skip
+# What none of those steps may leave in English for a Spanish reader.
+ENGLISH_WORDS = [
+    "rolls", "Rolls", "GM", "sets", "position", "effect", "assists", "stress", "Stress",
+    "Pushes", "takes", "marks", "xp", "Prowess", "Prowl", "Harm", "level", "changed",
+    "resists", "reduced", "Complication", "hidden clock", "Segments filled", "closes",
+    "undoes", "taken back", "except", "stops at", "Partial success", "Desperate",
+]  # fmt: skip
+
+
+def test_every_step_of_a_roll_reads_in_its_readers_language(
+    client, table, gm, gm_m, player, ada, ada_m, bo_m
+):
+    clock = ClockFactory(table=table, name="Zq-alarm", visibility="gm")
+    roll = flow.start_roll(by=ada_m, character=ada, goal="slip past the guard", action="prowl")
+    roll = flow.set_terms(by=gm_m, roll=roll, position=Position.DESPERATE, effect=Effect.STANDARD)
+    roll = flow.assist(by=bo_m, roll=roll)
+    roll = flow.set_push(by=ada_m, roll=roll, dice_=True, effect=False)
+    roll = flow.roll_dice(by=ada_m, roll=roll, rng=Dice(4, 2, 1, 1))
+    harm = flow_outcome.add_consequence(
+        by=gm_m, roll=roll, kind="harm", level=2, description="Cut", attribute="prowess"
+    )
+    flow_outcome.resist(by=ada_m, consequence=harm, rng=Dice(5, 3, 2))
+    flow_outcome.judge_resistance(by=gm_m, consequence=harm, avoided=False)
+    flow_outcome.add_consequence(by=gm_m, roll=roll, kind="complication", clock=clock, ticks=1)
+    flow_outcome.finish(by=gm_m, roll=roll)
+    Clock.objects.filter(pk=clock.pk).update(filled=0)  # emptied by hand: undo says so
+    flow_undo.undo_last(by=gm_m, table=table)
+
+    def panel(user, language) -> str:
+        client.force_login(user)
+        return client.get(reverse("flow_panel", args=[table.pk]), **language).content.decode()
+
+    spanish = panel(player, SPANISH)
+    reads(spanish, STEPS["es"], ENGLISH_WORDS + ["Zq-alarm"])
+    reads(panel(gm, ENGLISH), STEPS["en"], STEPS["es"])

@@ -155,7 +155,7 @@ def test_the_log_names_every_step_and_change_and_marks_undo(
     login(client, gm)
     step(client, roll, "finish")
     panel = client.get(reverse("flow_panel", args=[table.pk])).content.decode()
-    assert "Ada: stress 0 → 2" in panel and "Bo: stress 0 → 1" in panel
+    assert "Ada: Stress 0 → 2" in panel and "Bo: Stress 0 → 1" in panel
     assert "Pushes for +1d" in panel and "GM closes the roll" in panel
     response = client.post(reverse("flow_undo", args=[table.pk]), **HTMX)
     assert response.status_code == 200
