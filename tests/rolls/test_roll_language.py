@@ -11,6 +11,7 @@ from blades.rules.rolls import Effect, Position
 from rolls import actions as flow
 from rolls import outcome as flow_outcome
 from rolls import undo as flow_undo
+from rolls.changes import FIELD_LABELS, TRACKED
 from sessions.models import Clock
 from tests.factories import ClockFactory
 from tests.helpers import Dice, fresh, start
@@ -145,3 +146,8 @@ def test_every_step_of_a_roll_reads_in_its_readers_language(
     spanish = panel(player, SPANISH)
     reads(spanish, STEPS["es"], ENGLISH_WORDS + ["Zq-alarm"])
     reads(panel(gm, ENGLISH), STEPS["en"], STEPS["es"])
+
+
+def test_every_field_a_step_changes_has_a_label():
+    """A sheet's fields, a crew's heat and wanted level, a clock's segments."""
+    assert set(FIELD_LABELS) == {*TRACKED, "heat", "wanted", "filled"}
