@@ -23,12 +23,14 @@ from tests.factories import AdaFactory
 
 pytestmark = pytest.mark.browser
 
+GOAL = "Slip past the watch"
 # The players' own words on these pages: names, the table's, the goal, the harm, a clock.
 THEIRS = {"Ada", "The", "Crows", "Nest", "Slip", "past", "the", "watch", "Cut", "Tired", "Luck"}
 THEIRS |= {"Bluecoats", "gm", "ada"}  # a clock, the usernames
-# Words English and Spanish spell alike ("a", "Normal", "traumas"), the names no
+# Words English and Spanish spell alike ("a", "dice", "Normal"), the names no
 # translation changes (Doskvol, Foundry VTT), and units ("d" for dice, UTC).
-SAME = {"a", "Normal", "Visible", "total", "trauma", "Trauma", "traumas", "d", "UTC", "JSON"}
+SAME = {"a", "dice", "no", "Normal", "Visible", "total", "trauma", "Trauma", "traumas"}
+SAME |= {"d", "UTC", "JSON"}
 SAME |= {"Blades", "Table", "Akoros", "Doskvol", "Foundry", "VTT"}
 WORD = re.compile(r"[^\W\d_]+(?:'[^\W\d_]+)?")
 
@@ -79,6 +81,54 @@ def spanish(page):
     page.get_by_label("Language").select_option(label="Español")
     page.get_by_role("button", name="Change language").click()
     expect(page.locator("html")).to_have_attribute("lang", "es")
+
+
+def test_a_spanish_player_reads_every_word_while_the_gm_reads_english(person, server, crew):
+    table, ada_sheet = crew
+    gm, ada = person("gm"), person("ada")
+    for page in (gm, ada):
+        page.goto(f"{server.url}/tables/{table.pk}/")
+    spanish(ada)
+    for page in (gm, ada):
+        wait_for_socket(page)
+
+    ada.get_by_text("Empezar una tirada de acción").click()
+    ada.get_by_label("Objetivo").fill(GOAL)
+    ada.get_by_label("Acción", exact=True).select_option(label="Merodear")
+    ada.get_by_role("button", name="Proponer la tirada").click()
+    mine = ada.get_by_role("article", name=re.compile(f"Ada: Merodear — {GOAL}"))
+    called = gm.get_by_role("article", name=re.compile(f"Ada: Prowl — {GOAL}"))
+    called.get_by_label("Position").select_option(label="Desperate")
+    called.get_by_label("Effect").select_option(label="Great")
+    called.get_by_role("button", name="Set position and effect").click()
+    expect(mine).to_contain_text("posición Desesperada · efecto Grande")
+    mine.get_by_role("button", name="Tirar los dados").click()
+    expect(called.get_by_role("img", name=re.compile(r"\(counts\)"))).to_have_count(1)
+
+    # The GM's consequence, then the roll is done: its line in the log says what it cost.
+    if called.get_by_label("Consequence").count():
+        called.get_by_label("Consequence").select_option(label="Harm")
+        called.get_by_label("Description").fill("Cut")
+        called.get_by_role("button", name="Inflict the consequence").click()
+        expect(mine).to_contain_text("Daño")
+    called.get_by_role("button", name="Close the roll").click()
+    log = ada.get_by_role("list", name="Registro de tiradas")
+    expect(log).to_contain_text("Merodear · Desesperada / Grande")
+    expect(gm.get_by_role("list", name="Roll log")).to_contain_text("Prowl · Desperate / Great")
+    gm.reload()
+    ada.reload()
+    for page in (gm, ada):
+        wait_for_socket(page)
+    left = english_left(ada, gm)
+    assert not left, " ".join(sorted(left))
+
+    # Her sheet, after the roll, as she and the GM read it.
+    sheet = f"{server.url}/tables/{table.pk}/characters/{ada_sheet.pk}/"
+    for page in (gm, ada):
+        page.goto(sheet)
+        expect(page.get_by_role("heading", name="Ada", level=1)).to_be_visible()
+    left = english_left(ada, gm)
+    assert not left, " ".join(sorted(left))
 
 
 def test_her_sheet_reads_in_spanish_while_the_gm_reads_it_in_english(person, server, crew):
