@@ -259,8 +259,11 @@ def _happening(event: Happening, is_gm: bool) -> Line | None:
             return Line(text % data)
         return Line(gettext("The crew took %(taken)s heat.") % data)
     if event.kind == Kind.ENTANGLEMENT:
-        text = gettext("Entanglement: %(name)s.") % {"name": data["name"]}
-        return Line(f"{text} {data.get('resolution', '')}".strip())
+        text = gettext("Entanglement: %(name)s.") % {"name": gettext(data["name"])}
+        # Read from the score, in words; a happening whose score is gone has only its data
+        # (where an older one wrote the resolution, in its writer's language).
+        resolution = event.score.resolution if event.score else data.get("resolution", "")
+        return Line(f"{text} {resolution}".strip())
     if event.kind == Kind.FLASHBACK:
         if data["downtime"]:
             cost = gettext("1 coin or 1 rep")

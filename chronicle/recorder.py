@@ -67,8 +67,9 @@ def score_saved(sender, instance, created: bool, raw: bool = False, update_field
         books = crew.values("heat", "wanted").first() or {}
         kind, data = Happening.Kind.HEAT, {"taken": instance.heat, **books}
     elif "resolution" in fields:
-        kind = Happening.Kind.ENTANGLEMENT
-        data = {"name": instance.entanglement, "resolution": instance.resolution}
+        # The resolution is read from the score, in words: the journal is read in the
+        # table's language, which may change after.
+        kind, data = Happening.Kind.ENTANGLEMENT, {"name": instance.entanglement}
     if kind:
         Happening.objects.create(table_id=instance.table_id, kind=kind, score=instance, data=data)
 

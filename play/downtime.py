@@ -24,6 +24,7 @@ from blades.rules.rolls import (
     ticks_text,
     tier_result,
 )
+from blades.rules.words import Joined, Term, Words, ngettext
 from characters import actions as character_actions
 from characters.models import Character
 from characters.signals import IGNORED_VICE
@@ -84,7 +85,7 @@ def _begin(character: Character, kind: str, pay_with: str) -> tuple[Phase, Crew,
     return phase, crew, {"score": score, "character": character, "kind": kind, "paid_with": paid}
 
 
-def _roll(character: Character, roller, pool: int, rng, label: str, summary=None):
+def _roll(character: Character, roller, pool: int, rng, label: Words, summary=None):
     text = summary or (lambda result: ticks_text(downtime_ticks(result.outcome)))
     roll = store_roll(
         character.table_id, roller, RollKind.DOWNTIME, pool, rng, text, label, character
@@ -139,17 +140,22 @@ def acquire_asset(
         dice, levels = ability_rules.acquire_bonus(character.ability_keys, crew.abilities)
         result, roll = _roll(
             character, roller, tier + dice + _help(helped) + _push(character, push), rng,
-            f"Acquire asset: {description}",
-            lambda r: f"Quality {tier_result(tier, raise_outcome(r.outcome, levels))}",
+            Words(gettext_noop("Acquire asset: %(description)s"), description=description),
+            lambda r: _quality(tier_result(tier, raise_outcome(r.outcome, levels))),
         )  # fmt: skip
         outcome = raise_outcome(result.outcome, levels)
         quality = tier_result(tier, outcome)
         if restricted:
             crew_actions.add_heat(crew=crew, amount=rules.RESTRICTED_HEAT)
+            said = Words(
+                gettext_noop("%(asset)s: quality %(quality)s (+%(heat)s heat)"),
+                asset=description, quality=quality, heat=rules.RESTRICTED_HEAT,
+            )  # fmt: skip
+        else:
+            said = _asset(description, quality)
         activity = DowntimeActivity.objects.create(
             **fields, detail=description[:200], roll=roll, outcome=outcome,
-            amount=quality, result=f"{description}: quality {quality}"
-            + (f" (+{rules.RESTRICTED_HEAT} heat)" if restricted else ""),
+            amount=quality, result=said,
         )  # fmt: skip
         push_phase(phase)
     return activity
@@ -175,19 +181,25 @@ def long_term_project(
         named = audience.ref("clock", clock)
         result, roll = _roll(
             character, roller, _action_dice(character, action, helped, push, 0, push_act), rng,
-            f"Project: {named}",
+            Words(gettext_noop("Project: %(clock)s"), clock=named),
         )  # fmt: skip
         ticks = downtime_ticks(result.outcome)
         table_actions.tick_clock(clock=clock, by=ticks)
         activity = DowntimeActivity.objects.create(
             **fields, detail=action, roll=roll, outcome=result.outcome, amount=ticks,
-            clock=clock, result=f"{named}: {ticks_text(ticks)}",
+            clock=clock, result=Joined(": ", [named, ticks_text(ticks)]),
         )  # fmt: skip
         push_phase(phase)
     return activity
 
 
-HEALERS = ("npc", "pc", "self", "none")
+# Who may treat the wounds, each with the recovery roll's line (`healer`: the PC who does).
+TREATED_BY = {
+    "npc": gettext_noop("Recover: %(name)s, treated by a healer"),
+    "pc": gettext_noop("Recover: %(name)s, treated by %(healer)s"),
+    "self": gettext_noop("Recover: %(name)s, treated by themself"),
+    "none": gettext_noop("Recover: %(name)s, treated by nobody"),
+}
 
 
 def recover(
@@ -197,7 +209,7 @@ def recover(
 ) -> DowntimeActivity:  # fmt: skip
     """The healer rolls (an NPC's quality, a PC's Tinker; healing yourself costs 2 stress;
     untreated: 1 stress and 0d) and the healing clock ticks; a full clock lowers all harm."""
-    if healer not in HEALERS:
+    if healer not in TREATED_BY:
         raise RuleError(gettext_noop("Choose who treats the wounds."))
     with transaction.atomic():
         phase, crew, fields = _begin(character, Kind.RECOVER, pay_with)
@@ -205,21 +217,21 @@ def recover(
             quality = crew_rules.check_range(
                 quality, 0, rules.HEALER_QUALITY_MAX, gettext_noop("Healer's quality")
             )
-            pool, who = quality, "a healer"
+            pool, who = quality, {}
         elif healer == "pc":
             if healer_character is None or healer_character.table_id != character.table_id:
                 raise RuleError(gettext_noop("Choose the PC who treats them."))
-            pool, who = healer_character.tinker, healer_character.name
+            pool, who = healer_character.tinker, {"healer": healer_character.name}
         elif healer == "self":
             character = character_actions.mark_stress(
                 character=character, amount=rules.SELF_HEAL_STRESS
             )
-            pool, who = character.tinker, "themself"
+            pool, who = character.tinker, {}
         else:
             character = character_actions.mark_stress(
                 character=character, amount=rules.UNTREATED_STRESS
             )
-            pool, who = rules.UNTREATED_DICE, "nobody"
+            pool, who = rules.UNTREATED_DICE, {}
         pool = character_rules.healing_dice(pool, character_actions.vigorous(character))
         pool += ability_rules.healing_bonus(
             Character.objects.filter(
@@ -227,13 +239,13 @@ def recover(
                 abilities__ability__key="physicker",
             ).exists()
         )  # fmt: skip
-        treated = f"Recover: {character.name}, treated by {who}"
+        treated = Words(TREATED_BY[healer], name=character.name, **who)
         result, roll = _roll(character, roller, pool + _help(helped), rng, treated)
         ticks = downtime_ticks(result.outcome)
         character_actions.tick_healing(character=character, ticks=ticks)
         activity = DowntimeActivity.objects.create(
             **fields, detail=healer, roll=roll, outcome=result.outcome, amount=ticks,
-            result=f"Healing clock +{ticks}",
+            result=_healed(ticks),
         )  # fmt: skip
         push_phase(phase)
     return activity
@@ -248,14 +260,15 @@ def reduce_heat(
         dice, levels = ability_rules.reduce_heat_bonus(character.ability_keys, crew.abilities)
         result, roll = _roll(
             character, roller, _action_dice(character, action, helped, push, dice, push_act), rng,
-            "Reduce heat", lambda r: f"Heat −{downtime_ticks(raise_outcome(r.outcome, levels))}",
+            Words(gettext_noop("Reduce heat")),
+            lambda r: _cooled(downtime_ticks(raise_outcome(r.outcome, levels))),
         )  # fmt: skip
         outcome = raise_outcome(result.outcome, levels)
         removed = downtime_ticks(outcome)
         crew_actions.add_heat(crew=crew, amount=-removed)
         activity = DowntimeActivity.objects.create(
             **fields, detail=action, roll=roll, outcome=outcome, amount=removed,
-            result=f"Heat −{removed}",
+            result=_cooled(removed),
         )  # fmt: skip
         push_phase(phase)
     return activity
@@ -276,9 +289,8 @@ def train(*, character: Character, track: str, pay_with: str = "") -> DowntimeAc
             )
         xp = crew.training_for(track)
         character_actions.mark_xp(character=character, track=track, amount=xp)
-        activity = DowntimeActivity.objects.create(
-            **fields, detail=track, amount=xp, result=f"{track.capitalize()} +{xp} xp"
-        )
+        said = Words(gettext_noop("%(track)s +%(xp)s xp"), track=Term(track.capitalize()), xp=xp)
+        activity = DowntimeActivity.objects.create(**fields, detail=track, amount=xp, result=said)
         push_phase(phase)
     return activity
 
@@ -305,7 +317,7 @@ def tend_cohort(
         healed = crew_rules.heal_cohort(cohort.harm, tended=True)
         activity = DowntimeActivity.objects.create(
             **fields, cohort=cohort, detail=str(cohort)[:200], amount=cohort.harm - healed,
-            result=f"{cohort}: {crew_rules.cohort_harm(healed).lower()} after downtime",
+            result=Words(AFTER_DOWNTIME[healed], cohort=str(cohort)),
         )  # fmt: skip
         push_phase(phase)
     return activity
@@ -339,7 +351,7 @@ def overindulge(*, activity: DowntimeActivity, choice: str) -> DowntimeActivity:
         if choice == "brag":
             crew_actions.add_heat(crew=table_crew(activity.character.table_id), amount=2)
         activity.overindulgence = choice
-        activity.result = f"{activity.result} · {OVERINDULGENCES[choice].label}"[:300]
+        activity.result = Joined(" · ", [activity.result, Term(OVERINDULGENCES[choice].label)])
         activity.save(update_fields=["overindulgence", "result"])
         push_phase(phase)
     return activity
@@ -362,7 +374,6 @@ def raise_result(*, activity: DowntimeActivity, coin: int) -> DowntimeActivity:
             # Past a critical the quality keeps what earlier coin bought on top of it.
             quality = activity.amount if new is old else tier_result(crew.shown_tier, new)
             activity.amount = quality + raised.past_critical
-            activity.result = f"{activity.detail}: quality {activity.amount}"
         else:
             more = downtime_ticks(new) - downtime_ticks(old)
             if activity.kind == Kind.PROJECT and activity.clock:
@@ -372,24 +383,69 @@ def raise_result(*, activity: DowntimeActivity, coin: int) -> DowntimeActivity:
             elif activity.kind == Kind.REDUCE_HEAT:
                 crew_actions.add_heat(crew=crew, amount=-more)
             activity.amount += more
-            activity.result = f"{activity.result.split(' (')[0]} (+{more} for {coin} coin)"
         activity.outcome, activity.raised = new, activity.raised + coin
+        activity.result = _raised(_result(activity), activity.raised)
         activity.save(update_fields=["amount", "result", "outcome", "raised"])
         if activity.roll_id is not None:
             # The log line said what the dice gave; it now says what the coin made of it.
             table_actions.amend_roll(
-                activity.roll,
-                summary=f"{_raised_summary(activity)} (raised for {activity.raised} coin)",
+                activity.roll, summary=_raised(_roll_result(activity), activity.raised)
             )
         push_phase(phase)
     return activity
 
 
-def _raised_summary(activity: DowntimeActivity) -> str:
+# A tended cohort's harm once downtime ends, by its level (a tended cohort is not dead).
+AFTER_DOWNTIME = {
+    0: gettext_noop("%(cohort)s: unharmed after downtime"),
+    1: gettext_noop("%(cohort)s: weakened after downtime"),
+    2: gettext_noop("%(cohort)s: impaired after downtime"),
+    3: gettext_noop("%(cohort)s: broken after downtime"),
+}
+
+
+def _asset(description: str, quality: int) -> Words:
+    return Words(gettext_noop("%(asset)s: quality %(quality)s"), asset=description, quality=quality)
+
+
+def _quality(quality: int) -> Words:
+    return Words(gettext_noop("Quality %(quality)s"), quality=quality)
+
+
+def _cooled(heat: int) -> Words:
+    return Words(gettext_noop("Heat −%(heat)s"), heat=heat)
+
+
+def _healed(ticks: int) -> Words:
+    return Words(gettext_noop("Healing clock +%(ticks)s"), ticks=ticks)
+
+
+def _raised(said, coin: int) -> Words:
+    message = ngettext(
+        "%(result)s (raised for %(coin)s coin)", "%(result)s (raised for %(coin)s coin)", coin
+    )
+    return Words(message, result=said, coin=coin)
+
+
+def _result(activity: DowntimeActivity):
+    """A raisable activity's result, made again from its parts at its amount now."""
     if activity.kind == Kind.ACQUIRE_ASSET:
-        return f"Quality {activity.amount}"
+        return _asset(activity.detail, activity.amount)
+    if activity.kind == Kind.PROJECT and activity.clock:
+        return Joined(": ", [audience.ref("clock", activity.clock), ticks_text(activity.amount)])
+    if activity.kind == Kind.RECOVER:
+        return _healed(activity.amount)
     if activity.kind == Kind.REDUCE_HEAT:
-        return f"Heat −{activity.amount}"
+        return _cooled(activity.amount)
+    return ticks_text(activity.amount)
+
+
+def _roll_result(activity: DowntimeActivity) -> Words:
+    """What the log's line says the roll gave, at the activity's amount now."""
+    if activity.kind == Kind.ACQUIRE_ASSET:
+        return _quality(activity.amount)
+    if activity.kind == Kind.REDUCE_HEAT:
+        return _cooled(activity.amount)
     return ticks_text(activity.amount)
 
 

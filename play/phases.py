@@ -26,6 +26,7 @@ from blades.rules.rolls import (
     incarceration_result,
     summarize,
 )
+from blades.rules.words import Joined, Term, Words
 from characters import actions as character_actions
 from characters.models import Character
 from crews import actions as crew_actions
@@ -73,15 +74,18 @@ def move_to(phase: Phase, step: str) -> None:
     push_phase(phase)
 
 
-def score_line(score: Score) -> str:
+def score_line(score: Score) -> Words:
     """The score as a log line stores it: a faction target by reference, not by name."""
     if score.target_faction is None:
-        return str(score)
-    return f"{score.get_plan_display()} on {audience.ref('target', score.target_faction)}"
+        target = score.target_name
+    else:
+        target = audience.ref("target", score.target_faction)
+    plan = Term(rules.PLANS[score.plan][0])
+    return Words(gettext_noop("%(plan)s on %(target)s"), plan=plan, target=target)
 
 
 def store_roll(
-    table_id: int, roller, kind: RollKind, pool: int, rng, summary=None, note: str = "",
+    table_id: int, roller, kind: RollKind, pool: int, rng, summary=None, note="",
     character: Character | None = None, secret: bool = False,
 ) -> Roll:  # fmt: skip
     """Roll `pool` dice into the table's log (sessions.actions.record_roll); the dice are
@@ -160,7 +164,16 @@ def roll_engagement(*, table: Table, roller, marks: dict[str, str], rng=SYSTEM_R
         if score.engagement_roll_id:
             raise RuleError(gettext_noop("The engagement roll is made once per score."))
         bonus = ability_rules.engagement_bonus(score.plan, table_crew(table.pk).abilities)
-        note = "; ".join([score_line(score), *(f"+{n}d {name}" for name, n in bonus)])
+        note = Joined(
+            "; ",
+            [
+                score_line(score),
+                *(
+                    Words(gettext_noop("+%(dice)sd %(name)s"), dice=n, name=name)
+                    for name, n in bonus
+                ),
+            ],
+        )
         score.engagement_roll = store_roll(
             table.pk, roller, RollKind.ENGAGEMENT,
             engagement_pool(advantages, disadvantages) + sum(n for _, n in bonus), rng, note=note,
@@ -314,17 +327,26 @@ def roll_entanglement(*, table: Table, roller, rng=SYSTEM_RNG) -> Score:
     return score
 
 
-def entanglement_roll(table_id: int, roller, rng, note: str = "") -> tuple[Roll, list[str]]:
-    """The entanglement roll into the log, and the entanglements it offers the GM. With
-    Slippery the crew rolls twice (`ability_rules.entanglement_rolls`), both in the log,
-    and the GM picks from what either offers: the one the crew prefers among them."""
+def entanglement_roll(
+    table_id: int, roller, rng, troubled: Character | None = None
+) -> tuple[Roll, list[str]]:
+    """The entanglement roll into the log, and the entanglements it offers the GM;
+    `troubled`: the PC whose overindulgence attracted it. With Slippery the crew rolls
+    twice (`ability_rules.entanglement_rolls`), both in the log, and the GM picks from what
+    either offers: the one the crew prefers among them."""
     crew = Crew.objects.get(pk=table_crew(table_id).pk)
+    note = Words(
+        gettext_noop("Heat %(heat)s, wanted %(wanted)s"), heat=crew.heat, wanted=crew.wanted
+    )
+    if troubled is not None:
+        note = Words(
+            gettext_noop("Attract Trouble (%(name)s): %(books)s"), name=troubled.name, books=note
+        )
 
     def roll_once() -> Roll:
         return store_roll(
             table_id, roller, RollKind.ENTANGLEMENT, entanglement_pool(crew.wanted), rng,
-            lambda result: summarize(RollKind.ENTANGLEMENT, result, heat=crew.heat),
-            f"{note}Heat {crew.heat}, wanted {crew.wanted}",
+            lambda result: summarize(RollKind.ENTANGLEMENT, result, heat=crew.heat), note,
         )  # fmt: skip
 
     rolls = [roll_once() for _ in range(ability_rules.entanglement_rolls(crew.abilities))]
@@ -387,7 +409,7 @@ def resolve_entanglement(
     return score
 
 
-def _resolve(crew, roller, name, choice, faction, claim, prisoner, rng, **more) -> str:
+def _resolve(crew, roller, name, choice, faction, claim, prisoner, rng, **more) -> Joined:
     """Apply the way out chosen; what happened, for the log."""
     picked = next((c for c in choices_for(crew, name, faction) if c.key == choice), None)
     if picked is None:
@@ -400,7 +422,7 @@ def _resolve(crew, roller, name, choice, faction, claim, prisoner, rng, **more) 
         )
     notes = [picked.label]
     notes += _apply_cost(crew, picked.cost, name, faction, claim, prisoner, roller, rng, **more)
-    return "; ".join(notes)
+    return Joined("; ", notes)
 
 
 def roll_trouble(*, activity: DowntimeActivity, roller, rng=SYSTEM_RNG) -> DowntimeActivity:
@@ -413,7 +435,7 @@ def roll_trouble(*, activity: DowntimeActivity, roller, rng=SYSTEM_RNG) -> Downt
         if activity.overindulgence != "attract_trouble" or activity.entanglements:
             raise RuleError(gettext_noop("There is no extra entanglement to roll."))
         _, activity.entanglements = entanglement_roll(
-            activity.score.table_id, roller, rng, f"Attract Trouble ({activity.character}): "
+            activity.score.table_id, roller, rng, troubled=activity.character
         )
         activity.save(update_fields=["entanglements"])
         push_phase(phase)
@@ -428,7 +450,8 @@ def _resolve_trouble(phase, activity, roller, name, choice, *args, **more) -> Sc
             gettext_noop("Choose one of the entanglements the roll gave."), field="choice"
         )
     crew = table_crew(phase.table_id)
-    activity.trouble = f"{name}: {_resolve(crew, roller, name, choice, *args, **more)}"[:300]
+    resolution = _resolve(crew, roller, name, choice, *args, **more)
+    activity.trouble = Joined(": ", [Term(name), resolution])
     activity.save(update_fields=["trouble"])
     push_phase(phase)
     return phase.score
@@ -447,7 +470,7 @@ def _apply_cost(
     character,
     dice_pool,
     prison_claim,
-) -> list[str]:
+) -> list[Words]:
     notes = []
     if cost.harm:
         if character is None or character.table_id != crew.table_id or not character.active:
@@ -459,7 +482,13 @@ def _apply_cost(
         landed = character_actions.add_harm(
             character=character, level=cost.harm, description=name
         ).level
-        notes.append(f"{character.name} suffers level {landed} harm")
+        notes.append(
+            Words(
+                gettext_noop("%(name)s suffers level %(level)s harm"),
+                name=character.name,
+                level=landed,
+            )
+        )
     if cost.coin:
         crew_actions.add_coin(crew=crew, amount=-cost.coin)
     if cost.rep:
@@ -476,9 +505,9 @@ def _apply_cost(
                 gettext_noop("Choose a claim the crew holds (not its lair)."), field="claim"
             )
         crew_actions.set_claim(claim=claim, held=False)
-        notes.append(f"gave up {claim.name}")
+        notes.append(Words(gettext_noop("gave up %(claim)s"), claim=claim.name))
     if cost.hold and crew_actions.lose_hold(crew=crew).lair_threatened:
-        notes.append("the lair is under threat")
+        notes.append(Words(gettext_noop("the lair is under threat")))
     if cost.clear_heat:
         # At wanted level 0 handing someone over clears the heat and nothing more.
         crew_actions.send_to_prison(crew=crew)
@@ -487,11 +516,11 @@ def _apply_cost(
             crew=crew, roller=roller, prisoner=prisoner, prison_claim=prison_claim,
             character=character, rng=rng,
         )  # fmt: skip
-        notes.append(str(roll.summary))
+        notes.append(roll.summary)
     if cost.fortune:
         log = store_roll(
             crew.table_id, roller, RollKind.FORTUNE, dice_pool, rng,
-            lambda result: rules.fortune_heat(name, result.outcome)[1], name,
+            lambda result: rules.fortune_heat(name, result.outcome)[1], Term(name),
         )  # fmt: skip
         heat, text = rules.fortune_heat(name, log.as_dice.outcome)
         if heat:
@@ -532,7 +561,14 @@ def incarcerate(*, crew: Crew, roller, prisoner: str, prison_claim: str,
         )
         if character is not None:
             prisoner = character.name
-        note = f"{prisoner or 'Someone'} serves time: {sentence.lower()}"
+        if prisoner:
+            note = Words(
+                gettext_noop("%(prisoner)s serves time: %(sentence)s"),
+                prisoner=prisoner,
+                sentence=Term(sentence),
+            )
+        else:
+            note = Words(gettext_noop("Someone serves time: %(sentence)s"), sentence=Term(sentence))
         log = store_roll(crew.table_id, roller, RollKind.INCARCERATION, pool, rng, note=note)
         outcome = incarceration_result(
             log.as_dice.outcome,

@@ -14,7 +14,7 @@ characters/wording.py marks).
 What no one at the table reads is left out by where it is: docstrings, a management
 command (the operator's console), logging, an `assert`, an exception raised for the
 programmer, an app's verbose name (the admin's, which is not installed). What remains
-unmarked is in ALLOWED, with why, or is stored log text."""
+unmarked is in ALLOWED, with why."""
 
 import ast
 import re
@@ -42,16 +42,6 @@ LOGGING = {"debug", "info", "warning", "error", "exception", "critical"}
 RELATIONS = {"ForeignKey", "OneToOneField", "ManyToManyField"}
 PROSE = re.compile(r"\b[A-Za-z]+ [a-z]+ [a-z]+\b")
 
-# Stored log text (what a step writes into a roll's or the table's log, which everyone
-# reads later): issue 31 coordinator. Their prose is not asked for here yet; what they
-# give a reader through the calls and keywords above is.
-STORED_LOG_TEXT = {
-    "blades/rules/abilities.py",  # the resistance line's bonus names
-    "blades/rules/rolls.py",
-    "blades/rules/score.py",  # fortune_heat's results
-    "play/downtime.py",
-    "play/phases.py",
-}
 # Prose left unmarked: (module, text) → why.
 ALLOWED: dict[tuple[str, str], str] = {
     ("backup/tables.py", "an open websocket of a running server, gone on restore"): (
@@ -227,8 +217,7 @@ def unmarked(sources: dict[str, str]) -> list[str]:
     marked = set().union(*(found.marked for found in scans.values()))
     problems = []
     for module, found in scans.items():
-        prose = [] if module in STORED_LOG_TEXT else found.prose
-        prose = [(line, text) for line, text in prose if text not in marked]
+        prose = [(line, text) for line, text in found.prose if text not in marked]
         for line, text in sorted(set(found.shown) | set(prose)):
             if (module, text) not in ALLOWED:
                 problems.append(f"{module}:{line}: {text}")

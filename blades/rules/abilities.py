@@ -71,6 +71,17 @@ IRON_WILL = "iron_will"
 FORGED_IN_THE_FIRE = "forged_in_the_fire"
 BODYGUARD = "bodyguard"
 
+# The name a roll's line gives the ability behind its bonus dice: a word of the rules, read
+# in its reader's language; its translation is the content's name for the ability
+# (tests/play/test_phase_words.py holds the two together).
+BONUS_NAMES = {
+    IRON_WILL: Term(_("Iron Will")),
+    BODYGUARD: Term(_("Bodyguard")),
+    FORGED_IN_THE_FIRE: Term(_("Forged in the Fire")),
+    "door_kickers": Term(_("Door Kickers")),
+    "second_story": Term(_("Second Story")),
+}
+
 
 def resistance_bonus(
     attribute: str,
@@ -78,7 +89,7 @@ def resistance_bonus(
     crew_abilities: Collection[str],
     *,
     protecting: bool = False,
-) -> list[tuple[str, int]]:
+) -> list[tuple[Term, int]]:
     """Dice a resistance roll gains, each with the ability that gives it. Iron Will:
     "When you make a resistance roll with Resolve, take +1d" (000); Bodyguard: "When you
     protect a teammate, take +1d to your resistance roll" (000), `protecting` saying the
@@ -86,11 +97,11 @@ def resistance_bonus(
     "PCs get +1d to resistance rolls"."""
     bonus = []
     if attribute == "resolve" and IRON_WILL in abilities:
-        bonus.append(("Iron Will", 1))
+        bonus.append((BONUS_NAMES[IRON_WILL], 1))
     if protecting and BODYGUARD in abilities:
-        bonus.append(("Bodyguard", 1))
+        bonus.append((BONUS_NAMES[BODYGUARD], 1))
     if FORGED_IN_THE_FIRE in crew_abilities:
-        bonus.append(("Forged in the Fire", 1))
+        bonus.append((BONUS_NAMES[FORGED_IN_THE_FIRE], 1))
     return bonus
 
 
@@ -183,16 +194,13 @@ def reduce_heat_bonus(
 
 # Door Kickers (Bravos): "+1d to the engagement roll for assault plans"; Second Story
 # (Shadows): "+1d to the engagement roll for clandestine infiltrations" (the stealth plan).
-ENGAGEMENT_BY_PLAN: dict[str, tuple[str, str]] = {
-    "door_kickers": ("assault", "Door Kickers"),
-    "second_story": ("stealth", "Second Story"),
-}
+ENGAGEMENT_BY_PLAN: dict[str, str] = {"door_kickers": "assault", "second_story": "stealth"}
 
 
-def engagement_bonus(plan: str, crew_abilities: Collection[str]) -> list[tuple[str, int]]:
+def engagement_bonus(plan: str, crew_abilities: Collection[str]) -> list[tuple[Term, int]]:
     return [
-        (name, 1)
-        for key, (for_plan, name) in ENGAGEMENT_BY_PLAN.items()
+        (BONUS_NAMES[key], 1)
+        for key, for_plan in ENGAGEMENT_BY_PLAN.items()
         if key in crew_abilities and plan == for_plan
     ]
 

@@ -432,13 +432,14 @@ def entanglements(heat: int, outcome: Outcome) -> tuple[str, ...]:
 
 # The time a prisoner serves. At wanted level 0 the text's other outcome, "the constables
 # give you a beating" (003), is no time inside: it is an Arrest's own way out
-# (score.entanglement_choices), so it is not worded as a sentence here.
+# (score.entanglement_choices), so it is not worded as a sentence here. Lower case: each
+# is read inside a sentence ("Cross serves time: a month or two").
 SENTENCES = {
-    0: _("A few weeks"),
-    1: _("A month or two"),
-    2: _("Several months"),
-    3: _("A year or two"),
-    4: _("Life imprisonment or execution"),
+    0: _("a few weeks"),
+    1: _("a month or two"),
+    2: _("several months"),
+    3: _("a year or two"),
+    4: _("life imprisonment or execution"),
 }
 
 

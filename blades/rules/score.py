@@ -18,7 +18,7 @@ from blades.rules.crew import JOB_COIN
 from blades.rules.dice import Outcome
 from blades.rules.errors import RuleError, Term, _
 from blades.rules.rolls import OUTCOME_RISE_MAX, outcome_rank, raise_outcome
-from blades.rules.words import Joined
+from blades.rules.words import Joined, Words
 
 # --- The score -------------------------------------------------------------------------
 
@@ -183,9 +183,9 @@ class Choice:
     params: Mapping[str, object] = field(default_factory=dict)
 
     @property
-    def label(self) -> str:
-        """In English, as the log keeps it."""
-        return self.words % self.params if self.params else self.words
+    def label(self) -> Words:
+        """Read in its reader's language, as the log keeps it."""
+        return Words(self.words, **self.params)
 
 
 # Interrogation: "they beat you up (level 2 harm) and you tell them what they want to know
@@ -397,16 +397,16 @@ def questioning_dice(dice: int) -> int:
     return check_range(dice, 0, QUESTIONING_DICE_MAX, _("Dice for the person questioned"))
 
 
-def fortune_heat(name: str, outcome: Outcome) -> tuple[int, str]:
+def fortune_heat(name: str, outcome: Outcome) -> tuple[int, Words]:
     """Heat from Questioning's or The Usual Suspects' fortune roll, with what happened."""
     if outcome in (Outcome.SUCCESS, Outcome.CRITICAL):
-        return 0, "They hold firm: nothing comes of it"
+        return 0, Words(_("They hold firm: nothing comes of it"))
     if outcome is Outcome.BAD:
-        return 2, "They talk: +2 heat"
+        return 2, Words(_("They talk: +2 heat"))
     if name == "Questioning":
-        return 1, "They let something slip: +1 heat"
+        return 1, Words(_("They let something slip: +1 heat"))
     if name == "The Usual Suspects":
-        return 0, "They keep quiet but suffer level 2 harm"
+        return 0, Words(_("They keep quiet but suffer level 2 harm"))
     raise RuleError(_("%(name)s has no fortune roll."), name=Term(name))
 
 

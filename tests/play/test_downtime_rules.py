@@ -40,7 +40,10 @@ def test_an_asset_past_a_critical_costs_2_coin_a_quality_level(
     url = reverse("activity_raise", args=[table.pk, activity.pk])
     assert client.post(url, {"coin": "2"}, headers=HX).status_code == 200
     activity.refresh_from_db()
-    assert (activity.amount, activity.result) == (5, "A fine carriage: quality 5")
+    assert (activity.amount, str(activity.result)) == (
+        5,
+        "A fine carriage: quality 5 (raised for 2 coin)",
+    )
     assert fresh(pc).coin == 2
     refused = client.post(url, {"coin": "1"}, headers=HX)
     assert refused.status_code == 422 and "costs 2 coin" in refused.content.decode()
@@ -86,7 +89,7 @@ def test_the_gm_sends_a_pc_to_prison_from_the_phase_page(client, table, crew, gm
     data["prison_claim"] = "hardcase"
     assert client.post(url, data, headers=HX).status_code == 200
     assert (books(crew)["heat"], books(crew)["wanted"]) == (0, 1)
-    assert Roll.objects.get(kind="incarceration").note == "Cross serves time: several months"
+    assert str(Roll.objects.get(kind="incarceration").note) == "Cross serves time: several months"
     client.force_login(player)
     assert client.post(url, data, headers=HX).status_code == 403
 
@@ -103,7 +106,7 @@ def test_at_wanted_level_0_time_served_is_a_few_weeks_not_a_beating(client, tabl
         crew=crew, roller=gm, prisoner="", character=pc, prison_claim="hardcase",
         rng=FixedDice(6, 6),  # tier 0: two dice, the lower counts
     )  # fmt: skip
-    assert Roll.objects.get(kind="incarceration").note == "Cross serves time: a few weeks"
+    assert str(Roll.objects.get(kind="incarceration").note) == "Cross serves time: a few weeks"
 
 
 def test_an_arrest_hands_a_pc_over_and_the_claim_is_the_one_chosen(table, crew, gm, pc):
@@ -117,7 +120,7 @@ def test_an_arrest_hands_a_pc_over_and_the_claim_is_the_one_chosen(table, crew, 
         prison_claim="smuggling", rng=FixedDice(6),
     )  # fmt: skip
     assert crew.claims.get(name="Smuggling").held
-    assert Roll.objects.get(kind="incarceration").note == "Cross serves time: a month or two"
+    assert str(Roll.objects.get(kind="incarceration").note) == "Cross serves time: a month or two"
 
 
 # --- Attract Trouble -------------------------------------------------------------------
@@ -148,7 +151,7 @@ def test_attract_trouble_gives_an_extra_entanglement_the_gm_rolls_and_resolves(
     data = {"activity": activity.pk, "choice": "Unquiet Dead:deal", "dice": "2"}
     assert client.post(resolve, data, headers=HX).status_code == 200
     activity.refresh_from_db()
-    assert activity.trouble == "Unquiet Dead: Deal with it yourselves: play it out"
+    assert str(activity.trouble) == "Unquiet Dead: Deal with it yourselves: play it out"
     assert Phase.objects.get(table=table).step == "activities"
     assert client.post(resolve, data, headers=HX).status_code == 422  # resolved once
 

@@ -462,9 +462,9 @@ def test_coin_that_raises_an_asset_raises_its_log_line(in_downtime, crew, pc, pl
     activity = downtime.acquire_asset(
         character=pc, roller=player, description="A carriage", rng=FixedDice(2),
     )  # fmt: skip
-    assert Roll.objects.get(pk=activity.roll_id).summary == "Quality 0"
+    assert str(Roll.objects.get(pk=activity.roll_id).summary) == "Quality 0"
     downtime.raise_result(activity=activity, coin=2)  # 1-3 → 6: tier 1 + 1
-    assert Roll.objects.get(pk=activity.roll_id).summary == "Quality 2 (raised for 2 coin)"
+    assert str(Roll.objects.get(pk=activity.roll_id).summary) == "Quality 2 (raised for 2 coin)"
 
 
 def test_project_ticks_a_new_project_clock(in_downtime, table, pc, player):
@@ -723,7 +723,7 @@ def test_incarceration_1_3_gives_the_pc_prisoner_a_trauma(table, crew, gm, pc):
     )  # fmt: skip
     assert fresh(pc).trauma_pending == 1
     roll = Roll.objects.get(table=table, kind="incarceration")
-    assert roll.note == "Cross serves time: several months"
+    assert str(roll.note) == "Cross serves time: several months"
 
 
 def test_prison_claims_guard_payoff_and_cell_block_control_change_the_roll(table, crew, gm, pc):

@@ -563,11 +563,11 @@ def test_incarceration_result(outcome, rep, claims, status, trauma):
 
 def test_sentences():
     assert SENTENCES == {
-        0: "A few weeks",
-        1: "A month or two",
-        2: "Several months",
-        3: "A year or two",
-        4: "Life imprisonment or execution",
+        0: "a few weeks",
+        1: "a month or two",
+        2: "several months",
+        3: "a year or two",
+        4: "life imprisonment or execution",
     }
 
 
@@ -682,7 +682,7 @@ def test_guard_payoff_adds_1d_to_the_incarceration_roll(tier, guard, pool):
 
 @pytest.mark.parametrize(
     ("wanted", "parole", "text"),
-    [(3, False, "A year or two"), (3, True, "Several months"), (0, True, "A few weeks")],
+    [(3, False, "a year or two"), (3, True, "several months"), (0, True, "a few weeks")],
 )
 def test_parole_influence_serves_as_if_wanted_were_1_lower(wanted, parole, text):
     """003 Parole influence: "as if your wanted level was 1 lower. So, if your wanted level

@@ -186,14 +186,14 @@ def test_faction_entanglements_are_offered_per_tier_until_the_faction_is_named()
     """003 Rivals: "Forfeit 1 rep or 1 coin per Tier of the rival": before the GM names the
     rival, the menu says it in those words, and each such choice waits for the faction."""
     choices = entanglement_choices("Rivals", wanted=0, crew_tier=0)
-    assert [c.label for c in choices[:2]] == [
+    assert [str(c.label) for c in choices[:2]] == [
         "Forfeit 1 rep per tier of the faction",
         "Forfeit 1 coin per tier of the faction",
     ]
     assert all(c.needs_faction for c in choices)
-    assert [c.label for c in entanglement_choices("Rivals", wanted=0, crew_tier=0, faction_tier=1)][
-        :2
-    ] == ["Forfeit 1 rep", "Forfeit 1 coin"]
+    assert [
+        str(c.label) for c in entanglement_choices("Rivals", wanted=0, crew_tier=0, faction_tier=1)
+    ][:2] == ["Forfeit 1 rep", "Forfeit 1 coin"]
     show_of_force = entanglement_choices("Show of Force", wanted=0, crew_tier=0)
     assert [c.needs_faction for c in show_of_force] == [False, True]
 
@@ -220,7 +220,7 @@ def test_fortune_heat(name, outcome, heat):
 
 
 def test_usual_suspects_partial_is_harm():
-    assert "level 2 harm" in fortune_heat("The Usual Suspects", Outcome.PARTIAL)[1]
+    assert "level 2 harm" in str(fortune_heat("The Usual Suspects", Outcome.PARTIAL)[1])
 
 
 def test_extra_activity_is_paid_in_coin_or_rep():
