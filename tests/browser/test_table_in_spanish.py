@@ -97,13 +97,21 @@ def test_a_spanish_player_reads_every_word_while_the_gm_reads_english(person, se
     ada.get_by_label("Acción", exact=True).select_option(label="Merodear")
     ada.get_by_role("button", name="Proponer la tirada").click()
     mine = ada.get_by_role("article", name=re.compile(f"Ada: Merodear — {GOAL}"))
+    expect(mine.get_by_role("status")).to_have_text(
+        "Esperando a que el DJ fije la posición y el efecto."
+    )
     called = gm.get_by_role("article", name=re.compile(f"Ada: Prowl — {GOAL}"))
     called.get_by_label("Position").select_option(label="Desperate")
     called.get_by_label("Effect").select_option(label="Great")
     called.get_by_role("button", name="Set position and effect").click()
+    expect(called).to_contain_text("Desperate position · Great effect")
+    # Pushed to her in her language, as the GM's page is drawn in his.
     expect(mine).to_contain_text("posición Desesperada · efecto Grande")
     mine.get_by_role("button", name="Tirar los dados").click()
+    # The die that counts, named in each reader's language.
+    expect(mine.get_by_role("img", name=re.compile(r"\(cuenta\)"))).to_have_count(1)
     expect(called.get_by_role("img", name=re.compile(r"\(counts\)"))).to_have_count(1)
+    expect(mine.get_by_role("button", name="Tirar los dados")).to_have_count(0)
 
     # The GM's consequence, then the roll is done: its line in the log says what it cost.
     if called.get_by_label("Consequence").count():
