@@ -145,7 +145,7 @@ def test_the_journal_reads_them_in_the_tables_language(client, table, gm, played
     client.force_login(gm)
     reader = ENGLISH if language == "es" else SPANISH
     said = {
-        "es": ["Complicación: Arresto.", RESOLUTION["es"], *RESULTS["es"]],
+        "es": ["Enredo: Arresto.", RESOLUTION["es"], *RESULTS["es"]],
         "en": ["Entanglement: Arrest.", RESOLUTION["en"], *RESULTS["en"]],
     }
     reads_only(read(client, "journal", table, **reader), language, said)
