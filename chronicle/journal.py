@@ -290,12 +290,24 @@ def _happening(event: Happening, is_gm: bool) -> Line | None:
             "who": who,
             "activity": activity.get_kind_display().lower(),
         }
-        if activity.detail:
-            text += f" ({activity.detail})"
+        if detail := _activity_detail(activity):
+            text += f" ({detail})"
         if activity.result:
             text += f". {activity.result}"
         return Line(text.rstrip(".") + ".")
     return None
+
+
+def _activity_detail(activity) -> str:
+    """An activity's detail in the journal's language. Where the player chose from a list
+    it is a key: an action or an xp track is named in words; a healer is told by the
+    activity's own roll line. Elsewhere (an asset, a cohort) it is the player's words."""
+    Kind = activity.Kind
+    if activity.kind in (Kind.PROJECT, Kind.REDUCE_HEAT, Kind.TRAIN):
+        return rules_word(activity.detail.capitalize())
+    if activity.kind == Kind.RECOVER:
+        return ""
+    return activity.detail
 
 
 # --- The whole table's journal ------------------------------------------------------------

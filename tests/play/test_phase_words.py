@@ -148,7 +148,10 @@ def test_the_journal_reads_them_in_the_tables_language(client, table, gm, played
         "es": ["Enredo: Arresto.", RESOLUTION["es"], *RESULTS["es"]],
         "en": ["Entanglement: Arrest.", RESOLUTION["en"], *RESULTS["en"]],
     }
-    reads_only(read(client, "journal", table, **reader), language, said)
+    text = read(client, "journal", table, **reader)
+    reads_only(text, language, said)
+    # What the player chose from a list is named in words, never by its key.
+    assert re.findall(r"\((?:study|prowl|insight|npc)\)", text) == []
 
 
 def _abilities(language: str) -> dict[str, str]:
