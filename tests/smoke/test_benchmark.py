@@ -85,6 +85,23 @@ def test_the_benchmark_prints_every_figure_and_ratio(tmp_path):
     assert "| 33 rolls/s: p99 (ms) |" in table
 
 
+def test_the_split_posts_to_one_process_and_pushes_from_the_other():
+    """`--split`: HTTP on the first daphne, every socket on the second (throwaway
+    PostgreSQL and Redis between them): each roll crosses, and none is lost."""
+    command = [sys.executable, "-m", "tests.bench.loadtest", "--tables", "2", "--players", "2"]
+    command += ["--seconds", "2", "--storms", "1", "--saturation-seconds", "0"]
+    command += ["--idle-seconds", "0", "--rates", "17", "--processes", "2", "--split"]
+    done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    results = json.loads(done.stdout.splitlines()[-1])
+    assert (results["split"], results["database"]) == (True, "postgres")
+    for side in ("app", "bare"):
+        phase = results[side]["at_17_rolls_per_second"]
+        assert phase["rolls"] > 0 and phase["frames_lost"] == 0
+        # Every frame crossed from the process that took the post to the other.
+        assert phase["other_process_p50_ms"] > 0 and "same_process_p50_ms" not in phase
+
+
 @pytest.mark.parametrize("kind", [[], ["--action"]], ids=["quick", "action"])
 def test_the_roll_cpu_measure_runs_and_every_socket_gets_each_roll(kind):
     done = subprocess.run(
