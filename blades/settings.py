@@ -147,7 +147,7 @@ REDIS_MAX_CONNECTIONS = 2000  # per process and pool
 if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
-            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            "BACKEND": "blades.server.channel_layer.RedisChannelLayer",
             # channels-redis waits for a socket's next message with a 5 s BZPOPMIN, and
             # redis-py 8 gives up reading any reply after 5 s by default: a socket idle
             # that long raced the two and failed (closing every socket of the process).

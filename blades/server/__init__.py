@@ -37,8 +37,16 @@ override to re-check, rather than subtly in production.
     Stands in for `channels.security.websocket.AllowedHostsOriginValidator`, which checks
     only the Origin's host: any scheme and port passed. Ours holds a socket's Origin to
     the scheme, host and port it was opened to, as Django's CSRF check does for a form;
-    it leans on Django's `split_domain_port` and `validate_host` and Channels'
-    `WebsocketDenier`.
+    it leans on Django's `split_domain_port` and `validate_host`. A refused socket is
+    answered by `origin.refuse`, plain ASGI, so it takes no channel on the layer (the
+    table sockets refuse with it too, before Channels gives them one).
+
+`channel_layer.RedisChannelLayer`
+    Wraps channels-redis's public `receive` (no private API): it runs as a task of its
+    own and a cancellation is passed on to it until it ends. redis-py sends through
+    `asyncio.wait_for`, which on Python 3.11 loses a cancellation that lands as the send
+    finishes, and the receive then went on blocking in Redis for good
+    (tests/sessions/test_refused_sockets.py). It saves no time; it ends a socket.
 
 Two more set how the server process runs, leaning on no private API (no pin needed):
 `checkpoint` (SQLite's log checkpointed by a thread of its own, never inside a request)

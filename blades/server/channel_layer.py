@@ -1,17 +1,21 @@
-"""The embedded channel layer: Channels' in-memory layer with its sweep rationed.
+"""The channel layers: Channels' in-memory layer with its sweep rationed (the embedded
+default), and channels-redis's with a receive that always ends when it is cancelled.
 
-The stock layer sweeps every queue and every group membership for expired entries on
+The stock in-memory layer sweeps every queue and every group membership for expired entries on
 each receive and each group_send. A table socket receives once per frame, so with a
 thousand sockets each frame pays for a walk over a thousand memberships: the cost of
 fan-out grows with the square of the sockets. Messages expire after a minute and
 memberships after a day, so sweeping once a second keeps the same guarantees.
 """
 
+import asyncio
 import time
 
 from channels.layers import InMemoryChannelLayer as StockInMemoryChannelLayer
+from channels_redis.core import RedisChannelLayer as StockRedisChannelLayer
 
 SWEEP_EVERY = 1.0  # seconds
+RECANCEL_EVERY = 0.05  # seconds
 
 
 class InMemoryChannelLayer(StockInMemoryChannelLayer):
@@ -25,3 +29,27 @@ class InMemoryChannelLayer(StockInMemoryChannelLayer):
             return
         self._next_sweep = now + SWEEP_EVERY
         super()._clean_expired()
+
+
+class RedisChannelLayer(StockRedisChannelLayer):
+    """channels-redis's layer, with a receive that a cancellation always ends.
+
+    redis-py sends each command through `asyncio.wait_for` when a socket timeout is set
+    (ours is, see settings.REDIS_READ_TIMEOUT). On Python 3.11, a cancellation that lands
+    while that send is finishing is lost: `wait_for` returns the send's result instead of
+    raising. A receive cancelled then (a socket that closes as its first BZPOPMIN goes
+    out) carries on, blocking in Redis every 5 s for a message that never comes, and
+    Channels waits for it forever when the consumer ends. So the receive runs as a task
+    of its own, and a cancellation of the caller is passed on to it until it ends.
+    """
+
+    async def receive(self, channel: str) -> dict:
+        inner = asyncio.ensure_future(super().receive(channel))
+        try:
+            return await asyncio.shield(inner)
+        except asyncio.CancelledError:
+            while not inner.done():
+                inner.cancel()
+                # A cancellation the send swallowed is taken by the read that follows it.
+                await asyncio.wait([inner], timeout=RECANCEL_EVERY)
+            raise

@@ -4,10 +4,8 @@ with nothing logged: it used to be a "No route found" traceback and a 500."""
 import logging
 
 import pytest
-from channels.layers import get_channel_layer
 
 from blades.asgi import application
-from sessions.routing import Refusal
 from tests.helpers import ORIGIN
 from tests.sockets import Socket
 
@@ -27,9 +25,3 @@ async def test_a_socket_to_an_unknown_path_is_refused_quietly(path, caplog):
     # Refused before it was accepted: the server answers the handshake with 403.
     assert code == 1000
     assert [r for r in caplog.records if r.levelno >= logging.WARNING or r.exc_info] == []
-
-
-async def test_a_refused_socket_takes_no_channel_on_the_layer():
-    """Refused, it has nothing to hear: no channel, so no Redis receive left waiting."""
-    assert get_channel_layer() is not None
-    assert get_channel_layer(Refusal.channel_layer_alias) is None

@@ -1,0 +1,73 @@
+"""A socket refused on any path ends at once and takes no channel on the layer, and a
+receive from the layer ends when it is cancelled, whenever the cancellation lands.
+
+On Redis, a refused socket used to keep a blocking receive open, and the cancellation
+that should have ended it could be lost inside redis-py's send (Python 3.11's
+`asyncio.wait_for`): the socket's application never ended, daphne killed it after 10 s,
+and a test's event loop could hang for good at its teardown.
+"""
+
+import asyncio
+
+import pytest
+from channels.db import database_sync_to_async
+from channels.layers import get_channel_layer
+from django.conf import settings
+
+from blades.asgi import application
+from tests.factories import ScreenFactory, TableFactory, UserFactory
+from tests.helpers import ORIGIN, session_cookie
+from tests.sockets import Socket
+
+pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
+
+ENDS_WITHIN = 1.0  # seconds
+
+
+def refusals(table, stranger) -> list[tuple[str, list]]:
+    """(path, headers) of a socket refused on each path a socket can ask for."""
+    cookie = (b"cookie", session_cookie(stranger).encode())
+    member = (b"cookie", session_cookie(table.gm).encode())
+    return [
+        (f"/ws/tables/{table.pk}/", [member, (b"origin", b"https://evil.example")]),
+        (f"/ws/tables/{table.pk}/", [member]),  # no Origin
+        (f"/ws/tables/{table.pk}/", [cookie, ORIGIN]),
+        (f"/ws/tables/{table.pk}/", [ORIGIN]),  # not logged in
+        (f"/ws/tables/{table.pk}/screen/", [cookie, ORIGIN]),
+        ("/ws/screen/not-a-link/", [ORIGIN]),
+        (f"/ws/screen/{ScreenFactory(table=table, active=False).token}/", [ORIGIN]),
+        ("/ws/nothing/", [cookie, ORIGIN]),
+    ]
+
+
+async def test_a_refused_socket_ends_at_once_on_every_path():
+    table = await database_sync_to_async(TableFactory)()
+    stranger = await database_sync_to_async(UserFactory)()
+    for path, headers in await database_sync_to_async(refusals)(table, stranger):
+        socket = Socket(application, path, headers=headers)
+        connected, code = await socket.connect()
+        assert (connected, code) == (False, 1000), path
+        # Ended by itself: `wait` cancels an application still running after the timeout
+        # and fails with TimeoutError.
+        await socket.wait(ENDS_WITHIN)
+        assert socket.future.done() and not socket.future.cancelled(), path
+    # The database thread closes what its last call left open when it is next used: used
+    # once more here, so that no connection outlives the test (PostgreSQL would refuse to
+    # drop the test database at the end of the run).
+    await database_sync_to_async(TableFactory)()
+
+
+@pytest.mark.skipif(not settings.REDIS_URL, reason="the lost cancellation is redis-py's")
+@pytest.mark.parametrize("turns", range(8))
+async def test_a_receive_ends_when_cancelled_whenever_the_cancellation_lands(turns):
+    """Cancelled after `turns` turns of the loop: on a fresh connection the first ones
+    land inside the send of its first BZPOPMIN."""
+    layer = get_channel_layer()
+    channel = await layer.new_channel()
+    receive = asyncio.ensure_future(layer.receive(channel))
+    for _ in range(turns):
+        await asyncio.sleep(0)
+    receive.cancel()
+    done, _ = await asyncio.wait([receive], timeout=ENDS_WITHIN)
+    assert done, f"cancelled after {turns} turns of the loop, the receive went on"
+    await layer.flush()
