@@ -58,10 +58,11 @@ async def test_a_refused_socket_ends_at_once_on_every_path():
 
 
 @pytest.mark.skipif(not settings.REDIS_URL, reason="the lost cancellation is redis-py's")
-@pytest.mark.parametrize("turns", range(8))
+@pytest.mark.parametrize("turns", range(40))
 async def test_a_receive_ends_when_cancelled_whenever_the_cancellation_lands(turns):
-    """Cancelled after `turns` turns of the loop: on a fresh connection the first ones
-    land inside the send of its first BZPOPMIN."""
+    """Cancelled after `turns` turns of the loop. Some of them land as the send of the
+    receive's first BZPOPMIN finishes (about the 9th to the 25th turn here, with
+    channels-redis's own layer: a third of these cases hung)."""
     layer = get_channel_layer()
     channel = await layer.new_channel()
     receive = asyncio.ensure_future(layer.receive(channel))
