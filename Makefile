@@ -6,6 +6,9 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 HOST ?= 127.0.0.1
 PORT ?= 8000
 PYTEST := $(BIN)/python -m pytest
+# pytest-xdist workers for the long suites: one per core (each has a database of its own,
+# and its servers on free ports).
+WORKERS ?= auto
 
 .PHONY: run test test-fast smoke test-browser test-postgres test-scale lint system-deps gettext messages compile-messages benchmark benchmark-scale clean screenshots lock
 
@@ -48,7 +51,7 @@ compile-messages: $(BIN)/.installed gettext
 gettext:
 	@command -v msgfmt >/dev/null \
 	  || ($(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive \
-	      $(SUDO) apt-get install -y -qq gettext >/dev/null)
+	      $(SUDO) apt-get install -y -qq --no-install-recommends gettext >/dev/null)
 
 run: $(BIN)/.installed .secret_key compile-messages
 	SECRET_KEY="$$(cat .secret_key)" $(BIN)/python manage.py migrate --no-input
@@ -57,34 +60,42 @@ run: $(BIN)/.installed .secret_key compile-messages
 	SECRET_KEY="$$(cat .secret_key)" $(BIN)/daphne -b $(HOST) -p $(PORT) \
 	  --websocket_connect_timeout 30 blades.serve:application
 
-# Debian's Chromium for the browser tests; PostgreSQL and Redis for the scale tests;
-# gettext for the translations.
+# Debian's Chromium for the browser tests, with the fonts it would recommend (only those:
+# the other recommends pull in about a hundred packages); PostgreSQL and Redis for the
+# scale tests; gettext for the translations.
 system-deps:
 	@command -v chromium >/dev/null && command -v redis-server >/dev/null \
+	  && [ -d /usr/share/fonts/truetype/liberation ] \
 	  && command -v msgfmt >/dev/null && ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 \
 	  || ($(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive \
-	      $(SUDO) apt-get install -y -qq chromium postgresql redis-server gettext >/dev/null)
+	      $(SUDO) apt-get install -y -qq --no-install-recommends \
+	        chromium fonts-liberation postgresql redis-server gettext >/dev/null)
 
-test: $(BIN)/.installed system-deps
-	$(MAKE) lint
-	$(MAKE) test-fast
-	$(MAKE) smoke
-	$(MAKE) test-postgres
-	$(MAKE) test-browser
-	$(MAKE) test-scale
+# Each stage prints its wall time, and the whole run its total.
+TEST_STAGES := lint test-fast smoke test-postgres test-browser test-scale
+test: $(BIN)/.installed system-deps compile-messages
+	@start=$$(date +%s); \
+	for stage in $(TEST_STAGES); do \
+	  began=$$(date +%s); \
+	  $(MAKE) --no-print-directory $$stage || exit 1; \
+	  echo "== $$stage: $$(( $$(date +%s) - began )) s"; \
+	done; \
+	echo "== make test: $$(( $$(date +%s) - start )) s after the install"
 
 # Rules, actions, views and consumers on the embedded default (SQLite, in-memory layer).
 test-fast: $(BIN)/.installed compile-messages
-	$(PYTEST) tests --ignore=tests/browser --ignore=tests/scale
+	$(PYTEST) tests --ignore=tests/browser --ignore=tests/scale -n $(WORKERS)
 
 # `make run` as a newcomer types it, then a login as the demo GM: slow, and it writes
 # into the checkout (.secret_key), so it is not part of the fast suite.
 smoke: $(BIN)/.installed compile-messages
 	$(PYTEST) tests/smoke -m smoke
 
-# The same database-backed tests once more on PostgreSQL with Redis as the channel layer.
+# The tests that reach the database or the channel layer (marked `database` by
+# tests/conftest.py) once more, on PostgreSQL with Redis as the channel layer.
 test-postgres: $(BIN)/.installed system-deps compile-messages
-	$(BIN)/python -m tests.services -- $(PYTEST) tests --ignore=tests/browser --ignore=tests/scale --ignore=tests/rules
+	$(BIN)/python -m tests.services -- $(PYTEST) tests --ignore=tests/browser --ignore=tests/scale \
+	  -m "database and not smoke" -n $(WORKERS)
 
 # Browser tests run in their own process: Playwright's event loop breaks pytest-asyncio after it.
 # They and the scale tests keep their written order (each test is long; no shuffling).

@@ -16,6 +16,24 @@ def pytest_sessionstart(session):
     call_command("compilemessages", ignore_patterns=ignore, verbosity=0)
 
 
+# What may answer differently on PostgreSQL and Redis than on SQLite and the in-memory
+# layer: a test that reaches the database (SQL, locking, JSON fields, migrations) or the
+# channel layer (sockets are async tests). `make test-postgres` runs only these; the
+# pure ones (rules, template and docs checks) run once, on the embedded default.
+DATABASE_FIXTURES = {"db", "transactional_db", "django_db_reset_sequences", "live_server"}
+
+
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        fixtures = set(getattr(item, "fixturenames", ()))
+        if (
+            fixtures & DATABASE_FIXTURES
+            or item.get_closest_marker("django_db")
+            or item.get_closest_marker("asyncio")
+        ):
+            item.add_marker(pytest.mark.database)
+
+
 @pytest.fixture
 def table(db):
     from tests.factories import TableFactory
