@@ -9,21 +9,31 @@ PYTEST := $(BIN)/python -m pytest
 
 .PHONY: run test test-fast smoke test-browser test-postgres test-scale lint system-deps gettext messages compile-messages benchmark benchmark-scale clean screenshots lock
 
-# What runs is what was tested: the exact versions in requirements.lock.
+# What runs is what was tested: the exact versions in requirements.lock, the app's own
+# packages only. The tests' tools (pytest, Playwright, ruff...) come on top from
+# requirements-test.lock, which pins the same versions of everything the app runs on.
 $(BIN)/.installed: pyproject.toml requirements.lock
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
 	$(BIN)/pip install --quiet -r requirements.lock
 	touch $@
 
-# requirements.lock again from pyproject.toml's ranges, each at its newest version, with
-# pip-tools from a throwaway venv. Then `make test`; tests/server/test_pins.py names what
-# to re-check in blades/server for each upgraded package the server leans on.
+$(BIN)/.installed-test: $(BIN)/.installed requirements-test.lock
+	$(BIN)/pip install --quiet -r requirements-test.lock
+	touch $@
+
+# Both locks again from pyproject.toml's ranges, each package at its newest version, with
+# pip-tools from a throwaway venv: the runtime first, then the test extras constrained by
+# it, so the two agree on every package they share. Then `make test`;
+# tests/server/test_pins.py names what to re-check in blades/server for each upgraded
+# package the server leans on.
+LOCK_OPTIONS := --quiet --upgrade --strip-extras --no-emit-index-url --no-emit-find-links
 lock:
 	tools=$$(mktemp -d) && $(PYTHON) -m venv $$tools \
 	  && $$tools/bin/pip install --quiet pip-tools \
-	  && $$tools/bin/pip-compile --quiet --upgrade --extra test --strip-extras \
-	    --no-emit-index-url --no-emit-find-links --output-file requirements.lock pyproject.toml; \
+	  && $$tools/bin/pip-compile $(LOCK_OPTIONS) --output-file requirements.lock pyproject.toml \
+	  && $$tools/bin/pip-compile $(LOCK_OPTIONS) --extra test --constraint requirements.lock \
+	    --output-file requirements-test.lock pyproject.toml; \
 	  status=$$?; rm -rf $$tools; exit $$status
 
 .secret_key:
@@ -92,7 +102,7 @@ test-browser: $(BIN)/.installed system-deps compile-messages
 	$(PYTEST) tests/browser -p no:randomly
 
 # PNGs of the main pages of a seeded demo table (GM and player, 1280 and 390 px wide).
-screenshots: $(BIN)/.installed system-deps compile-messages
+screenshots: $(BIN)/.installed-test system-deps compile-messages
 	$(PYTEST) tests/browser/screenshots.py
 
 test-scale: $(BIN)/.installed system-deps compile-messages
@@ -101,14 +111,14 @@ test-scale: $(BIN)/.installed system-deps compile-messages
 # The load benchmark (tests/bench/loadtest.py): the app against bare Channels in one run,
 # 4-6 minutes; its last line is a JSON object. A quick look:
 # make benchmark ARGS="--tables 10 --seconds 3 --storms 1 --saturation-seconds 2"
-benchmark: $(BIN)/.installed compile-messages
+benchmark: $(BIN)/.installed-test compile-messages
 	$(BIN)/python -m tests.bench.loadtest $(ARGS)
 
 # The same on two daphne processes, throwaway PostgreSQL and Redis.
-benchmark-scale: $(BIN)/.installed system-deps compile-messages
+benchmark-scale: $(BIN)/.installed-test system-deps compile-messages
 	$(BIN)/python -m tests.bench.loadtest --processes 2 $(ARGS)
 
-lint: $(BIN)/.installed
+lint: $(BIN)/.installed-test
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	SECRET_KEY=lint $(BIN)/python manage.py makemigrations --check --dry-run
