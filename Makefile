@@ -7,7 +7,7 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 PYTEST := $(BIN)/python -m pytest
 
-.PHONY: run test test-fast smoke test-browser test-postgres test-scale lint system-deps gettext messages compile-messages benchmark benchmark-scale clean screenshots lock
+.PHONY: run run-group test test-fast smoke test-browser test-postgres test-scale lint system-deps gettext messages compile-messages benchmark benchmark-scale clean screenshots lock
 
 # What runs is what was tested: the exact versions in requirements.lock, the app's own
 # packages only. The tests' tools (pytest, Playwright, ruff...) come on top from
@@ -60,12 +60,22 @@ gettext:
 	  || ($(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive \
 	      $(SUDO) apt-get install -y -qq gettext >/dev/null)
 
+# `make run` serves this machine alone, on 127.0.0.1. `make run-group` serves a group on
+# your network (the same as HOST=0.0.0.0, or HOST=<one of the machine's addresses>): it
+# answers to the machine's addresses and names, and the invite links it hands out are
+# made from the address friends reach (PUBLIC_URL, blades/group.py), with no demo player.
+GROUP = $(filter-out 127.0.0.1 localhost ::1,$(HOST))
 run: $(BIN)/.installed .secret_key compile-messages
 	SECRET_KEY="$$(cat .secret_key)" $(BIN)/python manage.py migrate --no-input
-	SECRET_KEY="$$(cat .secret_key)" $(BIN)/python manage.py demo
-	@echo "Serving Blades Table on http://$(HOST):$(PORT)/"
-	SECRET_KEY="$$(cat .secret_key)" $(BIN)/daphne -b $(HOST) -p $(PORT) \
-	  --websocket_connect_timeout 30 blades.serve:application
+	$(if $(GROUP),group="$$($(BIN)/python -m blades.group $(HOST) $(PORT))" && eval "$$group" &&) \
+	  export SECRET_KEY="$$(cat .secret_key)" \
+	  && $(BIN)/python manage.py demo $(if $(GROUP),--group) \
+	  && echo "Serving Blades Table on $${PUBLIC_URL:-http://$(HOST):$(PORT)}/" \
+	  && exec $(BIN)/daphne -b $(HOST) -p $(PORT) \
+	    --websocket_connect_timeout 30 blades.serve:application
+
+run-group:
+	@$(MAKE) --no-print-directory run HOST=0.0.0.0
 
 # Debian's Chromium for the browser tests; PostgreSQL and Redis for the scale tests;
 # gettext for the translations.
