@@ -10,23 +10,33 @@ PYTEST := $(BIN)/python -m pytest
 # and its servers on free ports).
 WORKERS ?= auto
 
-.PHONY: run test test-fast smoke test-browser test-postgres test-scale lint system-deps gettext messages compile-messages benchmark benchmark-scale clean screenshots lock
+.PHONY: run run-group test test-fast smoke test-browser test-postgres test-scale lint system-deps gettext messages compile-messages benchmark benchmark-scale clean screenshots lock
 
-# What runs is what was tested: the exact versions in requirements.lock.
+# What runs is what was tested: the exact versions in requirements.lock, the app's own
+# packages only. The tests' tools (pytest, Playwright, ruff...) come on top from
+# requirements-test.lock, which pins the same versions of everything the app runs on.
 $(BIN)/.installed: pyproject.toml requirements.lock
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
 	$(BIN)/pip install --quiet -r requirements.lock
 	touch $@
 
-# requirements.lock again from pyproject.toml's ranges, each at its newest version, with
-# pip-tools from a throwaway venv. Then `make test`; tests/server/test_pins.py names what
-# to re-check in blades/server for each upgraded package the server leans on.
+$(BIN)/.installed-test: $(BIN)/.installed requirements-test.lock
+	$(BIN)/pip install --quiet -r requirements-test.lock
+	touch $@
+
+# Both locks again from pyproject.toml's ranges, each package at its newest version, with
+# pip-tools from a throwaway venv: the runtime first, then the test extras constrained by
+# it, so the two agree on every package they share. Then `make test`;
+# tests/server/test_pins.py names what to re-check in blades/server for each upgraded
+# package the server leans on.
+LOCK_OPTIONS := --quiet --upgrade --strip-extras --no-emit-index-url --no-emit-find-links
 lock:
 	tools=$$(mktemp -d) && $(PYTHON) -m venv $$tools \
 	  && $$tools/bin/pip install --quiet pip-tools \
-	  && $$tools/bin/pip-compile --quiet --upgrade --extra test --strip-extras \
-	    --no-emit-index-url --no-emit-find-links --output-file requirements.lock pyproject.toml; \
+	  && $$tools/bin/pip-compile $(LOCK_OPTIONS) --output-file requirements.lock pyproject.toml \
+	  && $$tools/bin/pip-compile $(LOCK_OPTIONS) --extra test --constraint requirements.lock \
+	    --output-file requirements-test.lock pyproject.toml; \
 	  status=$$?; rm -rf $$tools; exit $$status
 
 .secret_key:
@@ -53,12 +63,22 @@ gettext:
 	  || ($(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive \
 	      $(SUDO) apt-get install -y -qq --no-install-recommends gettext >/dev/null)
 
+# `make run` serves this machine alone, on 127.0.0.1. `make run-group` serves a group on
+# your network (the same as HOST=0.0.0.0, or HOST=<one of the machine's addresses>): it
+# answers to the machine's addresses and names, and the invite links it hands out are
+# made from the address friends reach (PUBLIC_URL, blades/group.py), with no demo player.
+GROUP = $(filter-out 127.0.0.1 localhost ::1,$(HOST))
 run: $(BIN)/.installed .secret_key compile-messages
 	SECRET_KEY="$$(cat .secret_key)" $(BIN)/python manage.py migrate --no-input
-	SECRET_KEY="$$(cat .secret_key)" $(BIN)/python manage.py demo
-	@echo "Serving Blades Table on http://$(HOST):$(PORT)/"
-	SECRET_KEY="$$(cat .secret_key)" $(BIN)/daphne -b $(HOST) -p $(PORT) \
-	  --websocket_connect_timeout 30 blades.serve:application
+	$(if $(GROUP),group="$$($(BIN)/python -m blades.group $(HOST) $(PORT))" && eval "$$group" &&) \
+	  export SECRET_KEY="$$(cat .secret_key)" \
+	  && $(BIN)/python manage.py demo $(if $(GROUP),--group) \
+	  && echo "Serving Blades Table on $${PUBLIC_URL:-http://$(HOST):$(PORT)}/" \
+	  && exec $(BIN)/daphne -b $(HOST) -p $(PORT) \
+	    --websocket_connect_timeout 30 blades.serve:application
+
+run-group:
+	@$(MAKE) --no-print-directory run HOST=0.0.0.0
 
 # Debian's Chromium for the browser tests, with the fonts it would recommend (only those:
 # the other recommends pull in about a hundred packages); PostgreSQL and Redis for the
@@ -73,7 +93,7 @@ system-deps:
 
 # Each stage prints its wall time, and the whole run its total.
 TEST_STAGES := lint test-fast smoke test-postgres test-browser test-scale
-test: $(BIN)/.installed system-deps compile-messages
+test: $(BIN)/.installed-test system-deps compile-messages
 	@start=$$(date +%s); \
 	for stage in $(TEST_STAGES); do \
 	  began=$$(date +%s); \
@@ -83,43 +103,43 @@ test: $(BIN)/.installed system-deps compile-messages
 	echo "== make test: $$(( $$(date +%s) - start )) s after the install"
 
 # Rules, actions, views and consumers on the embedded default (SQLite, in-memory layer).
-test-fast: $(BIN)/.installed compile-messages
+test-fast: $(BIN)/.installed-test compile-messages
 	$(PYTEST) tests --ignore=tests/browser --ignore=tests/scale -n $(WORKERS)
 
 # `make run` as a newcomer types it, then a login as the demo GM: slow, and it writes
 # into the checkout (.secret_key), so it is not part of the fast suite.
-smoke: $(BIN)/.installed compile-messages
+smoke: $(BIN)/.installed-test compile-messages
 	$(PYTEST) tests/smoke -m smoke
 
 # The tests that reach the database or the channel layer (marked `database` by
 # tests/conftest.py) once more, on PostgreSQL with Redis as the channel layer.
-test-postgres: $(BIN)/.installed system-deps compile-messages
+test-postgres: $(BIN)/.installed-test system-deps compile-messages
 	$(BIN)/python -m tests.services -- $(PYTEST) tests --ignore=tests/browser --ignore=tests/scale \
 	  -m "database and not smoke" -n $(WORKERS)
 
 # Browser tests run in their own process: Playwright's event loop breaks pytest-asyncio after it.
 # They and the scale tests keep their written order (each test is long; no shuffling).
-test-browser: $(BIN)/.installed system-deps compile-messages
+test-browser: $(BIN)/.installed-test system-deps compile-messages
 	$(PYTEST) tests/browser -p no:randomly
 
 # PNGs of the main pages of a seeded demo table (GM and player, 1280 and 390 px wide).
-screenshots: $(BIN)/.installed system-deps compile-messages
+screenshots: $(BIN)/.installed-test system-deps compile-messages
 	$(PYTEST) tests/browser/screenshots.py
 
-test-scale: $(BIN)/.installed system-deps compile-messages
+test-scale: $(BIN)/.installed-test system-deps compile-messages
 	$(BIN)/python -m tests.services -- $(PYTEST) tests/scale -p no:randomly
 
 # The load benchmark (tests/bench/loadtest.py): the app against bare Channels in one run,
 # 4-6 minutes; its last line is a JSON object. A quick look:
 # make benchmark ARGS="--tables 10 --seconds 3 --storms 1 --saturation-seconds 2"
-benchmark: $(BIN)/.installed compile-messages
+benchmark: $(BIN)/.installed-test compile-messages
 	$(BIN)/python -m tests.bench.loadtest $(ARGS)
 
 # The same on two daphne processes, throwaway PostgreSQL and Redis.
-benchmark-scale: $(BIN)/.installed system-deps compile-messages
+benchmark-scale: $(BIN)/.installed-test system-deps compile-messages
 	$(BIN)/python -m tests.bench.loadtest --processes 2 $(ARGS)
 
-lint: $(BIN)/.installed
+lint: $(BIN)/.installed-test
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	SECRET_KEY=lint $(BIN)/python manage.py makemigrations --check --dry-run

@@ -26,7 +26,8 @@ def normalise(username: str) -> str:
 
 def client_ip(request) -> str | None:
     # Only the peer address: a header would let a guesser pick a new address per try.
-    # Behind nginx, daphne's --proxy-headers puts the real client here (the README, "Scaling out").
+    # Behind nginx, daphne's --proxy-headers puts the real client here (the README,
+    # "Deploying"; docs/deployment.md, "nginx").
     return request.META.get("REMOTE_ADDR") or None
 
 

@@ -1,3 +1,4 @@
+from django.conf import settings
 from django.contrib.auth import login
 from django.contrib.auth import views as auth_views
 from django.http import HttpRequest, HttpResponse
@@ -12,13 +13,26 @@ class LoginView(auth_views.LoginView):
 
 
 def signup(request: HttpRequest) -> HttpResponse:
-    next_url = request.POST.get("next") or request.GET.get("next") or ""
+    """Anyone's sign-up, unless the server closed it (SIGNUP_OPEN=0): then only an invite
+    link's own sign-up (sessions/views.join_signup) makes an account."""
+    if not settings.SIGNUP_OPEN:
+        return render(request, "registration/signup_closed.html", status=403)
+    return signup_form(request, request.POST.get("next") or request.GET.get("next") or "")
+
+
+def signup_form(request: HttpRequest, next_url: str) -> HttpResponse:
+    """The sign-up form on the page asked for; once the account is made, on to `next_url`."""
     form = SignupForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         user = form.save()
         login(request, user)
         return redirect(_safe_next(request, next_url) or "table_list")
     return render(request, "registration/signup.html", {"form": form, "next": next_url})
+
+
+def signup_open(request: HttpRequest) -> dict:
+    """The context processor that tells the pages whether to offer the sign-up."""
+    return {"signup_open": settings.SIGNUP_OPEN}
 
 
 def _safe_next(request: HttpRequest, url: str) -> str:

@@ -7,10 +7,13 @@ Redis for running several processes.
 
 import os
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import dj_database_url
 from csp.constants import NONE, SELF
 from django.core.exceptions import ImproperlyConfigured
+
+from blades.group import LOOPBACK_HOSTS, as_host
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -30,8 +33,24 @@ if not SECRET_KEY:
         raise ImproperlyConfigured("Set SECRET_KEY (or DEBUG=1 for a development key).")
     SECRET_KEY = "django-insecure-development-only-key-never-use-in-production"
 
-ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", "127.0.0.1,localhost,[::1]")
+ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", LOOPBACK_HOSTS)
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", "")
+
+# Where the others reach this site, for the links it hands out (an invite, the shared
+# screen): `http://192.168.1.20:8000` for a group on a home network (`make run-group` sets
+# it, blades/group.py), `https://blades.example.org` behind a proxy or a tunnel. Unset, a
+# link is built from the address in the asking browser: 127.0.0.1 for a GM on the server.
+PUBLIC_URL = os.environ.get("PUBLIC_URL", "").rstrip("/")
+if PUBLIC_URL:
+    public = urlsplit(PUBLIC_URL)
+    if public.scheme not in {"http", "https"} or not public.hostname or public.path + public.query:
+        raise ImproperlyConfigured(
+            "PUBLIC_URL is a scheme, a host and maybe a port: http://192.168.1.20:8000"
+        )
+    # Its host is this site's, and so is its origin: a tunnel's https arrives at a
+    # plain-http daphne, and the form posts and sockets from it are still its own.
+    ALLOWED_HOSTS.append(as_host(public.hostname))
+    CSRF_TRUSTED_ORIGINS.append(f"{public.scheme}://{public.netloc}")
 
 INSTALLED_APPS = [
     "daphne",
@@ -103,6 +122,7 @@ TEMPLATES = [
                 "django.template.context_processors.i18n",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "accounts.views.signup_open",
             ],
         },
     },
@@ -195,6 +215,9 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
+# SIGNUP_OPEN=0 closes the sign-up to strangers: only someone who opens a live invite
+# link can make an account, on the way to joining that table (docs/deployment.md).
+SIGNUP_OPEN = env_flag("SIGNUP_OPEN", default=True)
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "table_list"
 LOGOUT_REDIRECT_URL = "login"
@@ -228,7 +251,7 @@ WHITENOISE_USE_FINDERS = not env_flag("STATIC_MANIFEST")
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
-# Behind a TLS-terminating proxy (see README, "Scaling out").
+# Behind a TLS-terminating proxy (see README, "Deploying", and docs/deployment.md).
 if env_flag("HTTPS"):
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
     SECURE_SSL_REDIRECT = True

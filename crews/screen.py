@@ -19,6 +19,7 @@ from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
 from blades.rules.rolls import PUSH_DICE
+from sessions import links
 from sessions import queries as table_queries
 from sessions.access import access_table, is_token
 from sessions.language import table_language
@@ -96,7 +97,7 @@ def screen(request: HttpRequest, table_id: int) -> HttpResponse:
         extra = {
             "can_share": True,
             "share_link": shared
-            and request.build_absolute_uri(reverse("screen_shared", args=[shared.token])),
+            and links.absolute(request, reverse("screen_shared", args=[shared.token])),
         }
     return _render(request, table, f"/ws/tables/{table.pk}/screen/", **extra)
 

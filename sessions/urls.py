@@ -1,5 +1,7 @@
 from django.urls import path
 
+from blades.server.hashing import hashes_passwords
+
 from . import views
 
 T = "tables/<int:table_id>/"
@@ -10,6 +12,7 @@ urlpatterns = [
     path("tables/", views.table_list, name="table_list"),
     path("tables/<int:table_id>/", views.table_detail, name="table_detail"),
     path("join/<str:token>/", views.join, name="join"),
+    path("join/<str:token>/signup/", hashes_passwords(views.join_signup), name="join_signup"),
     # Every step of the table page, served by one view (sessions/table_steps.py).
     path(f"{T}invite/new/", step, {"step_name": "invite-new"}, name="invite_regenerate"),
     path(f"{T}invite/revoke/", step, {"step_name": "invite-revoke"}, name="invite_revoke"),

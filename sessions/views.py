@@ -5,9 +5,10 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
+from accounts.views import signup_form
 from blades.rules.errors import RuleError
 
-from . import actions, panels, queries, steps
+from . import actions, links, panels, queries, steps
 from .access import access_table, clocks_for, is_token
 from .forms import TableForm
 from .models import Membership, Table
@@ -62,9 +63,7 @@ def _table_context(request, table: Table, membership: Membership, **forms) -> di
         or NewClock(None, by=membership, table=table, clocks=clocks),
     }
     if is_gm:
-        context["invite_url"] = request.build_absolute_uri(
-            reverse("join", args=[table.invite_token])
-        )
+        context["invite_url"] = links.absolute(request, reverse("join", args=[table.invite_token]))
     return context
 
 
@@ -83,13 +82,18 @@ def _page(request, table: Table, membership: Membership, *, status=200, **forms)
     return render(request, PAGE, context, status=status)
 
 
-def join(request: HttpRequest, token: str) -> HttpResponse:
-    """Anyone with the link sees which table invites them (or that the link is revoked)
-    before being asked to log in; only a logged-in visitor can join."""
+def _invited(token: str) -> tuple[Table | None, Table | None]:
+    """(the table the link names, that table if its link is live)."""
     invited = None
     if is_token(token):
         invited = Table.objects.filter(invite_token=token).select_related("gm").first()
-    table = invited if invited is not None and invited.invite_active else None
+    return invited, invited if invited is not None and invited.invite_active else None
+
+
+def join(request: HttpRequest, token: str) -> HttpResponse:
+    """Anyone with the link sees which table invites them (or that the link is revoked)
+    before being asked to log in; only a logged-in visitor can join."""
+    invited, table = _invited(token)
     if request.method == "POST" and request.user.is_authenticated and table is not None:
         table = actions.join_table(user=request.user, token=token)
         return redirect("table_detail", table_id=table.pk)
@@ -97,6 +101,14 @@ def join(request: HttpRequest, token: str) -> HttpResponse:
         return redirect(f"{reverse('login')}?next={request.path}")
     context = {"table": table, "revoked": invited is not None and table is None}
     return render(request, "sessions/join.html", context, status=200 if table else 404)
+
+
+def join_signup(request: HttpRequest, token: str) -> HttpResponse:
+    """The sign-up of a live invite link, open even where the server closed its own
+    (SIGNUP_OPEN=0): the invited make their account, then come back to join."""
+    if _invited(token)[1] is None:
+        return join(request, token)  # says the link is revoked or wrong
+    return signup_form(request, reverse("join", args=[token]))
 
 
 def _step(request, table_id: int, step_name: str, *, clock_id=None, user_id=None) -> TableStep:

@@ -14,10 +14,18 @@ from tests.services import free_port, wait_for_port
 
 
 class Daphne:
-    """One daphne process on a fixed loopback port, restartable in place."""
+    """One daphne process on a fixed port, restartable in place: on loopback, or on every
+    address (`bind="0.0.0.0"`, as `make run-group`), reached still on loopback."""
 
-    def __init__(self, database_url: str, port: int | None = None, redis_url: str | None = None):
+    def __init__(
+        self,
+        database_url: str,
+        port: int | None = None,
+        redis_url: str | None = None,
+        bind: str = "127.0.0.1",
+    ):
         self.port = port or free_port()
+        self.bind = bind
         self.url = f"http://127.0.0.1:{self.port}"
         self.env = {**os.environ, "DATABASE_URL": database_url, "DEBUG": "0"}
         if redis_url:
@@ -31,7 +39,7 @@ class Daphne:
     def start(self) -> None:
         with open(self.log, "ab") as log:
             self.process = subprocess.Popen(
-                [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(self.port)]
+                [sys.executable, "-m", "daphne", "-b", self.bind, "-p", str(self.port)]
                 + ["--websocket_connect_timeout", "30", "--access-log", self.log]
                 + ["blades.serve:application"],
                 env=self.env,

@@ -1,4 +1,4 @@
-"""`manage.py check --deploy` is clean for the production profile in the README, "Scaling out"."""
+"""`manage.py check --deploy` is clean for the production profile in the README, "Deploying"."""
 
 import os
 import subprocess

@@ -52,6 +52,7 @@ NOT_HIDDEN = {
     "signup": "makes an account; no table",
     "table_list": "makes a new table: nothing in it is hidden yet",
     "join": "joins by invite; the table page it leads to is scanned",
+    "join_signup": "makes an account on an invite; joining is the join step's",
     "invite_regenerate": "the invite link is the GM's alone",
     "invite_revoke": "the invite link is the GM's alone",
     "member_remove": "removes a player; sockets closed (test_consumers)",

@@ -35,13 +35,14 @@ CONSUMER = "blades/server/consumer.py, FramesSkipTheDatabase.dispatch"
 LAYER = "blades/server/channel_layer.py, InMemoryChannelLayer._clean_expired"
 ROOT = Path(__file__).resolve().parents[2]
 # The packages whose internals blades/server replaces or leans on: each runs at the
-# version in requirements.lock, the one the digests below were taken from.
+# version in requirements.lock (the runtime lock), the one the digests below were taken from.
 LEANED_ON = ["Django", "channels", "asgiref", "daphne", "channels-redis", "redis"]
 
 
-def locked() -> dict[str, str]:
-    """requirements.lock's pins, by canonical name."""
-    text = (ROOT / "requirements.lock").read_text()
+def locked(lock: str = "requirements.lock") -> dict[str, str]:
+    """A lock's pins, by canonical name: requirements.lock (what the app runs on) or
+    requirements-test.lock (that and the tests' tools)."""
+    text = (ROOT / lock).read_text()
     return {
         canonicalize_name(name): pinned
         for name, pinned in re.findall(r"^([A-Za-z0-9_.-]+)==(\S+)", text, re.MULTILINE)
@@ -161,17 +162,40 @@ def test_the_host_helpers_the_origin_check_leans_on_still_split_and_match():
     assert not validate_host("example.org.evil", ["example.org"]), recheck
 
 
-def test_the_lock_pins_every_declared_dependency_within_its_range():
+@pytest.mark.parametrize(
+    ("lock", "extras"), [("requirements.lock", []), ("requirements-test.lock", ["test"])]
+)
+def test_each_lock_pins_every_declared_dependency_within_its_range(lock, extras):
     project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
-    declared = project["dependencies"] + project["optional-dependencies"]["test"]
-    pins = locked()
+    declared = project["dependencies"] + [
+        requirement for extra in extras for requirement in project["optional-dependencies"][extra]
+    ]
+    pins = locked(lock)
     for requirement in map(Requirement, declared):
         name = canonicalize_name(requirement.name)
-        assert name in pins, f"{requirement.name} is not in requirements.lock: run `make lock`"
+        assert name in pins, f"{requirement.name} is not in {lock}: run `make lock`"
         assert requirement.specifier.contains(pins[name], prereleases=True), (
-            f"requirements.lock pins {requirement.name} {pins[name]}, outside "
+            f"{lock} pins {requirement.name} {pins[name]}, outside "
             f"pyproject.toml's {requirement.specifier}: run `make lock`"
         )
+
+
+def test_a_production_install_gets_no_test_tool_and_the_tested_versions():
+    """`make run` installs requirements.lock alone; the tests ran on requirements-test.lock.
+    A test tool may be in the runtime lock only as something an app package needs
+    (packaging, say), never for itself."""
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    runtime, tested = locked(), locked("requirements-test.lock")
+    text = (ROOT / "requirements.lock").read_text()
+    for requirement in map(Requirement, project["optional-dependencies"]["test"]):
+        name = canonicalize_name(requirement.name)
+        why = re.search(rf"^{re.escape(name)}==\S+\n((?:    #.*\n)*)", text, re.MULTILINE | re.I)
+        assert why is None or "pyproject.toml" not in why.group(1), (
+            f"{requirement.name}, a test tool, is in requirements.lock: run `make lock`"
+        )
+    assert {name: tested.get(name) for name in runtime} == runtime, (
+        "requirements-test.lock pins the app's packages differently: run `make lock`"
+    )
 
 
 @pytest.mark.parametrize("package", LEANED_ON)
