@@ -312,7 +312,7 @@ def tick_clock(*, clock: Clock, by: int, player=None) -> Clock:
             raise RuleError(gettext_noop("You may not tick this clock."))
         was_full = face.full
         clock.refresh_from_db()
-        live.push_clock(clock)
+        live.push_clock(clock, before=face)
         if clock.full != was_full:
             # Filling opens the clock it unlocks, emptying locks it again; a rival shows
             # whether this side has finished.

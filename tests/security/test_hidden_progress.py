@@ -1,0 +1,85 @@
+"""A "known, progress hidden" clock tells players its name and size, never its fill: each
+defect found by comparing a player's bytes at two fills of such a clock, one test each.
+The sweep (test_sweep) compares every page and frame across two fills; these pin down
+the three places that told it."""
+
+import pytest
+from django.urls import reverse
+
+from chronicle import actions as journal
+from rolls import actions as flow
+from rolls import outcome as flow_outcome
+from rolls import undo as flow_undo
+from sessions import actions
+from sessions.models import Clock
+from tests.factories import CharacterFactory, ClockFactory
+from tests.helpers import Dice, frames, listen, member, seen_by, start, to_downtime
+
+pytestmark = pytest.mark.django_db
+
+VEILED = "Veiled work"
+
+
+def set_fill(clock: Clock, filled: int) -> None:
+    Clock.objects.filter(pk=clock.pk).update(filled=filled)
+
+
+def test_the_project_menu_tells_players_no_fill(table, crew, gm, player):
+    to_downtime(table, gm)
+    CharacterFactory(table=table, owner=player, name="Cross", prowl=1)
+    clock = ClockFactory(table=table, name=VEILED, segments=8, kind="project", visibility="known")
+    pages = [reverse("phase_detail", args=[table.pk]), reverse("phase_panel", args=[table.pk])]
+    set_fill(clock, 3)
+    at_three = seen_by(player, *pages)
+    assert f">{VEILED}".encode() in at_three  # the menu offers it, by name
+    set_fill(clock, 5)
+    assert seen_by(player, *pages) == at_three
+    assert f"{VEILED} (5/8)".encode() in seen_by(gm, *pages)
+
+
+@pytest.fixture
+def undone(table, gm, player):
+    """A finished roll whose complication ticked a progress-hidden clock by 3, then
+    emptied by hand to `filled` before the GM undoes the roll."""
+    ada = CharacterFactory(table=table, owner=player, name="Ada", prowl=1)
+    clock = ClockFactory(table=table, name=VEILED, segments=8, visibility="known")
+    journal.start_session(table=table, title="Tonight")
+
+    def play(filled: int) -> None:
+        gm_m, ada_m = member(table, gm), member(table, player)
+        roll = start(ada_m, ada)
+        flow.roll_dice(by=ada_m, roll=roll, rng=Dice(5, 2))
+        flow_outcome.add_consequence(
+            by=gm_m, roll=roll, kind="complication", clock=clock, ticks=3, description="noise"
+        )
+        flow_outcome.finish(by=gm_m, roll=roll)
+        set_fill(clock, filled)
+        flow_undo.undo_last(by=gm_m, table=table)
+
+    return play
+
+
+def test_undoing_a_roll_tells_players_nothing_of_where_the_clock_stops(table, gm, player, undone):
+    undone(1)  # three ticks taken back from one: it stops at 0
+    pages = [
+        reverse("flow_panel", args=[table.pk]),
+        reverse("journal", args=[table.pk]),
+        reverse("journal_campaign", args=[table.pk]),
+    ]
+    seen = seen_by(player, *pages)
+    assert b"its changes are taken back" in seen
+    assert b"stops at" not in seen
+    assert f"{VEILED} stops at 0".encode() in seen_by(gm, *pages)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_gm_tick_of_a_veiled_clock_sends_players_nothing(table, gm, player):
+    """Not even to the player who made it: nothing they are shown of it changed, and a
+    frame per tick would let them count the ticks on the socket."""
+    clock = ClockFactory(table=table, name=VEILED, segments=8, visibility="known", owner=player)
+    gm_channel = listen(table.pk, is_gm=True)
+    players_channel = listen(table.pk, is_gm=False, user_id=player.pk)
+    actions.tick_clock(clock=clock, by=1)
+    assert frames(players_channel) == []
+    (sent,) = frames(gm_channel)
+    assert 'aria-label="1 of 8 segments filled"' in sent
