@@ -344,7 +344,8 @@ def panel_context(table: Table, membership: Membership) -> dict:
     rolls = _rolls(table, is_gm)
     open_rolls = rolls.filter(step__in=[Step.SETUP, Step.CONSEQUENCES]).order_by("created", "pk")
     finished = rolls.filter(step__in=[Step.DONE, Step.UNDONE]).order_by("-finished", "-pk")
-    last = derived.last_finished(table) if is_gm else None
+    # The undo button's roll, for whom may undo it (the step's own question).
+    last = derived.last_finished(table) if flow_access.can_run_table_rolls(membership) else None
     open_rolls, finished = list(open_rolls), list(finished[:FINISHED_SHOWN])
     involved = {pk for roll in open_rolls + finished for pk in derived.involved(roll)}
     characters = Character.objects.prefetch_related(
@@ -368,7 +369,8 @@ def panel_context(table: Table, membership: Membership) -> dict:
         "finished": finished_views,
         "undo_roll": last,
         "revision": derived.revision(table.pk, is_gm),
-        "clocks": list(queries.visible_clocks(table.pk, is_gm)),
+        # The GM's menus name them; whoever the panel is drawn for gets their view of each.
+        "clocks": audience.clock_views(queries.visible_clocks(table.pk, is_gm), membership),
         "has_crew": crew is not None,
         "positions": list(Position),
         "effects": list(Effect),

@@ -325,7 +325,8 @@ def push_members(table) -> None:
 
     def render(is_gm: bool) -> str:
         members = table.memberships.select_related("user")
-        return fragment("members", members=members, is_gm=is_gm, table=table, oob=True)
+        keeps = access.can_keep_table(access.GM if is_gm else access.PUBLIC)
+        return fragment("members", members=members, keeps_table=keeps, table=table, oob=True)
 
     push(table.pk, gm=lambda: render(True), players=lambda: render(False))
 

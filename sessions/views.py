@@ -7,7 +7,7 @@ from django.views.decorators.http import require_POST
 
 from blades.rules.errors import RuleError
 
-from . import actions, audience, panels, queries, steps
+from . import access, actions, audience, panels, queries, steps
 from .access import access_table, clocks_for, is_token
 from .forms import TableForm
 from .models import Membership, Table
@@ -53,6 +53,7 @@ def _table_context(request, table: Table, membership: Membership, **forms) -> di
         "membership": membership,
         "viewer": membership,
         "is_gm": is_gm,
+        "keeps_table": access.can_keep_table(membership),
         "clocks": audience.clock_views(clocks, membership),
         "rolls": queries.recent_rolls(table.pk, is_gm),
         "members": table.memberships.select_related("user"),

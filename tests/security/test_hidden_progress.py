@@ -83,3 +83,21 @@ def test_a_gm_tick_of_a_veiled_clock_sends_players_nothing(table, gm, player):
     assert frames(players_channel) == []
     (sent,) = frames(gm_channel)
     assert 'aria-label="1 of 8 segments filled"' in sent
+
+
+def test_a_faction_note_the_gm_keeps_never_reaches_a_players_template(client, table, gm, player):
+    """Not in the page (the template used to decide), not in what the template is given."""
+    from crews import actions as crew_actions
+
+    crew_actions.create_faction(
+        table=table, name="Open Gang", tier=1, hold="weak", status=0, notes="Zq-kept-note",
+        notes_hidden=True,
+    )  # fmt: skip
+    client.force_login(player)
+    response = client.get(reverse("faction_list", args=[table.pk]))
+    (faction,) = response.context["factions"]
+    assert faction.name == "Open Gang" and faction.notes == "" and faction.model is None
+    assert b"Zq-kept-note" not in response.content
+    client.force_login(gm)
+    (faction,) = client.get(reverse("faction_list", args=[table.pk])).context["factions"]
+    assert faction.notes == "Zq-kept-note"
