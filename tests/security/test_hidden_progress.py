@@ -101,3 +101,17 @@ def test_a_faction_note_the_gm_keeps_never_reaches_a_players_template(client, ta
     client.force_login(gm)
     (faction,) = client.get(reverse("faction_list", args=[table.pk])).context["factions"]
     assert faction.notes == "Zq-kept-note"
+
+
+@pytest.mark.django_db(transaction=True)
+def test_filling_a_veiled_clock_sends_players_nothing_of_its_rival(table, gm, player):
+    """Its rival's face says "(full)" of it only to those who see its ticks."""
+    veiled = ClockFactory(table=table, name=VEILED, segments=4, filled=3, visibility="known")
+    rival = ClockFactory(table=table, name="Open race", kind="racing", rival=veiled)
+    Clock.objects.filter(pk=veiled.pk).update(rival=rival, kind="racing")
+    gm_channel = listen(table.pk, is_gm=True)
+    players_channel = listen(table.pk, is_gm=False)
+    actions.tick_clock(clock=Clock.objects.get(pk=veiled.pk), by=1)
+    assert frames(players_channel) == []
+    sent = "".join(frames(gm_channel))
+    assert f'id="clock-{rival.pk}"' in sent and "(full)" in sent
