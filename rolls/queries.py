@@ -286,12 +286,13 @@ def _event_views(views: list[RollView], is_gm: bool) -> None:
     by_text = [next(filled) for _ in texts]
     veiled = set() if is_gm else {c.pk for c in legacy if c.progress_hidden}
     for (view, event), text in zip(events, by_text, strict=True):
+        whos = [next(filled) for _ in event.changes]
         changes = [
-            # A clock whose progress players do not see moved; by how much is not theirs.
-            ChangeView(next(filled), c["field"], _label(c["field"]), None, None)
-            if c.get("clock") in veiled
-            else ChangeView(next(filled), c["field"], _label(c["field"]), c["before"], c["after"])
-            for c in event.changes
+            ChangeView(who, c["field"], _label(c["field"]), c["before"], c["after"])
+            for who, c in zip(whos, event.changes, strict=True)
+            # Whether a clock whose progress players do not see moved at all is not theirs:
+            # a tick stops at a full clock, and "it moved" would tell them it was not.
+            if c.get("clock") not in veiled
         ]
         actor = event.actor.username if event.actor else gettext("someone")
         view.events.append(EventView(actor=actor, text=text, changes=changes))

@@ -91,7 +91,7 @@ STEPS = {
         "DJ: Daño de nivel 2 a Ada: Cut", "Ada: Daño cambiado",
         "Ada resiste con Destreza: 3d, 5, 3, 2; recibe 1 de estrés",
         "DJ: Daño reducido",
-        "DJ: Complicación: un reloj oculto +1", "un reloj oculto: Segmentos llenos cambiado",
+        "DJ: Complicación: un reloj oculto +1",
         "El DJ cierra la tirada",
         # Where the hidden clock stops is the GM's alone (sessions.audience.veiled).
         "El DJ deshace la tirada: sus cambios se revierten",
@@ -145,7 +145,7 @@ def test_every_step_of_a_roll_reads_in_its_readers_language(
         return client.get(reverse("flow_panel", args=[table.pk]), **language).content.decode()
 
     spanish = panel(player, SPANISH)
-    reads(spanish, STEPS["es"], ENGLISH_WORDS + ["Zq-alarm", "se queda en"])
+    reads(spanish, STEPS["es"], ENGLISH_WORDS + ["Zq-alarm", "se queda en", "Segmentos llenos"])
     reads(panel(gm, ENGLISH), STEPS["en"], STEPS["es"])
     assert "sus cambios se revierten; Zq-alarm se queda en 0" in panel(gm, SPANISH)
 

@@ -115,3 +115,21 @@ def test_filling_a_veiled_clock_sends_players_nothing_of_its_rival(table, gm, pl
     assert frames(players_channel) == []
     sent = "".join(frames(gm_channel))
     assert f'id="clock-{rival.pk}"' in sent and "(full)" in sent
+
+
+def test_a_roll_tells_players_no_move_of_a_veiled_clock(table, gm, player):
+    """A complication on a full clock moves it no further, on another it does: a line
+    "it moved" for players would tell which."""
+    ada = CharacterFactory(table=table, owner=player, name="Ada", prowl=1)
+    clock = ClockFactory(table=table, name=VEILED, segments=8, filled=3, visibility="known")
+    gm_m, ada_m = member(table, gm), member(table, player)
+    roll = start(ada_m, ada)
+    flow.roll_dice(by=ada_m, roll=roll, rng=Dice(5, 2))
+    flow_outcome.add_consequence(
+        by=gm_m, roll=roll, kind="complication", clock=clock, ticks=1, description="noise"
+    )
+    panel = reverse("flow_panel", args=[table.pk])
+    seen = seen_by(player, panel)
+    assert f"Complication: {VEILED} +1".encode() in seen
+    assert b"Segments filled" not in seen
+    assert f"{VEILED}: Segments filled 3 → 4".encode() in seen_by(gm, panel)
