@@ -45,6 +45,11 @@ def can_see_gm_notes(membership: Membership) -> bool:
     return membership.is_gm
 
 
+def can_make_playbook(membership: Membership) -> bool:
+    """A custom playbook is the GM's to make for the table."""
+    return membership.is_gm
+
+
 def can_import_character(membership: Membership) -> bool:
     """Players import their own characters from Foundry; the GM has no seat to fill."""
     return not membership.is_gm

@@ -9,11 +9,11 @@ from django.views.decorators.http import require_POST
 
 from blades.rules.errors import RuleError
 from sessions import steps
-from sessions.access import access_table, require_gm
+from sessions.access import access_table
 from sessions.queries import recent_rolls
 from sessions.refusals import answers_refusals
 
-from . import actions, queries
+from . import access, actions, queries
 from .access import (
     access_character,
     can_edit_character,
@@ -108,7 +108,8 @@ def _playbook_refused(request, error: RuleError) -> HttpResponse:
 @answers_refusals(_playbook_refused)
 def custom_playbook_new(request: HttpRequest, table_id: int) -> HttpResponse:
     table, membership = access_table(request.user, table_id)
-    require_gm(membership)
+    if not access.can_make_playbook(membership):
+        raise PermissionDenied(gettext("Only the GM can do that."))
     form = CustomPlaybookForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data

@@ -22,6 +22,12 @@ def can_set_webhooks(is_gm: bool) -> bool:
     return is_gm
 
 
+def can_read_secrets(is_gm: bool) -> bool:
+    """The journal and the dice statistics with the secret rolls, the GM's notes and what
+    the GM hides in them; everyone else's leave those out."""
+    return is_gm
+
+
 REFUSALS = {
     can_keep_journal: _("Only the GM starts, ends and annotates a session."),
     can_add_learned: _("Only the table's members add to its journal."),
@@ -31,7 +37,8 @@ REFUSALS = {
 
 def may(is_gm: bool) -> dict[str, bool]:
     """Every question's answer for one audience (`may.keep_journal` in a template)."""
-    return {question.__name__.removeprefix("can_"): question(is_gm) for question in REFUSALS}
+    questions = [*REFUSALS, can_read_secrets]
+    return {question.__name__.removeprefix("can_"): question(is_gm) for question in questions}
 
 
 def require(question, membership: Membership) -> None:

@@ -44,11 +44,12 @@ def discord_settings(request: HttpRequest, table_id: int) -> HttpResponse:
 @require_GET
 def dice_statistics(request: HttpRequest, table_id: int) -> HttpResponse:
     table, membership = access_table(request.user, table_id)
-    people = table_statistics(table.pk, gm=membership.is_gm)
+    secrets = access.can_read_secrets(membership.is_gm)
+    people = table_statistics(table.pk, gm=secrets)
     return render(
         request,
         "chronicle/dice.html",
-        {"table": table, "people": people, "is_gm": membership.is_gm},
+        {"table": table, "people": people, "may": access.may(membership.is_gm)},
     )
 
 
@@ -62,7 +63,7 @@ def _journal_page(request, table, membership, *, status=200, **extra):
         "is_gm": is_gm,
         "may": access.may(is_gm),
         "play_session": journal_actions.open_session(table.pk),
-        "journals": journal.build(table, is_gm=is_gm),
+        "journals": journal.build(table, is_gm=access.can_read_secrets(is_gm)),
         **extra,
     }
     with table_language(table):
@@ -148,7 +149,9 @@ def campaign_export(request: HttpRequest, table_id: int) -> HttpResponse:
 
 
 def table_page_context(request, table, membership) -> dict:
-    """The GM's start and end buttons on the table page need the session under way."""
-    if not access.can_keep_journal(membership.is_gm):
-        return {}
-    return {"play_session": journal_actions.open_session(table.pk)}
+    """The journal's links and the GM's start and end buttons, which need the session
+    under way."""
+    may = access.may(membership.is_gm)
+    if not may["keep_journal"]:
+        return {"journal_may": may}
+    return {"journal_may": may, "play_session": journal_actions.open_session(table.pk)}

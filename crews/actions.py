@@ -25,6 +25,7 @@ from sessions import live
 from sessions.models import Clock, Table
 
 from . import live as crew_live
+from . import queries as crew_queries
 from .models import (
     CUSTOM,
     Claim,
@@ -600,7 +601,9 @@ def update_faction(
     revealing it shows them again."""
     _check_faction(tier, hold, status)
     with transaction.atomic():
-        was_hidden = Faction.objects.filter(pk=faction.pk).values_list("hidden", flat=True).get()
+        # What players are shown of the ladder: if the change leaves it as it was (hidden
+        # notes edited, a hidden faction renamed), they are sent nothing at all.
+        seen = crew_queries.visible_factions(faction.table_id, is_gm=False)
         Faction.objects.filter(pk=faction.pk).update(
             name=name,
             tier=tier,
@@ -612,7 +615,8 @@ def update_faction(
         )
         _set_goal_visibility(faction, hidden)
         faction.refresh_from_db()
-        _push_factions(faction.table_id, players_see=not (was_hidden and hidden))
+        players_see = crew_queries.visible_factions(faction.table_id, is_gm=False) != seen
+        _push_factions(faction.table_id, players_see=players_see)
     return faction
 
 

@@ -1,16 +1,19 @@
 """What each member may see of the crew and the factions, asked once here for pages,
 pushes and the socket's catch-up."""
 
+from dataclasses import dataclass, field
 from functools import cache
 
 from django.db.models import Prefetch
 
 from blades.rules import crew as rules
+from sessions.access import GM, PUBLIC
+from sessions.audience import ClockView, clock_views
 from sessions.models import Clock
 
 from . import access
 from .forms import BooksForm, ClaimForm, CohortForm, SettingsForm, SheetForm
-from .models import COHORT_HARM_LABELS, Crew, Faction, FactionClock
+from .models import COHORT_HARM_LABELS, STATUS_LABELS, Crew, Faction, FactionClock
 from .sheet import ability_choices, claim_map, upgrade_rows
 
 
@@ -27,9 +30,47 @@ def crew_sheet(table_id: int) -> Crew | None:
     return crew
 
 
-def visible_factions(table_id: int, is_gm: bool) -> list[Faction]:
-    """The faction ladder: highest tier first; players never get hidden factions or
-    hidden goal clocks."""
+@dataclass(frozen=True)
+class FactionView:
+    """A faction as one audience is shown it: players' views hold no notes the GM keeps
+    to themself, and its goal clocks as they see them (sessions.audience). `model`: only
+    for the GM, whose page edits it."""
+
+    pk: int
+    name: str
+    tier: int
+    hold: str
+    status: int
+    hidden: bool
+    notes: str
+    notes_hidden: bool
+    goals: list[ClockView]
+    model: Faction | None = field(default=None, compare=False)
+
+    @property
+    def status_label(self) -> str:
+        return str(STATUS_LABELS[self.status])
+
+
+def faction_view(faction: Faction, is_gm: bool) -> FactionView:
+    viewer = GM if is_gm else PUBLIC
+    return FactionView(
+        pk=faction.pk,
+        name=faction.name,
+        tier=faction.tier,
+        hold=faction.hold,
+        status=faction.status,
+        hidden=faction.hidden,
+        notes=faction.notes if is_gm or not faction.notes_hidden else "",
+        notes_hidden=faction.notes_hidden,
+        goals=clock_views((link.clock for link in faction.goal_links.all()), viewer),
+        model=faction if is_gm else None,
+    )
+
+
+def visible_factions(table_id: int, is_gm: bool) -> list[FactionView]:
+    """The faction ladder: highest tier first; players never get hidden factions,
+    hidden goal clocks or hidden notes."""
     factions = Faction.objects.filter(table_id=table_id)
     # A goal clock is drawn with the clocks it is linked to (sessions.queries.clock_faces).
     links = (
@@ -40,7 +81,8 @@ def visible_factions(table_id: int, is_gm: bool) -> list[Faction]:
     if not is_gm:
         factions = factions.filter(hidden=False)
         links = links.exclude(clock__visibility=Clock.Visibility.GM)
-    return list(factions.prefetch_related(Prefetch("goal_links", queryset=links)))
+    factions = factions.prefetch_related(Prefetch("goal_links", queryset=links))
+    return [faction_view(faction, is_gm) for faction in factions]
 
 
 def _lazy(make):

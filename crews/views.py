@@ -14,6 +14,7 @@ from django.views.decorators.http import require_POST
 
 from blades.rules import crew as rules
 from blades.rules.errors import RuleError
+from sessions import audience
 from sessions import queries as table_queries
 from sessions.access import access_table, posted_step
 from sessions.refusals import answers_refusals
@@ -142,7 +143,9 @@ def _factions_context(table, membership, **extra) -> dict:
         "may": access.may(membership.is_gm, None),
         "factions": queries.visible_factions(table.pk, membership.is_gm),
         # What each goal clock's edit form offers to link to, asked once for them all.
-        "clocks": table_queries.visible_clocks(table.pk, membership.is_gm),
+        "clocks": audience.clock_views(
+            table_queries.visible_clocks(table.pk, membership.is_gm), membership
+        ),
         "faction_form": extra.pop("faction_form", None) or FactionForm(),
         "status_range": (rules.STATUS_MIN, rules.STATUS_MAX),
         "war": rules.war_effects(True),

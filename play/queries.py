@@ -19,8 +19,8 @@ from characters.models import Character, CharacterAbility
 from crews import queries as crew_queries
 from crews.models import Crew, Faction
 from crews.sheet import reminders
+from sessions import audience
 from sessions import queries as table_queries
-from sessions.access import clocks_for
 from sessions.models import Clock, Membership, Roll, Table
 
 from . import access
@@ -219,7 +219,12 @@ def phase_page(table: Table, membership: Membership, **extra) -> dict:
         "factions": list(Faction.objects.filter(table=table)) if is_gm else [],
         "entanglement_ways": ways_out(crew, score.entanglements) if entangled else [],
         # The same clocks the downtime post accepts: one rule for the menu and the check.
-        "project_clocks": clocks_for(membership).filter(kind=Clock.Kind.PROJECT).order_by("pk"),
+        "project_clocks": audience.clock_views(
+            table_queries.clocks_seen_by(table.pk, membership)
+            .filter(kind=Clock.Kind.PROJECT)
+            .order_by("pk"),
+            membership,
+        ),
         "harmed_cohorts": [c for c in crew.cohorts.all() if 0 < c.harm < COHORT_DEAD]
         if crew
         else [],

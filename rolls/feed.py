@@ -17,6 +17,7 @@ from crews import queries as crew_queries
 from crews.screen import LATEST_ROLLS, REVOKED_MESSAGE, shared_screen
 from sessions import audience
 from sessions import queries as table_queries
+from sessions.access import PUBLIC
 from sessions.language import table_language
 
 from .templatetags.roll_tags import rolls_in_progress
@@ -48,15 +49,15 @@ def _crew(table_id: int) -> dict | None:
     }
 
 
-def _clock(clock) -> dict:
+def _clock(clock: audience.ClockView) -> dict:
     return {
         "id": clock.pk,
         "name": clock.name,
         "kind": clock.kind,
         "segments": clock.segments,
         # Known, progress hidden: the screen shows that it runs, never how far.
-        "progress_hidden": clock.progress_hidden,
-        "filled": None if clock.progress_hidden else clock.filled,
+        "progress_hidden": clock.progress is None,
+        "filled": None if clock.progress is None else clock.progress.filled,
     }
 
 
@@ -119,7 +120,12 @@ def _feed(name: str, table_id: int) -> JsonResponse:
         {
             "table": name,
             "crew": _crew(table_id),
-            "clocks": [_clock(c) for c in table_queries.visible_clocks(table_id, is_gm=False)],
+            "clocks": [
+                _clock(c)
+                for c in audience.clock_views(
+                    table_queries.visible_clocks(table_id, is_gm=False), PUBLIC
+                )
+            ],
             "scoundrels": [_scoundrel(c) for c in party(table_id)],
             "rolling": [_rolling(roll) for roll in rolls_in_progress(table_id)],
             "latest_rolls": [

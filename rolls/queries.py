@@ -286,12 +286,13 @@ def _event_views(views: list[RollView], is_gm: bool) -> None:
     by_text = [next(filled) for _ in texts]
     veiled = set() if is_gm else {c.pk for c in legacy if c.progress_hidden}
     for (view, event), text in zip(events, by_text, strict=True):
+        whos = [next(filled) for _ in event.changes]
         changes = [
-            # A clock whose progress players do not see moved; by how much is not theirs.
-            ChangeView(next(filled), c["field"], _label(c["field"]), None, None)
-            if c.get("clock") in veiled
-            else ChangeView(next(filled), c["field"], _label(c["field"]), c["before"], c["after"])
-            for c in event.changes
+            ChangeView(who, c["field"], _label(c["field"]), c["before"], c["after"])
+            for who, c in zip(whos, event.changes, strict=True)
+            # Whether a clock whose progress players do not see moved at all is not theirs:
+            # a tick stops at a full clock, and "it moved" would tell them it was not.
+            if c.get("clock") not in veiled
         ]
         actor = event.actor.username if event.actor else gettext("someone")
         view.events.append(EventView(actor=actor, text=text, changes=changes))
@@ -344,7 +345,8 @@ def panel_context(table: Table, membership: Membership) -> dict:
     rolls = _rolls(table, is_gm)
     open_rolls = rolls.filter(step__in=[Step.SETUP, Step.CONSEQUENCES]).order_by("created", "pk")
     finished = rolls.filter(step__in=[Step.DONE, Step.UNDONE]).order_by("-finished", "-pk")
-    last = derived.last_finished(table) if is_gm else None
+    # The undo button's roll, for whom may undo it (the step's own question).
+    last = derived.last_finished(table) if flow_access.can_run_table_rolls(membership) else None
     open_rolls, finished = list(open_rolls), list(finished[:FINISHED_SHOWN])
     involved = {pk for roll in open_rolls + finished for pk in derived.involved(roll)}
     characters = Character.objects.prefetch_related(
@@ -368,7 +370,8 @@ def panel_context(table: Table, membership: Membership) -> dict:
         "finished": finished_views,
         "undo_roll": last,
         "revision": derived.revision(table.pk, is_gm),
-        "clocks": list(queries.visible_clocks(table.pk, is_gm)),
+        # The GM's menus name them; whoever the panel is drawn for gets their view of each.
+        "clocks": audience.clock_views(queries.visible_clocks(table.pk, is_gm), membership),
         "has_crew": crew is not None,
         "positions": list(Position),
         "effects": list(Effect),

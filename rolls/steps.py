@@ -8,6 +8,7 @@ a form only reads what was posted, within its bounds.
 """
 
 from django import forms
+from django.core.exceptions import PermissionDenied
 from django.utils.translation import gettext, gettext_lazy
 
 from blades.rules import character as char_rules
@@ -322,6 +323,14 @@ class TableStep(steps.Step):
     def allow(self) -> None:
         """Who may take it, asked before anything posted is read."""
 
+    def allowed(self) -> bool:
+        """The same question, for the page deciding whether to draw the step's form."""
+        try:
+            self.allow()
+        except PermissionDenied:
+            return False
+        return True
+
 
 class StartRoll(TableStep):
     """A player proposes a roll for their own character."""
@@ -411,6 +420,9 @@ class Undo(TableStep):
     """The GM's undo of the last finished roll: `roll` is the one the button named."""
 
     roll = steps.whole(low=0, high=steps.ID_MAX, required=False)
+
+    def allow(self) -> None:
+        require_gm_at(self.by, self.table)
 
     def execute(self):
         roll_id = self.cleaned_data["roll"] or None

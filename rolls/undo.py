@@ -156,6 +156,8 @@ def undo_last(*, by: Membership, table: Table, roll_id: int | None = None) -> Ac
         characters, clocks, crews = _roll_changes(roll)
         changes = Changes()
         notes: list[Words] = []
+        # Where a clock stops tells how far it had run: not to players who do not see that.
+        veiled: list[Joined] = []
         locked = Character.objects.select_for_update().filter(pk__in=characters)
         for character in locked:
             fields, character_notes = _reverse_character(character, characters[character.pk])
@@ -164,13 +166,15 @@ def undo_last(*, by: Membership, table: Table, roll_id: int | None = None) -> Ac
                 changes.set_fields(character, **fields)
         for clock in Clock.objects.filter(pk__in=clocks):
             if changes.tick(clock, -clocks[clock.pk]) != -clocks[clock.pk]:
-                notes.append(
-                    Words(
-                        gettext_noop("%(clock)s stops at %(filled)s"),
-                        clock=audience.ref("clock", clock),
-                        filled=clock.filled,
-                    )
+                note = Words(
+                    gettext_noop("%(clock)s stops at %(filled)s"),
+                    clock=audience.ref("clock", clock),
+                    filled=clock.filled,
                 )
+                if clock.progress_hidden:
+                    veiled.append(audience.veiled(clock, Joined("", ["; ", note])))
+                else:
+                    notes.append(note)
         for crew in Crew.objects.filter(pk__in=crews):
             steps = crew_rules.heat_steps(crews[crew.pk]["heat"], crews[crew.pk]["wanted"])
             back = Changes()
@@ -192,5 +196,7 @@ def undo_last(*, by: Membership, table: Table, roll_id: int | None = None) -> Ac
                 gettext_noop("GM undoes the roll: its changes are taken back except: %(notes)s"),
                 notes=Joined("; ", notes),
             )
+        if veiled:
+            text = Joined("", [text, *veiled])
         record(roll, by, text, changes)
     return roll

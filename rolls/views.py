@@ -24,15 +24,16 @@ TEMPLATE = "rolls/flow.html"
 
 
 def start_forms(table, membership, bound: TableStep | None = None) -> dict:
-    """The forms above the panel: a player's roll, the GM's fortune roll; `bound`, the
-    one that was sent, in its place."""
-    if membership.is_gm:
-        forms = {"fortune_form": FortuneRoll(None, by=membership, table=table)}
-    else:
-        forms = {
-            "start_form": StartRoll(None, by=membership, table=table),
-            "mine": own_character(membership),
-        }
+    """The forms above the panel that this member may send (each step's own question): a
+    player's roll for their character, the GM's fortune roll; `bound`, the one that was
+    sent, in its place."""
+    steps = (
+        StartRoll(None, by=membership, table=table),
+        FortuneRoll(None, by=membership, table=table),
+    )
+    forms: dict = {step.form_key: step for step in steps if step.allowed()}
+    if "start_form" in forms:
+        forms["mine"] = own_character(membership)
     if bound is not None:
         forms[bound.form_key] = bound
     return forms

@@ -34,6 +34,18 @@ def require_gm(membership: Membership) -> None:
         raise PermissionDenied(gettext("Only the GM can do that."))
 
 
+def can_keep_table(viewer) -> bool:
+    """The invite link, who sits at the table, the language it shares: the GM's.
+    `viewer`: a Membership or a Viewer."""
+    return viewer.is_gm
+
+
+def can_see_roll(is_gm: bool, roll) -> bool:
+    """A line of the roll log: a secret roll is the GM's alone (the log's queries ask the
+    same, as a filter: sessions.queries.recent_rolls)."""
+    return is_gm or not roll.secret
+
+
 # (table id, user id) pairs in one query: well inside SQLite's limit on variables.
 PAIRS_AT_ONCE = 250
 

@@ -305,6 +305,10 @@ def tick_clock(*, clock: Clock, by: int, player=None) -> Clock:
             by_gm=by_gm,
         )
         before = clock.filled
+        # The clocks its filling opens or races, as they were: an audience is sent one only
+        # if its view of it changed (players do not see a rival's fill if it is hidden).
+        linked = [pk for pk in (face.unlocks_id, face.rival_id) if pk is not None]
+        others = list(queries.clock_faces().filter(pk__in=linked)) if linked else []
         moving = Clock.objects.filter(pk=clock.pk)
         if not by_gm:
             moving = moving.filter(access.clocks_tickable(player))
@@ -312,12 +316,12 @@ def tick_clock(*, clock: Clock, by: int, player=None) -> Clock:
             raise RuleError(gettext_noop("You may not tick this clock."))
         was_full = face.full
         clock.refresh_from_db()
-        live.push_clock(clock)
+        live.push_clock(clock, before=face)
         if clock.full != was_full:
             # Filling opens the clock it unlocks, emptying locks it again; a rival shows
             # whether this side has finished.
-            for other in Clock.objects.filter(pk__in=[clock.unlocks_id, clock.rival_id]):
-                live.push_clock(other)
+            for other in others:
+                live.push_clock(other, before=other)
         clock_moved.send(sender=Clock, clock=clock, before=before)
     return clock
 

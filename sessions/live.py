@@ -163,51 +163,82 @@ def push_to_table(table_id: int, render: Render) -> None:
     push(table_id, gm=render, players=render)
 
 
-def _players_clock(clock_id: int, *, created: bool, was_hidden: bool) -> str:
+def _committed_clock(clock_id: int):
+    return queries.clock_faces().filter(pk=clock_id).first()
+
+
+def _players_clock(clock_id: int, *, created: bool, was_hidden: bool, before=None) -> str:
     """One clock as players see it now, drawn from committed state: appended when new to
-    them, drawn again when they had it, taken away when it is hidden or gone."""
-    clock = queries.clock_faces().filter(pk=clock_id).first()
+    them, drawn again when they had it, taken away when it is hidden or gone; nothing
+    when their view of it is still `before` (the view they were sent)."""
+    clock = _committed_clock(clock_id)
     if clock is None or clock.hidden:
         # A clock that players could see until now must vanish from their pages.
         new_to_players = created or was_hidden
         return "" if new_to_players else fragment("clock-remove", clock_id=clock_id)
-    return fragment("clock-push", clock=clock, is_gm=False, created=created or was_hidden)
+    view = audience.clock_view(clock, access.PUBLIC)
+    new_to_players = created or was_hidden
+    if view == before and not new_to_players:
+        return ""
+    return fragment("clock-push", clock=view, created=new_to_players)
 
 
-def _owners_clocks(table_id: int, owners: Iterable[int | None]) -> dict[int, Render]:
+def _owners_clocks(
+    table_id: int, owners: Iterable[int | None], before: dict[int, object] | None = None
+) -> dict[int, Render]:
     """For each player who owns one of the clocks changed: every clock they see, drawn for
     them (their own, private or not, with what they may do to it). Whole, so that it holds
-    whatever the players' fragment before it did to their list."""
+    whatever the players' fragment before it did to their list. `before`: by owner, their
+    view of the one clock changed before the change; nothing is sent while it holds."""
 
     def draw(owner_id: int) -> Render:
         def render() -> str:
             viewer = access.Viewer(is_gm=False, user_id=owner_id)
-            clocks = queries.clocks_seen_by(table_id, viewer)
-            return fragment("clock-list", clocks=clocks, viewer=viewer, is_gm=False, oob=True)
+            clocks = list(queries.clocks_seen_by(table_id, viewer))
+            if before is not None:
+                old = before[owner_id]
+                now = next((c for c in clocks if c.pk == old.pk), None)
+                if now is not None and audience.clock_view(now, viewer) == old:
+                    return ""
+            return fragment("clock-list", clocks=audience.clock_views(clocks, viewer), oob=True)
 
         return render
 
     return {pk: draw(pk) for pk in set(owners) - {None}}
 
 
-def push_clock(clock, *, created: bool = False, was_hidden: bool | None = None) -> None:
-    """`was_hidden` is the visibility before this change, when the change may have flipped it.
-    Drawn from the clock as committed: of two ticks at once, each page ends on the last."""
+def push_clock(
+    clock, *, created: bool = False, was_hidden: bool | None = None, before=None
+) -> None:
+    """`was_hidden` is the visibility before this change, when the change may have flipped
+    it. `before`: the clock as it was (as queries.clock_faces
+    loads it); an audience whose view of it is the same now is sent nothing, so that
+    ticks players do not see (a clock whose progress is hidden) cannot even be counted
+    on their socket. Drawn from the clock as committed: of two ticks at once, each page
+    ends on the last."""
     if was_hidden is None:
         was_hidden = clock.hidden
     table_id, clock_id = clock.table_id, clock.pk
 
     def for_gm() -> str:
-        committed = queries.clock_faces().filter(pk=clock_id).first()
+        committed = _committed_clock(clock_id)
         if committed is None:
             return fragment("clock-remove", clock_id=clock_id)
-        return fragment("clock-push", clock=committed, is_gm=True, created=created)
+        view = audience.clock_view(committed, access.GM)
+        return fragment("clock-push", clock=view, created=created)
+
+    seen = None if before is None else audience.clock_view(before, access.PUBLIC)
 
     def for_players() -> str:
-        return _players_clock(clock_id, created=created, was_hidden=was_hidden)
+        return _players_clock(clock_id, created=created, was_hidden=was_hidden, before=seen)
 
-    owners = _owners_clocks(table_id, [clock.owner_id])
-    push(table_id, gm=for_gm, players=for_players, members=owners)
+    owner = clock.owner_id
+    owned = (
+        None
+        if before is None or owner is None
+        else {owner: audience.clock_view(before, access.Viewer(is_gm=False, user_id=owner))}
+    )
+    push(table_id, gm=for_gm, players=for_players, members=_owners_clocks(table_id, [owner], owned))
 
 
 def push_clock_setup(
@@ -231,7 +262,8 @@ def push_clock_setup(
         # The new-clock form's menus offer the table's clocks: each of the GM's pages gets
         # them anew (only the menus, so that a half-typed new clock keeps its name).
         menus = ClockForm(prefix=NEW_CLOCK, clocks=clocks)
-        return fragment("clock-list", clocks=clocks, is_gm=True, oob=True) + "".join(
+        views = audience.clock_views(clocks, access.GM)
+        return fragment("clock-list", clocks=views, oob=True) + "".join(
             menus[name].as_widget(attrs={"hx-swap-oob": "morph"}) for name in ("unlocks", "rival")
         )
 
@@ -293,7 +325,8 @@ def push_members(table) -> None:
 
     def render(is_gm: bool) -> str:
         members = table.memberships.select_related("user")
-        return fragment("members", members=members, is_gm=is_gm, table=table, oob=True)
+        keeps = access.can_keep_table(access.GM if is_gm else access.PUBLIC)
+        return fragment("members", members=members, keeps_table=keeps, table=table, oob=True)
 
     push(table.pk, gm=lambda: render(True), players=lambda: render(False))
 
@@ -354,8 +387,8 @@ class Snapshot:
 
 
 def clock_list(table_id: int, viewer: access.Viewer) -> str:
-    clocks = queries.clocks_seen_by(table_id, viewer)
-    return fragment("clock-list", clocks=clocks, viewer=viewer, is_gm=viewer.is_gm, oob=True)
+    clocks = audience.clock_views(queries.clocks_seen_by(table_id, viewer), viewer)
+    return fragment("clock-list", clocks=clocks, oob=True)
 
 
 def snapshot(table_id: int, is_gm: bool, language: str) -> Snapshot:

@@ -16,7 +16,7 @@ from django.utils.translation import gettext_lazy
 from blades.rules.rolls import RollKind
 
 from . import actions
-from .access import can_edit_clock, can_tick_clock
+from .access import can_edit_clock, can_keep_table, can_tick_clock
 from .forms import NEW_CLOCK, ClockFields, PlayerClockFields, RollFields
 from .models import Clock
 from .steps import Step
@@ -31,7 +31,7 @@ class TableStep(Step):
     back = "table_detail"
 
     def allowed(self) -> bool:
-        return self.by.is_gm
+        return can_keep_table(self.by)
 
 
 class NewInvite(TableStep):

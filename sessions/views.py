@@ -8,7 +8,7 @@ from django.views.decorators.http import require_POST
 from accounts.views import signup_form
 from blades.rules.errors import RuleError
 
-from . import actions, links, panels, queries, steps
+from . import access, actions, audience, links, panels, queries, steps
 from .access import access_table, clocks_for, is_token
 from .forms import TableForm
 from .models import Membership, Table
@@ -48,13 +48,14 @@ def table_list(request: HttpRequest) -> HttpResponse:
 
 def _table_context(request, table: Table, membership: Membership, **forms) -> dict:
     is_gm = membership.is_gm
-    clocks = queries.clocks_seen_by(table.pk, membership)
+    clocks = list(queries.clocks_seen_by(table.pk, membership))
     context = {
         "table": table,
         "membership": membership,
         "viewer": membership,
         "is_gm": is_gm,
-        "clocks": clocks,
+        "keeps_table": access.can_keep_table(membership),
+        "clocks": audience.clock_views(clocks, membership),
         "rolls": queries.recent_rolls(table.pk, is_gm),
         "members": table.memberships.select_related("user"),
         "roll_form": forms.get("roll_form") or QuickRoll(None, by=membership, table=table),
@@ -203,6 +204,6 @@ def _form_response(request, table, membership, partial: str, **forms) -> HttpRes
 def _clock_face(request, table, membership, clock_id: int, **extra) -> HttpResponse:
     """One clock drawn again for the member who acted on it, as the table's queries draw it."""
     clock = get_object_or_404(queries.clocks_seen_by(table.pk, membership), pk=clock_id)
-    context = {"clock": clock, "is_gm": membership.is_gm, "viewer": membership, "table": table}
+    context = {"clock": audience.clock_view(clock, membership), "table": table}
     context.update(extra)
     return render(request, f"{PAGE}#clock", context)

@@ -6,6 +6,7 @@ Not for `tests/rules`, which also runs without Django.
 """
 
 import contextlib
+import re
 import threading
 
 from django.conf import settings
@@ -26,6 +27,25 @@ def session_cookie(user) -> str:
     client.force_login(user)
     name = settings.SESSION_COOKIE_NAME
     return f"{name}={client.cookies[name].value}"
+
+
+# A page's CSRF token is masked anew for every response: bytes that differ between two
+# drawings of the same page.
+CSRF_TOKEN = re.compile(rb'(csrfmiddlewaretoken" value="|"X-CSRFToken": ")[^"]+')
+
+
+def seen_by(user, *urls) -> bytes:
+    """What `user` gets of each page, whole and as htmx asks for it (CSRF tokens taken
+    out, so that two drawings of the same page compare)."""
+    client = Client()
+    client.force_login(user)
+    body = b""
+    for url in urls:
+        for headers in ({}, {"HX-Request": "true"}):
+            response = client.get(url, headers=headers)
+            assert response.status_code == 200, url
+            body += response.content
+    return CSRF_TOKEN.sub(rb"\1", body)
 
 
 async def connect(user, table_id: int, origin=ORIGIN, language: str | None = None):

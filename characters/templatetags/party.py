@@ -1,8 +1,12 @@
 from django import template
 
+from .. import access
 from ..queries import party, party_view
 
 register = template.Library()
+# What the member may start from the party card: the views' own questions.
+register.filter("can_import_character", access.can_import_character)
+register.filter("can_make_playbook", access.can_make_playbook)
 
 
 @register.simple_tag

@@ -8,9 +8,11 @@ register = template.Library()
 
 @register.simple_tag
 def clock_edit_form(clock, clocks=None) -> ClockForm:
-    """`clocks`: the page's clock list; a pushed clock alone asks for its table's."""
-    if not clocks:
-        clocks = Clock.objects.filter(table_id=clock.table_id)
+    """`clocks`: the page's clock list (the GM's views, each with its clock); a pushed
+    clock alone asks for its table's."""
+    clocks = (
+        [view.model for view in clocks] if clocks else Clock.objects.filter(table_id=clock.table_id)
+    )
     return ClockForm(
         prefix=f"clock-{clock.pk}",
         clocks=clocks,

@@ -34,7 +34,7 @@ def clock_wedges(segments: int, filled: int) -> list[dict]:
     for index in range(segments):
         start, end = _point(index / segments), _point((index + 1) / segments)
         path = f"M {CENTER} {CENTER} L {start} A {RADIUS} {RADIUS} 0 0 1 {end} Z"
-        wedges.append({"d": path, "filled": index < filled})
+        wedges.append({"d": path, "on": index < filled})
     return wedges
 
 

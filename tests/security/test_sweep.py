@@ -9,8 +9,16 @@ Which actions there are comes from the URL resolver: every URL that takes a POST
 every step of the shared roll, every move of the sheet) must be played here or be
 listed in NOT_HIDDEN with the reason it cannot touch a hidden thing. A new GM action
 without a case fails `test_every_post_url_is_swept`.
+
+After every part the GM also changes what players must not be able to tell at all: a
+"known, progress hidden" clock's fill, and whether a faction has notes it keeps from
+them. Everything players and the screen receive (every page and fragment, the screen and
+its overlays and feed, the journal and its Markdown, posts to the players' Discord
+channel) is the same, byte for byte apart from tokens, before and after; and their
+sockets hear nothing of it.
 """
 
+import json
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -21,6 +29,8 @@ from django.test import Client
 from django.urls import resolve, reverse
 
 from blades.asgi import application
+from chronicle import discord
+from tests.helpers import CSRF_TOKEN
 from tests.security.urls import UNKNOWN_ID, _patterns, character_moves
 from tests.sockets import Socket
 
@@ -155,6 +165,7 @@ class Session:
     swept: set[str] = field(default_factory=set)
     answers: list[bytes] = field(default_factory=list)  # the player's own answers
     gm_answers: list[bytes] = field(default_factory=list)
+    players_posts: list[dict] = field(default_factory=list)  # to the players' Discord channel
 
     def url(self, name: str, **kwargs) -> str:
         return reverse(name, kwargs={"table_id": self.table.pk, **kwargs})
@@ -176,8 +187,12 @@ class Session:
         return self.post(self.gm, url, data, ok)
 
 
+PLAYERS_HOOK = "https://discord.com/api/webhooks/1/players"
+
+
 def set_the_table() -> Session:
     from characters.models import GmNote
+    from chronicle.models import DiscordHook
     from crews import actions as crew_actions
     from tests.factories import (
         CharacterFactory,
@@ -201,6 +216,9 @@ def set_the_table() -> Session:
         table=table, name="Open Gang", tier=1, hold="weak", status=0, notes=SECRET_NOTES,
         notes_hidden=True,
     )  # fmt: skip
+    DiscordHook.objects.create(
+        table=table, players_url=PLAYERS_HOOK, gm_url="https://discord.com/api/webhooks/2/gm"
+    )
     clients = []
     for user in (table.gm, player):
         client = Client()
@@ -453,25 +471,82 @@ def assert_clean(what: str, raw: bytes) -> None:
     assert match is None, f"{what} holds {match.group(0).decode()}"
 
 
-def players_pages(s: Session) -> bytes:
+def players_views(s: Session) -> dict[str, bytes]:
+    """Everything a player and the screen are shown now, by where it is shown."""
     from crews.models import Screen
     from tests.security.urls import table_urls
 
     ids = {"table_id": s.table.pk, "clock_id": s.hidden_clock.pk, "user_id": s.gm_user_id}
     if s.play_session is not None:
         ids["session_id"] = s.play_session.pk
-    seen = b""
+    seen = {}
     for character in (s.ada, s.bo):
         for url in table_urls(**ids, character_id=character.pk):
             for headers in ({}, {"HX-Request": "true"}):
-                seen += s.player.get(url.url, headers=headers).content
+                seen[f"{url.url} {headers}"] = s.player.get(url.url, headers=headers).content
     screen = Screen.objects.filter(table=s.table, active=True).first()
     if screen is not None:
         # The TV, each overlay of a stream and the feed, as a logged-out browser or bot.
         names = ("screen_shared", "overlay_clocks", "overlay_roll", "overlay_party", "screen_feed")
         for name in names:
-            seen += Client().get(reverse(name, args=[screen.token])).content
+            seen[name] = Client().get(reverse(name, args=[screen.token])).content
+    discord.wait_idle()
+    seen["the players' Discord channel"] = json.dumps(s.players_posts).encode()
     return seen
+
+
+def players_pages(s: Session) -> bytes:
+    return b"".join(players_views(s).values())
+
+
+# Two drawings of the same page differ in their CSRF tokens, and dice rolled a moment ago
+# tumble on the first.
+VOLATILE = (CSRF_TOKEN, re.compile(rb"(class=\"dice) tumble"))
+
+
+def _steady(views: dict[str, bytes]) -> dict[str, bytes]:
+    steady = {}
+    for where, raw in views.items():
+        for volatile in VOLATILE:
+            raw = volatile.sub(rb"\1", raw)
+        steady[where] = raw
+    return steady
+
+
+def veil(s: Session, by: int) -> None:
+    """What players must not tell apart: the known clock `by` ticks on (or back), and
+    the visible faction's hidden notes taken away (or written again)."""
+    from crews.models import Faction
+    from sessions.models import Clock
+
+    known = Clock.objects.filter(table=s.table, name=KNOWN_CLOCK).first()
+    if known is not None:
+        s.gm_post(s.url("clock_tick", clock_id=known.pk), {"by": str(by)})
+    faction = Faction.objects.get(pk=s.open_faction.pk)
+    prefix = f"faction-{faction.pk}"
+    s.gm_post(
+        s.url("faction_update", faction_id=faction.pk),
+        {f"{prefix}-name": faction.name, f"{prefix}-tier": faction.tier,
+         f"{prefix}-hold": faction.hold, f"{prefix}-status": faction.status,
+         f"{prefix}-notes": "" if by > 0 else SECRET_NOTES, f"{prefix}-notes_hidden": "on"},
+    )  # fmt: skip
+
+
+async def players_cannot_tell(s: Session, sockets: dict, when: str) -> bytes:
+    """The veiled changes, there and back: nothing players or the screen receive differs
+    and their sockets stay silent. Returns the GM's frames."""
+    before = _steady(await database_sync_to_async(players_views)(s))
+    gm_frames = b""
+    for by in (1, -1):
+        await database_sync_to_async(veil)(s, by)
+        for who in ("player", "tv", "gm screen"):
+            heard = await drain(sockets[who])
+            assert heard == b"", f"the {who}'s socket heard a veiled change after {when}"
+        gm_frames += await drain(sockets["gm"])
+        after = _steady(await database_sync_to_async(players_views)(s))
+        differ = [where for where in before if after.get(where) != before[where]]
+        assert not differ, f"after {when}, a veiled change shows in {differ}"
+    return gm_frames
 
 
 async def drain(communicator, quiet: float = 0.1) -> bytes:
@@ -491,6 +566,13 @@ async def test_no_hidden_name_or_note_reaches_a_player_or_the_screen(monkeypatch
     monkeypatch.setattr(SYSTEM_RNG, "randint", lambda low, high: 4)
     s = await database_sync_to_async(set_the_table)()
     s.gm_user_id = s.table.gm_id
+
+    def delivered(post) -> bool:
+        if post.url == PLAYERS_HOOK:
+            s.players_posts.append(post.payload)
+        return True
+
+    monkeypatch.setattr(discord, "deliver", delivered)
     await database_sync_to_async(s.gm_post)(s.url("screen_link"))
     sockets = {}
     for who, client in (("gm", s.gm), ("player", s.player)):
@@ -527,6 +609,7 @@ async def test_no_hidden_name_or_note_reaches_a_player_or_the_screen(monkeypatch
             await database_sync_to_async(players_pages)(s),
         )
         assert_clean(f"a player's own answers in {part.__name__}", b"".join(s.answers))
+        gm_frames += await players_cannot_tell(s, sockets, part.__name__)
     # Frames still on their way (through Redis, in the PostgreSQL run) are scanned too.
     gm_frames += await drain(sockets["gm"], quiet=1)
     assert_clean("a player's last frames", await drain(sockets["player"], quiet=1))
