@@ -26,6 +26,7 @@ from django.utils import timezone
 from django.utils.translation import gettext, gettext_lazy, ngettext
 
 from blades.rules.rolls import Effect, Position, RollKind
+from characters.wording import trauma_name
 from crews.models import STATUS_LABELS
 from sessions import audience
 from sessions.language import table_language
@@ -208,7 +209,8 @@ def _happening(event: Happening, is_gm: bool) -> Line | None:
             % {"who": who, "level": data["level"], "text": data["text"]}
         )
     if event.kind == Kind.TRAUMA:
-        words = {"who": who, "trauma": data["trauma"], "reason": data.get("reason", "")}
+        trauma = trauma_name(data["trauma"])
+        words = {"who": who, "trauma": trauma, "reason": data.get("reason", "")}
         if data.get("cleared"):
             if words["reason"]:
                 return Line(gettext("%(who)s is no longer %(trauma)s (GM: %(reason)s).") % words)

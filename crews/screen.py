@@ -21,7 +21,7 @@ from django.utils.translation import gettext_lazy as _
 from blades.rules.rolls import PUSH_DICE
 from sessions import queries as table_queries
 from sessions.access import access_table, is_token
-from sessions.language import table_language
+from sessions.language import said_in_table_language, table_language
 from sessions.models import Table
 
 from . import access, queries
@@ -68,7 +68,8 @@ def _context(table: Table, socket_url: str, **extra) -> dict:
 def _render(request: HttpRequest, table: Table, socket_url: str, **extra) -> HttpResponse:
     template = f"{PAGE}#screen-body" if request.htmx else PAGE
     with table_language(table):
-        return render(request, template, _context(table, socket_url, **extra))
+        response = render(request, template, _context(table, socket_url, **extra))
+    return said_in_table_language(table, response)
 
 
 def shared_screen(token: str) -> Screen | None:
@@ -124,7 +125,9 @@ def overlay(request: HttpRequest, token: str, part: str) -> HttpResponse:
     with table_language(shared.table):
         if not size.is_valid():
             errors = [f"{name}: {error[0]}" for name, error in size.errors.items()]
-            return render(request, OVERLAY, {"errors": errors, "part": part}, status=400)
-        context = _context(shared.table, f"/ws/screen/{token}/", part=part, **size.cleaned_data)
-        template = f"{OVERLAY}#screen-body" if request.htmx else OVERLAY
-        return render(request, template, context)
+            response = render(request, OVERLAY, {"errors": errors, "part": part}, status=400)
+        else:
+            context = _context(shared.table, f"/ws/screen/{token}/", part=part, **size.cleaned_data)
+            template = f"{OVERLAY}#screen-body" if request.htmx else OVERLAY
+            response = render(request, template, context)
+    return said_in_table_language(shared.table, response)

@@ -82,6 +82,23 @@ def test_a_template_marks_every_text_it_shows(name):
         assert found == [], f"{name} shows text outside {{% translate %}}: {found[:5]}"
 
 
+# `{% translate word|capfirst %}` looks "prowl" up before the filter makes it "Prowl": it
+# is never found, and the reader gets the English. A filter that names the word in the
+# reader's language (`action_name`, `xp_track_name`) is the way.
+TRANSLATED_FILTER = re.compile(r"\{% *translate +[a-z_][\w.]*\|")
+
+
+def test_no_template_translates_a_filtered_variable():
+    found = [
+        f"{path.relative_to(TEMPLATES)}: {match.group(0)}"
+        for path in sorted(TEMPLATES.rglob("*.html"))
+        for match in TRANSLATED_FILTER.finditer(path.read_text())
+    ]
+    assert found == []
+    assert TRANSLATED_FILTER.search("{% translate a|capfirst %}")
+    assert not TRANSLATED_FILTER.search('{% translate "Prowl" %}{{ a|action_name }}')
+
+
 def test_the_scan_sees_bare_text_and_passes_marked_text():
     assert unmarked_text('<p title="Hidden">{% translate "Clocks" %} {{ n }} left</p>') == [
         "Hidden",
