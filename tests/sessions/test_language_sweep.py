@@ -19,6 +19,7 @@ from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
+from django.apps import apps
 from django.conf import settings
 from django.test import Client
 from django.urls import reverse
@@ -26,6 +27,7 @@ from django.utils import translation
 
 from tests.security.test_sweep import PLAY, Session, set_the_table
 from tests.security.urls import table_urls
+from tests.sessions.test_stored_words import stored, stored_messages
 
 # The played session's own words (names and lines the sweep types): never translated.
 THEIRS = {"Crew", "Ada", "Bo", "Open Gang", "Alarm", "Escape", "Trap", "Known but veiled"}
@@ -270,6 +272,19 @@ def roll_in_progress(s: Session) -> None:
 # (as the TV's) and the journal's Markdown.
 SHARED = {"screen", "journal_export", "journal_campaign"}
 
+
+def held_messages() -> set[str]:
+    """Every message and word of the rules the database holds in a stored line."""
+    from sessions.fields import WordsField
+
+    held = set()
+    for model in apps.get_models():
+        for name in [f.name for f in model._meta.fields if isinstance(f, WordsField)]:
+            for value in model.objects.values_list(name, flat=True):
+                held |= stored_messages(value)
+    return held
+
+
 RUNS = [
     # (the table's, the GM's, the player's language)
     pytest.param("es", "en", "es", id="spanish-table-english-gm"),
@@ -305,7 +320,10 @@ def test_every_word_in_its_readers_language_every_number_a_number(
     # the table's language (`lang`).
     pages(s, s.player, reads[player_reads])
     pages(s, s.gm, reads[gm_reads])
-    found = []
+    found = [
+        f"a stored message not on tests/sessions/stored_words.json (add it): {message!r}"
+        for message in sorted(held_messages() - stored())
+    ]
     for language, read in reads.items():
         assert len(read.texts) > 1000 and read.machine, f"the sweep read too little in {language}"
         found += [f"a page's language: {wrong}" for wrong in read.wrong_page]
