@@ -31,7 +31,7 @@ PAGE = "crews/screen.html"
 OVERLAY = "crews/overlay.html"
 LATEST_ROLLS = 3
 # Each overlay is one part of the screen, alone: its name in the URL, the part it draws.
-OVERLAYS = ("clocks", "roll", "party")
+OVERLAYS = {"clocks": _("Clocks"), "roll": _("Roll"), "party": _("Party")}
 REVOKED_MESSAGE = _("This screen's link was revoked — ask the GM for the new one.")
 
 
@@ -122,12 +122,13 @@ def overlay(request: HttpRequest, token: str, part: str) -> HttpResponse:
     if shared is None:
         return revoked(request)
     size = OverlaySize(request.GET)
+    named = {"part": part, "part_name": OVERLAYS[part]}
     with table_language(shared.table):
         if not size.is_valid():
             errors = [f"{name}: {error[0]}" for name, error in size.errors.items()]
-            response = render(request, OVERLAY, {"errors": errors, "part": part}, status=400)
+            response = render(request, OVERLAY, {"errors": errors, **named}, status=400)
         else:
-            context = _context(shared.table, f"/ws/screen/{token}/", part=part, **size.cleaned_data)
+            context = _context(shared.table, f"/ws/screen/{token}/", **named, **size.cleaned_data)
             template = f"{OVERLAY}#screen-body" if request.htmx else OVERLAY
             response = render(request, template, context)
     return said_in_table_language(shared.table, response)

@@ -99,6 +99,24 @@ def test_no_template_translates_a_filtered_variable():
     assert not TRANSLATED_FILTER.search('{% translate "Prowl" %}{{ a|action_name }}')
 
 
+# A script writes no text for people: it takes the page's (marked) words from the page.
+SCRIPT_TEXT = re.compile(
+    r"(?:textContent|innerText|innerHTML|ariaLabel|placeholder|title)\s*=\s*[\"'`]\s*[A-Za-z]"
+)
+
+
+def test_no_script_writes_english_for_people():
+    scripts = Path(settings.BASE_DIR) / "static" / "js"
+    found = [
+        f"{path.name}: {match.group(0)}"
+        for path in sorted(scripts.glob("*.js"))
+        for match in SCRIPT_TEXT.finditer(path.read_text())
+    ]
+    assert found == []
+    assert SCRIPT_TEXT.search('button.firstChild.textContent = "Copied";')
+    assert not SCRIPT_TEXT.search("button.firstChild.textContent = button.dataset.copied;")
+
+
 def test_the_scan_sees_bare_text_and_passes_marked_text():
     assert unmarked_text('<p title="Hidden">{% translate "Clocks" %} {{ n }} left</p>') == [
         "Hidden",

@@ -93,3 +93,18 @@ def test_an_htmx_post_of_the_language_goes_back_to_the_settings_too(client, tabl
     )
     assert response.status_code == 302
     assert response["Location"] == reverse("table_settings", args=[table.pk])
+
+
+def test_an_overlays_title_names_its_part_in_the_tables_language(client, table):
+    """Issue 38: "superposición clocks" named the part by its address, in English."""
+    Table.objects.filter(pk=table.pk).update(language="es")
+    shared = crew_actions.new_screen_link(table=table)
+    page = client.get(reverse("overlay_clocks", args=[shared.token])).content.decode()
+    assert "· Relojes (superposición)</title>" in page
+
+
+def test_the_table_page_tells_a_spanish_reader_their_part_without_a_gender(client, table, player):
+    """Issue 38: "Eres un jugador" took every player for a man."""
+    client.force_login(player)
+    page = client.get(reverse("table_detail", args=[table.pk]), HTTP_ACCEPT_LANGUAGE="es")
+    assert "Juegas en esta mesa" in page.content.decode()
