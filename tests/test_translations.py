@@ -117,6 +117,18 @@ def test_no_script_writes_english_for_people():
     assert not SCRIPT_TEXT.search("button.firstChild.textContent = button.dataset.copied;")
 
 
+def test_no_module_chooses_a_message_by_a_words_letters():
+    """English's "a"/"an" guessed from a word's first letter is English grammar inside the
+    i18n code: a whole phrase with its context (pgettext) is the way (issue 38)."""
+    apps_code = [
+        path
+        for path in Path(settings.BASE_DIR).glob("*/**/*.py")
+        if not path.is_relative_to(Path(settings.BASE_DIR) / ".venv") and "tests" not in path.parts
+    ]
+    found = [str(path) for path in apps_code if re.search(r"in [\"']aeiou", path.read_text())]
+    assert found == []
+
+
 def test_the_scan_sees_bare_text_and_passes_marked_text():
     assert unmarked_text('<p title="Hidden">{% translate "Clocks" %} {{ n }} left</p>') == [
         "Hidden",
