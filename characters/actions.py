@@ -97,19 +97,35 @@ def write(*, character: Character, **fields) -> Character:
         return _write(_locked(character), **fields)
 
 
-def _require_active(character: Character) -> None:
+# A whole sentence per state and per load: a state's translated name lowercased into
+# another sentence is English grammar in the i18n code (and guesses a gender: "muerta").
+NOT_ACTIVE = {
+    Character.State.RETIRED: gettext_noop("%(name)s is retired."),
+    Character.State.DEAD: gettext_noop("%(name)s is dead."),
+}
+OVERLOADED = {
+    Character.Load.LIGHT: gettext_noop(
+        "That would be %(total)s load; your light load is %(limit)s."
+    ),
+    Character.Load.NORMAL: gettext_noop(
+        "That would be %(total)s load; your normal load is %(limit)s."
+    ),
+    Character.Load.HEAVY: gettext_noop(
+        "That would be %(total)s load; your heavy load is %(limit)s."
+    ),
+}
+
+
+def require_active(character: Character) -> None:
+    """Only an active character acts (a retired or dead one is kept, read-only)."""
     if not character.active:
-        raise RuleError(
-            gettext_noop("%(name)s is %(state)s."),
-            name=character.name,
-            state=character.get_state_display().lower(),
-        )
+        raise RuleError(NOT_ACTIVE[character.state], name=character.name)
 
 
 def _require_fit(character: Character) -> None:
     """The sheet's own rolls are refused as the table's are (rolls.changes.require_fit):
     a character who must retire makes no more rolls."""
-    _require_active(character)
+    require_active(character)
     rules.check_fit_to_roll(character.name, character.traumas, character.trauma_max)
 
 
@@ -141,7 +157,7 @@ def mark_stress(*, character: Character, amount: int, cause: str = "") -> Charac
     `cause`: why the rules mark it, where no roll tells it (characters/signals.py)."""
     with transaction.atomic():
         character = _locked(character)
-        _require_active(character)
+        require_active(character)
         told = (cause, amount) if cause else None
         return _write(character, cause=told, **_stress_fields(character, amount))
 
@@ -303,9 +319,11 @@ def check_item(*, character: Character, item_id: int, checked: bool) -> Characte
             if not rules.can_carry(character.load, mule, total, bonus):
                 limit = rules.load_limit(character.load, mule, bonus)
                 raise RuleError(
-                    gettext_noop("That would be %(total)s load; your %(level)s load is %(limit)s."),
+                    OVERLOADED.get(
+                        character.load,
+                        gettext_noop("That would be %(total)s load; your load is %(limit)s."),
+                    ),
                     total=total,
-                    level=character.get_load_display().lower(),
                     limit=limit,
                 )
         CharacterItem.objects.filter(pk=item.pk).update(checked=checked)
@@ -364,7 +382,7 @@ def take_crew_dot(*, character: Character, ability: str, action: str) -> Charact
     """Deadly and the crew types' other first abilities: each PC adds one dot."""
     with transaction.atomic():
         character = _locked(character)
-        _require_active(character)
+        require_active(character)
         rating = ability_rules.crew_dot(
             ability, action, character.ratings.get(action, 0),
             crew_abilities=character.crew_abilities, taken=character.crew_dots,
@@ -400,7 +418,7 @@ def receive_coin(*, character: Character, amount: int) -> Character:
     """Coin handed over by the crew: into the purse, and what it cannot hold into the stash."""
     with transaction.atomic():
         character = _locked(character)
-        _require_active(character)
+        require_active(character)
         coin, stash = rules.receive_coin(character.coin, character.stash, amount)
         return _write(character, coin=coin, stash=stash)
 

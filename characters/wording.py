@@ -34,6 +34,7 @@ ACTION_NAMES = {
     "sway": _("Sway"),
 }
 ATTRIBUTE_NAMES = {"insight": _("Insight"), "prowess": _("Prowess"), "resolve": _("Resolve")}
+XP_TRACK_NAMES = {**ATTRIBUTE_NAMES, "playbook": _("Playbook")}
 LOAD_NAMES = {"light": _("Light"), "normal": _("Normal"), "heavy": _("Heavy")}
 
 # The rules' English words, each with its mark (tests/characters/test_wording.py checks

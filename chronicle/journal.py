@@ -23,9 +23,10 @@ from datetime import datetime
 from django.apps import apps
 from django.db.models import Prefetch
 from django.utils import timezone
-from django.utils.translation import gettext, gettext_lazy, ngettext
+from django.utils.translation import gettext, gettext_lazy, ngettext, pgettext_lazy
 
 from blades.rules.rolls import Effect, Position, RollKind
+from characters.wording import trauma_name
 from crews.models import STATUS_LABELS
 from sessions import audience
 from sessions.language import table_language
@@ -92,29 +93,49 @@ def _person(user, character: str = "") -> str:
 
 
 # --- One sentence per event ---------------------------------------------------------------
-# English needs "a" or "an" before the kind: the catalog has a sentence for each, and
-# other languages give both the same translation.
+# A roll or an advance is named in a sentence by a whole phrase, article and all ("an
+# action roll", "una tirada de acción"): no language's grammar is guessed from a word's
+# first letter, and no translated word is lowercased to fit inside another's sentence.
+
+ROLL_PHRASES = {
+    RollKind.ACTION: pgettext_lazy("a roll, in a sentence", "an action roll"),
+    RollKind.RESISTANCE: pgettext_lazy("a roll, in a sentence", "a resistance roll"),
+    RollKind.FORTUNE: pgettext_lazy("a roll, in a sentence", "a fortune roll"),
+    RollKind.ENGAGEMENT: pgettext_lazy("a roll, in a sentence", "an engagement roll"),
+    RollKind.INFORMATION: pgettext_lazy("a roll, in a sentence", "a gather information roll"),
+    RollKind.VICE: pgettext_lazy("a roll, in a sentence", "an indulge vice roll"),
+    RollKind.DOWNTIME: pgettext_lazy("a roll, in a sentence", "a downtime roll"),
+    RollKind.ENTANGLEMENT: pgettext_lazy("a roll, in a sentence", "an entanglement roll"),
+    RollKind.INCARCERATION: pgettext_lazy("a roll, in a sentence", "an incarceration roll"),
+    RollKind.GROUP: pgettext_lazy("a roll, in a sentence", "a group action roll"),
+}
+ADVANCE_PHRASES = {
+    "playbook": pgettext_lazy("an advance, in a sentence", "a playbook advance"),
+    "insight": pgettext_lazy("an advance, in a sentence", "an insight advance"),
+    "prowess": pgettext_lazy("an advance, in a sentence", "a prowess advance"),
+    "resolve": pgettext_lazy("an advance, in a sentence", "a resolve advance"),
+}
+XP_TRACK_WORDS = {
+    "playbook": pgettext_lazy("an xp track, in a sentence", "playbook"),
+    "insight": pgettext_lazy("an xp track, in a sentence", "insight"),
+    "prowess": pgettext_lazy("an xp track, in a sentence", "prowess"),
+    "resolve": pgettext_lazy("an xp track, in a sentence", "resolve"),
+}
 
 
 def _logged_roll(roll) -> Line:
-    kind = rules_word(roll.kind_label).lower()
     # The summary reads the dice in the roll's own terms (an outcome, an effect, a position).
     words = {
         "who": _person(roll.roller, roll.character_name),
-        "kind": kind,
+        "roll": ROLL_PHRASES[RollKind(roll.kind)],
         "dice": _dice(roll.dice, roll.pool),
         "summary": roll.summary,
         "note": roll.note,
     }
-    an = roll.kind_label[:1].lower() in "aeiou"
-    if roll.note and an:
-        text = gettext("%(who)s made an %(kind)s roll (%(dice)s): %(summary)s, “%(note)s”.")
-    elif roll.note:
-        text = gettext("%(who)s made a %(kind)s roll (%(dice)s): %(summary)s, “%(note)s”.")
-    elif an:
-        text = gettext("%(who)s made an %(kind)s roll (%(dice)s): %(summary)s.")
+    if roll.note:
+        text = gettext("%(who)s made %(roll)s (%(dice)s): %(summary)s, “%(note)s”.")
     else:
-        text = gettext("%(who)s made a %(kind)s roll (%(dice)s): %(summary)s.")
+        text = gettext("%(who)s made %(roll)s (%(dice)s): %(summary)s.")
     return Line(text % words + _secret_mark(roll))
 
 
@@ -208,7 +229,8 @@ def _happening(event: Happening, is_gm: bool) -> Line | None:
             % {"who": who, "level": data["level"], "text": data["text"]}
         )
     if event.kind == Kind.TRAUMA:
-        words = {"who": who, "trauma": data["trauma"], "reason": data.get("reason", "")}
+        trauma = trauma_name(data["trauma"])
+        words = {"who": who, "trauma": trauma, "reason": data.get("reason", "")}
         if data.get("cleared"):
             if words["reason"]:
                 return Line(gettext("%(who)s is no longer %(trauma)s (GM: %(reason)s).") % words)
@@ -217,8 +239,7 @@ def _happening(event: Happening, is_gm: bool) -> Line | None:
             return Line(gettext("%(who)s took a trauma: %(trauma)s (GM: %(reason)s).") % words)
         return Line(gettext("%(who)s took a trauma: %(trauma)s.") % words)
     if event.kind == Kind.XP:
-        track = rules_word(data["track"].capitalize()).lower()
-        words = {"who": who, "xp": data["xp"], "track": track}
+        words = {"who": who, "xp": data["xp"], "track": XP_TRACK_WORDS[data["track"]]}
         if data.get("earned"):
             words["earned"] = data["earned"]
             text = ngettext(
@@ -230,19 +251,12 @@ def _happening(event: Happening, is_gm: bool) -> Line | None:
             text = gettext("%(who)s marked %(xp)s %(track)s xp.")
         return Line(text % words)
     if event.kind == Kind.ADVANCE:
-        words = {"who": who, "track": rules_word(data["track"].capitalize()).lower()}
-        an = data["track"][:1] in "aeiou"
+        words = {"who": who, "advance": ADVANCE_PHRASES[data["track"]]}
         if data.get("action"):
             words["action"] = rules_word(data["action"].capitalize())
-            text = (
-                gettext("%(who)s spent an %(track)s advance on a dot in %(action)s.")
-                if an
-                else gettext("%(who)s spent a %(track)s advance on a dot in %(action)s.")
-            )
-        elif an:
-            text = gettext("%(who)s spent an %(track)s advance on a new special ability.")
+            text = gettext("%(who)s spent %(advance)s on a dot in %(action)s.")
         else:
-            text = gettext("%(who)s spent a %(track)s advance on a new special ability.")
+            text = gettext("%(who)s spent %(advance)s on a new special ability.")
         return Line(text % words)
     if event.kind == Kind.PAYOFF:
         words = {"rep": data["rep"], "coin": data["coin"], "tithe": data.get("tithe")}

@@ -6,7 +6,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from blades.rules.errors import RuleError
 from sessions.access import access_table, posted_step
-from sessions.language import table_language
+from sessions.language import said_in_table_language, table_language
 from sessions.refusals import answers_refusals
 
 from . import access, journal
@@ -66,8 +66,8 @@ def _journal_page(request, table, membership, *, status=200, **extra):
         "journals": journal.build(table, is_gm=access.can_read_secrets(is_gm)),
         **extra,
     }
-    with table_language(table):
-        return render(request, "chronicle/journal.html", context, status=status)
+    # The page is the reader's; its record, the table's (the template says which is which).
+    return render(request, "chronicle/journal.html", context, status=status)
 
 
 @login_required
@@ -125,7 +125,9 @@ def _markdown(request, table, journals, is_gm: bool, filename: str) -> HttpRespo
         text = render_to_string(
             "chronicle/journal.md", {"table": table, "journals": journals, "is_gm": is_gm}
         )
-    response = HttpResponse(text, content_type="text/markdown; charset=utf-8")
+    response = said_in_table_language(
+        table, HttpResponse(text, content_type="text/markdown; charset=utf-8")
+    )
     response["Content-Disposition"] = f'attachment; filename="{filename}"'
     return response
 

@@ -22,7 +22,7 @@ from blades.rules.rolls import PUSH_DICE
 from sessions import audience, links
 from sessions import queries as table_queries
 from sessions.access import PUBLIC, access_table, is_token
-from sessions.language import table_language
+from sessions.language import said_in_table_language, table_language
 from sessions.models import Table
 
 from . import access, queries
@@ -32,7 +32,7 @@ PAGE = "crews/screen.html"
 OVERLAY = "crews/overlay.html"
 LATEST_ROLLS = 3
 # Each overlay is one part of the screen, alone: its name in the URL, the part it draws.
-OVERLAYS = ("clocks", "roll", "party")
+OVERLAYS = {"clocks": _("Clocks"), "roll": _("Roll"), "party": _("Party")}
 REVOKED_MESSAGE = _("This screen's link was revoked — ask the GM for the new one.")
 
 
@@ -69,7 +69,8 @@ def _context(table: Table, socket_url: str, **extra) -> dict:
 def _render(request: HttpRequest, table: Table, socket_url: str, **extra) -> HttpResponse:
     template = f"{PAGE}#screen-body" if request.htmx else PAGE
     with table_language(table):
-        return render(request, template, _context(table, socket_url, **extra))
+        response = render(request, template, _context(table, socket_url, **extra))
+    return said_in_table_language(table, response)
 
 
 def shared_screen(token: str) -> Screen | None:
@@ -122,10 +123,13 @@ def overlay(request: HttpRequest, token: str, part: str) -> HttpResponse:
     if shared is None:
         return revoked(request)
     size = OverlaySize(request.GET)
+    named = {"part": part, "part_name": OVERLAYS[part]}
     with table_language(shared.table):
         if not size.is_valid():
             errors = [f"{name}: {error[0]}" for name, error in size.errors.items()]
-            return render(request, OVERLAY, {"errors": errors, "part": part}, status=400)
-        context = _context(shared.table, f"/ws/screen/{token}/", part=part, **size.cleaned_data)
-        template = f"{OVERLAY}#screen-body" if request.htmx else OVERLAY
-        return render(request, template, context)
+            response = render(request, OVERLAY, {"errors": errors, **named}, status=400)
+        else:
+            context = _context(shared.table, f"/ws/screen/{token}/", **named, **size.cleaned_data)
+            template = f"{OVERLAY}#screen-body" if request.htmx else OVERLAY
+            response = render(request, template, context)
+    return said_in_table_language(shared.table, response)

@@ -59,12 +59,7 @@ def _begin(character: Character, kind: str, pay_with: str) -> tuple[Phase, Crew,
     """Lock the phase, check it is downtime, and pay for an extra activity if this is one."""
     phase = locked_phase(character.table_id)
     score = expect_step(phase, Step.ACTIVITIES)
-    if not character.active:
-        raise RuleError(
-            gettext_noop("%(name)s is %(state)s."),
-            name=character.name,
-            state=character.get_state_display().lower(),
-        )
+    character_actions.require_active(character)
     crew = table_crew(character.table_id)
     spent = DowntimeActivity.objects.filter(score=score, character=character).count()
     paid = ""

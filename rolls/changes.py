@@ -192,9 +192,15 @@ def require_step(roll: ActionRoll, *steps: str) -> None:
             raise RuleError(gettext_noop("The dice have not been rolled yet."))
         if roll.step == Step.CONSEQUENCES:
             raise RuleError(gettext_noop("The dice are already rolled."))
-        raise RuleError(
-            gettext_noop("This roll is %(step)s."), step=roll.get_step_display().lower()
-        )
+        raise RuleError(CLOSED[roll.step])
+
+
+# A whole sentence per closed step, not a translated label lowercased into another.
+CLOSED = {
+    Step.DONE: gettext_noop("This roll is finished."),
+    Step.CANCELLED: gettext_noop("This roll is cancelled."),
+    Step.UNDONE: gettext_noop("This roll is undone."),
+}
 
 
 def require_called(roll: ActionRoll) -> None:
@@ -207,10 +213,5 @@ def require_called(roll: ActionRoll) -> None:
 def require_fit(character: Character) -> None:
     """Only an active character who has not marked their last trauma rolls or is chosen
     for a roll."""
-    if not character.active:
-        raise RuleError(
-            gettext_noop("%(name)s is %(state)s."),
-            name=character.name,
-            state=character.get_state_display().lower(),
-        )
+    sheet.require_active(character)
     char_rules.check_fit_to_roll(character.name, character.traumas, character.trauma_max)

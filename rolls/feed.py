@@ -12,13 +12,14 @@ from django.http import HttpRequest, JsonResponse
 from django.utils.translation import gettext
 from django.views.decorators.http import require_GET
 
+from characters import wording
 from characters.queries import party, party_view
 from crews import queries as crew_queries
 from crews.screen import LATEST_ROLLS, REVOKED_MESSAGE, shared_screen
 from sessions import audience
 from sessions import queries as table_queries
 from sessions.access import PUBLIC
-from sessions.language import table_language
+from sessions.language import said_in_table_language, table_language
 
 from .templatetags.roll_tags import rolls_in_progress
 
@@ -66,13 +67,13 @@ def _scoundrel(character) -> dict:
     return {
         "id": character.pk,
         "name": character.name,
-        "playbook": character.playbook.name,
+        "playbook": wording.playbook_text(character.playbook, "name"),
         "stress": sheet.stress,
         "stress_max": sheet.stress_max,
         "traumas": sheet.traumas,
         "trauma_max": sheet.trauma_max,
         "harm": [
-            {"level": level, "entries": entries, "penalty": penalty}
+            {"level": level, "entries": entries, "penalty": wording.rules_word(penalty)}
             for level, entries, penalty in sheet.harm
         ],
     }
@@ -91,12 +92,12 @@ def _rolling(roll) -> dict:
         "action": roll.action or None,
         "goal": roll.goal,
         "position": roll.position,
-        "effect": roll.as_effect.label,
+        "effect": gettext(roll.as_effect.label),
         "assisted_by": roll.assister.name if roll.assister else None,
         "dice": None if rolled is None else list(rolled.dice),
         "counting": None if rolled is None else rolled.counting_index,
         "outcome": roll.outcome or None,
-        "result": roll.outcome_label or None,
+        "result": gettext(roll.outcome_label) if roll.outcome_label else None,
     }
 
 
@@ -146,7 +147,7 @@ def feed(request: HttpRequest, token: str) -> JsonResponse:
         table_id = shared.table_id
         # Its words (a crew type, an effect, a result) read as the screen's: the table's.
         with table_language(shared.table):
-            response = _feed(shared.table.name, table_id)
+            response = said_in_table_language(shared.table, _feed(shared.table.name, table_id))
     # Read by a group's own page on another site as well; the link itself is the key.
     response["Access-Control-Allow-Origin"] = "*"
     response["Cache-Control"] = "no-store"

@@ -2,11 +2,14 @@
 kept as words (blades.rules.words), so that each reader reads it in their own language."""
 
 import json
+import logging
 
 from django.core.exceptions import ValidationError
 from django.db import migrations, models
 
 from blades.rules import words
+
+logger = logging.getLogger(__name__)
 
 
 class WordsField(models.JSONField):
@@ -22,6 +25,16 @@ class WordsField(models.JSONField):
         kwargs.pop("encoder", None)
         kwargs.pop("decoder", None)
         return name, path, args, kwargs
+
+    def from_db_value(self, value, expression, connection):
+        """A stored line that no longer reads as words (its message reworded, a param that
+        no longer fills it) is shown as it was written, and logged: it must not take the
+        roll log's query, and the page, down with it."""
+        try:
+            return super().from_db_value(value, expression, connection)
+        except ValueError as error:
+            logger.warning("Unreadable stored line %r (%s): shown as written", value, error)
+            return words.as_written(json.loads(value))
 
     def to_python(self, value):
         # A restore hands over the file's JSON: refused here unless it is words.

@@ -82,6 +82,53 @@ def test_a_template_marks_every_text_it_shows(name):
         assert found == [], f"{name} shows text outside {{% translate %}}: {found[:5]}"
 
 
+# `{% translate word|capfirst %}` looks "prowl" up before the filter makes it "Prowl": it
+# is never found, and the reader gets the English. A filter that names the word in the
+# reader's language (`action_name`, `xp_track_name`) is the way.
+TRANSLATED_FILTER = re.compile(r"\{% *translate +[a-z_][\w.]*\|")
+
+
+def test_no_template_translates_a_filtered_variable():
+    found = [
+        f"{path.relative_to(TEMPLATES)}: {match.group(0)}"
+        for path in sorted(TEMPLATES.rglob("*.html"))
+        for match in TRANSLATED_FILTER.finditer(path.read_text())
+    ]
+    assert found == []
+    assert TRANSLATED_FILTER.search("{% translate a|capfirst %}")
+    assert not TRANSLATED_FILTER.search('{% translate "Prowl" %}{{ a|action_name }}')
+
+
+# A script writes no text for people: it takes the page's (marked) words from the page.
+SCRIPT_TEXT = re.compile(
+    r"(?:textContent|innerText|innerHTML|ariaLabel|placeholder|title)\s*=\s*[\"'`]\s*[A-Za-z]"
+)
+
+
+def test_no_script_writes_english_for_people():
+    scripts = Path(settings.BASE_DIR) / "static" / "js"
+    found = [
+        f"{path.name}: {match.group(0)}"
+        for path in sorted(scripts.glob("*.js"))
+        for match in SCRIPT_TEXT.finditer(path.read_text())
+    ]
+    assert found == []
+    assert SCRIPT_TEXT.search('button.firstChild.textContent = "Copied";')
+    assert not SCRIPT_TEXT.search("button.firstChild.textContent = button.dataset.copied;")
+
+
+def test_no_module_chooses_a_message_by_a_words_letters():
+    """English's "a"/"an" guessed from a word's first letter is English grammar inside the
+    i18n code: a whole phrase with its context (pgettext) is the way (issue 38)."""
+    apps_code = [
+        path
+        for path in Path(settings.BASE_DIR).glob("*/**/*.py")
+        if not path.is_relative_to(Path(settings.BASE_DIR) / ".venv") and "tests" not in path.parts
+    ]
+    found = [str(path) for path in apps_code if re.search(r"in [\"']aeiou", path.read_text())]
+    assert found == []
+
+
 def test_the_scan_sees_bare_text_and_passes_marked_text():
     assert unmarked_text('<p title="Hidden">{% translate "Clocks" %} {{ n }} left</p>') == [
         "Hidden",

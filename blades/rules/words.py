@@ -11,9 +11,12 @@ translated), or `Words` and `Joined` themselves. `to_data` and `from_data` turn 
 into JSON and back, so a line can be stored and read in another language later."""
 
 import json
+import logging
 import re
 from collections.abc import Callable, Iterable
 from typing import NamedTuple
+
+logger = logging.getLogger(__name__)
 
 
 def _(message: str) -> str:
@@ -66,7 +69,14 @@ def render(message: str | Plural, params: dict) -> str:
         text = _translate(message) if message else ""
     if not params:
         return text
-    return text % {name: _read(value) for name, value in params.items()}
+    values = {name: _read(value) for name, value in params.items()}
+    try:
+        return text % values
+    except (KeyError, TypeError, ValueError):
+        # A translation its params do not fill: the English it translates, and a log line.
+        logger.warning("A translation of %r is not filled by %r", message, params)
+        english = message if isinstance(message, str) else _english_plural(*message)
+        return english % values
 
 
 def _read(value):
@@ -194,6 +204,32 @@ def _params(data) -> dict:
     if not (isinstance(data, dict) and all(isinstance(name, str) for name in data)):
         raise ValueError("its params are not named")
     return {name: from_data(value) for name, value in data.items()}
+
+
+def as_written(data) -> str:
+    """A stored line `from_data` cannot read (its message reworded since, a param that no
+    longer fills it) as it was written: its English message, filled in where its params
+    fill it, else as it stands. Never raises: one old line must not break a page."""
+    if isinstance(data, str | int) and not isinstance(data, bool):
+        return str(data)
+    if not isinstance(data, dict):
+        return json.dumps(data)
+    if isinstance(data.get("term"), str):
+        return data["term"]
+    if isinstance(data.get("parts"), list):
+        return as_written(data.get("join", "")).join(as_written(p) for p in data["parts"])
+    message = data.get("words")
+    if isinstance(message, list) and len(message) == 3:
+        message = message[0] if message[2] == 1 else message[1]
+    if not isinstance(message, str):
+        return json.dumps(data)
+    params = data.get("with")
+    if not isinstance(params, dict) or _FORMAT.sub("", message).count("%"):
+        return message
+    try:
+        return message % {name: as_written(value) for name, value in params.items()}
+    except (KeyError, TypeError, ValueError):
+        return message
 
 
 class Encoder(json.JSONEncoder):

@@ -26,6 +26,11 @@ def attribute_name(attribute: str) -> str:
 
 
 @register.filter
+def xp_track_name(track: str) -> str:
+    return str(wording.XP_TRACK_NAMES[track])
+
+
+@register.filter
 def load_name(level: str) -> str:
     return str(wording.LOAD_NAMES[level])
 

@@ -2,7 +2,8 @@
 // (the live table's redraws are table.js).
 
 // A Copy button beside a read-only link (the invite, the shared screen): it copies the
-// field named by data-copy and says so in its own label for a moment. Without a secure
+// field named by data-copy and says so in its own label for a moment, in the page's words
+// (data-copied: a script holds no text for people, the catalog does). Without a secure
 // context (plain HTTP on a home network) there is no clipboard API, only the old command.
 document.addEventListener("click", async (event) => {
   const button = event.target.closest("button[data-copy]");
@@ -14,11 +15,13 @@ document.addEventListener("click", async (event) => {
   } catch {
     if (!document.execCommand("copy")) return;
   }
-  button.dataset.copied = "true";
-  button.firstChild.textContent = "Copied";
+  if (button.dataset.copiedAt) return;
+  const label = button.firstChild.textContent;
+  button.dataset.copiedAt = "true";
+  button.firstChild.textContent = button.dataset.copied;
   setTimeout(() => {
-    button.firstChild.textContent = "Copy";
-    delete button.dataset.copied;
+    button.firstChild.textContent = label;
+    delete button.dataset.copiedAt;
   }, 2000);
 });
 

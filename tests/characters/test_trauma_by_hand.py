@@ -63,8 +63,8 @@ def test_the_gm_marks_and_clears_trauma_with_a_reason_in_the_journal(
     move(client, ada, "trauma-clear", {"condition": "cold", "reason": "Marked on the wrong PC"})
     assert fresh(ada).traumas == []
     text = journal_text(table, is_gm=False)
-    assert "Ada took a trauma: cold (GM: Saw the ghost die)." in text
-    assert "Ada is no longer cold (GM: Marked on the wrong PC)." in text
+    assert "Ada took a trauma: Cold (GM: Saw the ghost die)." in text
+    assert "Ada is no longer Cold (GM: Marked on the wrong PC)." in text
     page = client.get(reverse("character_sheet", args=[table.pk, ada.pk])).content.decode()
     assert ">Mark trauma</button>" in page
     client.force_login(player)

@@ -125,7 +125,7 @@ def test_harm_trauma_and_advances_on_the_sheet_are_told(table, player, ada):
     sheet.take_action_advance(character=ada, action="hunt", mastery=False)
     lines = _lines(build(table, is_gm=True)[0])
     assert "Ada suffered level 1 harm: Bruised ribs." in lines
-    assert "Ada took a trauma: cold." in lines
+    assert "Ada took a trauma: Cold." in lines
     assert "Ada marked 6 insight xp, earning 1 advance." in lines
     assert "Ada spent an insight advance on a dot in Hunt." in lines
 

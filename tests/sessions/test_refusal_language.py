@@ -7,6 +7,7 @@ from django.utils import translation
 
 from blades.rules import character as rules
 from blades.rules.errors import RuleError
+from characters.actions import require_active
 from tests.factories import CharacterFactory, ProfileFactory
 
 HTMX = {"HX-Request": "true"}
@@ -61,3 +62,13 @@ def test_the_rules_words_a_refusal_names_read_in_its_readers_language(refuse, sp
         assert spanish in str(refused.value)
     with translation.override("en"):
         assert spanish not in str(refused.value)
+
+
+def test_a_state_is_told_in_a_whole_sentence_not_a_lowercased_label(table):
+    """Issue 38: "%(name)s is %(state)s." lowercased the translated state into another
+    sentence (English grammar, and a guessed gender: "muerta")."""
+    character = CharacterFactory(table=table, name="Nyx", state="dead")
+    with pytest.raises(RuleError) as refused:
+        require_active(character)
+    with translation.override("es"):
+        assert str(refused.value) == "Nyx ha muerto."

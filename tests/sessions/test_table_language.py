@@ -61,11 +61,27 @@ def test_the_screen_and_journal_follow_the_table_not_the_reader(client, table, g
         reverse("screen", args=[table.pk]),
         reverse("screen_shared", args=[shared.token]),
         reverse("overlay_clocks", args=[shared.token]),
-        reverse("journal", args=[table.pk]),
     ):
-        assert page_language(client.get(url, **ENGLISH)) == "es", url
+        response = client.get(url, **ENGLISH)
+        assert page_language(response) == response["Content-Language"] == "es", url
     # The reader's own pages stay in the reader's language.
     assert page_language(client.get(reverse("table_detail", args=[table.pk]), **ENGLISH)) == "en"
+
+
+def test_the_journal_is_the_readers_page_around_the_tables_record(client, table, gm):
+    """Issue 38: the journal's header and language picker turned a Spanish reader's page
+    English; its record is the table's, its chrome the reader's."""
+    from chronicle import actions as journal_actions
+
+    Table.objects.filter(pk=table.pk).update(language="es")
+    journal_actions.start_session(table=table, title="Night one")
+    client.force_login(gm)
+    response = client.get(reverse("journal", args=[table.pk]), **ENGLISH)
+    page = response.content.decode()
+    assert page_language(response) == response["Content-Language"] == "en"
+    assert "My tables" in page and "Journal of" in page
+    record = page[page.index('<div class="journal-record" lang="es">') :]
+    assert "Aún no ha pasado nada." in record[: record.index("</div>")]
 
 
 def test_an_htmx_post_of_the_language_goes_back_to_the_settings_too(client, table, gm):
@@ -77,3 +93,18 @@ def test_an_htmx_post_of_the_language_goes_back_to_the_settings_too(client, tabl
     )
     assert response.status_code == 302
     assert response["Location"] == reverse("table_settings", args=[table.pk])
+
+
+def test_an_overlays_title_names_its_part_in_the_tables_language(client, table):
+    """Issue 38: "superposición clocks" named the part by its address, in English."""
+    Table.objects.filter(pk=table.pk).update(language="es")
+    shared = crew_actions.new_screen_link(table=table)
+    page = client.get(reverse("overlay_clocks", args=[shared.token])).content.decode()
+    assert "· Relojes (superposición)</title>" in page
+
+
+def test_the_table_page_tells_a_spanish_reader_their_part_without_a_gender(client, table, player):
+    """Issue 38: "Eres un jugador" took every player for a man."""
+    client.force_login(player)
+    page = client.get(reverse("table_detail", args=[table.pk]), HTTP_ACCEPT_LANGUAGE="es")
+    assert "Juegas en esta mesa" in page.content.decode()
