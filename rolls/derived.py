@@ -43,6 +43,7 @@ def group_bonuses_of(roll: ActionRoll, participant: int) -> rules.Bonuses:
         assisted=entry.get("assister") is not None,
         push_act=entry.get("act", False),
         free=entry.get("foresight", False),
+        ability_dice=entry.get("ability_dice", 0),
     )
 
 

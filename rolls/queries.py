@@ -117,6 +117,9 @@ class RollView:
     assist_choices: list[Character] = field(default_factory=list)
     cohorts: list[tuple[str, list[int]]] = field(default_factory=list)  # led, with their dice
     cohort_choices: list = field(default_factory=list)  # the leader's, while they may lead
+    # Who I may take out of a group action before they roll: the GM anyone but the
+    # leader, a participant themselves.
+    leave_choices: list[Character] = field(default_factory=list)
     # Abilities the GM judges that may bear on this roll (the roller's, the crew's, and
     # for a teammate who may assist, their own).
     reminders: list[Reminder] = field(default_factory=list)
@@ -228,6 +231,12 @@ def roll_view(
                     for character, dice, _ in view.group
                     if dice is None and character.pk not in assists
                 ]
+            if "leave" in steps:
+                view.leave_choices = [
+                    characters[pk]
+                    for pk in flow_access.droppable(roll)
+                    if membership.is_gm or (mine is not None and pk == mine.pk)
+                ]
             if "cohort" in steps and crew is not None:
                 view.cohort_choices = [
                     c
@@ -318,6 +327,11 @@ def _group_notes(entry: dict, characters: dict[int, Character]) -> list[str]:
         notes.append(
             gettext("devil's bargain (+%(dice)sd): %(bargain)s")
             % {"dice": BARGAIN_DICE, "bargain": entry["bargain"]}
+        )
+    if entry.get("ability_reason"):
+        notes.append(
+            gettext("%(reason)s: +%(bonus)sd")
+            % {"reason": entry["ability_reason"], "bonus": entry["ability_dice"]}
         )
     if entry.get("assister") in characters:
         notes.append(

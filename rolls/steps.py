@@ -180,7 +180,20 @@ class AbilityBonus(RollStep):
     reason = steps.text(120)
 
     def execute(self):
+        if self.roll.kind == ActionRoll.Kind.GROUP:
+            return group.add_group_ability(by=self.by, roll=self.roll, **self.cleaned_data)
         return actions.add_ability_bonus(by=self.by, roll=self.roll, **self.cleaned_data)
+
+
+class Leave(RollStep):
+    """A group action's participant leaves it, or the GM drops them."""
+
+    participant = in_table(Character)
+
+    def execute(self):
+        return group.leave_group(
+            by=self.by, roll=self.roll, participant=self.cleaned_data["participant"]
+        )
 
 
 class Roll(RollStep):
@@ -249,6 +262,7 @@ ROLL_STEPS: dict[str, type[RollStep]] = {
     "join": Join,
     "group-bonus": GroupBonus,
     "group-assist": GroupAssist,
+    "leave": Leave,
     "cohort": LeadCohort,
     "push": Push,
     "offer-bargain": OfferBargain,

@@ -223,14 +223,23 @@ def remove_harm(harm: Mapping[int, Sequence[str]], level: int, description: str)
 
 
 def group_member_bonuses(
-    *, push: bool, bargain: bool, assisted: bool, push_act: bool = False, free: bool = False
+    *,
+    push: bool,
+    bargain: bool,
+    assisted: bool,
+    push_act: bool = False,
+    free: bool = False,
+    ability_dice: int = 0,
 ) -> Bonuses:
     """A participant of a group action may push for +1d or take a devil's bargain (never
-    both), push to act while incapacitated, and be helped by one assister who is not
-    taking part (for no stress with Foresight: `free`)."""
+    both), push to act while incapacitated, add an ability's die to their own roll, and
+    be helped by one assister who is not taking part (for no stress with Foresight:
+    `free`). The effect is the group's, one for everyone who rolled: no ability adds to
+    it from one participant's roll."""
     return Bonuses(
-        assist=assisted, assist_free=free, push_dice=push, bargain=bargain, push_act=push_act
-    )
+        assist=assisted, assist_free=free, push_dice=push, bargain=bargain, push_act=push_act,
+        ability_dice=ability_dice,
+    )  # fmt: skip
 
 
 def check_group_assist(

@@ -187,6 +187,16 @@ def test_a_group_participant_pushes_or_bargains_and_may_be_assisted():
         group_member_bonuses(push=True, bargain=True, assisted=False)
 
 
+def test_a_group_participant_adds_an_ability_die_to_their_own_roll():
+    """ "Each PC who's involved makes an action roll" (004 §Lead a group action): Ambush's
+    "+1d" (the app's ability text) is its roller's, one die on their own pool."""
+    bonuses = group_member_bonuses(push=True, bargain=False, assisted=False, ability_dice=1)
+    assert flow_pool(1, 0, bonuses) == 3
+    assert roller_stress(bonuses) == 2
+    with pytest.raises(RuleError, match="one die"):
+        group_member_bonuses(push=False, bargain=False, assisted=False, ability_dice=2)
+
+
 def test_group_assist_one_outsider_per_participant_and_one_participant_per_assister():
     check_group_assist({1, 2}, {}, participant=1, assister=3)
     with pytest.raises(RuleError, match="cannot also assist"):
