@@ -283,7 +283,11 @@ def open_consequence_steps(consequence: Consequence) -> set[str]:
     if consequence.roll.step != Step.CONSEQUENCES:
         return steps
     if not consequence.resisted:
-        steps |= {"armor", "protect"}
+        steps.add("armor")
+        # "You step in to face a consequence that one of your teammates would otherwise
+        # face" (004 §Protect): once a teammate has, nobody else would face it.
+        if consequence.protected_by_id is None:
+            steps.add("protect")
         if consequence.resist_attribute:
             steps.add("resist")
     elif not consequence.result:

@@ -261,7 +261,8 @@ def roll_cohort(*, by: Membership, roll: ActionRoll, cohort: Cohort | None,
             raise RuleError(gettext_noop("%(name)s has already rolled."), name=cohort)
         require_open(roll, viewer, "cohort")
         crew = cohort.crew
-        pool = crew_rules.cohort_dice(
+        blood_brothers = ability_rules.led_cohort_dice(crew.abilities)
+        pool = blood_brothers + crew_rules.cohort_dice(
             cohort.quality(crew), cohort.harm, elite=bool(cohort.elite(crew))
         )
         note = Words(gettext_noop("%(cohort)s: %(goal)s"), cohort=str(cohort), goal=roll.goal)
@@ -279,6 +280,18 @@ def roll_cohort(*, by: Membership, roll: ActionRoll, cohort: Cohort | None,
             pool=result.pool,
             dice=log.faces(result.dice),
         )
+        if blood_brothers:
+            text = Joined(
+                "",
+                [
+                    text,
+                    Words(
+                        gettext_noop(" (+%(dice)sd %(ability)s)"),
+                        dice=blood_brothers,
+                        ability=ability_rules.BONUS_NAMES[ability_rules.BLOOD_BROTHERS],
+                    ),
+                ],
+            )
         record(roll, by, text)
     return roll
 

@@ -33,7 +33,7 @@ from sessions.models import Clock, Membership, Table
 from . import log
 from .access import require_gm_at, require_may, require_open
 from .changes import Changes, Step, locked_roll, record, require_step, stored_harm
-from .derived import crew_abilities, involved
+from .derived import crew_abilities, involved, took_daredevil
 from .models import ActionRoll, Consequence
 
 # The armor box a player marks, in the record's own lower case.
@@ -264,6 +264,7 @@ def resist(*, by: Membership, consequence: Consequence, rng=actions.SYSTEM_RNG) 
             character.ability_keys,
             crew_abilities(character.table_id),
             protecting=consequence.protected_by_id == character.pk,
+            daredevil=took_daredevil(consequence.roll, character),
         )
         pool = char_rules.attribute_rating(character.ratings, consequence.resist_attribute)
         pool += sum(dice for _, dice in bonus)
@@ -287,6 +288,10 @@ def resist(*, by: Membership, consequence: Consequence, rng=actions.SYSTEM_RNG) 
                 [
                     # The ability's English name is its msgid (the rules mark it).
                     Words(gettext_noop(" (+%(dice)sd %(ability)s)"), dice=dice, ability=Term(name))
+                    if dice > 0
+                    else Words(
+                        gettext_noop(" (-%(dice)sd %(ability)s)"), dice=-dice, ability=Term(name)
+                    )
                     for name, dice in bonus
                 ],
             ),

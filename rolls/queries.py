@@ -63,6 +63,8 @@ class ConsequenceView:
     can_protect: bool
     can_judge: bool
     can_heavy: bool = False
+    can_armor: bool = False  # the sufferer carries armor with its box unmarked
+    special_armor: str = ""  # the ability whose special armor they may spend, if any
     # What the one who suffers it might resist with, for the GM to judge.
     reminders: list[Reminder] = field(default_factory=list)
 
@@ -107,6 +109,7 @@ class RollView:
     outcome: ActionOutcome | None = None
     menu: list[tuple[str, str]] = field(default_factory=list)
     ticks: int = 0
+    harm_default: int = 0  # the level the GM's harm menu opens on, by position
     detail: str = ""
     # Group action: each participant, their dice (None until rolled) and bonus dice.
     group: list[tuple[Character, list[int] | None, list[str]]] = field(default_factory=list)
@@ -152,6 +155,25 @@ def _encumbered(characters: list[Character]) -> set[int]:
     }
 
 
+def _armor_carried(characters: dict[int, Character]) -> dict[int, set[str]]:
+    """The kinds of armor ("armor", "heavy") each character checked on this score's load,
+    in one query for all."""
+    carried: dict[int, set[str]] = {pk: set() for pk in characters}
+    loaded = [pk for pk, c in characters.items() if c.load]
+    checked = CharacterItem.objects.filter(character__in=loaded, checked=True).exclude(armor="")
+    for character_id, armor in checked.values_list("character_id", "armor"):
+        carried[character_id].add(armor)
+    return carried
+
+
+def _armor_left(character: Character, carried: set[str]) -> tuple[str, ...]:
+    used = {box for box in char_rules.ARMOR_BOXES if getattr(character, f"{box}_used")}
+    special = any(row.ability.special_armor for row in character.abilities.all())
+    return char_rules.armor_left(
+        used, armor="armor" in carried, heavy="heavy" in carried, special=special
+    )
+
+
 def roll_view(
     roll: ActionRoll,
     membership: Membership,
@@ -159,9 +181,11 @@ def roll_view(
     characters: dict[int, Character],
     encumbered: set[int],
     crew: Crew | None = None,
+    armor: dict[int, set[str]] | None = None,
 ) -> RollView:
-    """`characters` holds everyone the panel's rolls involve, and `encumbered` those of
-    them over their load: loaded once for the whole panel (panel_context)."""
+    """`characters` holds everyone the panel's rolls involve, `encumbered` those of them
+    over their load and `armor` the armor each carries: loaded once for the whole panel
+    (panel_context)."""
 
     viewer = flow_access.viewer_of(membership, mine)
     steps = flow_access.allowed_steps(roll, viewer)
@@ -246,6 +270,7 @@ def roll_view(
     if roll.outcome and roll.kind != ActionRoll.Kind.FORTUNE:
         view.outcome = action_outcome(roll.as_position, Outcome(roll.outcome))
         view.menu = [(kind, gettext(CONSEQUENCE_KINDS[kind])) for kind in view.outcome.consequences]
+        view.harm_default = rules.harm_default(roll.as_position)
         if view.outcome.succeeded:
             view.ticks = effect_ticks(roll.as_effect, critical=roll.outcome == Outcome.CRITICAL)
         if roll.gather_information:
@@ -261,19 +286,26 @@ def roll_view(
         unresisted = rolled and not consequence.resisted
         sufferer = consequence.character
         on = flow_access.allowed_consequence_steps(consequence, viewer)
-        view.consequences.append(
-            ConsequenceView(
-                consequence=consequence,
-                steps=on,
-                can_resist="armor" in on and not consequence.resisted,
-                can_protect="protect" in on,
-                can_judge="reduced" in on,
-                can_heavy="armor" in on and bool(consequence.resisted),
-                reminders=reminders(characters.get(sufferer.pk, sufferer), crew, "resist")
-                if unresisted and sufferer
-                else [],
-            )
+        can_resist = "armor" in on and not consequence.resisted
+        item = ConsequenceView(
+            consequence=consequence,
+            steps=on,
+            can_resist=can_resist,
+            can_protect="protect" in on,
+            can_judge="reduced" in on,
+            can_heavy="armor" in on and bool(consequence.resisted),
+            reminders=reminders(characters.get(sufferer.pk, sufferer), crew, "resist")
+            if unresisted and sufferer
+            else [],
         )
+        if can_resist:
+            # Only the boxes there are to mark: armor carried, special armor's ability.
+            sufferer = characters.get(sufferer.pk, sufferer)
+            left = _armor_left(sufferer, (armor or {}).get(sufferer.pk, set()))
+            item.can_armor = "armor" in left
+            if "special" in left:
+                item.special_armor = derived.special_armor_ability(sufferer)
+        view.consequences.append(item)
     return view
 
 
@@ -366,10 +398,11 @@ def panel_context(table: Table, membership: Membership) -> dict:
     ).in_bulk(involved)
     rolling = [characters[r.character_id] for r in open_rolls if r.character_id in characters]
     encumbered = _encumbered(rolling)
+    armor = _armor_carried(characters)
     crew = Crew.objects.filter(table=table).first()
 
     def view(roll):
-        return roll_view(roll, membership, mine, characters, encumbered, crew)
+        return roll_view(roll, membership, mine, characters, encumbered, crew, armor)
 
     open_views = [view(roll) for roll in open_rolls]
     finished_views = [view(roll) for roll in finished]
@@ -389,7 +422,6 @@ def panel_context(table: Table, membership: Membership) -> dict:
         "attributes": list(char_rules.ATTRIBUTES),
         "flashback_costs": rules.FLASHBACK_COSTS,
         "harm_levels": list(char_rules.HARM_SLOTS),
-        "harm_default": rules.HARM_DEFAULT,
         "complication_ticks": rules.COMPLICATION_TICKS,
         "complication_heat": rules.COMPLICATION_HEAT,
         "push_stress": PUSH_STRESS,

@@ -39,7 +39,14 @@ SETUP_BENEFITS = {"effect": f"+{SETUP_EFFECT} effect", "position": "Improved pos
 # What a complication may do: tick a clock 1-3 segments, or give the crew 1-2 heat.
 COMPLICATION_TICKS = (1, 2, 3)
 COMPLICATION_HEAT = (1, 2)
-HARM_DEFAULT = 2  # the GM's menu opens on the level most harm is
+# The harm level the GM's menu opens on follows the position: "you suffer lesser harm"
+# when controlled (000 §Controlled), harm when risky, and "Since the position was
+# desperate, the GM inflicts severe harm" (001 §Resistance). The GM may pick another.
+HARM_BY_POSITION = {Position.CONTROLLED: 1, Position.RISKY: 2, Position.DESPERATE: 3}
+
+
+def harm_default(position: Position) -> int:
+    return HARM_BY_POSITION[Position(position)]
 
 
 def worsen_position(position: Position) -> Position:

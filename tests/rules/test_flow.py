@@ -16,6 +16,7 @@ from blades.rules.flow import (
     flow_pool,
     flow_position,
     group_member_bonuses,
+    harm_default,
     improve_position,
     remove_harm,
     resisted_harm_level,
@@ -323,3 +324,13 @@ def test_resolve_refuses_a_character_who_cannot_act_but_the_terms_still_show(
     with pytest.raises(RuleError, match=message):
         resolve(**given)
     assert roll_terms(**given).pool == 1 + bonuses.push_dice + bonuses.assist
+
+
+@pytest.mark.parametrize(
+    ("position", "level"),
+    [(Position.CONTROLLED, 1), (Position.RISKY, 2), (Position.DESPERATE, 3)],
+)
+def test_the_harm_menu_opens_on_the_level_the_position_calls_for(position, level):
+    """Controlled: "you suffer lesser harm" (000 §Controlled); desperate: "Since the
+    position was desperate, the GM inflicts severe harm" (001 §Resistance)."""
+    assert harm_default(position) == level
