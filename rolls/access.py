@@ -265,6 +265,11 @@ CONSEQUENCE_WHO = {
         lambda c, v: v.character is not None and v.character.pk != c.character_id,
         PROTECTOR_ONLY,
     ),
+    # A Mastermind's special armor, spent for a teammate (the action asks for the ability).
+    "guard": (
+        lambda c, v: v.character is not None and v.character.pk != c.character_id,
+        PROTECTOR_ONLY,
+    ),
     "reduced": (lambda c, v: v.is_gm, GM_ONLY),
     "avoided": (lambda c, v: v.is_gm, GM_ONLY),
 }
@@ -287,7 +292,7 @@ def open_consequence_steps(consequence: Consequence) -> set[str]:
         # "You step in to face a consequence that one of your teammates would otherwise
         # face" (004 §Protect): once a teammate has, nobody else would face it.
         if consequence.protected_by_id is None:
-            steps.add("protect")
+            steps |= {"protect", "guard"}
         if consequence.resist_attribute:
             steps.add("resist")
     elif not consequence.result:

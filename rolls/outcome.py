@@ -248,6 +248,35 @@ def protect(*, by: Membership, consequence: Consequence) -> Consequence:
     return consequence
 
 
+def guard(*, by: Membership, consequence: Consequence) -> Consequence:
+    """Mastermind: "Spend your special armor to protect a teammate (even from afar, via
+    past preparation)" (the app's ability text): the Mastermind marks their special
+    armor against a teammate's consequence, which the teammate keeps; the GM then judges
+    what the armor did, as for armor of one's own."""
+    with transaction.atomic():
+        consequence = _locked_consequence(consequence)
+        viewer = require_may(by, consequence, "guard")
+        _require_open(consequence)
+        mastermind = viewer.character
+        if ability_rules.MASTERMIND not in mastermind.ability_keys:
+            raise RuleError(
+                gettext_noop("%(name)s does not have Mastermind."), name=mastermind.name
+            )
+        require_open(consequence, viewer, "guard")
+        changes = Changes()
+        changes.on_character(mastermind, sheet.use_armor, box="special")
+        consequence.resisted = Consequence.Resisted.ARMOR
+        consequence.protected_by = mastermind
+        consequence.save(update_fields=["resisted", "protected_by"])
+        text = Words(
+            gettext_noop("%(guard)s spends special armor (Mastermind) to protect %(name)s"),
+            guard=mastermind.name,
+            name=consequence.character.name,
+        )
+        record(consequence.roll, by, text, changes)
+    return consequence
+
+
 def resist(*, by: Membership, consequence: Consequence, rng=actions.SYSTEM_RNG) -> Consequence:
     """Roll the attribute the GM named: 6 minus the best die in stress, a critical clears 1."""
     with transaction.atomic():

@@ -64,6 +64,7 @@ class ConsequenceView:
     can_judge: bool
     can_heavy: bool = False
     can_armor: bool = False  # the sufferer carries armor with its box unmarked
+    can_guard: bool = False  # I may spend my Mastermind's special armor to protect them
     special_armor: str = ""  # the ability whose special armor they may spend, if any
     # What the one who suffers it might resist with, for the GM to judge.
     reminders: list[Reminder] = field(default_factory=list)
@@ -298,6 +299,11 @@ def roll_view(
             if unresisted and sufferer
             else [],
         )
+        if "guard" in on and mine is not None:
+            me = characters.get(mine.pk, mine)
+            item.can_guard = ability_rules.MASTERMIND in me.ability_keys and bool(
+                derived.special_armor_ability(me)
+            )
         if can_resist:
             # Only the boxes there are to mark: armor carried, special armor's ability.
             sufferer = characters.get(sufferer.pk, sufferer)

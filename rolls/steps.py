@@ -298,6 +298,11 @@ class Protect(steps.Step):
         return outcome.protect(by=self.by, consequence=self.consequence)
 
 
+class Guard(steps.Step):
+    def execute(self):
+        return outcome.guard(by=self.by, consequence=self.consequence)
+
+
 class Reduced(steps.Step):
     def execute(self):
         return outcome.judge_resistance(by=self.by, consequence=self.consequence, avoided=False)
@@ -312,6 +317,7 @@ CONSEQUENCE_STEPS: dict[str, type[steps.Step]] = {
     "resist": Resist,
     "armor": Armor,
     "protect": Protect,
+    "guard": Guard,
     "reduced": Reduced,
     "avoided": Avoided,
 }

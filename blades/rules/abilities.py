@@ -76,6 +76,7 @@ BODYGUARD = "bodyguard"
 # (tests/play/test_phase_words.py holds the two together).
 BLOOD_BROTHERS = "blood_brothers"
 DAREDEVIL = "daredevil"
+MASTERMIND = "mastermind"
 DAREDEVIL_DICE = 1  # +1d on the desperate roll, -1d resisting what it brought
 BONUS_NAMES = {
     DAREDEVIL: Term(_("Daredevil")),

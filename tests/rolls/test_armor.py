@@ -72,3 +72,24 @@ def test_daredevil_resists_its_desperate_rolls_consequences_at_1d_less(ada_m, gm
     cut = flow_outcome.resist(by=ada_m, consequence=cut, rng=Dice(4, 5))
     assert cut.resist_dice == [2, 4, 5]
     assert "(-1d Daredevil)" in str(roll.events.last().text)
+
+
+def test_a_mastermind_spends_special_armor_to_protect_a_teammate(
+    client, table, other_player, ada_m, bo_m, gm_m, ada, bo
+):
+    """Mastermind: "Spend your special armor to protect a teammate (even from afar, via
+    past preparation)" (the app's ability text): Bo marks his special armor against
+    Ada's consequence, from the consequence itself; the GM judges what it did."""
+    roll = _harmed(ada_m, gm_m, ada, "Cut")
+    assert "with special armor (Mastermind)" not in _panel(client, other_player, table)
+    give_ability(bo, "mastermind")
+    assert "Protect Ada with special armor (Mastermind)" in _panel(client, other_player, table)
+    cut = Consequence.objects.get()
+    url = reverse("flow_consequence_step", args=[table.pk, roll.pk, cut.pk, "guard"])
+    assert client.post(url, {}, **HTMX).status_code == 200
+    cut = Consequence.objects.get()
+    assert (cut.resisted, cut.protected_by, cut.character) == ("armor", bo, ada)
+    assert fresh(bo).special_used and not fresh(ada).special_used
+    flow_outcome.judge_resistance(by=gm_m, consequence=cut, avoided=False)
+    assert fresh(ada).harm["1"] == ["Cut"]
+    assert "with special armor (Mastermind)" not in _panel(client, other_player, table)

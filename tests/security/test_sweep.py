@@ -100,6 +100,7 @@ NOT_HIDDEN = {
     "flow_step:rooks-gambit": "the roller's own ability: the action rolled and their stress",
     "flow_step:cancel": "cancels a roll before its dice; nothing was ticked",
     "flow_consequence_step:protect": "a teammate takes the consequence instead",
+    "flow_consequence_step:guard": "a Mastermind's special armor for a teammate: names only them",
 }
 # GET pages that answer a POST like a GET (no method decorator): nothing changes.
 READ_ONLY = {
