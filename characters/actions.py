@@ -46,7 +46,7 @@ from .models import (
     PlaybookFriend,
     SpecialAbility,
 )
-from .queries import ability_advance_choices, draft_playbook
+from .queries import ability_advance_choices, draft_playbook, sheet_items
 from .signals import sheet_written
 
 XP_FIELDS = {"playbook": "playbook_xp", **{attr: f"{attr}_xp" for attr in rules.ATTRIBUTES}}
@@ -698,20 +698,11 @@ def create_character(*, table, owner, playbook, choices: dict) -> Character:
             Contact(character=character, name=f.name, role=f.role, stance=stances.get(f.pk, ""))
             for f in playbook.friends.all()
         )
-        own_items = list(playbook.items.all())
-        # Some playbooks list a standard item as their own (the Spiritbane charm of the
-        # Cutter, Hound, Lurk, Slide and Spider): the sheet carries it once, as theirs.
-        own_names = {i.name.casefold() for i in own_items}
         CharacterItem.objects.bulk_create(
-            [
-                CharacterItem(character=character, name=i.name, load=i.load, special=True)
-                for i in own_items
-            ]
-            + [
-                CharacterItem(character=character, name=i.name, load=i.load, armor=i.armor)
-                for i in Item.objects.filter(playbook=None)
-                if i.name.casefold() not in own_names
-            ]
+            CharacterItem(
+                character=character, name=i.name, load=i.load, armor=i.armor, special=special
+            )
+            for i, special in sheet_items(playbook)
         )
         push_character(character, created=True)
     return character

@@ -26,6 +26,7 @@ from .models import (
     Playbook,
     SpecialAbility,
 )
+from .queries import sheet_items
 
 
 def _key(name: str) -> str:
@@ -146,11 +147,9 @@ def parts_of(sheet: Sheet, playbook: Playbook, table) -> Parts:
         same = next((n for n, g in enumerate(unmatched) if _item_key(g.name) == key), None)
         return same is not None and unmatched.pop(same).equipped
 
-    listed = [(i, True) for i in playbook.items.all()]
-    listed += [(i, False) for i in Item.objects.filter(playbook=None)]
     items = [
         CharacterItem(name=i.name, load=i.load, armor=i.armor, special=special, checked=carried(i))
-        for i, special in listed
+        for i, special in sheet_items(playbook)
     ]
     items += [CharacterItem(name=g.name, load=g.load, checked=g.equipped) for g in unmatched]
     return Parts(xp=xp, abilities=abilities, contacts=contacts, items=items)

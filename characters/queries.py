@@ -25,6 +25,7 @@ from .models import (
     Contact,
     Draft,
     GmNote,
+    Item,
     Playbook,
     SpecialAbility,
 )
@@ -391,3 +392,14 @@ def posted_step(draft: Draft, table, posted: str) -> str | None:
     if draft_playbook(draft, table) is None:
         return WIZARD_STEPS[0]
     return posted
+
+
+def sheet_items(playbook: Playbook) -> list[tuple[Item, bool]]:
+    """The items a new sheet lists, each with whether it is the playbook's own (special):
+    the playbook's, then the standard ones. Some playbooks list a standard item as their
+    own (the Spiritbane charm of the Cutter, Hound, Lurk, Slide and Spider): the sheet
+    carries it once, as theirs. The creation wizard and a Foundry import both list these."""
+    own = list(playbook.items.all())
+    own_names = {i.name.casefold() for i in own}
+    standard = [i for i in Item.objects.filter(playbook=None) if i.name.casefold() not in own_names]
+    return [(i, True) for i in own] + [(i, False) for i in standard]

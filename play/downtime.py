@@ -49,10 +49,11 @@ def allowance(crew: Crew) -> int:
     return crew_rules.downtime_activities(crew.at_war, war_dogs="war_dogs" in crew.abilities)
 
 
-def calculating_at_table(table_id: int) -> bool:
+def calculating_at_table(table_id: int) -> int:
+    """How many of the crew's scoundrels have Calculating: each gives one extra activity."""
     return Character.objects.filter(
         table_id=table_id, state=Character.State.ACTIVE, abilities__ability__key="calculating"
-    ).exists()
+    ).count()
 
 
 def _begin(character: Character, kind: str, pay_with: str) -> tuple[Phase, Crew, dict]:
@@ -65,10 +66,10 @@ def _begin(character: Character, kind: str, pay_with: str) -> tuple[Phase, Crew,
     paid = ""
     if spent >= allowance(crew) and ability_rules.calculating_gives(
         pay_with,
-        calculating_at_table=calculating_at_table(character.table_id),
+        spiders=calculating_at_table(character.table_id),
         used=DowntimeActivity.objects.filter(
             score=score, paid_with=ability_rules.CALCULATING
-        ).exists(),
+        ).count(),
     ):
         paid = ability_rules.CALCULATING
     elif spent >= allowance(crew):
@@ -469,10 +470,13 @@ def faction_roll(*, clock: Clock | None, roller, rng=SYSTEM_RNG) -> Clock:
 def end_downtime(*, table: Table) -> list[tuple[Character, int]]:
     """Back to free play. A PC who did not indulge takes stress equal to their trauma,
     unless trauma since the last downtime satisfied the vice; this downtime uses that up.
-    Cohorts heal a level, two when a PC tended them."""
+    Cohorts heal a level, two when a PC tended them. Coin past the lair's keeping is
+    spent or shared out first: downtime is the "as soon as possible" (001 §Coin)."""
     with transaction.atomic():
         phase = locked_phase(table.pk)
         score = expect_step(phase, Step.ACTIVITIES)
+        crew = table_crew(table.pk)
+        crew_rules.check_vault(crew.coin, crew.coin_limit)
         indulged = set(
             DowntimeActivity.objects.filter(score=score, kind=Kind.INDULGE_VICE).values_list(
                 "character_id", flat=True
@@ -483,7 +487,7 @@ def end_downtime(*, table: Table) -> list[tuple[Character, int]]:
                 "cohort_id", flat=True
             )
         )
-        crew_actions.heal_cohorts(crew=table_crew(table.pk), tended=tended)
+        crew_actions.heal_cohorts(crew=crew, tended=tended)
         penalties = []
         for character in Character.objects.filter(table=table, state=Character.State.ACTIVE):
             stress = character_rules.ignored_vice_stress(

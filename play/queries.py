@@ -210,12 +210,17 @@ def phase_page(table: Table, membership: Membership, **extra) -> dict:
         # What the score earns in rep, shown on the payoff's card before it is applied.
         "payoff_rep": score_rep(crew, score) if crew and score and score.rep is None else None,
         "flashbacks": flashbacks,
+        # Who has marked no end-of-session xp yet: the GM is warned before closing.
+        "xp_unmarked": [c.name for c in characters if not c.xp_done]
+        if phase.step == "xp_review"
+        else [],
         "flashbacks_owed": any(not f.paid for f in flashbacks),
         "allowance": allowance(crew) if crew else 0,
-        # Calculating's free extra activity, while no one has taken it this downtime.
+        # Calculating's free extra activities, one per Spider who has it, while some are
+        # left this downtime.
         "calculating": phase.step == "activities"
-        and any("calculating" in c.ability_keys for c in characters)
-        and not any(a.paid_with == ability_rules.CALCULATING for a in activities),
+        and sum("calculating" in c.ability_keys for c in characters)
+        > sum(a.paid_with == ability_rules.CALCULATING for a in activities),
         "factions": list(Faction.objects.filter(table=table)) if is_gm else [],
         "entanglement_ways": ways_out(crew, score.entanglements) if entangled else [],
         # The same clocks the downtime post accepts: one rule for the menu and the check.

@@ -122,6 +122,7 @@ ROLLER_ONLY = gettext_lazy("Only the player making this roll can do that.")
 TEAMMATE_ONLY = gettext_lazy("Only another player's character can do that.")
 PARTICIPANT_ONLY = gettext_lazy("Only a participant does that, for their own roll.")
 CANCEL_ONLY = gettext_lazy("Only the GM or the player making the roll can cancel it.")
+LEAVE_ONLY = gettext_lazy("Only the GM or the participant themselves can do that.")
 SUFFERER_ONLY = gettext_lazy("Only the player whose character suffers this can resist it.")
 PROTECTOR_ONLY = gettext_lazy("Only another character than the one suffering it can protect them.")
 
@@ -153,18 +154,22 @@ WHO = {
     "push": (_roller_of_action, ROLLER_ONLY),
     "accept-bargain": (_roller_of_action, ROLLER_ONLY),
     "rooks-gambit": (_roller_of_action, ROLLER_ONLY),
-    "ability": (_roller_of_action, ROLLER_ONLY),
     "cohort": (_roller_of_action, ROLLER_ONLY),
     "assist": (_teammate, TEAMMATE_ONLY),
     "join": (_teammate, TEAMMATE_ONLY),
     "group-assist": (_teammate, TEAMMATE_ONLY),
     "group-bonus": (_participant, PARTICIPANT_ONLY),
+    # A participant leaves for themselves (the action refuses them anyone else); the GM
+    # drops whoever has not rolled.
+    "leave": (lambda roll, v: v.is_gm or _participant(roll, v), LEAVE_ONLY),
     "offer-bargain": (lambda roll, v: True, ""),
     "cancel": (lambda roll, v: v.is_gm or is_roller(v.membership, roll), CANCEL_ONLY),
 }
 
 
-def _may_roll(roll: ActionRoll, viewer: Viewer) -> tuple[bool, str]:
+def _may_as_roller(roll: ActionRoll, viewer: Viewer) -> tuple[bool, str]:
+    """The one rolling: in a group action each participant rolls (and adds their own
+    ability's die), in an action roll its roller."""
     if roll.kind == Kind.GROUP:
         return _participant(roll, viewer), PARTICIPANT_ONLY
     return is_roller(viewer.membership, roll), ROLLER_ONLY
@@ -175,8 +180,8 @@ def may(roll: ActionRoll, viewer: Viewer, step: str) -> tuple[bool, str]:
     if not."""
     if viewer.membership.table_id != roll.table_id:
         raise Http404
-    if step == "roll":
-        return _may_roll(roll, viewer)
+    if step in ("roll", "ability"):
+        return _may_as_roller(roll, viewer)
     who, message = WHO[step]
     return who(roll, viewer), message
 
@@ -184,11 +189,15 @@ def may(roll: ActionRoll, viewer: Viewer, step: str) -> tuple[bool, str]:
 def _open_in_setup(roll: ActionRoll, viewer: Viewer) -> set[str]:
     """The setup steps open on the roll as it stands, for anyone who may take them."""
     action, group = roll.kind == Kind.ACTION, roll.kind == Kind.GROUP
-    steps = {"terms", "cancel"}
-    if not roll.called:
-        steps.add("as-proposed")
-    if roll.trade_asked:
-        steps |= {"accept-trade", "refuse-trade"}
+    steps = {"cancel"}
+    # A group action's terms are fixed once its first die falls: every participant
+    # rolls at the same position and effect (004 §6. Roll the Dice).
+    if not (group and _any_rolled(roll)):
+        steps.add("terms")
+        if not roll.called:
+            steps.add("as-proposed")
+        if roll.trade_asked:
+            steps |= {"accept-trade", "refuse-trade"}
     if action:
         steps |= {"push", "rooks-gambit", "ability"}
         if not roll.trade_asked:
@@ -203,6 +212,8 @@ def _open_in_setup(roll: ActionRoll, viewer: Viewer) -> set[str]:
     if group:
         mine = viewer.character
         steps.add("cohort")
+        if droppable(roll):
+            steps.add("leave")
         assisting = {int(e["assister"]) for e in roll.group_bonuses.values() if e.get("assister")}
         outsider = mine is not None and str(mine.pk) not in roll.group
         if outsider and mine.pk not in assisting:
@@ -210,12 +221,25 @@ def _open_in_setup(roll: ActionRoll, viewer: Viewer) -> set[str]:
             if any(dice is None and pk not in _assisted(roll) for pk, dice in roll.group.items()):
                 steps.add("group-assist")
         if mine is not None and roll.group.get(str(mine.pk), 0) is None:
-            steps.add("group-bonus")
+            steps |= {"group-bonus", "ability"}
             if ready:
                 steps.add("roll")
     elif ready:
         steps.add("roll")
     return steps
+
+
+def _any_rolled(roll: ActionRoll) -> bool:
+    return bool(roll.cohorts) or any(dice is not None for dice in roll.group.values())
+
+
+def droppable(roll: ActionRoll) -> list[int]:
+    """The participants of a group action who may leave it (or the GM drop): any but the
+    leader who has not rolled. "If you don't roll, your character doesn't get the effects
+    of the action" (004 §Lead a group action)."""
+    return [
+        int(pk) for pk, dice in roll.group.items() if dice is None and int(pk) != roll.character_id
+    ]
 
 
 def _assisted(roll: ActionRoll) -> set[str]:
@@ -246,6 +270,11 @@ CONSEQUENCE_WHO = {
         lambda c, v: v.character is not None and v.character.pk != c.character_id,
         PROTECTOR_ONLY,
     ),
+    # A Mastermind's special armor, spent for a teammate (the action asks for the ability).
+    "guard": (
+        lambda c, v: v.character is not None and v.character.pk != c.character_id,
+        PROTECTOR_ONLY,
+    ),
     "reduced": (lambda c, v: v.is_gm, GM_ONLY),
     "avoided": (lambda c, v: v.is_gm, GM_ONLY),
 }
@@ -264,7 +293,11 @@ def open_consequence_steps(consequence: Consequence) -> set[str]:
     if consequence.roll.step != Step.CONSEQUENCES:
         return steps
     if not consequence.resisted:
-        steps |= {"armor", "protect"}
+        steps.add("armor")
+        # "You step in to face a consequence that one of your teammates would otherwise
+        # face" (004 §Protect): once a teammate has, nobody else would face it.
+        if consequence.protected_by_id is None:
+            steps |= {"protect", "guard"}
         if consequence.resist_attribute:
             steps.add("resist")
     elif not consequence.result:

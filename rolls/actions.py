@@ -44,6 +44,7 @@ from .changes import (
     require_step,
 )
 from .models import ActionRoll
+from .undo import take_back_sheets
 
 # "+1d and +1 effect": the pushes a roller asks for.
 AND = gettext_noop(" and ")
@@ -94,9 +95,7 @@ def start_roll(
     with transaction.atomic():
         # A proposal left hanging does not block the next one: it is cancelled.
         for stale in ActionRoll.objects.filter(character=character, step=Step.SETUP):
-            stale.step = Step.CANCELLED
-            stale.save(update_fields=["step"])
-            record(stale, by, Words(gettext_noop("Replaced by a new roll.")))
+            _cancelled(stale, by, Words(gettext_noop("Replaced by a new roll.")))
         kind = ActionRoll.Kind.GROUP if group else ActionRoll.Kind.ACTION
         # The score's first action roll starts at the engagement roll's position.
         opening = Table.objects.select_for_update().values_list("opening_position", flat=True)
@@ -471,7 +470,23 @@ def cancel(*, by: Membership, roll: ActionRoll) -> ActionRoll:
         roll = locked_roll(roll)
         require_step(roll, Step.SETUP)
         require_open(roll, viewer, "cancel")
-        roll.step = Step.CANCELLED
-        roll.save(update_fields=["step"])
-        record(roll, by, Words(gettext_noop("Cancelled before the dice")))
+        _cancelled(roll, by, Words(gettext_noop("Cancelled before the dice")))
     return roll
+
+
+def _cancelled(roll: ActionRoll, by: Membership, text: Words) -> None:
+    """A cancelled roll has no result, so it leaves no cost: what its steps took (Rook's
+    Gambit's stress; a half-rolled group action's pushes, assists and desperate xp) is
+    taken back as undo takes back a finished roll's changes. The dice already rolled stay
+    in the log, as every roll does."""
+    changes = Changes()
+    notes = take_back_sheets(roll, changes)
+    roll.step = Step.CANCELLED
+    roll.save(update_fields=["step"])
+    if changes:
+        text = Words(gettext_noop("%(text)s; what it cost is taken back"), text=text)
+    if notes:
+        text = Words(
+            gettext_noop("%(text)s, except: %(notes)s"), text=text, notes=Joined("; ", notes)
+        )
+    record(roll, by, text, changes)

@@ -4,10 +4,11 @@ gone. The steps (actions, group, outcome, undo) and the panel (queries) both rea
 these, so this module imports none of them."""
 
 from django.db.models import Max
+from django.utils.translation import gettext
 
 from blades.rules import flow as rules
 from blades.rules.dice import Outcome
-from blades.rules.rolls import RollKind
+from blades.rules.rolls import Position, RollKind
 from characters.models import Character
 from crews.models import Crew
 from sessions.models import Roll as SessionRoll
@@ -43,6 +44,7 @@ def group_bonuses_of(roll: ActionRoll, participant: int) -> rules.Bonuses:
         assisted=entry.get("assister") is not None,
         push_act=entry.get("act", False),
         free=entry.get("foresight", False),
+        ability_dice=entry.get("ability_dice", 0),
     )
 
 
@@ -88,6 +90,24 @@ def special_armor_ability(character: Character) -> str:
         return ""
     taken = (row.ability for row in character.abilities.all() if row.ability.special_armor)
     return next((ability.name for ability in taken), "")
+
+
+def took_daredevil(roll: ActionRoll, character: Character) -> bool:
+    """Whether `character` rolled this desperate roll with Daredevil's +1d: the ability
+    die, named for it, on their own roll (in a group action, their own entry). Its -1d
+    goes with "any resistance rolls against consequences from your action" (000)."""
+    if roll.as_position != Position.DESPERATE:
+        return False
+    if roll.kind == ActionRoll.Kind.GROUP:
+        entry = roll.group_bonuses.get(str(character.pk), {})
+        dice, reason = entry.get("ability_dice", 0), entry.get("ability_reason", "")
+    elif roll.character_id == character.pk:
+        dice, reason = roll.ability_dice, roll.ability_reason
+    else:
+        return False
+    # The reason is the name the player gave the die: the ability's, in either language.
+    names = {"daredevil", gettext("Daredevil").casefold()}
+    return bool(dice) and reason.strip().casefold() in names
 
 
 def crew_abilities(table_id: int) -> list[str]:

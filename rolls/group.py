@@ -8,6 +8,7 @@ participant whose best die was 1-3, and each desperate roller marks xp. Same con
 as actions.py: one transaction per step, a RollEvent with every change.
 """
 
+from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.utils.translation import gettext_noop
 
@@ -32,7 +33,7 @@ from sessions import actions
 from sessions.models import Membership
 
 from . import log
-from .access import require_may, require_open
+from .access import LEAVE_ONLY, require_may, require_open
 from .actions import check_foresight
 from .changes import Changes, Step, locked_roll, record, require_called, require_fit, require_step
 from .derived import bonuses_of, crew_abilities, group_assists, terms_of
@@ -167,6 +168,78 @@ def assist_group(
     return roll
 
 
+def add_group_ability(*, by: Membership, roll: ActionRoll, bonus: str, reason: str) -> ActionRoll:
+    """A participant adds their ability's die (Ambush, Savage, Trust in Me, Daredevil's
+    +1d: the GM grants it by its name, as on a single roll) to their own roll. The
+    effect is the group's, one for everyone who rolled, so no ability adds to it here."""
+    viewer = require_may(by, roll, "ability")
+    character = viewer.character
+    reason = reason.strip()[:120]
+    if bonus != "dice" or not reason:
+        raise RuleError(
+            gettext_noop("In a group action an ability adds a die to your own roll: name it."),
+        )
+    with transaction.atomic():
+        roll = locked_roll(roll)
+        require_step(roll, Step.SETUP)
+        if roll.group[str(character.pk)] is not None:
+            raise RuleError(gettext_noop("%(name)s has already rolled."), name=character.name)
+        require_open(roll, viewer, "ability")
+        entry = roll.group_bonuses.get(str(character.pk), {})
+        entry = {**entry, "ability_dice": rules.ABILITY_BONUS, "ability_reason": reason}
+        roll.group_bonuses = {**roll.group_bonuses, str(character.pk): entry}
+        roll.save(update_fields=["group_bonuses"])
+        text = Words(
+            gettext_noop("%(name)s: %(reason)s: +%(bonus)sd"),
+            name=character.name,
+            reason=reason,
+            bonus=rules.ABILITY_BONUS,
+        )
+        record(roll, by, text)
+    return roll
+
+
+def leave_group(*, by: Membership, roll: ActionRoll, participant: Character | None) -> ActionRoll:
+    """A participant who has not rolled leaves (or the GM drops them): "If you don't roll,
+    your character doesn't get the effects of the action" (004 §Lead a group action).
+    Their bonus dice and their assister's help go with them, unpaid; if everyone left
+    has rolled, the group's result is in."""
+    viewer = require_may(by, roll, "leave")
+    if participant is None:
+        raise RuleError(gettext_noop("Choose who leaves the group action."))
+    if not viewer.is_gm and participant.pk != viewer.character.pk:
+        raise PermissionDenied(str(LEAVE_ONLY))
+    with transaction.atomic():
+        roll = locked_roll(roll)
+        require_step(roll, Step.SETUP)
+        key = str(participant.pk)
+        if key not in roll.group:
+            raise RuleError(
+                gettext_noop("%(name)s is not in the group action."), name=participant.name
+            )
+        if participant.pk == roll.character_id:
+            raise RuleError(
+                gettext_noop("The leader does not leave their group action: cancel it instead.")
+            )
+        if roll.group[key] is not None:
+            raise RuleError(gettext_noop("%(name)s has already rolled."), name=participant.name)
+        require_open(roll, viewer, "leave")
+        roll.group = {pk: dice for pk, dice in roll.group.items() if pk != key}
+        roll.group_bonuses = {pk: e for pk, e in roll.group_bonuses.items() if pk != key}
+        text = Words(
+            gettext_noop("GM drops %(name)s from the group action: no roll, no effects")
+            if viewer.is_gm
+            else gettext_noop("%(name)s leaves the group action and does not roll"),
+            name=participant.name,
+        )
+        changes = Changes()
+        if all(v is not None for v in roll.group.values()):
+            text = _settle(roll, changes, text)
+        roll.save()
+        record(roll, by, text, changes)
+    return roll
+
+
 # --- The dice ---
 
 
@@ -188,7 +261,8 @@ def roll_cohort(*, by: Membership, roll: ActionRoll, cohort: Cohort | None,
             raise RuleError(gettext_noop("%(name)s has already rolled."), name=cohort)
         require_open(roll, viewer, "cohort")
         crew = cohort.crew
-        pool = crew_rules.cohort_dice(
+        blood_brothers = ability_rules.led_cohort_dice(crew.abilities)
+        pool = blood_brothers + crew_rules.cohort_dice(
             cohort.quality(crew), cohort.harm, elite=bool(cohort.elite(crew))
         )
         note = Words(gettext_noop("%(cohort)s: %(goal)s"), cohort=str(cohort), goal=roll.goal)
@@ -206,6 +280,18 @@ def roll_cohort(*, by: Membership, roll: ActionRoll, cohort: Cohort | None,
             pool=result.pool,
             dice=log.faces(result.dice),
         )
+        if blood_brothers:
+            text = Joined(
+                "",
+                [
+                    text,
+                    Words(
+                        gettext_noop(" (+%(dice)sd %(ability)s)"),
+                        dice=blood_brothers,
+                        ability=ability_rules.BONUS_NAMES[ability_rules.BLOOD_BROTHERS],
+                    ),
+                ],
+            )
         record(roll, by, text)
     return roll
 
@@ -245,52 +331,57 @@ def roll_dice(*, by: Membership, roll: ActionRoll, rng=actions.SYSTEM_RNG) -> Ac
             dice=log.faces(result.dice),
         )
         if all(v is not None for v in roll.group.values()):
-            rolled = [dice.Roll(v[0], tuple(v[1:])) for v in roll.group.values()]
-            led = [dice.Roll(c["dice"][0], tuple(c["dice"][1:])) for c in roll.cohorts.values()]
-            outcome = group_action(rolled, led)
-            best = [*rolled, *led][outcome.best_index]
-            # Synchronized counts the PCs' sixes: "on different characters' rolls".
-            counted = ability_rules.synchronized(
-                outcome.outcome, rolled, crew_abilities(roll.table_id)
-            )
-            roll.pool, roll.dice, roll.outcome = best.pool, list(best.dice), counted
-            # The group's line in the log is its best roll's: those are the dice that count.
-            logs = [roll.group_bonuses[pk]["log"] for pk in roll.group]
-            roll.log_id = [*logs, *(c["log"] for c in roll.cohorts.values())][outcome.best_index]
-            roll.step = Step.CONSEQUENCES
-            # A set up the leader drew on serves the whole group action (004 §Set up).
-            setup = bonuses_of(roll)
-            roll.position = rules.flow_position(roll.as_position, setup)
-            roll.effect = rules.flow_effect(roll.as_effect, setup)
-            if roll.flashback_cost:
-                changes.stress(roll.character, roll.flashback_cost)
-            text = Words(
-                gettext_noop("%(text)s; the group's best is %(outcome)s"),
-                text=text,
-                outcome=Term(outcome.outcome.label),
-            )
-            if counted is not outcome.outcome:
-                text = Words(
-                    gettext_noop("%(text)s (Synchronized: %(outcome)s)"),
-                    text=text,
-                    outcome=Term(counted.label),
-                )
-            lead = roll.group_bonuses.get(str(roll.character_id), {})
-            stress = ability_rules.leader_stress(
-                outcome.leader_stress, expertise=bool(lead.get("expertise"))
-            )
-            if stress:
-                leader = Character.objects.get(pk=roll.character_id)
-                trauma = changes.stress(leader, stress)
-                text = Words(
-                    gettext_noop("%(text)s; %(name)s leads and takes %(stress)s stress%(trauma)s"),
-                    text=text,
-                    name=leader.name,
-                    stress=stress,
-                    trauma=trauma,
-                )
-                if stress < outcome.leader_stress:
-                    text = Words(gettext_noop("%(text)s (Expertise)"), text=text)
+            text = _settle(roll, changes, text)
         roll.save()
         record(roll, by, Joined("; ", [text, *notes]), changes)
     return roll
+
+
+def _settle(roll: ActionRoll, changes: Changes, text: Words) -> Words:
+    """Every participant has rolled: the group's best result counts for everyone who
+    rolled, and the leader takes their stress. Returns the step's text with it."""
+    rolled = [dice.Roll(v[0], tuple(v[1:])) for v in roll.group.values()]
+    led = [dice.Roll(c["dice"][0], tuple(c["dice"][1:])) for c in roll.cohorts.values()]
+    outcome = group_action(rolled, led)
+    best = [*rolled, *led][outcome.best_index]
+    # Synchronized counts the PCs' sixes: "on different characters' rolls".
+    counted = ability_rules.synchronized(outcome.outcome, rolled, crew_abilities(roll.table_id))
+    roll.pool, roll.dice, roll.outcome = best.pool, list(best.dice), counted
+    # The group's line in the log is its best roll's: those are the dice that count.
+    logs = [roll.group_bonuses[pk]["log"] for pk in roll.group]
+    roll.log_id = [*logs, *(c["log"] for c in roll.cohorts.values())][outcome.best_index]
+    roll.step = Step.CONSEQUENCES
+    # A set up the leader drew on serves the whole group action (004 §Set up).
+    setup = bonuses_of(roll)
+    roll.position = rules.flow_position(roll.as_position, setup)
+    roll.effect = rules.flow_effect(roll.as_effect, setup)
+    if roll.flashback_cost:
+        changes.stress(roll.character, roll.flashback_cost)
+    text = Words(
+        gettext_noop("%(text)s; the group's best is %(outcome)s"),
+        text=text,
+        outcome=Term(outcome.outcome.label),
+    )
+    if counted is not outcome.outcome:
+        text = Words(
+            gettext_noop("%(text)s (Synchronized: %(outcome)s)"),
+            text=text,
+            outcome=Term(counted.label),
+        )
+    lead = roll.group_bonuses.get(str(roll.character_id), {})
+    stress = ability_rules.leader_stress(
+        outcome.leader_stress, expertise=bool(lead.get("expertise"))
+    )
+    if stress:
+        leader = Character.objects.get(pk=roll.character_id)
+        trauma = changes.stress(leader, stress)
+        text = Words(
+            gettext_noop("%(text)s; %(name)s leads and takes %(stress)s stress%(trauma)s"),
+            text=text,
+            name=leader.name,
+            stress=stress,
+            trauma=trauma,
+        )
+        if stress < outcome.leader_stress:
+            text = Words(gettext_noop("%(text)s (Expertise)"), text=text)
+    return text

@@ -33,7 +33,7 @@ from sessions.models import Clock, Membership, Table
 from . import log
 from .access import require_gm_at, require_may, require_open
 from .changes import Changes, Step, locked_roll, record, require_step, stored_harm
-from .derived import crew_abilities, involved
+from .derived import crew_abilities, involved, took_daredevil
 from .models import ActionRoll, Consequence
 
 # The armor box a player marks, in the record's own lower case.
@@ -248,6 +248,35 @@ def protect(*, by: Membership, consequence: Consequence) -> Consequence:
     return consequence
 
 
+def guard(*, by: Membership, consequence: Consequence) -> Consequence:
+    """Mastermind: "Spend your special armor to protect a teammate (even from afar, via
+    past preparation)" (the app's ability text): the Mastermind marks their special
+    armor against a teammate's consequence, which the teammate keeps; the GM then judges
+    what the armor did, as for armor of one's own."""
+    with transaction.atomic():
+        consequence = _locked_consequence(consequence)
+        viewer = require_may(by, consequence, "guard")
+        _require_open(consequence)
+        mastermind = viewer.character
+        if ability_rules.MASTERMIND not in mastermind.ability_keys:
+            raise RuleError(
+                gettext_noop("%(name)s does not have Mastermind."), name=mastermind.name
+            )
+        require_open(consequence, viewer, "guard")
+        changes = Changes()
+        changes.on_character(mastermind, sheet.use_armor, box="special")
+        consequence.resisted = Consequence.Resisted.ARMOR
+        consequence.protected_by = mastermind
+        consequence.save(update_fields=["resisted", "protected_by"])
+        text = Words(
+            gettext_noop("%(guard)s spends special armor (Mastermind) to protect %(name)s"),
+            guard=mastermind.name,
+            name=consequence.character.name,
+        )
+        record(consequence.roll, by, text, changes)
+    return consequence
+
+
 def resist(*, by: Membership, consequence: Consequence, rng=actions.SYSTEM_RNG) -> Consequence:
     """Roll the attribute the GM named: 6 minus the best die in stress, a critical clears 1."""
     with transaction.atomic():
@@ -264,6 +293,7 @@ def resist(*, by: Membership, consequence: Consequence, rng=actions.SYSTEM_RNG) 
             character.ability_keys,
             crew_abilities(character.table_id),
             protecting=consequence.protected_by_id == character.pk,
+            daredevil=took_daredevil(consequence.roll, character),
         )
         pool = char_rules.attribute_rating(character.ratings, consequence.resist_attribute)
         pool += sum(dice for _, dice in bonus)
@@ -287,6 +317,10 @@ def resist(*, by: Membership, consequence: Consequence, rng=actions.SYSTEM_RNG) 
                 [
                     # The ability's English name is its msgid (the rules mark it).
                     Words(gettext_noop(" (+%(dice)sd %(ability)s)"), dice=dice, ability=Term(name))
+                    if dice > 0
+                    else Words(
+                        gettext_noop(" (-%(dice)sd %(ability)s)"), dice=-dice, ability=Term(name)
+                    )
                     for name, dice in bonus
                 ],
             ),

@@ -63,6 +63,9 @@ class ConsequenceView:
     can_protect: bool
     can_judge: bool
     can_heavy: bool = False
+    can_armor: bool = False  # the sufferer carries armor with its box unmarked
+    can_guard: bool = False  # I may spend my Mastermind's special armor to protect them
+    special_armor: str = ""  # the ability whose special armor they may spend, if any
     # What the one who suffers it might resist with, for the GM to judge.
     reminders: list[Reminder] = field(default_factory=list)
 
@@ -107,6 +110,7 @@ class RollView:
     outcome: ActionOutcome | None = None
     menu: list[tuple[str, str]] = field(default_factory=list)
     ticks: int = 0
+    harm_default: int = 0  # the level the GM's harm menu opens on, by position
     detail: str = ""
     # Group action: each participant, their dice (None until rolled) and bonus dice.
     group: list[tuple[Character, list[int] | None, list[str]]] = field(default_factory=list)
@@ -117,6 +121,9 @@ class RollView:
     assist_choices: list[Character] = field(default_factory=list)
     cohorts: list[tuple[str, list[int]]] = field(default_factory=list)  # led, with their dice
     cohort_choices: list = field(default_factory=list)  # the leader's, while they may lead
+    # Who I may take out of a group action before they roll: the GM anyone but the
+    # leader, a participant themselves.
+    leave_choices: list[Character] = field(default_factory=list)
     # Abilities the GM judges that may bear on this roll (the roller's, the crew's, and
     # for a teammate who may assist, their own).
     reminders: list[Reminder] = field(default_factory=list)
@@ -149,6 +156,25 @@ def _encumbered(characters: list[Character]) -> set[int]:
     }
 
 
+def _armor_carried(characters: dict[int, Character]) -> dict[int, set[str]]:
+    """The kinds of armor ("armor", "heavy") each character checked on this score's load,
+    in one query for all."""
+    carried: dict[int, set[str]] = {pk: set() for pk in characters}
+    loaded = [pk for pk, c in characters.items() if c.load]
+    checked = CharacterItem.objects.filter(character__in=loaded, checked=True).exclude(armor="")
+    for character_id, armor in checked.values_list("character_id", "armor"):
+        carried[character_id].add(armor)
+    return carried
+
+
+def _armor_left(character: Character, carried: set[str]) -> tuple[str, ...]:
+    used = {box for box in char_rules.ARMOR_BOXES if getattr(character, f"{box}_used")}
+    special = any(row.ability.special_armor for row in character.abilities.all())
+    return char_rules.armor_left(
+        used, armor="armor" in carried, heavy="heavy" in carried, special=special
+    )
+
+
 def roll_view(
     roll: ActionRoll,
     membership: Membership,
@@ -156,9 +182,11 @@ def roll_view(
     characters: dict[int, Character],
     encumbered: set[int],
     crew: Crew | None = None,
+    armor: dict[int, set[str]] | None = None,
 ) -> RollView:
-    """`characters` holds everyone the panel's rolls involve, and `encumbered` those of
-    them over their load: loaded once for the whole panel (panel_context)."""
+    """`characters` holds everyone the panel's rolls involve, `encumbered` those of them
+    over their load and `armor` the armor each carries: loaded once for the whole panel
+    (panel_context)."""
 
     viewer = flow_access.viewer_of(membership, mine)
     steps = flow_access.allowed_steps(roll, viewer)
@@ -228,6 +256,12 @@ def roll_view(
                     for character, dice, _ in view.group
                     if dice is None and character.pk not in assists
                 ]
+            if "leave" in steps:
+                view.leave_choices = [
+                    characters[pk]
+                    for pk in flow_access.droppable(roll)
+                    if membership.is_gm or (mine is not None and pk == mine.pk)
+                ]
             if "cohort" in steps and crew is not None:
                 view.cohort_choices = [
                     c
@@ -237,6 +271,7 @@ def roll_view(
     if roll.outcome and roll.kind != ActionRoll.Kind.FORTUNE:
         view.outcome = action_outcome(roll.as_position, Outcome(roll.outcome))
         view.menu = [(kind, gettext(CONSEQUENCE_KINDS[kind])) for kind in view.outcome.consequences]
+        view.harm_default = rules.harm_default(roll.as_position)
         if view.outcome.succeeded:
             view.ticks = effect_ticks(roll.as_effect, critical=roll.outcome == Outcome.CRITICAL)
         if roll.gather_information:
@@ -252,19 +287,31 @@ def roll_view(
         unresisted = rolled and not consequence.resisted
         sufferer = consequence.character
         on = flow_access.allowed_consequence_steps(consequence, viewer)
-        view.consequences.append(
-            ConsequenceView(
-                consequence=consequence,
-                steps=on,
-                can_resist="armor" in on and not consequence.resisted,
-                can_protect="protect" in on,
-                can_judge="reduced" in on,
-                can_heavy="armor" in on and bool(consequence.resisted),
-                reminders=reminders(characters.get(sufferer.pk, sufferer), crew, "resist")
-                if unresisted and sufferer
-                else [],
-            )
+        can_resist = "armor" in on and not consequence.resisted
+        item = ConsequenceView(
+            consequence=consequence,
+            steps=on,
+            can_resist=can_resist,
+            can_protect="protect" in on,
+            can_judge="reduced" in on,
+            can_heavy="armor" in on and bool(consequence.resisted),
+            reminders=reminders(characters.get(sufferer.pk, sufferer), crew, "resist")
+            if unresisted and sufferer
+            else [],
         )
+        if "guard" in on and mine is not None:
+            me = characters.get(mine.pk, mine)
+            item.can_guard = ability_rules.MASTERMIND in me.ability_keys and bool(
+                derived.special_armor_ability(me)
+            )
+        if can_resist:
+            # Only the boxes there are to mark: armor carried, special armor's ability.
+            sufferer = characters.get(sufferer.pk, sufferer)
+            left = _armor_left(sufferer, (armor or {}).get(sufferer.pk, set()))
+            item.can_armor = "armor" in left
+            if "special" in left:
+                item.special_armor = derived.special_armor_ability(sufferer)
+        view.consequences.append(item)
     return view
 
 
@@ -320,6 +367,11 @@ def _group_notes(entry: dict, characters: dict[int, Character]) -> list[str]:
             gettext("devil's bargain (+%(dice)sd): %(bargain)s")
             % {"dice": BARGAIN_DICE, "bargain": entry["bargain"]}
         )
+    if entry.get("ability_reason"):
+        notes.append(
+            gettext("%(reason)s: +%(bonus)sd")
+            % {"reason": entry["ability_reason"], "bonus": entry["ability_dice"]}
+        )
     if entry.get("assister") in characters:
         notes.append(
             gettext("assisted by %(name)s (+%(dice)sd)")
@@ -354,10 +406,11 @@ def panel_context(table: Table, membership: Membership) -> dict:
     ).in_bulk(involved)
     rolling = [characters[r.character_id] for r in open_rolls if r.character_id in characters]
     encumbered = _encumbered(rolling)
+    armor = _armor_carried(characters)
     crew = Crew.objects.filter(table=table).first()
 
     def view(roll):
-        return roll_view(roll, membership, mine, characters, encumbered, crew)
+        return roll_view(roll, membership, mine, characters, encumbered, crew, armor)
 
     open_views = [view(roll) for roll in open_rolls]
     finished_views = [view(roll) for roll in finished]
@@ -378,7 +431,6 @@ def panel_context(table: Table, membership: Membership) -> dict:
         "attributes": list(char_rules.ATTRIBUTES),
         "flashback_costs": rules.FLASHBACK_COSTS,
         "harm_levels": list(char_rules.HARM_SLOTS),
-        "harm_default": rules.HARM_DEFAULT,
         "complication_ticks": rules.COMPLICATION_TICKS,
         "complication_heat": rules.COMPLICATION_HEAT,
         "push_stress": PUSH_STRESS,

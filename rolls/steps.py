@@ -181,7 +181,20 @@ class AbilityBonus(RollStep):
     reason = steps.text(120)
 
     def execute(self):
+        if self.roll.kind == ActionRoll.Kind.GROUP:
+            return group.add_group_ability(by=self.by, roll=self.roll, **self.cleaned_data)
         return actions.add_ability_bonus(by=self.by, roll=self.roll, **self.cleaned_data)
+
+
+class Leave(RollStep):
+    """A group action's participant leaves it, or the GM drops them."""
+
+    participant = in_table(Character)
+
+    def execute(self):
+        return group.leave_group(
+            by=self.by, roll=self.roll, participant=self.cleaned_data["participant"]
+        )
 
 
 class Roll(RollStep):
@@ -250,6 +263,7 @@ ROLL_STEPS: dict[str, type[RollStep]] = {
     "join": Join,
     "group-bonus": GroupBonus,
     "group-assist": GroupAssist,
+    "leave": Leave,
     "cohort": LeadCohort,
     "push": Push,
     "offer-bargain": OfferBargain,
@@ -285,6 +299,11 @@ class Protect(steps.Step):
         return outcome.protect(by=self.by, consequence=self.consequence)
 
 
+class Guard(steps.Step):
+    def execute(self):
+        return outcome.guard(by=self.by, consequence=self.consequence)
+
+
 class Reduced(steps.Step):
     def execute(self):
         return outcome.judge_resistance(by=self.by, consequence=self.consequence, avoided=False)
@@ -299,6 +318,7 @@ CONSEQUENCE_STEPS: dict[str, type[steps.Step]] = {
     "resist": Resist,
     "armor": Armor,
     "protect": Protect,
+    "guard": Guard,
     "reduced": Reduced,
     "avoided": Avoided,
 }

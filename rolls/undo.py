@@ -139,6 +139,19 @@ def _reverse_character(character: Character, fields: dict[str, list]) -> tuple[d
     return new, notes
 
 
+def take_back_sheets(roll: ActionRoll, changes: Changes) -> list[Words]:
+    """Take the roll's own changes off its characters' sheets as they are now (undo, and
+    a cancel that leaves no cost); notes for what could not be put back exactly."""
+    characters, _, _ = _roll_changes(roll)
+    notes: list[Words] = []
+    for character in Character.objects.select_for_update().filter(pk__in=characters):
+        fields, character_notes = _reverse_character(character, characters[character.pk])
+        notes += character_notes
+        if fields:
+            changes.set_fields(character, **fields)
+    return notes
+
+
 def undo_last(*, by: Membership, table: Table, roll_id: int | None = None) -> ActionRoll:
     """Take back what the last finished roll changed. `roll_id` is the roll the GM saw
     on the button: a second click (or a roll finished meanwhile) undoes nothing more."""
@@ -153,17 +166,11 @@ def undo_last(*, by: Membership, table: Table, roll_id: int | None = None) -> Ac
             )
         roll = locked_roll(roll)
         require_step(roll, Step.DONE)  # a concurrent undo got here first
-        characters, clocks, crews = _roll_changes(roll)
+        _, clocks, crews = _roll_changes(roll)
         changes = Changes()
-        notes: list[Words] = []
+        notes = take_back_sheets(roll, changes)
         # Where a clock stops tells how far it had run: not to players who do not see that.
         veiled: list[Joined] = []
-        locked = Character.objects.select_for_update().filter(pk__in=characters)
-        for character in locked:
-            fields, character_notes = _reverse_character(character, characters[character.pk])
-            notes += character_notes
-            if fields:
-                changes.set_fields(character, **fields)
         for clock in Clock.objects.filter(pk__in=clocks):
             if changes.tick(clock, -clocks[clock.pk]) != -clocks[clock.pk]:
                 note = Words(

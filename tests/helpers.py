@@ -188,6 +188,18 @@ def call(roll):
     return flow.accept_as_proposed(by=gm, roll=roll)
 
 
+def carry_armor(character, *, heavy: bool = False) -> None:
+    """Armor (and +Heavy) checked on a normal load: the armor boxes this score gives."""
+    from tests.factories import CharacterItemFactory
+
+    Character.objects.filter(pk=character.pk).update(load="normal")
+    CharacterItemFactory(character=character, name="Armor", load=2, armor="armor", checked=True)
+    if heavy:
+        CharacterItemFactory(
+            character=character, name="+Heavy", load=3, armor="heavy", checked=True
+        )
+
+
 def start(ada_m, ada, **kwargs):
     """A proposed roll the GM has called as proposed (a flashback waits for its cost)."""
     roll = flow.start_roll(
@@ -205,7 +217,8 @@ def to_downtime(table, gm, **target) -> None:
     phases.start_score(table=table, plan="stealth", detail="Roof", **target)
     phases.roll_engagement(table=table, roller=gm, marks={}, rng=Dice(4))
     phases.end_score(table=table)
-    phases.payoff(table=table, size="standard")
+    # A minor job's 2 coin leave the crew at the 4 its lair keeps: downtime can end.
+    phases.payoff(table=table, size="minor")
     phases.take_heat(table=table, exposure="contained")
     phases.roll_entanglement(table=table, roller=gm, rng=Dice(6, 6))
     phases.resolve_entanglement(table=table, roller=gm, name="Cooperation", choice="avoid")

@@ -74,7 +74,13 @@ BODYGUARD = "bodyguard"
 # The name a roll's line gives the ability behind its bonus dice: a word of the rules, read
 # in its reader's language; its translation is the content's name for the ability
 # (tests/play/test_phase_words.py holds the two together).
+BLOOD_BROTHERS = "blood_brothers"
+DAREDEVIL = "daredevil"
+MASTERMIND = "mastermind"
+DAREDEVIL_DICE = 1  # +1d on the desperate roll, -1d resisting what it brought
 BONUS_NAMES = {
+    DAREDEVIL: Term(_("Daredevil")),
+    BLOOD_BROTHERS: Term(_("Blood Brothers")),
     IRON_WILL: Term(_("Iron Will")),
     BODYGUARD: Term(_("Bodyguard")),
     FORGED_IN_THE_FIRE: Term(_("Forged in the Fire")),
@@ -89,13 +95,18 @@ def resistance_bonus(
     crew_abilities: Collection[str],
     *,
     protecting: bool = False,
+    daredevil: bool = False,
 ) -> list[tuple[Term, int]]:
-    """Dice a resistance roll gains, each with the ability that gives it. Iron Will:
-    "When you make a resistance roll with Resolve, take +1d" (000); Bodyguard: "When you
-    protect a teammate, take +1d to your resistance roll" (000), `protecting` saying the
-    consequence is one the character took for a teammate; Forged in the Fire (Bravos):
-    "PCs get +1d to resistance rolls"."""
+    """Dice a resistance roll gains (or loses), each with the ability that gives it. Iron
+    Will: "When you make a resistance roll with Resolve, take +1d" (000); Bodyguard:
+    "When you protect a teammate, take +1d to your resistance roll" (000), `protecting`
+    saying the consequence is one the character took for a teammate; Forged in the Fire
+    (Bravos): "PCs get +1d to resistance rolls"; Daredevil: "you get +1d to your roll if
+    you also take -1d to any resistance rolls against consequences from your action"
+    (000), `daredevil` saying the consequence came from a desperate roll that took it."""
     bonus = []
+    if daredevil and DAREDEVIL in abilities:
+        bonus.append((BONUS_NAMES[DAREDEVIL], -DAREDEVIL_DICE))
     if attribute == "resolve" and IRON_WILL in abilities:
         bonus.append((BONUS_NAMES[IRON_WILL], 1))
     if protecting and BODYGUARD in abilities:
@@ -431,19 +442,30 @@ def synchronized(
     return Outcome.CRITICAL if "synchronized" in crew_abilities and sixes >= 2 else outcome
 
 
+# --- Cohorts ------------------------------------------------------------------------------
+
+
+def led_cohort_dice(crew_abilities: Collection[str]) -> int:
+    """Blood Brothers (Bravos): "Cohorts fighting beside you get +1d on setups and group
+    actions": the die a cohort led in a group action adds to its quality roll (whether
+    it fights beside the PCs stays the GM's to judge, as a reminder)."""
+    return int(BLOOD_BROTHERS in crew_abilities)
+
+
 # --- Downtime activities --------------------------------------------------------------------
 
 CALCULATING = "calc"  # how an extra activity is paid when Calculating gives it
 
 
-def calculating_gives(pay_with: str, *, calculating_at_table: bool, used: bool) -> bool:
+def calculating_gives(pay_with: str, *, spiders: int, used: int) -> bool:
     """Calculating (Spider): "give yourself or another crew member one extra downtime
-    activity": one free extra activity each downtime, for whoever the table chooses."""
+    activity": each Spider who has it (`spiders`) gives one free extra activity each
+    downtime, for whoever the table chooses; `used` are those taken this downtime."""
     if pay_with != CALCULATING:
         return False
-    if not calculating_at_table:
+    if not spiders:
         raise RuleError(_("No one in the crew has Calculating."))
-    if used:
+    if used >= spiders:
         raise RuleError(_("Calculating's extra activity is taken this downtime."))
     return True
 

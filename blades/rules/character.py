@@ -440,6 +440,15 @@ def armor_boxes(*, armor: bool, heavy: bool, special: bool) -> tuple[str, ...]:
     return tuple(boxes)
 
 
+def armor_left(
+    used: set[str] | frozenset[str], *, armor: bool, heavy: bool, special: bool
+) -> tuple[str, ...]:
+    """The boxes the character may still mark against a consequence (the heavy box only
+    after the first, on harm the armor reduced: rolls.models.Consequence)."""
+    boxes = armor_boxes(armor=armor, heavy=heavy, special=special)
+    return tuple(box for box in boxes if box not in used)
+
+
 def use_armor(
     used: set[str] | frozenset[str], box: str, *, armor: bool, heavy: bool, special: bool
 ) -> frozenset[str]:

@@ -39,7 +39,14 @@ SETUP_BENEFITS = {"effect": f"+{SETUP_EFFECT} effect", "position": "Improved pos
 # What a complication may do: tick a clock 1-3 segments, or give the crew 1-2 heat.
 COMPLICATION_TICKS = (1, 2, 3)
 COMPLICATION_HEAT = (1, 2)
-HARM_DEFAULT = 2  # the GM's menu opens on the level most harm is
+# The harm level the GM's menu opens on follows the position: "you suffer lesser harm"
+# when controlled (000 §Controlled), harm when risky, and "Since the position was
+# desperate, the GM inflicts severe harm" (001 §Resistance). The GM may pick another.
+HARM_BY_POSITION = {Position.CONTROLLED: 1, Position.RISKY: 2, Position.DESPERATE: 3}
+
+
+def harm_default(position: Position) -> int:
+    return HARM_BY_POSITION[Position(position)]
 
 
 def worsen_position(position: Position) -> Position:
@@ -223,14 +230,23 @@ def remove_harm(harm: Mapping[int, Sequence[str]], level: int, description: str)
 
 
 def group_member_bonuses(
-    *, push: bool, bargain: bool, assisted: bool, push_act: bool = False, free: bool = False
+    *,
+    push: bool,
+    bargain: bool,
+    assisted: bool,
+    push_act: bool = False,
+    free: bool = False,
+    ability_dice: int = 0,
 ) -> Bonuses:
     """A participant of a group action may push for +1d or take a devil's bargain (never
-    both), push to act while incapacitated, and be helped by one assister who is not
-    taking part (for no stress with Foresight: `free`)."""
+    both), push to act while incapacitated, add an ability's die to their own roll, and
+    be helped by one assister who is not taking part (for no stress with Foresight:
+    `free`). The effect is the group's, one for everyone who rolled: no ability adds to
+    it from one participant's roll."""
     return Bonuses(
-        assist=assisted, assist_free=free, push_dice=push, bargain=bargain, push_act=push_act
-    )
+        assist=assisted, assist_free=free, push_dice=push, bargain=bargain, push_act=push_act,
+        ability_dice=ability_dice,
+    )  # fmt: skip
 
 
 def check_group_assist(

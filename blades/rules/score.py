@@ -187,6 +187,22 @@ class Choice:
         """Read in its reader's language, as the log keeps it."""
         return Words(self.words, **self.params)
 
+    @property
+    def needs(self) -> tuple[str, ...]:
+        """What the GM names for this way out, and nothing else: the faction involved; the
+        claim given up; the PC harmed or handed over, with who goes inside and the prison
+        claim their time may earn; the dice of the fortune roll."""
+        cost = self.cost
+        wanted = {
+            "faction": self.needs_faction,
+            "claim": cost.claim,
+            "character": bool(cost.harm) or cost.incarcerate,
+            "prisoner": cost.incarcerate,
+            "prison_claim": cost.incarcerate,
+            "dice": cost.fortune,
+        }
+        return tuple(name for name, needed in wanted.items() if needed)
+
 
 # Interrogation: "they beat you up (level 2 harm) and you tell them what they want to know
 # (+3 heat). You can resist each of those consequences separately" (003): the beating

@@ -141,20 +141,21 @@ def test_a_score_and_its_downtime_played_live(person, server, table_with_crew):
     assert_accessible(gm)
 
     # 3. Payoff: a standard job, 6 coin; rep 2 + 2 for a target two tiers above the crew.
-    # Ada takes 2 of it; the crew keeps 4 on top of the 2 it started with.
+    # Ada takes 4 of it; the crew keeps 2 on top of the 2 it started with: what its lair
+    # keeps, so downtime can end (001 §Coin).
     gm.get_by_role("button", name="End the score: payoff").click()
     gm.get_by_label("Size of the job").select_option("standard")
-    gm.get_by_label("Ada's share").fill("2")
+    gm.get_by_label("Ada's share").fill("4")
     gm.get_by_role("button", name="Apply payoff").click()
     expect(gm.get_by_role("button", name="Apply heat")).to_be_visible()
     crew = books()
-    assert (crew.rep, crew.coin) == (4, 6)
-    assert Character.objects.get(pk=ada.pk).coin == 2
+    assert (crew.rep, crew.coin) == (4, 4)
+    assert Character.objects.get(pk=ada.pk).coin == 4
     for page in sheets:
         expect(sheet_track(page, f"^Rep 4 of {crew.rep_track}")).to_be_visible()
-        expect(sheet_track(page, f"^Coin 6 of {crew.coin_limit}$")).to_be_visible()
+        expect(sheet_track(page, f"^Coin 4 of {crew.coin_limit}$")).to_be_visible()
     expect(screen_value(screen, "Rep")).to_contain_text(f"4/{crew.rep_track}")
-    expect(screen_value(screen, "Coin")).to_contain_text(f"6/{crew.coin_limit}")
+    expect(screen_value(screen, "Coin")).to_contain_text(f"4/{crew.coin_limit}")
 
     # 4. Heat: contained, on a high-profile target: 2 + 1.
     gm.get_by_label("Exposure").select_option("contained")
@@ -180,7 +181,12 @@ def test_a_score_and_its_downtime_played_live(person, server, table_with_crew):
     # One menu names the entanglement and its way out together (issue 15).
     expect(gm.get_by_label("Entanglement", exact=True)).to_have_count(0)
     gm.get_by_label("Entanglement and way out").select_option(f"{name}:{choice.key}")
-    gm.get_by_label("Faction involved").select_option(label="Bluecoats (tier 2)")
+    # The form asks only what the way out needs (issue 39).
+    faction_menu = gm.get_by_label("Faction involved")
+    if "faction" in choice.needs:
+        faction_menu.select_option(label="Bluecoats (tier 2)")
+    else:
+        expect(faction_menu).to_be_hidden()
     gm.get_by_role("button", name="Apply the choice").click()
     expect(gm.get_by_role("heading", name="Downtime activities")).to_be_visible()
     expect(gm.locator("#phase-panel")).to_contain_text(f"{name}: {choice.label}")

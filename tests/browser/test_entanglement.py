@@ -2,6 +2,8 @@
 their ways out together; a refusal is drawn beside the field at fault, what was chosen
 stays chosen, and the second try goes through."""
 
+import re
+
 import pytest
 from django.apps import apps
 from playwright.sync_api import expect
@@ -45,7 +47,11 @@ def test_the_gm_resolves_an_entanglement_in_one_menu(person, server, reprisals):
     menu = gm.get_by_label("Entanglement and way out")
     expect(menu.locator("optgroup")).to_have_count(2)
     menu.select_option(label="Reprisals: Pay 1 rep and 1 coin per tier of the faction")
-    gm.get_by_label("Who is handed over").fill("Nobody yet")
+    # The form asks only what this way out needs: the faction, not who is handed over
+    # (issue 39).
+    expect(gm.get_by_label("Faction involved")).to_be_visible()
+    for unneeded in ("Who is handed over", "Claim to give up", "PC involved"):
+        expect(gm.get_by_label(re.compile(f"^{unneeded}"))).to_be_hidden()
     gm.get_by_role("button", name="Apply the choice").click()
 
     # Refused beside the faction, with the menu and the typed name as they were.
@@ -54,7 +60,6 @@ def test_the_gm_resolves_an_entanglement_in_one_menu(person, server, reprisals):
     expect(faction).to_have_accessible_description("Choose the faction involved in Reprisals.")
     expect(gm.get_by_role("alert")).to_have_count(1)
     expect(menu).to_have_value("Reprisals:pay")
-    expect(gm.get_by_label("Who is handed over")).to_have_value("Nobody yet")
     assert_accessible(gm)
     assert_fits_phone(gm)
 

@@ -335,3 +335,13 @@ def test_a_spanish_reader_reads_the_preview_and_its_problems_in_spanish(client, 
     preview = page(V11)
     assert "Arquetipo: Matón" in preview and "Habilidad: Nacido para la batalla" in preview
     assert "Playbook:" not in preview
+
+
+def test_an_import_lists_the_spiritbane_charm_once_as_the_wizard_does(client, table, player):
+    """The Cutter lists the Spiritbane charm among its own items and the standard items
+    list it too (the app's content, as SRD_FACTS.md gives both lists): the sheet carries
+    it once, as the playbook's, as the creation wizard makes it."""
+    client.force_login(player)
+    _confirm(client, table, V11, **foundry_choices())
+    items = Character.objects.get().items.filter(name__iexact="Spiritbane charm")
+    assert list(items.values_list("special", flat=True)) == [True]

@@ -228,6 +228,23 @@ def test_calculating_gives_one_free_extra_activity_each_downtime(
         downtime.train(character=pc, track="playbook", pay_with="calc")
 
 
+def test_each_spider_with_calculating_gives_an_extra_activity(
+    in_downtime, table, crew, pc, player, other_player
+):
+    """Calculating (Spider): "give yourself or another crew member one extra downtime
+    activity": the ability is each Spider's, so two Spiders who have it give two."""
+    from blades.rules.errors import RuleError
+
+    give(pc, "calculating")
+    give(CharacterFactory(table=table, owner=other_player), "calculating")
+    downtime.train(character=pc, track="insight")
+    downtime.train(character=pc, track="prowess")
+    downtime.train(character=pc, track="resolve", pay_with="calc")
+    downtime.train(character=pc, track="playbook", pay_with="calc")
+    with pytest.raises(RuleError, match="taken this downtime"):
+        downtime.recover(character=pc, roller=player, healer="npc", quality=1, pay_with="calc")
+
+
 def test_the_score_step_reminds_of_the_abilities_of_its_engagement_roll(
     client, table, crew, faction, gm, pc
 ):

@@ -4,7 +4,9 @@ critical, Attract Trouble, incarceration and its prison claims, cohorts."""
 import pytest
 from django.urls import reverse
 
+from blades.rules.errors import RuleError
 from characters.models import Character
+from crews import actions as crew_actions
 from crews.models import Crew
 from play import downtime, phases
 from play.models import Phase
@@ -178,3 +180,35 @@ def test_cohorts_heal_a_level_each_downtime_and_two_when_a_pc_tends_them(
     downtime.end_downtime(table=table)
     harm = dict(crew.cohorts.values_list("name", "harm"))
     assert harm == {"Thugs": 1, "Rooks": 1, "Ghosts": 4}
+
+
+def test_downtime_does_not_end_with_more_coin_than_the_lair_keeps(in_downtime, table, crew, pc):
+    """ "A crew can also store 4 coin in their lair, by default ... Any coin beyond their
+    limit must be spent as soon as possible (typically before the next score) or
+    distributed among the crew members" (001 §Coin): downtime is when it is spent, so
+    it does not end with 5 coin and no vault."""
+    Crew.objects.filter(pk=crew.pk).update(coin=5, upgrades={})
+    with pytest.raises(RuleError, match="more than its lair keeps"):
+        downtime.end_downtime(table=table)
+    assert Phase.objects.get(table=table).step == "activities"
+    crew_actions.share_coin(crew=Crew.objects.get(pk=crew.pk), character=pc, amount=1)
+    downtime.end_downtime(table=table)
+    assert Phase.objects.get(table=table).step == "free_play"
+
+
+def test_closing_the_session_warns_of_a_pc_with_no_end_of_session_xp(
+    client, table, crew, pc, gm, player
+):
+    """ "At the end of the session, review the xp triggers on your character sheet" (001
+    §PC Advancement): the GM closing the review before Cross's player has is warned."""
+    downtime.start_xp_review(table=table)
+    client.force_login(gm)
+    warning = "No end-of-session xp is marked yet for Cross"
+    page = client.get(reverse("phase_detail", args=[table.pk])).content.decode()
+    assert warning in page and 'hx-confirm="No end-of-session xp' in page
+    client.force_login(player)
+    url = reverse("xp_character", args=[table.pk, pc.pk])
+    client.post(url, {"playbook": "1", "on_playbook": "1"}, headers=HX)
+    client.force_login(gm)
+    page = client.get(reverse("phase_detail", args=[table.pk])).content.decode()
+    assert warning not in page and "hx-confirm" not in page.split("Close the session")[0][-400:]

@@ -32,7 +32,7 @@ def play_to(step, table, gm, pc, faction):
     phases.end_score(table=table)
     if step == "payoff":
         return
-    phases.payoff(table=table, size="standard")
+    phases.payoff(table=table, size="minor")  # the crew's 4 coin: what its lair keeps
     if step == "heat":
         return
     phases.take_heat(table=table, exposure="contained")

@@ -37,14 +37,17 @@ def test_the_gm_picks_the_entanglement_and_its_way_out_in_one_menu(client, table
     client.force_login(gm)
     html = _panel(client, table)
     assert 'name="name"' not in html  # no second menu that must agree with the first
-    menu = re.search(r'<select id="ent-choice" name="choice".*?</select>', html, re.S).group()
+    choice = r'<select id="ent-choice" class="ent-choice" name="choice".*?</select>'
+    menu = re.search(choice, html, re.S).group()
     assert re.findall(r'<optgroup label="([^"]+)"', menu) == ["Reprisals", "Unquiet Dead"]
     # 003 Reprisals: "Pay them (1 rep and 1 coin) per Tier of the enemy".
     assert (
-        '<option value="Reprisals:pay">Reprisals: Pay 1 rep and 1 coin per tier of the faction'
-        in menu
+        '<option value="Reprisals:pay" data-needs="faction">Reprisals: Pay 1 rep and 1 coin '
+        "per tier of the faction" in menu
     )
-    assert '<option value="Unquiet Dead:occultist">' in menu
+    # Each way out names what the form asks for it (issue 39): the occultist, nothing.
+    assert '<option value="Unquiet Dead:occultist" data-needs="">' in menu
+    assert '<div class="ent-field" data-need="faction">' in html
 
 
 def test_a_refused_entanglement_is_drawn_beside_the_field_with_what_was_typed(
@@ -61,7 +64,7 @@ def test_a_refused_entanglement_is_drawn_beside_the_field_with_what_was_typed(
     assert faction_field < error < html.index('id="ent-claim"')
     assert "Choose the faction involved in Reprisals." in html
     assert html.count('role="alert"') == 1  # nothing at the top of the page
-    assert '<option value="Reprisals:pay" selected>' in html
+    assert '<option value="Reprisals:pay" data-needs="faction" selected>' in html
     assert 'value="Lyssa"' in html and 'id="ent-dice" name="dice" type="number"' in html
     assert re.search(r'id="ent-dice"[^>]*value="3"', html)
     assert Phase.objects.get(table=table).step == "entanglement"

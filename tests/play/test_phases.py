@@ -52,7 +52,8 @@ def to_step(table, crew, faction, wanted_step, gm):
     phases.end_score(table=table)
     if wanted_step == "payoff":
         return
-    phases.payoff(table=table, size="standard")
+    # A minor job's 2 coin leave the crew at the 4 its lair keeps: downtime can end.
+    phases.payoff(table=table, size="minor")
     if wanted_step == "heat":
         return
     phases.take_heat(table=table, exposure="contained")

@@ -15,12 +15,11 @@ from rolls import undo as flow_undo
 from rolls.models import ActionRoll, Consequence
 from tests.factories import (
     CharacterFactory,
-    CharacterItemFactory,
     ClockFactory,
     MembershipFactory,
     TableFactory,
 )
-from tests.helpers import Dice, call, fresh, member, start
+from tests.helpers import Dice, call, carry_armor, fresh, member, start
 
 
 def test_full_roll_desperate_with_assist_and_push(ada_m, bo_m, gm_m, ada, bo):
@@ -144,15 +143,6 @@ def test_harm_consequence_resisted_and_reduced(ada_m, gm_m, ada):
     flow_outcome.judge_resistance(by=gm_m, consequence=consequence, avoided=False)
     ada = fresh(ada)
     assert ada.harm.get("2", []) == [] and ada.harm["1"] == ["Stabbed"]
-
-
-def carry_armor(character, *, heavy: bool = False) -> None:
-    Character.objects.filter(pk=character.pk).update(load="normal")
-    CharacterItemFactory(character=character, name="Armor", load=2, armor="armor", checked=True)
-    if heavy:
-        CharacterItemFactory(
-            character=character, name="+Heavy", load=3, armor="heavy", checked=True
-        )
 
 
 def test_resistance_critical_clears_stress_and_armor_instead(ada_m, gm_m, ada):

@@ -117,6 +117,7 @@ def data_for(step: str, roll: ActionRoll, ada, clock) -> dict:
         "ask-trade": {"for": "effect"},
         "group-bonus": {"push_dice": "1"},
         "group-assist": {"participant": ada.pk},
+        "leave": {"participant": list(roll.group)[-1] if roll.group else ""},
         "cohort": {"cohort": cohort.pk if cohort else ""},
         "push": {"push_effect": "1"},
         "offer-bargain": {"bargain": "a debt"},

@@ -10,24 +10,7 @@ from rolls import actions as flow
 from rolls import group as flow_group
 from rolls.models import ActionRoll
 from tests.factories import CharacterFactory, MembershipFactory
-from tests.helpers import Dice, fresh, start
-
-
-@pytest.fixture
-def cy_m(table):
-    return MembershipFactory(table=table)
-
-
-@pytest.fixture
-def cy(table, cy_m):
-    return CharacterFactory(table=table, owner=cy_m.user, name="Cy", prowl=1)
-
-
-@pytest.fixture
-def group(ada_m, bo_m, ada, bo):
-    """Ada leads a Prowl group action and Bo joins it."""
-    roll = start(ada_m, ada, group=True)
-    return flow_group.join_group(by=bo_m, roll=roll)
+from tests.helpers import Dice, fresh
 
 
 def test_each_participant_takes_their_own_dice_and_pays_at_their_roll(

@@ -55,3 +55,14 @@ def test_an_elite_cohort_rolls_a_die_more_and_keeps_its_quality(
     roll = start(ada_m, ada, group=True)
     roll = flow_group.roll_cohort(by=ada_m, roll=roll, cohort=skulks, rng=Dice(2, 5))
     assert roll.cohorts[str(skulks.pk)]["dice"] == [2, 2, 5]
+
+
+def test_blood_brothers_give_a_led_cohort_1d(table, ada_m, bo_m, gm_m, ada, bo):
+    """Blood Brothers (Bravos): "Cohorts fighting beside you get +1d on setups and group
+    actions": the Thugs at quality 2 roll 3d when led in a group action."""
+    crew = CrewFactory(table=table, tier=2, abilities=["blood_brothers"])
+    thugs = CohortFactory(crew=crew, name="Thugs")
+    roll = flow_group.join_group(by=bo_m, roll=start(ada_m, ada, group=True))
+    roll = flow_group.roll_cohort(by=ada_m, roll=roll, cohort=thugs, rng=Dice(2, 3, 4))
+    assert roll.cohorts[str(thugs.pk)]["dice"] == [3, 2, 3, 4]
+    assert "(+1d Blood Brothers)" in str(roll.events.last().text)

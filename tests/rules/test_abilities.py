@@ -197,12 +197,14 @@ def test_calculating_gives_one_extra_activity_when_asked_for():
 
     from blades.rules.errors import RuleError
 
-    assert not abilities.calculating_gives("coin", calculating_at_table=True, used=False)
-    assert abilities.calculating_gives("calc", calculating_at_table=True, used=False)
+    assert not abilities.calculating_gives("coin", spiders=1, used=0)
+    assert abilities.calculating_gives("calc", spiders=1, used=0)
+    # One per Spider who has it, not one per table.
+    assert abilities.calculating_gives("calc", spiders=2, used=1)
     with pytest.raises(RuleError, match="taken this downtime"):
-        abilities.calculating_gives("calc", calculating_at_table=True, used=True)
+        abilities.calculating_gives("calc", spiders=2, used=2)
     with pytest.raises(RuleError, match="No one"):
-        abilities.calculating_gives("calc", calculating_at_table=False, used=False)
+        abilities.calculating_gives("calc", spiders=0, used=0)
 
 
 def test_rooks_gambit_picks_the_best_rating():
@@ -213,3 +215,13 @@ def test_rooks_gambit_picks_the_best_rating():
     assert abilities.rooks_gambit("hunt", {"hunt": 0, "sway": 3, "prowl": 2}) == "sway"
     with pytest.raises(RuleError, match="already your best"):
         abilities.rooks_gambit("sway", {"hunt": 0, "sway": 3, "prowl": 3})
+
+
+def test_daredevil_takes_1d_from_resisting_what_its_roll_brought():
+    """Daredevil (000): "you get +1d to your roll if you also take -1d to any resistance
+    rolls against consequences from your action"; without that roll, nothing."""
+    assert abilities.resistance_bonus("prowess", {"daredevil"}, [], daredevil=True) == [
+        ("Daredevil", -1)
+    ]
+    assert abilities.resistance_bonus("prowess", {"daredevil"}, []) == []
+    assert abilities.resistance_bonus("prowess", set(), [], daredevil=True) == []

@@ -1157,3 +1157,13 @@ def test_load_bonus_raises_every_level_and_mule_too():
     assert load_limit("heavy", True, 2) == 10
     assert can_carry("light", False, 5, 2) and not can_carry("light", False, 6, 2)
     assert check_load("heavy", False, 8, 2) == LoadState(8, 8, False, False)
+
+
+def test_armor_left_is_the_boxes_there_are_still_to_mark():
+    """001 §Armor: "mark an armor box"; heavy armor a second; special armor through its
+    ability. A marked box is not offered again."""
+    from blades.rules.character import armor_left
+
+    assert armor_left(set(), armor=False, heavy=False, special=False) == ()
+    assert armor_left({"armor"}, armor=True, heavy=True, special=True) == ("heavy", "special")
+    assert armor_left({"special"}, armor=True, heavy=False, special=True) == ("armor",)

@@ -16,6 +16,7 @@ from blades.rules.flow import (
     flow_pool,
     flow_position,
     group_member_bonuses,
+    harm_default,
     improve_position,
     remove_harm,
     resisted_harm_level,
@@ -187,6 +188,16 @@ def test_a_group_participant_pushes_or_bargains_and_may_be_assisted():
         group_member_bonuses(push=True, bargain=True, assisted=False)
 
 
+def test_a_group_participant_adds_an_ability_die_to_their_own_roll():
+    """ "Each PC who's involved makes an action roll" (004 §Lead a group action): Ambush's
+    "+1d" (the app's ability text) is its roller's, one die on their own pool."""
+    bonuses = group_member_bonuses(push=True, bargain=False, assisted=False, ability_dice=1)
+    assert flow_pool(1, 0, bonuses) == 3
+    assert roller_stress(bonuses) == 2
+    with pytest.raises(RuleError, match="one die"):
+        group_member_bonuses(push=False, bargain=False, assisted=False, ability_dice=2)
+
+
 def test_group_assist_one_outsider_per_participant_and_one_participant_per_assister():
     check_group_assist({1, 2}, {}, participant=1, assister=3)
     with pytest.raises(RuleError, match="cannot also assist"):
@@ -313,3 +324,13 @@ def test_resolve_refuses_a_character_who_cannot_act_but_the_terms_still_show(
     with pytest.raises(RuleError, match=message):
         resolve(**given)
     assert roll_terms(**given).pool == 1 + bonuses.push_dice + bonuses.assist
+
+
+@pytest.mark.parametrize(
+    ("position", "level"),
+    [(Position.CONTROLLED, 1), (Position.RISKY, 2), (Position.DESPERATE, 3)],
+)
+def test_the_harm_menu_opens_on_the_level_the_position_calls_for(position, level):
+    """Controlled: "you suffer lesser harm" (000 §Controlled); desperate: "Since the
+    position was desperate, the GM inflicts severe harm" (001 §Resistance)."""
+    assert harm_default(position) == level

@@ -105,11 +105,13 @@ NOT_HIDDEN = {
     "flow_step:join": "joins a group action",
     "flow_step:group-bonus": "a participant's own bonus dice",
     "flow_step:group-assist": "assists in a group action",
+    "flow_step:leave": "a participant leaves a group action before rolling: names only them",
     "flow_step:cohort": "a cohort rolls its quality; cohorts are never hidden",
     "flow_step:accept-bargain": "the roller's own choice",
     "flow_step:rooks-gambit": "the roller's own ability: the action rolled and their stress",
     "flow_step:cancel": "cancels a roll before its dice; nothing was ticked",
     "flow_consequence_step:protect": "a teammate takes the consequence instead",
+    "flow_consequence_step:guard": "a Mastermind's special armor for a teammate: names only them",
 }
 # GET pages that answer a POST like a GET (no method decorator): nothing changes.
 READ_ONLY = {
@@ -419,6 +421,7 @@ def score(s: Session) -> None:
 
 def downtime(s: Session) -> None:
     from play.models import DowntimeActivity
+    from play.phases import table_crew
 
     ada = s.url("downtime_activity", character_id=s.ada.pk)
     # The GM may put a player's project on a clock the players do not see.
@@ -428,6 +431,10 @@ def downtime(s: Session) -> None:
     s.gm_post(s.url("activity_raise", activity_id=activity.pk), {"coin": 1}, ok=(200, 422))
     goal = s.cabal.goal_links.get().clock
     s.gm_post(s.url("downtime_faction_roll"), {"clock": goal.pk})
+    # Coin past what the lair keeps is shared out before downtime ends (001 §Coin).
+    excess = table_crew(s.table.pk).coin_excess
+    if excess:
+        s.gm_post(s.url("crew_share_coin"), {"character": s.ada.pk, "amount": excess})
     s.gm_post(s.url("downtime_end"))
     s.gm_post(s.url("session_end"), ok=(200, 422))  # the xp review starts from free play
     s.gm_post(s.url("xp_crew"), {"crew_type": 1}, ok=(200, 422))
