@@ -167,10 +167,12 @@ def test_the_screen_and_the_journal_follow_the_tables_language(person, server, c
     # The GM's own pages stay in his language.
     expect(gm.locator("html")).to_have_attribute("lang", "en")
 
-    # The journal is the table's: the GM starts a session on it, in Spanish.
+    # The journal's record is the table's; the page around it, its controls included,
+    # stays the GM's (issue 38).
     gm.goto(f"{server.url}/tables/{table.pk}/journal/")
-    gm.get_by_role("button", name="Empezar una sesión").click()
-    expect(gm.get_by_role("button", name="Empezar una sesión")).to_have_count(0)
+    expect(gm.locator("html")).to_have_attribute("lang", "en")
+    gm.get_by_role("button", name="Start a session").click()
+    expect(gm.get_by_role("button", name="Start a session")).to_have_count(0)
 
     link = crew_actions.new_screen_link(table=table)
     tv = person()
@@ -194,6 +196,7 @@ def test_the_screen_and_the_journal_follow_the_tables_language(person, server, c
 
     table_page = gm.locator("main").evaluate(TEXTS)
     gm.goto(f"{server.url}/tables/{table.pk}/journal/")
-    expect(gm.locator("main")).to_contain_text("Luck")
-    left = (words(gm) & set(WORD.findall(table_page))) - THEIRS - SAME
+    expect(gm.locator(".journal-record")).to_contain_text("Luck")
+    expect(gm.locator(".journal-record")).to_have_attribute("lang", "es")
+    left = (words(gm, ".journal-record") & set(WORD.findall(table_page))) - THEIRS - SAME
     assert not left, " ".join(sorted(left))
