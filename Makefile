@@ -7,7 +7,7 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 PYTEST := $(BIN)/python -m pytest
 
-.PHONY: run test test-fast smoke test-browser test-postgres test-scale lint system-deps gettext messages compile-messages benchmark benchmark-scale clean screenshots lock
+.PHONY: run test test-fast smoke test-browser test-postgres test-scale lint system-deps gettext messages compile-messages benchmark benchmark-scale benchmark-evening clean screenshots lock
 
 # What runs is what was tested: the exact versions in requirements.lock.
 $(BIN)/.installed: pyproject.toml requirements.lock
@@ -107,6 +107,12 @@ benchmark: $(BIN)/.installed compile-messages
 # The same on two daphne processes, throwaway PostgreSQL and Redis.
 benchmark-scale: $(BIN)/.installed system-deps compile-messages
 	$(BIN)/python -m tests.bench.loadtest --processes 2 $(ARGS)
+
+# The evening benchmark (tests/bench/evening.py): tables played step by step at a real
+# table's pace, against bare Channels replaying the same frames; its last line is JSON.
+# Compressed: make benchmark-evening ARGS="--tables 10 --pace 20 --seconds 60"
+benchmark-evening: $(BIN)/.installed system-deps compile-messages
+	$(BIN)/python -m tests.bench.evening $(ARGS)
 
 lint: $(BIN)/.installed
 	$(BIN)/ruff check .
