@@ -439,6 +439,7 @@ class Table:
 
     async def propose(self, page: Page, group: bool) -> int:
         self.rolls += 1
+        self.latest_roll = None  # never the roll before: its steps would be refused
         data = {"start-goal": f"Over the wall {self.rolls}", "start-action": "prowl"}
         if group:
             data["start-group"] = "on"
