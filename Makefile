@@ -10,7 +10,7 @@ PYTEST := $(BIN)/python -m pytest
 # and its servers on free ports).
 WORKERS ?= auto
 
-.PHONY: run run-group test test-fast smoke test-browser test-postgres test-scale lint system-deps gettext messages compile-messages benchmark benchmark-scale clean screenshots lock
+.PHONY: run run-group test test-fast smoke test-browser test-postgres test-scale lint system-deps gettext messages compile-messages benchmark benchmark-scale benchmark-evening clean screenshots lock
 
 # What runs is what was tested: the exact versions in requirements.lock, the app's own
 # packages only. The tests' tools (pytest, Playwright, ruff...) come on top from
@@ -138,6 +138,12 @@ benchmark: $(BIN)/.installed-test compile-messages
 # The same on two daphne processes, throwaway PostgreSQL and Redis.
 benchmark-scale: $(BIN)/.installed-test system-deps compile-messages
 	$(BIN)/python -m tests.bench.loadtest --processes 2 $(ARGS)
+
+# The evening benchmark (tests/bench/evening.py): tables played step by step at a real
+# table's pace, against bare Channels replaying the same frames; its last line is JSON.
+# Compressed: make benchmark-evening ARGS="--tables 10 --pace 20 --seconds 60"
+benchmark-evening: $(BIN)/.installed-test system-deps compile-messages
+	$(BIN)/python -m tests.bench.evening $(ARGS)
 
 lint: $(BIN)/.installed-test
 	$(BIN)/ruff check .

@@ -2,7 +2,9 @@
 
 No database, no sessions, no templates. A socket at /ws/<group>/ joins that group; an
 HTTP POST to /push/<group>/<marker>/ sends a fixed payload carrying the marker to the
-group. Served by daphne exactly like the app: `daphne tests.bench.fanout:application`.
+group (/push/<group>/<marker>/<size>/: one of that many characters, as the evening
+benchmark sends each step's frame at the app's size). Served by daphne exactly like the
+app: `daphne tests.bench.fanout:application`.
 """
 
 import os
@@ -63,10 +65,11 @@ class FanOut(AsyncWebsocketConsumer):
 async def push(scope, receive, send) -> None:
     while (await receive()).get("more_body"):
         pass
-    _, group, marker = scope["path"].strip("/").split("/")[:3]
-    await get_channel_layer().group_send(
-        group, {"type": "bench.push", "html": PAYLOAD.replace("{marker}", marker)}
-    )
+    _, group, marker, *size = scope["path"].strip("/").split("/")
+    html = PAYLOAD.replace("{marker}", marker)
+    if size:
+        html = marker + "x" * max(0, int(size[0]) - len(marker))
+    await get_channel_layer().group_send(group, {"type": "bench.push", "html": html})
     await send({"type": "http.response.start", "status": 204, "headers": []})
     await send({"type": "http.response.body", "body": b""})
 

@@ -72,6 +72,20 @@ STORM_TIMEOUT = 60  # seconds a storm's socket may take before it counts as drop
 # --- The client -----------------------------------------------------------------------
 
 
+async def open_socket(uri: str, headers: list):
+    """A websocket as a page opens it (its own origin), without the library's pings: the
+    page pings on its own (`ping` below)."""
+    return await connect(
+        uri,
+        origin=f"http://{uri.split('/')[2]}",
+        additional_headers=headers,
+        compression=None,
+        max_size=None,
+        ping_interval=None,
+        open_timeout=STORM_TIMEOUT,
+    )
+
+
 @dataclass
 class Phase:
     """What one phase's rolls did."""
@@ -143,15 +157,7 @@ class Side:
                 n += 1
 
     async def open(self, socket: Socket) -> None:
-        socket.ws = await connect(
-            socket.uri,
-            origin=f"http://{socket.uri.split('/')[2]}",
-            additional_headers=socket.headers,
-            compression=None,
-            max_size=None,
-            ping_interval=None,
-            open_timeout=STORM_TIMEOUT,
-        )
+        socket.ws = await open_socket(socket.uri, socket.headers)
         if not self.bare:
             # A page is whole again once its snapshot (the roll log swapped in whole) is in.
             async with asyncio.timeout(STORM_TIMEOUT):
@@ -565,24 +571,7 @@ def main() -> int:
         logs.mkdir(parents=True, exist_ok=True)
         if args.profile:
             args.profile.mkdir(parents=True, exist_ok=True)
-        env = {
-            **os.environ,
-            "SECRET_KEY": secrets.token_urlsafe(40),
-            "DEBUG": "0",
-            "LOG_LEVEL": "ERROR",
-            "DJANGO_SETTINGS_MODULE": "blades.settings",
-            "PYTHONPATH": str(ROOT),
-        }
-        if args.processes == 1:
-            # The embedded default: SQLite and the in-memory layer.
-            env["DATABASE_URL"] = f"sqlite:///{folder / 'load.sqlite3'}"
-            env.pop("REDIS_URL", None)
-        else:
-            # Several processes need a shared database and channel layer.
-            if not env.get("DATABASE_URL", "").startswith("postgres"):
-                env["DATABASE_URL"] = stack.enter_context(postgres())
-            if not env.get("REDIS_URL"):
-                env["REDIS_URL"] = stack.enter_context(redis())
+        env = environment(args.processes, folder, stack)
         results = run(args, env, logs)
     results["wall_seconds"] = round(time.perf_counter() - started, 1)
     for name in ("app", "bare"):
@@ -591,18 +580,48 @@ def main() -> int:
     return 0
 
 
-def run(args, env: dict, logs: Path) -> dict:
+def environment(processes: int, folder: Path, stack: contextlib.ExitStack) -> dict:
+    """The servers' environment: one process on SQLite (a file in `folder`) and the
+    in-memory layer, several on PostgreSQL and Redis (throwaway servers, closed with
+    `stack`, unless DATABASE_URL and REDIS_URL name them)."""
+    env = {
+        **os.environ,
+        "SECRET_KEY": secrets.token_urlsafe(40),
+        "DEBUG": "0",
+        "LOG_LEVEL": "ERROR",
+        "DJANGO_SETTINGS_MODULE": "blades.settings",
+        "PYTHONPATH": str(ROOT),
+    }
+    if processes == 1:
+        # The embedded default: SQLite and the in-memory layer.
+        env["DATABASE_URL"] = f"sqlite:///{folder / 'load.sqlite3'}"
+        env.pop("REDIS_URL", None)
+    else:
+        # Several processes need a shared database and channel layer.
+        if not env.get("DATABASE_URL", "").startswith("postgres"):
+            env["DATABASE_URL"] = stack.enter_context(postgres())
+        if not env.get("REDIS_URL"):
+            env["REDIS_URL"] = stack.enter_context(redis())
+    return env
+
+
+def seeded(env: dict, *seed_args: str) -> list[dict]:
+    """The database migrated and seeded (tests/bench/seed.py): its tables."""
     quiet = dict(env=env, cwd=ROOT, check=True, stdout=subprocess.DEVNULL)
     subprocess.run([sys.executable, "manage.py", "migrate", "--no-input"], **quiet)
-    seeded = subprocess.run(
-        [sys.executable, "-m", "tests.bench.seed", str(args.tables), str(args.players)],
+    done = subprocess.run(
+        [sys.executable, "-m", "tests.bench.seed", *seed_args],
         env=env,
         cwd=ROOT,
         check=True,
         capture_output=True,
         text=True,
     )
-    tables = json.loads(seeded.stdout)["tables"]
+    return json.loads(done.stdout)["tables"]
+
+
+def run(args, env: dict, logs: Path) -> dict:
+    tables = seeded(env, str(args.tables), str(args.players))
     results: dict = {
         "tables": args.tables,
         "players": args.players,

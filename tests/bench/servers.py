@@ -139,7 +139,8 @@ class Cluster:
 
 
 class Http:
-    """Keep-alive HTTP/1.1 connections to one server, just enough for posting a form."""
+    """Keep-alive HTTP/1.1 connections to one server, just enough for posting a form
+    and reading a page."""
 
     def __init__(self, host: str, port: int, size: int):
         self.host, self.port, self.size = host, port, size
@@ -150,18 +151,24 @@ class Http:
             self.idle.put_nowait(await asyncio.open_connection(self.host, self.port))
 
     async def post(self, path: str, body: bytes, headers: dict, on_send=None) -> int:
+        return (await self.fetch("POST", path, body, headers, on_send))[0]
+
+    async def fetch(
+        self, method: str, path: str, body: bytes, headers: dict, on_send=None
+    ) -> tuple[int, bytes]:
+        """The answer's status and body (status 0: the connection failed)."""
         reader, writer = await self.idle.get()
         # Latency starts when the request leaves, not while it waits for a pooled
         # connection: that wait is the client's, not the server's.
         if on_send:
             on_send()
         try:
-            head = f"POST {path} HTTP/1.1\r\nHost: {self.host}:{self.port}\r\n"
+            head = f"{method} {path} HTTP/1.1\r\nHost: {self.host}:{self.port}\r\n"
             head += "".join(f"{k}: {v}\r\n" for k, v in headers.items())
             head += f"Content-Length: {len(body)}\r\n\r\n"
             writer.write(head.encode() + body)
             status = int((await reader.readline()).split()[1])
-            length, chunked = 0, False
+            length, chunked, content = 0, False, b""
             while (line := await reader.readline()) not in (b"\r\n", b""):
                 name, _, value = line.decode().partition(":")
                 if name.lower() == "content-length":
@@ -170,16 +177,16 @@ class Http:
                     chunked = True
             if chunked:
                 while size := int((await reader.readline()).strip(), 16):
-                    await reader.readexactly(size + 2)
+                    content += (await reader.readexactly(size + 2))[:-2]
                 await reader.readline()
             elif length:
-                await reader.readexactly(length)
+                content = await reader.readexactly(length)
             self.idle.put_nowait((reader, writer))
-            return status
+            return status, content
         except (OSError, ValueError, IndexError, asyncio.IncompleteReadError):
             writer.close()
             self.idle.put_nowait(await asyncio.open_connection(self.host, self.port))
-            return 0
+            return 0, b""
 
     async def close(self) -> None:
         while not self.idle.empty():

@@ -200,3 +200,48 @@ def test_stages_are_given_in_ms_per_roll(tmp_path):
         "request: table and membership": 50.0,
         "loop: daphne, Twisted, autobahn (HTTP and websocket I/O)": 30.0,
     }
+
+
+# Every kind of step an evening takes, the resistance to harm aside (a 6 leaves none).
+EVENING_STEPS = {
+    "propose", "GM's call", "assist", "push", "roll", "consequence", "close", "sheet tap",
+    "clock tick", "quick roll", "group: join", "group: roll", "socket reopened", "score",
+    "downtime", "journal",
+}  # fmt: skip
+EVENING_PAGES = {
+    "table page (GM)", "table page (player)", "sheet page", "journal page", "phase panel",
+    "flow panel (after a signal)", "table page (GM), an evening behind",
+    "table page (player), an evening behind", "flow panel (GM), an evening behind",
+    "flow panel (player), an evening behind",
+}  # fmt: skip
+# Read by several pages at once: its CPU is in the step that signalled it.
+SHARED = "flow panel (after a signal)"
+
+
+def test_the_evening_benchmark_plays_every_step_and_prints_its_figures():
+    """`tests/bench/evening.py` at a tiny size: one table at 30× a real table's pace for a
+    few seconds, one more playing a whole evening alone, bare Channels replaying it."""
+    command = [sys.executable, "-m", "tests.bench.evening", "--tables", "1", "--pace", "30"]
+    command += ["--seconds", "5", "--solo-evenings", "1", "--page-reads", "1"]
+    done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr
+    results = json.loads(done.stdout.splitlines()[-1])
+    app, bare, verdict = results["app"], results["bare"], results["verdict"]
+    assert set(app["steps"]) >= EVENING_STEPS and set(app["pages"]) >= EVENING_PAGES
+    assert app["play"]["blocks_broken"] == 0
+    for kind, figures in {**app["steps"], **app["pages"]}.items():
+        assert figures["errors"] == 0 and ("cpu_ms" in figures) == (kind != SHARED), kind
+    for kind, figures in app["steps"].items():
+        # Timed to the frame at every socket: all but the journal, which pushes nothing
+        # (a reopened socket to its snapshot). A kind the run only saw refused has none.
+        if figures["count"]:
+            assert ("p95_ms" in figures) == (kind != "journal"), kind
+    consequence = app["steps"]["consequence"]
+    assert app["steps"].get("resistance", {"count": 0})["count"] == consequence["count"]
+    assert (verdict["frames_lost"], verdict["frames_duplicated"]) == (0, 0)
+    assert verdict["frames_reordered"] == 0 and verdict["bare_frames_lost"] == 0
+    # Bare Channels replayed the played table's pushed steps, each beside the app's.
+    assert set(bare["steps"]) and set(bare["steps"]) <= set(app["steps"])
+    assert all(verdict["p95_ratio_to_bare"][kind] for kind in bare["steps"])
+    assert verdict["tables_per_core"] > 0 and app["cpu_seconds_per_table_hour"] > 0
+    assert app["memory_mb_per_table"] >= 0 and results["killed_after_answer"] == 0
