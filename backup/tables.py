@@ -20,6 +20,7 @@ from django.apps import apps
 from django.contrib.auth import get_user_model
 from django.core import serializers
 from django.db import models
+from django.utils.translation import gettext, gettext_noop
 
 FORMAT = "blades-table-export"
 VERSION = 1
@@ -56,6 +57,46 @@ PARTS: list[tuple[str, Callable[[int], dict]]] = [
     ("chronicle.Learned", lambda t: {"session__table_id": t}),
     ("chronicle.Happening", lambda t: {"table_id": t}),
 ]
+
+# What a refusal calls each kind of row, in the reader's language (Django's own names
+# of models are not marked for translation).
+KINDS: dict[str, str] = {
+    "table_sessions.Table": gettext_noop("table"),
+    "table_sessions.Membership": gettext_noop("membership"),
+    "characters.Playbook": gettext_noop("playbook"),
+    "characters.SpecialAbility": gettext_noop("special ability"),
+    "characters.PlaybookFriend": gettext_noop("playbook friend"),
+    "characters.Item": gettext_noop("item"),
+    "characters.Character": gettext_noop("character"),
+    "characters.CharacterAbility": gettext_noop("character ability"),
+    "characters.Contact": gettext_noop("contact"),
+    "characters.CharacterItem": gettext_noop("character item"),
+    "characters.GmNote": gettext_noop("gm note"),
+    "characters.Draft": gettext_noop("draft"),
+    "table_sessions.Clock": gettext_noop("clock"),
+    "table_sessions.Roll": gettext_noop("roll"),
+    "crews.Crew": gettext_noop("crew"),
+    "crews.Claim": gettext_noop("claim"),
+    "crews.Cohort": gettext_noop("cohort"),
+    "crews.Faction": gettext_noop("faction"),
+    "crews.FactionClock": gettext_noop("faction clock"),
+    "play.Score": gettext_noop("score"),
+    "play.Flashback": gettext_noop("flashback"),
+    "play.DowntimeActivity": gettext_noop("downtime activity"),
+    "play.Phase": gettext_noop("phase"),
+    "rolls.ActionRoll": gettext_noop("action roll"),
+    "rolls.Consequence": gettext_noop("consequence"),
+    "rolls.RollEvent": gettext_noop("roll event"),
+    "chronicle.PlaySession": gettext_noop("play session"),
+    "chronicle.Learned": gettext_noop("learned"),
+    "chronicle.Happening": gettext_noop("happening"),
+}
+
+
+def kind_of(model: type[models.Model]) -> str:
+    """The kind of row, as a refusal names it to its reader."""
+    return gettext(KINDS.get(model._meta.label, model._meta.verbose_name))
+
 
 # Models that belong to a table but stay out of an export, and why. A model reaching
 # sessions.Table through its foreign keys must be in PARTS or here (a test checks).

@@ -7,11 +7,12 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 from django.urls import reverse
 
-from backup.restore import JSON_REFERENCES, read_document, restore_table
+from backup.restore import read_document, restore_table
 from backup.tables import MOVED, PARTS, dumps, export_table
 from characters.models import Character
 from rolls.models import RollEvent
 from sessions.models import Membership, Table
+from sessions.shapes import ShapedJSONField
 from tests.backup.full_table import full_table
 from tests.factories import ClockFactory, UserFactory
 
@@ -36,8 +37,9 @@ def comparable(document: dict) -> dict:
             value = item["fields"].get(field.name)
             if label and label.lower() in places and isinstance(value, int):
                 item["fields"][field.name] = place(label, value)
-        if model._meta.label in JSON_REFERENCES:
-            JSON_REFERENCES[model._meta.label](item["fields"], place)
+        for field in model._meta.fields:
+            if isinstance(field, ShapedJSONField) and item["fields"].get(field.name) is not None:
+                item["fields"][field.name] = field.shape.moved(item["fields"][field.name], place)
     del document["table"]
     return document
 
