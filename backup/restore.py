@@ -5,8 +5,10 @@ restore writes nothing the file names except rows of a table's own kinds (`PARTS
 each made anew with a new id; every reference among them is translated to the new ids,
 and a reference to anything outside the file (another table's character, a user's
 row, a session) is refused. Users are never written: the person restoring becomes the
-GM, and the other members are invited again, or, when the host asks for it
-(`match_members`), seated by username if this server has that user. Anything the
+GM, and the other members are invited again: each is a seat (backup.models.Seat) that
+lists the rows that named them, and the GM hands each seat to a person who joined; or,
+when the host asks for it (`match_members`), they are seated by username if this server
+has that user. Anything the
 restore cannot read is refused with one message and nothing is written (one
 transaction).
 
@@ -32,6 +34,7 @@ from blades.rules.errors import RuleError
 from sessions.files import unstorable_text
 from sessions.shapes import ShapedJSONField, ShapeError
 
+from .models import Seat
 from .tables import FORMAT, LEFT_OUT, MOVED, PARTS, VERSION, content_keys, kind_of
 
 # Well past a long campaign's export (a few hundred KB): the web form and the command
@@ -172,6 +175,8 @@ class _Restore:
         self.users: dict[str, int | None] = {}  # username → this server's user id
         self.file_gm = ""
         self.later: list[tuple[type[models.Model], int, str, type[models.Model], int]] = []
+        # username → [model label, new row id, field]: the rows that wait for a seat.
+        self.seats: dict[str, list[list]] = defaultdict(list)
 
     # --- Reading the rows -------------------------------------------------------------
 
@@ -236,6 +241,9 @@ class _Restore:
             ) from None
         Membership = apps.get_model("table_sessions", "Membership")
         Membership.objects.get_or_create(table=table, user=self.gm, defaults={"role": "gm"})
+        Seat.objects.bulk_create(
+            Seat(table=table, name=username, rows=rows) for username, rows in self.seats.items()
+        )
         table.refresh_from_db()
         return self.summary(table)
 
@@ -265,6 +273,7 @@ class _Restore:
         known = {f.name: f for f in model._meta.fields if not f.primary_key}
         values: dict = {}
         deferred: list[tuple[str, type[models.Model], int]] = []
+        unseated: list[tuple[str, str]] = []  # (field, the file's username)
         for name, value in fields.items():
             if name in LEFT_OUT.get(label, ()):
                 continue  # an older export's secret: the new table makes its own
@@ -278,6 +287,8 @@ class _Restore:
                 values[name] = self.plain(where, known[name], value)
             elif target is self.User:
                 values[name] = self.user(where, name, value)
+                if values[name] is None and value is not None:
+                    unseated.append((name, value[0]))
             elif isinstance(value, dict) and target in self.content:
                 values[name] = self.content_id(where, name, target, value)
             elif value is None:
@@ -309,6 +320,8 @@ class _Restore:
         obj = self.save(model, where, values)
         self.new_ids[model][pk] = obj.pk
         self.later += [(model, obj.pk, name, target, old) for name, target, old in deferred]
+        for name, username in unseated:
+            self.seats[username].append([label, obj.pk, name])
 
     def shaped(self, where: str, field: ShapedJSONField, value):
         """A JSON field's value checked against the shape its writers keep to

@@ -101,6 +101,8 @@ def kind_of(model: type[models.Model]) -> str:
 # Models that belong to a table but stay out of an export, and why. A model reaching
 # sessions.Table through its foreign keys must be in PARTS or here (a test checks).
 NOT_EXPORTED: dict[str, str] = {
+    "backup.Seat": "a restore's list of the file's members not here yet: an export of the "
+    "new table holds the rows, and whoever restores it hands their own seats",
     "table_sessions.Presence": "an open websocket of a running server, gone on restore",
     "crews.Screen": "a live hand-out link: a leaked export must not open the table's shared "
     "screen, so the GM hands out a new link after a restore",
