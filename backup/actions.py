@@ -2,7 +2,6 @@
 
 from django.apps import apps
 from django.db import transaction
-from django.db.models import F
 from django.utils.translation import gettext_noop
 
 from blades.rules.errors import RuleError
@@ -31,9 +30,6 @@ def hand_seat(*, seat: Seat, player) -> None:
                 player=player,
             )
         for label, pk, name in seat.rows:
-            change = {name: player}
-            if label == "characters.Character":
-                change["revision"] = F("revision") + 1  # an open sheet reads it as news
             rows = apps.get_model(label)._default_manager.filter(pk=pk)
-            rows.filter(**{f"{name}__isnull": True}).update(**change)
+            rows.filter(**{f"{name}__isnull": True}).update(**{name: player})
         seat.delete()

@@ -7,8 +7,9 @@ and a reference to anything outside the file (another table's character, a user'
 row, a session) is refused. Users are never written: the person restoring becomes the
 GM, and the other members are invited again: each is a seat (backup.models.Seat) that
 lists the rows that named them, and the GM hands each seat to a person who joined; or,
-when the host asks for it (`match_members`), they are seated by username if this server
-has that user. Anything the
+when the host asks for it (`match_members`), members of an older file, which named
+users by username, are seated by username if this server has that user. A file written
+now names seats ("seat 2: the player of Nyx"), which no username can be. Anything the
 restore cannot read is refused with one message and nothing is written (one
 transaction).
 

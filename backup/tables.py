@@ -6,8 +6,10 @@ models here (or to `NOT_EXPORTED`, with the reason) and the export, the restore
 (backup/restore.py), the download and the round-trip test all follow;
 tests/backup/test_parts.py fails until it does.
 
-Users are written by username (Django's natural key), so an export moves between
-databases. Standard content (playbooks, their abilities, heritages and the like) comes
+Users are never written: each field that names one names a seat of the file instead
+("seat 2: the player of Nyx"), the same seat for the same person throughout, and the
+restore hands each seat to a person who joins the new table. Standard content
+(playbooks, their abilities, heritages and the like) comes
 from data migrations and is written by its key, not its row id; a table's own custom
 playbooks are part of the export.
 """
@@ -156,12 +158,26 @@ def _rows(table_id: int) -> list[tuple[type[models.Model], models.QuerySet]]:
 
 
 def export_table(table_id: int) -> dict:
+    return _export(table_id)[0]
+
+
+def seats_of(table_id: int) -> dict[str, str]:
+    """Username → the seat an export of the table names them by."""
+    return _export(table_id)[1]
+
+
+def _export(table_id: int) -> tuple[dict, dict[str, str]]:
     content = content_keys()
-    users: set[str] = set()
     objects = []
+    user_fields: list[tuple[dict, str]] = []  # (a row's fields, a field naming a user)
     for model, rows in _rows(table_id):
         keyed = content_fields(model, content)
         left_out = LEFT_OUT.get(model._meta.label, set())
+        users = [
+            f.name
+            for f in model._meta.fields
+            if f.is_relation and f.related_model is get_user_model()
+        ]
         for item in serializers.serialize("python", rows, use_natural_foreign_keys=True):
             fields = item["fields"]
             for name in left_out:
@@ -171,18 +187,40 @@ def export_table(table_id: int) -> dict:
                     fields[field.name] = {
                         "content": content[field.related_model][fields[field.name]]
                     }
-            for field in model._meta.fields:
-                is_user = field.is_relation and field.related_model is get_user_model()
-                if is_user and fields[field.name]:
-                    users.add(fields[field.name][0])
+            user_fields += [(fields, name) for name in users if fields[name]]
             objects.append(item)
-    return {
+    seats = _seats(objects, user_fields)
+    for fields, name in user_fields:
+        fields[name] = [seats[fields[name][0]]]
+    document = {
         "format": FORMAT,
         "version": VERSION,
         "table": table_id,
-        "users": sorted(users),
+        "users": list(seats.values()),
         "objects": objects,
     }
+    return document, seats
+
+
+def _seats(objects: list[dict], user_fields: list[tuple[dict, str]]) -> dict[str, str]:
+    """Username → the seat the file names instead: a file never names the users of this
+    site, only the places at its table ("seat 2: the player of Nyx"), which a restore
+    hands to the people who join (backup.models.Seat). The GM's seat comes first: the
+    table's row does."""
+    order = list(dict.fromkeys(fields[name][0] for fields, name in user_fields))
+    sheets: dict[str, list[str]] = {username: [] for username in order}
+    for item in objects:
+        if item["model"] == "characters.character" and item["fields"]["owner"]:
+            sheets[item["fields"]["owner"][0]].append(item["fields"]["name"])
+    seats = {}
+    for number, username in enumerate(order, start=1):
+        if number == 1:
+            seats[username] = "seat 1: the GM"
+        elif sheets[username]:
+            seats[username] = f"seat {number}: the player of {', '.join(sheets[username])}"
+        else:
+            seats[username] = f"seat {number}: a member"
+    return seats
 
 
 def dumps(document: dict) -> str:

@@ -7,7 +7,7 @@ from django.urls import reverse
 
 from backup.models import Seat
 from backup.restore import read_document, restore_table
-from backup.tables import dumps, export_table
+from backup.tables import dumps, export_table, seats_of
 from characters.models import Character
 from chronicle.models import Learned
 from rolls.models import ActionRoll, RollEvent
@@ -43,11 +43,11 @@ def test_the_gm_hands_a_seat_and_every_row_follows(client, restored):
     before = the_players_rows(table, player)
     assert all(before.values()), before  # the file names the player in every kind
     newcomer = MembershipFactory(table=new, role="player").user
-    seat = Seat.objects.get(table=new, name=player.username)
+    seat = Seat.objects.get(table=new, name=seats_of(table.pk)[player.username])
     assert the_players_rows(new, None) != the_players_rows(new, newcomer)
     client.force_login(new.gm)
     page = client.get(reverse("table_settings", args=[new.pk])).content.decode()
-    assert player.username in page and "Give the seat" in page
+    assert seat.name in page and "Give the seat" in page
 
     done = client.post(
         reverse("seat_hand_over", args=[new.pk]),
@@ -62,8 +62,8 @@ def test_the_gm_hands_a_seat_and_every_row_follows(client, restored):
 
 
 def test_only_the_gm_hands_seats_and_only_to_a_player_here(client, restored):
-    _, player, new = restored
-    seat = Seat.objects.get(table=new, name=player.username)
+    table, player, new = restored
+    seat = Seat.objects.get(table=new, name=seats_of(table.pk)[player.username])
     member = MembershipFactory(table=new, role="player").user
     stranger = UserFactory()
     client.force_login(member)
