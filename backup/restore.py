@@ -5,8 +5,11 @@ restore writes nothing the file names except rows of a table's own kinds (`PARTS
 each made anew with a new id; every reference among them is translated to the new ids,
 and a reference to anything outside the file (another table's character, a user's
 row, a session) is refused. Users are never written: the person restoring becomes the
-GM, and the other members are invited again, or, when the host asks for it
-(`match_members`), seated by username if this server has that user. Anything the
+GM, and the other members are invited again: each is a seat (backup.models.Seat) that
+lists the rows that named them, and the GM hands each seat to a person who joined; or,
+when the host asks for it (`match_members`), members of an older file, which named
+users by username, are seated by username if this server has that user. A file written
+now names seats ("seat 2: the player of Nyx"), which no username can be. Anything the
 restore cannot read is refused with one message and nothing is written (one
 transaction).
 
@@ -14,7 +17,6 @@ The command (`manage.py import_table`) and the web page (backup/views.py) both c
 `read_document` and `restore_table`; the web preview is the same restore, rolled back.
 """
 
-import contextlib
 import json
 from collections import defaultdict
 from collections.abc import Callable
@@ -29,17 +31,19 @@ from django.utils.dateparse import parse_datetime
 from django.utils.translation import gettext, gettext_noop
 
 from blades.rules import clocks as clock_rules
-from blades.rules.character import harm_rows
-from blades.rules.dice import FACES
-from blades.rules.dice import Roll as DiceRoll
 from blades.rules.errors import RuleError
 from sessions.files import unstorable_text
+from sessions.shapes import ShapedJSONField, ShapeError
 
-from .tables import FORMAT, LEFT_OUT, MOVED, PARTS, VERSION, content_keys
+from .models import Seat
+from .tables import FORMAT, LEFT_OUT, MOVED, PARTS, VERSION, content_keys, kind_of
 
 # Well past a long campaign's export (a few hundred KB): the web form and the command
 # refuse more before reading it.
 MAX_BYTES = 8 * 1024 * 1024
+# An export nests five deep (objects, a row, its fields, a roll's changes, a value); a
+# sheet's value kept in a roll's changes adds a few more.
+MAX_DEPTH = 32
 
 
 # What each kind of field holds in an export (JSON fields hold anything).
@@ -82,9 +86,11 @@ def read_document(raw: bytes | str) -> dict:
         raise ImportRefused(
             gettext("The file is larger than %(mb)s MB.") % {"mb": MAX_BYTES // (1024 * 1024)}
         )
+    too_deep = False
     try:
         text = raw.decode("utf-8-sig") if isinstance(raw, bytes) else raw
         document = json.loads(text, parse_constant=_no_constant)
+        too_deep = _deeper_than(document, MAX_DEPTH)
     except UnicodeDecodeError:
         raise ImportRefused(gettext("The file is not text (UTF-8): not a table export.")) from None
     except ValueError as error:
@@ -92,7 +98,11 @@ def read_document(raw: bytes | str) -> dict:
             gettext("The file is not JSON (%(error)s): not a table export.") % {"error": error}
         ) from None
     except RecursionError:
-        raise ImportRefused(gettext("The file nests too deep: not a table export.")) from None
+        too_deep = True
+    if too_deep:
+        # Python's own limit falls wherever the stack happens to be; every later walk of
+        # the document (the checks, the database's JSON) would meet it at another depth.
+        raise ImportRefused(gettext("The file nests too deep: not a table export."))
     # NUL and lone surrogates parse from JSON but no page or database takes them: refused,
     # named by where they are, by the one check of text that comes from a file.
     problems = unstorable_text(document)
@@ -105,6 +115,19 @@ def read_document(raw: bytes | str) -> dict:
             gettext("This export was written by a version this server cannot read.")
         )
     return document
+
+
+def _deeper_than(document, limit: int) -> bool:
+    pending = [(document, 0)]
+    while pending:
+        value, depth = pending.pop()
+        if depth > limit:
+            return True
+        if isinstance(value, dict):
+            pending += [(item, depth + 1) for item in value.values()]
+        elif isinstance(value, list):
+            pending += [(item, depth + 1) for item in value]
+    return False
 
 
 def _no_constant(name: str):
@@ -153,6 +176,8 @@ class _Restore:
         self.users: dict[str, int | None] = {}  # username → this server's user id
         self.file_gm = ""
         self.later: list[tuple[type[models.Model], int, str, type[models.Model], int]] = []
+        # username → [model label, new row id, field]: the rows that wait for a seat.
+        self.seats: dict[str, list[list]] = defaultdict(list)
 
     # --- Reading the rows -------------------------------------------------------------
 
@@ -184,7 +209,7 @@ class _Restore:
                 )
             where = gettext("Object %(number)s (%(kind)s)") % {
                 "number": number,
-                "kind": model._meta.verbose_name,
+                "kind": kind_of(model),
             }
             if not _is_id(item.get("pk")) or item["pk"] in seen[model]:
                 raise ImportRefused(gettext("%(where)s has no id of its own.") % {"where": where})
@@ -217,6 +242,9 @@ class _Restore:
             ) from None
         Membership = apps.get_model("table_sessions", "Membership")
         Membership.objects.get_or_create(table=table, user=self.gm, defaults={"role": "gm"})
+        Seat.objects.bulk_create(
+            Seat(table=table, name=username, rows=rows) for username, rows in self.seats.items()
+        )
         table.refresh_from_db()
         return self.summary(table)
 
@@ -246,6 +274,7 @@ class _Restore:
         known = {f.name: f for f in model._meta.fields if not f.primary_key}
         values: dict = {}
         deferred: list[tuple[str, type[models.Model], int]] = []
+        unseated: list[tuple[str, str]] = []  # (field, the file's username)
         for name, value in fields.items():
             if name in LEFT_OUT.get(label, ()):
                 continue  # an older export's secret: the new table makes its own
@@ -259,6 +288,8 @@ class _Restore:
                 values[name] = self.plain(where, known[name], value)
             elif target is self.User:
                 values[name] = self.user(where, name, value)
+                if values[name] is None and value is not None:
+                    unseated.append((name, value[0]))
             elif isinstance(value, dict) and target in self.content:
                 values[name] = self.content_id(where, name, target, value)
             elif value is None:
@@ -276,7 +307,7 @@ class _Restore:
             else:
                 raise ImportRefused(
                     gettext("%(where)s: its %(name)s names a %(kind)s that is not in the file.")
-                    % {"where": where, "name": name, "kind": target._meta.verbose_name}
+                    % {"where": where, "name": name, "kind": kind_of(target)}
                 )
         if values.get(self.models[model]) is None and model is not self.table_model:
             raise ImportRefused(
@@ -284,26 +315,40 @@ class _Restore:
             )
         if not self.keep(model, where, values):
             return
-        fix = JSON_REFERENCES.get(label)
-        if fix is not None:
-            try:
-                fix(values, lambda target, old: self.reference(where, target, old))
-            except (TypeError, ValueError, AttributeError, KeyError):
-                raise ImportRefused(
-                    gettext("%(where)s has references this server cannot read.") % {"where": where}
-                ) from None
-        check = SHAPES.get(label)
-        if check is not None:
-            try:
-                check(values)
-            except (TypeError, ValueError, RuleError) as error:
-                raise ImportRefused(
-                    gettext("%(where)s holds what no game writes: %(error)s")
-                    % {"where": where, "error": error}
-                ) from None
+        for shaped in _shaped(model):
+            if values.get(shaped.name) is not None:
+                values[shaped.name] = self.shaped(where, shaped, values[shaped.name])
         obj = self.save(model, where, values)
         self.new_ids[model][pk] = obj.pk
         self.later += [(model, obj.pk, name, target, old) for name, target, old in deferred]
+        for name, username in unseated:
+            self.seats[username].append([label, obj.pk, name])
+
+    def shaped(self, where: str, field: ShapedJSONField, value):
+        """A JSON field's value checked against the shape its writers keep to
+        (sessions/shapes.py), with the table's ids inside it moved to the new ones."""
+        try:
+            field.shape.check(value)
+        except ShapeError as error:
+            raise ImportRefused(
+                gettext("%(where)s, its %(field)s: %(problem)s")
+                % {"where": where, "field": gettext(field.label), "problem": error}
+            ) from None
+
+        def new_id(label: str, old: int) -> int:
+            target = apps.get_model(label)
+            if old not in self.new_ids[target]:
+                raise LookupError(label)
+            return self.new_ids[target][old]
+
+        try:
+            return field.shape.moved(value, new_id)
+        except LookupError as missing:
+            kind = kind_of(apps.get_model(missing.args[0]))
+            raise ImportRefused(
+                gettext("%(where)s, its %(field)s: names a %(kind)s that is not in the file.")
+                % {"where": where, "field": gettext(field.label), "kind": kind}
+            ) from None
 
     def character_named(self, where: str, fields: dict) -> dict:
         """A roll from a file written while a roll pointed at its character's row: it
@@ -408,7 +453,7 @@ class _Restore:
         if not _is_id(old) or old not in self.new_ids[target]:
             raise ImportRefused(
                 gettext("%(where)s names a %(kind)s that is not in the file.")
-                % {"where": where, "kind": target._meta.verbose_name}
+                % {"where": where, "kind": kind_of(target)}
             )
         return self.new_ids[target][old]
 
@@ -425,6 +470,7 @@ class _Restore:
                 if f.is_relation or getattr(obj.object, f.attname) in f.empty_values
             ]
             obj.object.clean_fields(exclude=unchecked)
+            obj.object.clean()  # what fields say together: a roll's dice and its pool
             obj.object.validate_constraints()
             obj.save()
         except ValidationError as error:
@@ -453,175 +499,5 @@ def _first_line(error: Exception) -> str:
     return str(error).splitlines()[0][:200] if str(error) else type(error).__name__
 
 
-# --- Ids kept inside JSON fields ---------------------------------------------------------
-
-
-def _phase(values: dict, ref) -> None:
-    values["xp_done"] = [ref("characters.Character", pk) for pk in values.get("xp_done") or []]
-
-
-def _action_roll(values: dict, ref) -> None:
-    values["group"] = {
-        str(ref("characters.Character", pk)): dice
-        for pk, dice in (values.get("group") or {}).items()
-    }
-    bonuses = {}
-    for pk, entry in (values.get("group_bonuses") or {}).items():
-        entry = dict(entry)
-        if entry.get("assister") is not None:
-            entry["assister"] = ref("characters.Character", entry["assister"])
-        if entry.get("log") is not None:
-            entry["log"] = ref("table_sessions.Roll", entry["log"])
-        bonuses[str(ref("characters.Character", pk))] = entry
-    values["group_bonuses"] = bonuses
-
-
-CHANGED = {
-    "character": "characters.Character",
-    "clock": "table_sessions.Clock",
-    "crew": "crews.Crew",
-}
-
-
-def _roll_event(values: dict, ref) -> None:
-    changes = []
-    for change in values.get("changes") or []:
-        change = dict(change)
-        for key, label in CHANGED.items():
-            if key in change:
-                change[key] = ref(label, change[key])
-        changes.append(change)
-    values["changes"] = changes
-
-
-def _draft(values: dict, ref) -> None:
-    # The wizard checks every answer again when it reads a draft; only the chosen
-    # playbook, when it is one of the file's own, needs its new id; a standard one has
-    # another id on another server, so the player picks it again.
-    data = dict(values.get("data") or {})
-    chosen = data.pop("playbook", None)
-    with contextlib.suppress(ImportRefused):
-        data["playbook"] = str(ref("characters.Playbook", chosen))
-    values["data"] = data
-
-
-# JSON fields that hold ids of the table's rows: each gets the new ids.
-JSON_REFERENCES: dict[str, Callable[[dict, Callable[[str, object], int]], None]] = {
-    "play.Phase": _phase,
-    "rolls.ActionRoll": _action_roll,
-    "rolls.RollEvent": _roll_event,
-    "characters.Draft": _draft,
-}
-
-
-# --- What the JSON fields hold -------------------------------------------------------------
-# A JSON field takes any value, and the pages read each as play writes it: a harm row
-# that is a number, or one die for a pool of four, would pass every type check above and
-# then break the new table's pages. Each table kind's JSON fields are checked here against
-# the shape play writes, and dice against the rules' own reading of a roll (the ids inside
-# JSON fields were read by `JSON_REFERENCES` already); a test keeps every JSON field of
-# every exported kind listed in one or the other.
-
-
-def _whole(value) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
-# A part's `name` is marked (gettext_noop) where it is given, read here.
-def _texts(value, name: str) -> None:
-    if not (isinstance(value, list) and all(isinstance(item, str) for item in value)):
-        raise TypeError(gettext("its %(name)s is not a list of words") % {"name": gettext(name)})
-
-
-def _mapping(value, name: str) -> dict:
-    if not isinstance(value, dict):
-        raise TypeError(gettext("its %(name)s is not a mapping") % {"name": gettext(name)})
-    return value
-
-
-def _faces(value, name: str) -> None:
-    if not (isinstance(value, list) and all(_whole(d) and d in FACES for d in value)):
-        raise ValueError(gettext("its %(name)s are not dice") % {"name": gettext(name)})
-
-
-def _roll(values: dict, dice: str = "dice") -> None:
-    if values.get(dice) is None:
-        return
-    _faces(values[dice], gettext_noop("dice"))
-    if not _whole(values.get("pool")):
-        raise ValueError(gettext("its dice have no pool"))
-    DiceRoll(values["pool"], values[dice])
-
-
-def _character(values: dict) -> None:
-    _texts(values.get("traumas", []), gettext_noop("traumas"))
-    _texts(values.get("crew_dots", []), gettext_noop("crew dots"))
-    harm = _mapping(values.get("harm", {}), gettext_noop("harm"))
-    for key, row in harm.items():
-        if not (isinstance(key, str) and key.isdigit()):
-            raise ValueError(gettext("its harm has a row that is no level"))
-        _texts(row, gettext_noop("harm"))
-    harm_rows(harm)
-
-
-def _playbook(values: dict) -> None:
-    dots = _mapping(values.get("dots", {}), gettext_noop("dots"))
-    if not all(_whole(n) and 0 <= n <= 4 for n in dots.values()):
-        raise ValueError(gettext("its dots are not counts of dots"))
-
-
-def _crew(values: dict) -> None:
-    _texts(values.get("abilities", []), gettext_noop("abilities"))
-    upgrades = _mapping(values.get("upgrades", {}), gettext_noop("upgrades"))
-    if not all(_whole(n) and n >= 0 for n in upgrades.values()):
-        raise ValueError(gettext("its upgrades are not counts of boxes"))
-
-
-def _cohort(values: dict) -> None:
-    parts = {"types": gettext_noop("types"), "edges": gettext_noop("edges")}
-    parts["flaws"] = gettext_noop("flaws")
-    for key, name in parts.items():
-        _texts(values.get(key, []), name)
-
-
-def _action_roll_shape(values: dict) -> None:
-    _roll(values)
-    for dice in _mapping(values.get("group", {}), gettext_noop("group")).values():
-        if dice is not None:
-            _faces(dice, gettext_noop("group's dice"))
-    bonuses = gettext_noop("group bonuses")
-    for entry in _mapping(values.get("group_bonuses", {}), bonuses).values():
-        _mapping(entry, bonuses)
-
-
-def _consequence(values: dict) -> None:
-    if values.get("resist_dice") is not None:
-        _faces(values["resist_dice"], gettext_noop("resistance dice"))
-
-
-def _roll_event_shape(values: dict) -> None:
-    changes = values.get("changes", [])
-    if not isinstance(changes, list):
-        raise TypeError(gettext("its changes are not a list"))
-    for change in changes:
-        _mapping(change, gettext_noop("changes"))
-
-
-SHAPES: dict[str, Callable[[dict], None]] = {
-    "characters.Playbook": _playbook,
-    "characters.Character": _character,
-    "characters.Draft": lambda values: _mapping(values.get("data", {}), gettext_noop("data")),
-    "table_sessions.Roll": _roll,
-    "crews.Crew": _crew,
-    "crews.Cohort": _cohort,
-    "play.Score": lambda values: _texts(
-        values.get("entanglements", []), gettext_noop("entanglements")
-    ),
-    "play.DowntimeActivity": lambda values: _texts(
-        values.get("entanglements", []), gettext_noop("entanglements")
-    ),
-    "rolls.ActionRoll": _action_roll_shape,
-    "rolls.Consequence": _consequence,
-    "rolls.RollEvent": _roll_event_shape,
-    "chronicle.Happening": lambda values: _mapping(values.get("data", {}), gettext_noop("data")),
-}
+def _shaped(model: type[models.Model]) -> list[ShapedJSONField]:
+    return [f for f in model._meta.fields if isinstance(f, ShapedJSONField)]

@@ -9,7 +9,8 @@ from characters import actions as character_actions
 from characters.models import Character
 from sessions import steps
 
-from . import access
+from . import access, actions
+from .models import Seat
 
 
 class HandOverStep(steps.Step):
@@ -25,11 +26,7 @@ class HandOverStep(steps.Step):
         self.fields["character"].queryset = Character.objects.filter(
             table=self.table, owner=None
         ).select_related("playbook")
-        self.fields["player"].queryset = (
-            get_user_model()
-            .objects.filter(memberships__table=self.table, memberships__role="player")
-            .order_by("username")
-        )
+        self.fields["player"].queryset = players(self.table)
         self.fields["player"].label_from_instance = lambda user: user.username
 
     def allow(self) -> None:
@@ -40,4 +37,33 @@ class HandOverStep(steps.Step):
         return character_actions.hand_over(character=data["character"], player=data["player"])
 
 
-STEPS: dict[str, type[steps.Step]] = {"hand-over": HandOverStep}
+class HandSeatStep(steps.Step):
+    """A seat of the restored file to a person who joined: every row it named follows."""
+
+    seat = steps.OneOf(label=_("Seat"), required=True)
+    player = forms.ModelChoiceField(
+        queryset=get_user_model().objects.none(), label=_("Player"), to_field_name="username"
+    )
+
+    def __init__(self, data, **context):
+        super().__init__(data, **context)
+        self.fields["seat"].queryset = Seat.objects.filter(table=self.table)
+        self.fields["player"].queryset = players(self.table)
+        self.fields["player"].label_from_instance = lambda user: user.username
+
+    def allow(self) -> None:
+        access.require_keeper(self.by)
+
+    def execute(self):
+        return actions.hand_seat(seat=self.cleaned_data["seat"], player=self.cleaned_data["player"])
+
+
+def players(table):
+    return (
+        get_user_model()
+        .objects.filter(memberships__table=table, memberships__role="player")
+        .order_by("username")
+    )
+
+
+STEPS: dict[str, type[steps.Step]] = {"hand-over": HandOverStep, "hand-seat": HandSeatStep}

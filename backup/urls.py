@@ -11,5 +11,11 @@ urlpatterns = [
         {"taken": "hand-over"},
         name="character_hand_over",
     ),
+    path(
+        "tables/<int:table_id>/settings/hand-seat/",
+        views.take_step,
+        {"taken": "hand-seat"},
+        name="seat_hand_over",
+    ),
     path("tables/<int:table_id>/export.json", views.table_export, name="table_export"),
 ]

@@ -26,7 +26,7 @@ from sessions.refusals import answers_refusals
 from . import access
 from .forms import RestoreForm
 from .restore import ImportRefused, read_document, restore_table
-from .steps import STEPS
+from .steps import STEPS, HandOverStep, HandSeatStep
 from .tables import dumps, export_table
 
 SETTINGS = "backup/settings.html"
@@ -34,10 +34,19 @@ RESTORE = "backup/restore.html"
 UPLOADED = "backup.restore"  # the session key of the previewed file
 
 
-def _settings(request: HttpRequest, table, membership, hand_over=None, status=200) -> HttpResponse:
-    hand_over = hand_over or STEPS["hand-over"](None, by=membership, table=table)
-    waiting = hand_over.fields["character"].queryset
-    context = {"table": table, "hand_over": hand_over, "waiting": waiting}
+def _settings(request: HttpRequest, table, membership, bound=None, status=200) -> HttpResponse:
+    """The page, with `bound` (a refused step's form) in place of its empty form."""
+    hand_over, hand_seat = (
+        bound if isinstance(bound, kind) else kind(None, by=membership, table=table)
+        for kind in (HandOverStep, HandSeatStep)
+    )
+    context = {
+        "table": table,
+        "hand_over": hand_over,
+        "waiting": hand_over.fields["character"].queryset,
+        "hand_seat": hand_seat,
+        "seats": hand_seat.fields["seat"].queryset,
+    }
     return render(request, SETTINGS, context, status=status)
 
 

@@ -10,10 +10,12 @@ from collections.abc import Iterable
 from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import gettext_noop
 
 from blades.rules import abilities as ability_rules
 from blades.rules import character as rules
 from blades.rules import crew as crew_rules
+from sessions import shapes
 
 
 class Playbook(models.Model):
@@ -29,7 +31,11 @@ class Playbook(models.Model):
     key = models.SlugField(max_length=60)
     name = models.CharField(max_length=60)
     tagline = models.CharField(max_length=200, blank=True)
-    dots = models.JSONField(help_text=_("Starting action dots, e.g. {'skirmish': 2, 'command': 1}"))
+    dots = shapes.ShapedJSONField(
+        help_text=_("Starting action dots, e.g. {'skirmish': 2, 'command': 1}"),
+        shape=shapes.MapOf(shapes.Text(), shapes.Whole(0, 4)),
+        label=gettext_noop("dots"),
+    )
     xp_trigger = models.CharField(max_length=200)
     friends_label = models.CharField(max_length=60, default="Friends and rivals")
 
@@ -179,12 +185,20 @@ class Character(models.Model):
     sway = models.PositiveSmallIntegerField(default=0)
 
     stress = models.PositiveSmallIntegerField(default=0)
-    traumas = models.JSONField(default=list)
+    traumas = shapes.ShapedJSONField(
+        default=list, shape=shapes.ListOf(shapes.Text()), label=gettext_noop("traumas")
+    )
     # Stress overflows that still wait for the player to choose a trauma condition.
     trauma_pending = models.PositiveSmallIntegerField(default=0)
     # Trauma satisfies the vice for the next downtime; the end of that downtime clears it.
     vice_satisfied = models.BooleanField(default=False)
-    harm = models.JSONField(default=dict)
+    harm = shapes.ShapedJSONField(
+        default=dict,
+        shape=shapes.Checked(
+            shapes.MapOf(shapes.Whole(1, 4), shapes.ListOf(shapes.Text())), rules.harm_rows
+        ),
+        label=gettext_noop("harm"),
+    )
     healing = models.PositiveSmallIntegerField(default=0)
     armor_used = models.BooleanField(default=False)
     heavy_used = models.BooleanField(default=False)
@@ -202,7 +216,9 @@ class Character(models.Model):
     prowess_advances = models.PositiveSmallIntegerField(default=0)
     resolve_advances = models.PositiveSmallIntegerField(default=0)
     # The crew abilities (Deadly and the like) whose action dot this PC has added.
-    crew_dots = models.JSONField(default=list)
+    crew_dots = shapes.ShapedJSONField(
+        default=list, shape=shapes.ListOf(shapes.Text()), label=gettext_noop("crew dots")
+    )
     # Counts the changes to the sheet, so an open sheet can tell a live signal is news.
     revision = models.PositiveIntegerField(default=0)
     created = models.DateTimeField(auto_now_add=True)
@@ -366,7 +382,14 @@ class Draft(models.Model):
     table = models.ForeignKey("table_sessions.Table", on_delete=models.CASCADE, related_name="+")
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
     step = models.CharField(max_length=20, default="playbook")
-    data = models.JSONField(default=dict)
+    # The posted answers by name; the playbook by its id, as text.
+    data = shapes.ShapedJSONField(
+        default=dict,
+        shape=shapes.Record(
+            others=shapes.Anything(), playbook=shapes.OwnRef("characters.Playbook")
+        ),
+        label=gettext_noop("data"),
+    )
     updated = models.DateTimeField(auto_now=True)
 
     class Meta:

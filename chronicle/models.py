@@ -2,8 +2,10 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 from django.utils import timezone
-from django.utils.translation import gettext
+from django.utils.translation import gettext, gettext_noop
 from django.utils.translation import gettext_lazy as _
+
+from sessions import shapes
 
 
 class DiscordHook(models.Model):
@@ -116,7 +118,11 @@ class Happening(models.Model):
         "play.DowntimeActivity", on_delete=models.SET_NULL, null=True, related_name="+"
     )
     # The numbers and words of the change (a step, a status, harm text, an xp track).
-    data = models.JSONField(default=dict)
+    data = shapes.ShapedJSONField(
+        default=dict,
+        shape=shapes.MapOf(shapes.Text(), shapes.Anything()),
+        label=gettext_noop("data"),
+    )
 
     class Meta:
         ordering = ["created", "pk"]

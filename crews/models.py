@@ -11,14 +11,17 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 from django.utils import translation
-from django.utils.translation import gettext, pgettext_lazy
+from django.utils.translation import gettext, gettext_noop, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
 from blades import content
 from blades.rules import abilities as ability_rules
 from blades.rules import character as character_rules
 from blades.rules import crew as rules
+from sessions import shapes
 from sessions.models import Clock, Table
+
+WORDS = shapes.ListOf(shapes.Text())  # keys or names, in order
 
 CUSTOM = "custom"
 
@@ -90,8 +93,13 @@ class Crew(models.Model):
     xp_track = models.PositiveSmallIntegerField(_("Crew xp track length"), default=8)
     advances = models.PositiveSmallIntegerField(default=0)
     boxes_free = models.PositiveSmallIntegerField(default=2)
-    abilities = models.JSONField(default=list)  # ability keys, in the order taken
-    upgrades = models.JSONField(default=dict)  # upgrade key -> boxes marked
+    # Ability keys, in the order taken; upgrade key -> boxes marked.
+    abilities = shapes.ShapedJSONField(default=list, shape=WORDS, label=gettext_noop("abilities"))
+    upgrades = shapes.ShapedJSONField(
+        default=dict,
+        shape=shapes.MapOf(shapes.Text(), shapes.Whole(0)),
+        label=gettext_noop("upgrades"),
+    )
 
     # Bumped by every change to the books; see crews.actions._change_books.
     version = models.PositiveIntegerField(default=0)
@@ -299,9 +307,10 @@ class Cohort(models.Model):
     crew = models.ForeignKey(Crew, on_delete=models.CASCADE, related_name="cohorts")
     name = models.CharField(max_length=80, blank=True)
     kind = models.CharField(max_length=6, choices=Kind.choices)
-    types = models.JSONField(default=list)  # gang type keys, or an expert's specialty
-    edges = models.JSONField(default=list)
-    flaws = models.JSONField(default=list)
+    # Gang type keys, or an expert's specialty.
+    types = shapes.ShapedJSONField(default=list, shape=WORDS, label=gettext_noop("types"))
+    edges = shapes.ShapedJSONField(default=list, shape=WORDS, label=gettext_noop("edges"))
+    flaws = shapes.ShapedJSONField(default=list, shape=WORDS, label=gettext_noop("flaws"))
     harm = models.PositiveSmallIntegerField(default=0)
     created = models.DateTimeField(auto_now_add=True)
 

@@ -6,8 +6,11 @@ from django.utils.translation import gettext, gettext_lazy, gettext_noop
 
 from blades.rules import score as score_rules
 from blades.rules.rolls import Position
+from sessions import shapes
 from sessions.fields import WordsField
 from sessions.models import Clock, Roll, Table
+
+ENTANGLEMENTS = shapes.ListOf(shapes.Text())
 
 
 class Phase(models.Model):
@@ -32,7 +35,11 @@ class Phase(models.Model):
         "Score", on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
     )
     # The xp review: characters (ids) who have marked theirs, and whether the crew has.
-    xp_done = models.JSONField(default=list)
+    xp_done = shapes.ShapedJSONField(
+        default=list,
+        shape=shapes.ListOf(shapes.Ref("characters.Character")),
+        label=gettext_noop("xp marked"),
+    )
     crew_xp_done = models.BooleanField(default=False)
 
     def __str__(self) -> str:
@@ -94,14 +101,21 @@ class Score(models.Model):
     tithe = models.PositiveSmallIntegerField(default=0)
     # The payoff's split as the table made it: [name, coin] per scoundrel who took a share
     # (the name as it was then, like a line in the books), and what the crew kept.
-    shares = models.JSONField(default=list, blank=True)
+    shares = shapes.ShapedJSONField(
+        default=list,
+        blank=True,
+        shape=shapes.ListOf(shapes.Pair(shapes.Text(), shapes.Whole(0))),
+        label=gettext_noop("shares"),
+    )
     crew_coin = models.SmallIntegerField(null=True, blank=True)
     heat = models.PositiveSmallIntegerField(null=True, blank=True)
 
     entanglement_roll = models.ForeignKey(
         Roll, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
     )
-    entanglements = models.JSONField(default=list)  # the names the roll offers
+    entanglements = shapes.ShapedJSONField(  # the names the roll offers
+        default=list, shape=ENTANGLEMENTS, label=gettext_noop("entanglements")
+    )
     entanglement = models.CharField(max_length=40, blank=True)  # the one resolved
     resolution = WordsField(blank=True, default=str)
     created = models.DateTimeField(auto_now_add=True)
@@ -177,7 +191,9 @@ class DowntimeActivity(models.Model):
     overindulged = models.BooleanField(default=False)
     overindulgence = models.CharField(max_length=20, blank=True)
     # Attract Trouble's extra entanglement: what its roll offers, then how it was resolved.
-    entanglements = models.JSONField(default=list, blank=True)
+    entanglements = shapes.ShapedJSONField(
+        default=list, blank=True, shape=ENTANGLEMENTS, label=gettext_noop("entanglements")
+    )
     trouble = WordsField(blank=True, default=str)
     result = WordsField(blank=True, default=str)
 

@@ -7,12 +7,16 @@ GM's undo can put every value back as it was.
 
 from django.conf import settings
 from django.db import models
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, gettext_noop
 
 from blades.rules.dice import Outcome
 from blades.rules.dice import Roll as DiceRoll
 from blades.rules.rolls import CONSEQUENCE_KINDS, Effect, Position
+from sessions import shapes
 from sessions.fields import WordsField
+
+CHARACTER = "characters.Character"
+LOG = "table_sessions.Roll"  # a line of the roll log
 
 
 class ActionRoll(models.Model):
@@ -87,13 +91,39 @@ class ActionRoll(models.Model):
     setup_from = models.ForeignKey("self", on_delete=models.SET_NULL, null=True, related_name="+")
 
     # Group action: {character id: dice or None until that participant rolls}.
-    group = models.JSONField(default=dict)
+    group = shapes.ShapedJSONField(
+        default=dict,
+        shape=shapes.MapOf(shapes.Ref(CHARACTER), shapes.Maybe(shapes.PoolAndDice())),
+        label=gettext_noop("group"),
+    )
     # ...and the bonus dice each participant takes for their own roll:
     # {character id: {"push": bool, "bargain": text, "assister": character id}}.
-    group_bonuses = models.JSONField(default=dict)
+    group_bonuses = shapes.ShapedJSONField(
+        default=dict,
+        shape=shapes.MapOf(
+            shapes.Ref(CHARACTER),
+            shapes.Record(
+                push=shapes.Flag(),
+                bargain=shapes.Text(),
+                act=shapes.Flag(),
+                expertise=shapes.Flag(),
+                assister=shapes.Ref(CHARACTER),
+                foresight=shapes.Flag(),
+                log=shapes.Ref(LOG),
+            ),
+        ),
+        label=gettext_noop("group bonuses"),
+    )
     # ...and the cohorts the leader leads in it, each rolling its quality:
     # {cohort id: {"name": text, "dice": [pool, *dice], "log": roll log line id}}.
-    cohorts = models.JSONField(default=dict)
+    cohorts = shapes.ShapedJSONField(
+        default=dict,
+        shape=shapes.MapOf(
+            shapes.Ref("crews.Cohort"),
+            shapes.Record(name=shapes.Text(), dice=shapes.PoolAndDice(), log=shapes.Ref(LOG)),
+        ),
+        label=gettext_noop("cohorts"),
+    )
 
     # Fortune roll: the pool the GM built, and whether players may see it at all.
     secret = models.BooleanField(default=False)
@@ -103,7 +133,7 @@ class ActionRoll(models.Model):
         "table_sessions.Clock", on_delete=models.SET_NULL, null=True, related_name="+"
     )
     pool = models.SmallIntegerField(null=True)
-    dice = models.JSONField(null=True)
+    dice = shapes.ShapedJSONField(null=True, shape=shapes.Faces(), label=gettext_noop("dice"))
     outcome = models.CharField(
         max_length=10, blank=True, choices=[(o.value, o.label) for o in Outcome]
     )
@@ -132,6 +162,9 @@ class ActionRoll(models.Model):
     @property
     def as_effect(self) -> Effect:
         return Effect(self.effect)
+
+    def clean(self) -> None:
+        shapes.dice_fit_pool(self.pool, self.dice)
 
     @property
     def as_dice(self) -> DiceRoll | None:
@@ -172,7 +205,9 @@ class Consequence(models.Model):
     heat = models.PositiveSmallIntegerField(default=0)
     resist_attribute = models.CharField(max_length=10, blank=True)
     resisted = models.CharField(max_length=5, choices=Resisted.choices, blank=True)
-    resist_dice = models.JSONField(null=True)
+    resist_dice = shapes.ShapedJSONField(  # the pool, then its dice
+        null=True, shape=shapes.PoolAndDice(), label=gettext_noop("resistance dice")
+    )
     # The resistance roll's line in the table's roll log: the roll's steps tell it.
     resist_log = models.OneToOneField(
         "table_sessions.Roll", on_delete=models.SET_NULL, null=True, related_name="+"
@@ -208,7 +243,21 @@ class RollEvent(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
     )
     text = WordsField()  # read in the reader's language
-    changes = models.JSONField(default=list)
+    changes = shapes.ShapedJSONField(
+        default=list,
+        shape=shapes.ListOf(
+            shapes.Record(
+                character=shapes.Ref(CHARACTER),
+                clock=shapes.Ref("table_sessions.Clock"),
+                crew=shapes.Ref("crews.Crew"),
+                who=shapes.Anything(),  # the name, as it was
+                field=shapes.Text(),
+                before=shapes.Anything(),
+                after=shapes.Anything(),
+            )
+        ),
+        label=gettext_noop("changes"),
+    )
     created = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -206,11 +206,15 @@ def roll_view(
             view.detail = gettext(FORTUNE_EFFECT_LABELS[fortune_result(Outcome(roll.outcome))])
         return view
     view.involved = [characters[pk] for pk in derived.involved(roll) if pk in characters]
+    # The leader first, then by sheet: a JSON object's key order is not kept (PostgreSQL's
+    # jsonb sorts keys, and so does an export), so it orders nothing a page shows.
     view.group = [
         (characters[int(pk)], dice, _group_notes(roll.group_bonuses.get(pk, {}), characters))
-        for pk, dice in roll.group.items()
+        for pk, dice in sorted(
+            roll.group.items(), key=lambda item: (int(item[0]) != roll.character_id, int(item[0]))
+        )
     ]
-    view.cohorts = [(c["name"], c["dice"]) for c in roll.cohorts.values()]
+    view.cohorts = [(c["name"], c["dice"]) for _, c in sorted(roll.cohorts.items(), key=_by_id)]
     view.can_terms = "terms" in steps
     view.waiting = setup and not roll.called
     view.can_cancel = "cancel" in steps
@@ -348,6 +352,10 @@ def _event_views(views: list[RollView], is_gm: bool) -> None:
 def _label(field_name: str) -> str:
     # A restored file's event may name a field no step writes: shown by its key.
     return gettext(FIELD_LABELS.get(field_name, field_name))
+
+
+def _by_id(item: tuple[str, object]) -> int:
+    return int(item[0])
 
 
 def _group_notes(entry: dict, characters: dict[int, Character]) -> list[str]:

@@ -2,7 +2,7 @@ import secrets
 
 from django.conf import settings
 from django.db import models
-from django.utils.translation import gettext
+from django.utils.translation import gettext, gettext_noop
 from django.utils.translation import gettext_lazy as _
 
 from blades.rules import clocks as clock_rules
@@ -11,6 +11,7 @@ from blades.rules.dice import Roll as DiceRoll
 from blades.rules.rolls import RollKind
 
 from .fields import WordsField
+from .shapes import Faces, ShapedJSONField, dice_fit_pool
 
 
 def new_invite_token() -> str:
@@ -180,7 +181,7 @@ class Roll(models.Model):
     character_name = models.CharField(max_length=80, blank=True)
     kind = models.CharField(max_length=20, choices=[(k.value, k.label) for k in RollKind])
     pool = models.SmallIntegerField()
-    dice = models.JSONField()
+    dice = ShapedJSONField(shape=Faces(), label=gettext_noop("dice"))
     outcome = models.CharField(max_length=10, choices=[(o.value, o.label) for o in Outcome])
     # Words, read in the reader's language (sessions.fields); the note is often the
     # players' own text.
@@ -194,6 +195,9 @@ class Roll(models.Model):
 
     def __str__(self) -> str:
         return f"{self.kind} {self.pool}d: {self.summary}"
+
+    def clean(self) -> None:
+        dice_fit_pool(self.pool, self.dice)
 
     @property
     def as_dice(self) -> DiceRoll:

@@ -28,6 +28,23 @@ from tests.factories import (
 )
 
 
+def hand_seats_back(restored: Table, original: Table) -> None:
+    """Each player of the original joins the restored table, and the GM hands each the
+    seat the file named them by."""
+    from django.contrib.auth import get_user_model
+
+    from backup.actions import hand_seat
+    from backup.models import Seat
+    from backup.tables import seats_of
+    from sessions.models import Membership
+
+    by_seat = {seat: username for username, seat in seats_of(original.pk).items()}
+    for seat in Seat.objects.filter(table=restored):
+        user = get_user_model().objects.get(username=by_seat[seat.name])
+        Membership.objects.get_or_create(table=restored, user=user, defaults={"role": "player"})
+        hand_seat(seat=seat, player=user)
+
+
 def full_table() -> Table:
     """A table with one of everything an export must carry."""
     table = TableFactory(name="The Lampblacks' table")

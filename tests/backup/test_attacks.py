@@ -18,9 +18,9 @@ from django.core.management.base import CommandError
 from django.urls import reverse
 from django.utils import translation
 
-from backup.restore import SHAPES
 from characters.models import Character
 from sessions.models import Membership, Table
+from sessions.shapes import ShapeError
 from tests.factories import CharacterFactory, TableFactory, UserFactory
 
 TABLE_ID = 7_777
@@ -278,6 +278,7 @@ def test_wrong_types_are_refused(refused, attacker):
 
 
 def test_what_a_refused_shape_says_reads_in_its_readers_language():
-    with translation.override("es"), pytest.raises(TypeError) as refused:
-        SHAPES["characters.Character"]({"crew_dots": "hunt"})
-    assert str(refused.value) == "su campo «puntos de la banda» no es una lista de palabras"
+    with pytest.raises(ShapeError) as refused:
+        Character._meta.get_field("traumas").shape.check(["cold", 3])
+    with translation.override("es"):
+        assert str(refused.value) == "«3» no es texto"

@@ -10,9 +10,10 @@ class Command(BaseCommand):
     help = (
         "Restore a file written by export_table as a NEW table, with new ids. The user "
         "named by --gm becomes its GM. Nothing but the table's own rows is read from the "
-        "file: no user is created or changed, and the other members are invited again "
-        "from the new table's invite link, unless --match-members seats the users of "
-        "this server with the same usernames. A file that holds anything else is "
+        "file: no user is created or changed. The file names seats, not users: the other "
+        "members are invited again from the new table's invite link, and the GM gives "
+        "each their seat on the settings page (--match-members seats by username the "
+        "members of older files, which named users). A file that holds anything else is "
         "refused and nothing is written."
     )
 
@@ -27,8 +28,8 @@ class Command(BaseCommand):
         parser.add_argument(
             "--match-members",
             action="store_true",
-            help="seat the file's other members who have an account here with the same "
-            "username (matched by username only; users are never created or changed)",
+            help="for an older file that named users: seat its other members who have an "
+            "account here with the same username (users are never created or changed)",
         )
 
     def handle(self, *args, file: str, gm: str, match_members: bool, **options):
@@ -52,5 +53,5 @@ class Command(BaseCommand):
         if restored.invited:
             self.stderr.write(
                 f"Invite again from the table's page: {', '.join(restored.invited)} "
-                "(the GM hands each their character on the table's settings page)."
+                "(the GM gives each their seat on the table's settings page)."
             )
