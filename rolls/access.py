@@ -233,6 +233,12 @@ def _any_rolled(roll: ActionRoll) -> bool:
     return bool(roll.cohorts) or any(dice is not None for dice in roll.group.values())
 
 
+def can_drop_others(viewer: Viewer) -> bool:
+    """Who may take another participant out of a group action (a participant may always
+    leave it themselves): the GM."""
+    return viewer.is_gm
+
+
 def droppable(roll: ActionRoll) -> list[int]:
     """The participants of a group action who may leave it (or the GM drop): any but the
     leader who has not rolled. "If you don't roll, your character doesn't get the effects

@@ -33,7 +33,7 @@ from sessions import actions
 from sessions.models import Membership
 
 from . import log
-from .access import LEAVE_ONLY, require_may, require_open
+from .access import LEAVE_ONLY, can_drop_others, require_may, require_open
 from .actions import check_foresight
 from .changes import Changes, Step, locked_roll, record, require_called, require_fit, require_step
 from .derived import bonuses_of, crew_abilities, group_assists, terms_of
@@ -207,7 +207,7 @@ def leave_group(*, by: Membership, roll: ActionRoll, participant: Character | No
     viewer = require_may(by, roll, "leave")
     if participant is None:
         raise RuleError(gettext_noop("Choose who leaves the group action."))
-    if not viewer.is_gm and participant.pk != viewer.character.pk:
+    if not can_drop_others(viewer) and participant.pk != viewer.character.pk:
         raise PermissionDenied(str(LEAVE_ONLY))
     with transaction.atomic():
         roll = locked_roll(roll)

@@ -11,6 +11,7 @@ from django.utils.translation import gettext_lazy, gettext_noop
 
 from blades.rules.dice import Outcome
 from blades.rules.dice import Roll as DiceRoll
+from blades.rules.flow import ABILITY_BONUS
 from blades.rules.rolls import CONSEQUENCE_KINDS, Effect, Position
 from sessions import shapes
 from sessions.fields import WordsField
@@ -97,7 +98,8 @@ class ActionRoll(models.Model):
         label=gettext_noop("group"),
     )
     # ...and the bonus dice each participant takes for their own roll:
-    # {character id: {"push": bool, "bargain": text, "assister": character id}}.
+    # {character id: {"push": bool, "bargain": text, "assister": character id,
+    # "ability_dice": dice, "ability_reason": text, ...}}.
     group_bonuses = shapes.ShapedJSONField(
         default=dict,
         shape=shapes.MapOf(
@@ -109,6 +111,8 @@ class ActionRoll(models.Model):
                 expertise=shapes.Flag(),
                 assister=shapes.Ref(CHARACTER),
                 foresight=shapes.Flag(),
+                ability_dice=shapes.Whole(0, ABILITY_BONUS),
+                ability_reason=shapes.Text(),
                 log=shapes.Ref(LOG),
             ),
         ),

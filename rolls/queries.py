@@ -124,6 +124,7 @@ class RollView:
     # Who I may take out of a group action before they roll: the GM anyone but the
     # leader, a participant themselves.
     leave_choices: list[Character] = field(default_factory=list)
+    drops_others: bool = False  # and whether that is anyone's (the GM's), not only mine
     # Abilities the GM judges that may bear on this roll (the roller's, the crew's, and
     # for a teammate who may assist, their own).
     reminders: list[Reminder] = field(default_factory=list)
@@ -261,10 +262,11 @@ def roll_view(
                     if dice is None and character.pk not in assists
                 ]
             if "leave" in steps:
+                view.drops_others = flow_access.can_drop_others(viewer)
                 view.leave_choices = [
                     characters[pk]
                     for pk in flow_access.droppable(roll)
-                    if membership.is_gm or (mine is not None and pk == mine.pk)
+                    if view.drops_others or (mine is not None and pk == mine.pk)
                 ]
             if "cohort" in steps and crew is not None:
                 view.cohort_choices = [

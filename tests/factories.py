@@ -413,3 +413,14 @@ class HappeningFactory(factory.django.DjangoModelFactory):
     table = factory.SubFactory(TableFactory)
     kind = "phase"
     data = factory.LazyFunction(lambda: {"step": "score"})
+
+
+class SeatFactory(factory.django.DjangoModelFactory):
+    """A member of a restored file who waits to be handed to a person who joined."""
+
+    class Meta:
+        model = "backup.Seat"
+
+    table = factory.SubFactory(TableFactory)
+    name = "seat 2: the player of Nyx"
+    rows = factory.LazyFunction(list)

@@ -15,17 +15,12 @@ TEMPLATES = Path(settings.BASE_DIR) / "templates"
 IS_GM = re.compile(r"(?<![\w.])is_gm\b")
 # A clock's fill, read anywhere but from an audience view's `progress`.
 FILL = re.compile(r"(?<!progress)\.(filled|full)\b")
-# The other half of issue #35 rewrites the backup app and its templates: its one panel
-# asks `backup.access.can_keep_table` there.
-ELSEWHERE = {"backup/table_panels.html"}
 
 
 def _lines(pattern: re.Pattern) -> list[str]:
     found = []
     for path in sorted(p for p in TEMPLATES.rglob("*") if p.is_file()):
         name = str(path.relative_to(TEMPLATES))
-        if name in ELSEWHERE:
-            continue
         for number, line in enumerate(path.read_text().splitlines(), 1):
             if pattern.search(line):
                 found.append(f"{name}:{number}")
