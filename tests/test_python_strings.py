@@ -57,6 +57,15 @@ ALLOWED: dict[tuple[str, str], str] = {
         "the webhook URLs are secrets (anyone holding one posts to the channel): the GM "
         "pastes them again after a restore",
     ): "why a model stays out of an export: for the code's reader",
+    (
+        "backup/tables.py",
+        "a restore's list of the file's members not here yet: an export of the new table "
+        "holds the rows, and whoever restores it hands their own seats",
+    ): "why a model stays out of an export: for the code's reader",
+    ("backup/tables.py", "seat {number}: the player of {', '.join(sheets[username])}"): (
+        "a seat's name inside an export file: the file's own words, read as written by the GM "
+        "who restores it, like the names players typed"
+    ),
     ("sessions/live.py", "channel layer unreachable; the snapshot will catch pages up"): (
         "a log line for the operator"
     ),

@@ -93,6 +93,8 @@ NOT_HIDDEN = {
     "table_restore": "makes a new table from a file; no table there is touched (tests/backup)",
     "character_hand_over": "gives a restored table's waiting character to a player; the sheet "
     "shows them what it shows any owner",
+    "seat_hand_over": "gives a restored table's waiting seat to a player (GM only): the rows "
+    "that named that seat name them, drawn by the same audience rules (tests/backup/test_seats)",
     "score_load": "a player's own load",
     "flashback_pay": "a player pays their own flashback",
     "activity_overindulge": "a player's own vice",
