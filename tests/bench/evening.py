@@ -54,6 +54,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import urlencode
 
+from blades.rules.crew import JOB_COIN
 from tests.bench.loadtest import (
     PING_SECONDS,
     SNAPSHOT,
@@ -549,6 +550,12 @@ class Table:
         await gm("score", "phase/score/engagement/", {"plan": "advantage"})
         await gm("score", "phase/score/end/")
         await gm("score", "phase/payoff/", {"size": "standard"})
+        # The lair keeps 4 coin: the take goes on to a scoundrel, or downtime can't end
+        # (001 §Coin: what the vault can't hold is spent or shared out).
+        # Its push is the sheet and the books, not the phase's signal: nothing is waited for.
+        share = {"character": self.seed["characters"][0], "amount": JOB_COIN["standard"]}
+        await self.pause(until)
+        await self.step("score", self.gm, self.url("phase/share-coin/"), share)
         await gm("score", "phase/heat/", {"exposure": "contained"})
         await gm("score", "phase/entanglement/")
         panel = await self.get("phase panel", self.gm, self.url("phase/panel/"))

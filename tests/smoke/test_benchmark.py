@@ -238,7 +238,11 @@ def test_the_evening_benchmark_plays_every_step_and_prints_its_figures():
             assert ("p95_ms" in figures) == (kind != "journal"), kind
     consequence = app["steps"]["consequence"]
     assert app["steps"].get("resistance", {"count": 0})["count"] == consequence["count"]
-    assert (verdict["frames_lost"], verdict["frames_duplicated"]) == (0, 0)
+    # Not frames_lost: the script still waits for a frame at every socket after each step,
+    # and since issue 35 a push is not sent to an audience whose view did not change (a
+    # veiled clock's tick, say), so some awaited frames are rightly never sent. Issue 36
+    # stays open for the script to learn which sockets each step reaches.
+    assert verdict["frames_duplicated"] == 0
     assert verdict["frames_reordered"] == 0 and verdict["bare_frames_lost"] == 0
     # Bare Channels replayed the played table's pushed steps, each beside the app's.
     assert set(bare["steps"]) and set(bare["steps"]) <= set(app["steps"])
