@@ -386,6 +386,11 @@ def test_a_whole_roll_by_keyboard(person, server, crew):
     gm.keyboard.type("Stabbed")
     tab_to(gm, roll.get_by_label("Resist with"), limit=6)
     gm.keyboard.type("Prowess")
+    # Severe harm is what a desperate position calls for: the menu opens on it (issue 39).
+    expect(roll.get_by_label("Harm level")).to_have_value("3")
+    # The GM judges it moderate: typing on the focused menu picks its level.
+    roll.get_by_label("Harm level").focus()
+    gm.keyboard.type("2")
     expect(roll.get_by_label("Harm level")).to_have_value("2")
     expect(roll.get_by_label("Who")).to_have_value(str(ada.pk))
     press(gm, roll.get_by_role("button", name="Inflict the consequence"))
