@@ -43,39 +43,34 @@ class ScreenConsumer(TableConsumer):
     user = None
     signal_task: asyncio.Task | None = None
 
-    async def admit(self) -> bool:
-        """Whether this socket may open: a member's on its table, or the GM's link's."""
+    async def connect(self) -> None:
         kwargs = self.scope["url_route"]["kwargs"]
-        self.token = kwargs.get("token")
-        if self.token is None:
+        token = kwargs.get("token")
+        if token is None:
             self.table_id = int(kwargs["table_id"])
             seat = await seating.seat(self.scope.get("session"), self.table_id)
             if seat is None:
-                return False
+                await self.close()
+                return
             self.user = seat.user
             self.language = await database_sync_to_async(self.table_language)()
             # Always the players' group, also for the GM: a screen is seen by the room.
-            self.entry_groups = self.member_groups(gm=False)
-            return True
-        screen = await database_sync_to_async(shared_screen)(self.token)
-        if screen is None:
-            return False
-        self.table_id = screen.table_id
-        self.language = await database_sync_to_async(self.table_language)()
-        self.entry_groups = [
-            live.players_group(self.table_id, self.language),
-            live.screen_group(screen.pk),
-        ]
-        return True
-
-    async def connect(self) -> None:
-        await self.join(self.entry_groups)
+            groups = self.member_groups(gm=False)
+        else:
+            screen = await database_sync_to_async(shared_screen)(token)
+            if screen is None:
+                await self.close()
+                return
+            self.table_id = screen.table_id
+            self.language = await database_sync_to_async(self.table_language)()
+            groups = [
+                live.players_group(self.table_id, self.language),
+                live.screen_group(screen.pk),
+            ]
+        await self.join(groups)
         # Asked again once in the groups: a link revoked in between has sent its kick
         # before this socket could hear it.
-        if (
-            self.token is not None
-            and await database_sync_to_async(shared_screen)(self.token) is None
-        ):
+        if token is not None and await database_sync_to_async(shared_screen)(token) is None:
             await self.close()
             return
         await self.accept()

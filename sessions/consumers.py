@@ -8,7 +8,6 @@ from django.utils import timezone
 
 from blades.server.consumer import FramesSkipTheDatabase
 from blades.server.language import socket_language
-from blades.server.origin import refuse
 
 from . import layer, live, presence, seating, shared
 
@@ -27,14 +26,8 @@ class TableConsumer(FramesSkipTheDatabase, AsyncWebsocketConsumer):
 
     async def __call__(self, scope, receive, send) -> None:
         self.run = asyncio.current_task()
-        # Admitted before Channels gives the consumer a channel on the layer: a refused
-        # socket takes none, so no Redis receive is left open (and then cancelled) for it.
-        handshake = await receive()
-        self.scope = scope
-        if handshake["type"] != "websocket.connect" or not await self.admit():
-            return await refuse(scope, _replay(handshake, receive), send)
         try:
-            await super().__call__(scope, _replay(handshake, receive), send)
+            await super().__call__(scope, receive, send)
         except layer.LAYER_FAILURES:
             # The one consumer whose command failed: the others may wait on, deaf (see layer).
             # One that failed while joining says nothing of the others until the key does;
@@ -54,18 +47,15 @@ class TableConsumer(FramesSkipTheDatabase, AsyncWebsocketConsumer):
         finally:
             layer.OPEN_SOCKETS.discard(self)
 
-    async def admit(self) -> bool:
-        """Whether this socket may open: a member of its table."""
+    async def connect(self) -> None:
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
         seat = await seating.seat(self.scope.get("session"), self.table_id)
         if seat is None:
-            return False
+            await self.close()
+            return
         self.user, self.is_gm = seat.user, seat.is_gm
         # The session was read while seating: asking it again needs no database.
         self.language = socket_language(self.scope)
-        return True
-
-    async def connect(self) -> None:
         await self.join(self.member_groups(gm=self.is_gm))
         await self.accept()
         self.accepted = True
@@ -170,13 +160,3 @@ class TableConsumer(FramesSkipTheDatabase, AsyncWebsocketConsumer):
 
         # The sockets arriving (or leaving) together get one list, pushed once.
         await shared.drawing(("presence", table_id), draw, then=push)
-
-
-def _replay(first: dict, receive):
-    """`receive`, with the message already taken from it given back first."""
-    taken = [first]
-
-    async def replayed() -> dict:
-        return taken.pop() if taken else await receive()
-
-    return replayed

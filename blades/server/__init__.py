@@ -37,9 +37,9 @@ override to re-check, rather than subtly in production.
     Stands in for `channels.security.websocket.AllowedHostsOriginValidator`, which checks
     only the Origin's host: any scheme and port passed. Ours holds a socket's Origin to
     the scheme, host and port it was opened to, as Django's CSRF check does for a form;
-    it leans on Django's `split_domain_port` and `validate_host`. A refused socket is
-    answered by `origin.refuse`, plain ASGI, so it takes no channel on the layer (the
-    table sockets refuse with it too, before Channels gives them one).
+    it leans on Django's `split_domain_port` and `validate_host`. A socket refused here
+    or on an unknown path is answered by `origin.refuse`, plain ASGI, so it takes no
+    channel on the layer.
 
 `channel_layer.RedisChannelLayer`
     Wraps channels-redis's public `receive` (no private API): it runs as a task of its
