@@ -185,14 +185,22 @@ def test_msgfmt_finds_the_catalog_whole_and_its_formats_consistent():
 def test_the_catalog_holds_every_marked_string_and_no_other(tmp_path, settings, monkeypatch):
     """As `make messages` would gather them now, into a scratch catalog: a string marked
     without `make messages` (or a catalog entry whose string is gone) fails here. The
-    scratch folder links to the sources, so makemessages writes nothing in the checkout."""
+    scratch folder mirrors the source folders and links only the files: makemessages writes
+    its work files (`404.html.py`) beside each template, and through a linked folder those
+    would land in the checkout, where a test running beside this one reads them."""
     # As the Makefile's: the docs' Markdown is no template (its examples hold tags).
     skipped = {
         ".venv", ".git", "staticfiles", "static", "tests", "build", "locale", "docs", "README.md"
     }  # fmt: skip
-    for path in Path(settings.BASE_DIR).iterdir():
-        if path.name not in skipped:
-            (tmp_path / path.name).symlink_to(path)
+    base = Path(settings.BASE_DIR)
+    for top in base.iterdir():
+        if top.name in skipped:
+            continue
+        for path in [top] if top.is_file() else top.rglob("*"):
+            if path.is_file() and "__pycache__" not in path.parts:
+                copy = tmp_path / path.relative_to(base)
+                copy.parent.mkdir(parents=True, exist_ok=True)
+                copy.symlink_to(path)
     settings.LOCALE_PATHS = [tmp_path / "locale"]
     monkeypatch.chdir(tmp_path)
     call_command(
