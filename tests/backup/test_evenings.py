@@ -1,9 +1,10 @@
 """Random evenings played through the app's own steps, exported, restored into a new
 table with the seats handed back: every audience reads the same table as before.
 
-Hypothesis picks the evening (rolls of several kinds, a group action with a member at
-0 dice, clocks of every visibility, ticks, undo); the comparison is of each member's
-table page as they read it, the text they see (ids, tokens and links aside)."""
+Hypothesis picks the evening (fortune, action, set-up and flashback rolls, harm taken,
+resisted or protected against, a group action with a member at 0 dice, clocks of every
+visibility, ticks, undo); the comparison is of each member's pages (PAGES) as they read
+them, the text they see (ids, tokens and links aside)."""
 
 import contextlib
 import difflib
@@ -21,7 +22,8 @@ from hypothesis.stateful import RuleBasedStateMachine, precondition, rule, run_s
 from backup.restore import read_document, restore_table
 from backup.tables import dumps, export_table
 from blades.rules.errors import RuleError
-from blades.rules.rolls import RollKind
+from blades.rules.flow import FLASHBACK_COSTS, SETUP_BENEFITS
+from blades.rules.rolls import Effect, Position, RollKind
 from rolls import actions as flow
 from rolls import group as flow_group
 from rolls import outcome, undo
@@ -53,9 +55,14 @@ class Visible(HTMLParser):
             self.words += data.split()
 
 
-def seen(client: Client, user, table) -> str:
+# What each member reads of the table: its page, the journal, the dice statistics (each
+# player's rolls their own: a seat handed back takes its rolls with it).
+PAGES = ("table_detail", "journal", "dice_statistics")
+
+
+def seen(client: Client, user, table, page_name: str) -> str:
     client.force_login(user)
-    page = client.get(reverse("table_detail", args=[table.pk]))
+    page = client.get(reverse(page_name, args=[table.pk]))
     assert page.status_code == 200
     reader = Visible()
     reader.feed(page.content.decode())
@@ -113,6 +120,48 @@ class Evening(RuleBasedStateMachine):
         except RuleError:
             pass
 
+    @rule(seed=SEEDS, benefit=st.sampled_from(sorted(SETUP_BENEFITS)))
+    def set_up(self, seed, benefit):
+        """Ada sets Cy up; Cy's next action roll carries it."""
+        (ada_m, ada), (_, cy) = self.players
+        with contextlib.suppress(RuleError):
+            roll = start(ada_m, ada, setup_for=cy, setup_benefit=benefit)
+            self.finish(flow.roll_dice(by=ada_m, roll=roll, rng=random.Random(seed)))
+
+    @rule(who=st.integers(0, 1), seed=SEEDS, cost=st.sampled_from(FLASHBACK_COSTS))
+    def flashback(self, who, seed, cost):
+        by, character = self.players[who]
+        with contextlib.suppress(RuleError):
+            roll = start(by, character, flashback=True)
+            roll = flow.set_terms(
+                by=self.gm, roll=roll, position=Position.RISKY, effect=Effect.STANDARD,
+                flashback_cost=cost,
+            )  # fmt: skip
+            self.finish(flow.roll_dice(by=by, roll=roll, rng=random.Random(seed)))
+
+    @rule(who=st.integers(0, 1), seed=SEEDS, answer=st.sampled_from(["protect", "resist", "take"]))
+    def harm(self, who, seed, answer):
+        """A roll that leaves harm on the menu: the roller takes it, resists it, or the
+        other player protects them."""
+        by, character = self.players[who]
+        other = self.players[1 - who][0]
+        try:
+            roll = flow.roll_dice(by=by, roll=start(by, character), rng=random.Random(seed))
+        except RuleError:
+            return  # a character who cannot act
+        # A 6 leaves no harm on the menu (refused); the roll closes either way.
+        with contextlib.suppress(RuleError):
+            hurt = outcome.add_consequence(
+                by=self.gm, roll=roll, kind="harm", level=1, description="Bruised",
+                attribute="prowess", character=character,
+            )  # fmt: skip
+            if answer == "protect":
+                outcome.protect(by=other, consequence=hurt)
+            elif answer == "resist":
+                hurt = outcome.resist(by=by, consequence=hurt, rng=random.Random(seed + 1))
+                outcome.judge_resistance(by=self.gm, consequence=hurt, avoided=seed % 2 == 0)
+        self.finish(roll)
+
     @rule()
     def take_back(self):
         with contextlib.suppress(RuleError):
@@ -148,8 +197,9 @@ class Evening(RuleBasedStateMachine):
         hand_seats_back(copy, self.table)
         client = Client()
         for user in [self.table.gm, *(m.user for m, _ in self.players)]:
-            before, after = seen(client, user, self.table), seen(client, user, copy)
-            assert after == before, difference(before, after)
+            for page in PAGES:
+                before, after = seen(client, user, self.table, page), seen(client, user, copy, page)
+                assert after == before, f"{page}: {difference(before, after)}"
 
 
 EVENINGS = settings(
