@@ -436,6 +436,9 @@ def panel_context(table: Table, membership: Membership) -> dict:
         # The GM's menus name them; whoever the panel is drawn for gets their view of each.
         "clocks": audience.clock_views(queries.visible_clocks(table.pk, is_gm), membership),
         "has_crew": crew is not None,
+        # Whether a consequence is a supernatural threat is the GM's to say; it changes a
+        # number only for a crew with Anointed, so only then is it asked.
+        "asks_supernatural": crew is not None and ability_rules.ANOINTED in crew.abilities,
         "positions": list(Position),
         "effects": list(Effect),
         "attributes": list(char_rules.ATTRIBUTES),

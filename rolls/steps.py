@@ -222,6 +222,7 @@ class AddConsequence(RollStep):
     heat = steps.number(required=False)
     attribute = steps.text(20)
     character = in_table(Character)
+    supernatural = steps.flag()
 
     def __init__(self, data, **context):
         super().__init__(data, **context)
@@ -233,6 +234,7 @@ class AddConsequence(RollStep):
             by=self.by, roll=self.roll, kind=data["kind"], description=data["description"],
             level=data["level"] or None, clock=data["clock"], ticks=data["ticks"] or 0,
             heat=data["heat"] or 0, attribute=data["attribute"], character=data["character"],
+            supernatural=data["supernatural"],
         )  # fmt: skip
 
 

@@ -70,6 +70,7 @@ def warnings_before_a_roll(
 IRON_WILL = "iron_will"
 FORGED_IN_THE_FIRE = "forged_in_the_fire"
 BODYGUARD = "bodyguard"
+ANOINTED = "anointed"
 
 # The name a roll's line gives the ability behind its bonus dice: a word of the rules, read
 # in its reader's language; its translation is the content's name for the ability
@@ -84,6 +85,7 @@ BONUS_NAMES = {
     IRON_WILL: Term(_("Iron Will")),
     BODYGUARD: Term(_("Bodyguard")),
     FORGED_IN_THE_FIRE: Term(_("Forged in the Fire")),
+    ANOINTED: Term(_("Anointed")),
     "door_kickers": Term(_("Door Kickers")),
     "second_story": Term(_("Second Story")),
 }
@@ -96,6 +98,7 @@ def resistance_bonus(
     *,
     protecting: bool = False,
     daredevil: bool = False,
+    supernatural: bool = False,
 ) -> list[tuple[Term, int]]:
     """Dice a resistance roll gains (or loses), each with the ability that gives it. Iron
     Will: "When you make a resistance roll with Resolve, take +1d" (000); Bodyguard:
@@ -103,7 +106,9 @@ def resistance_bonus(
     saying the consequence is one the character took for a teammate; Forged in the Fire
     (Bravos): "PCs get +1d to resistance rolls"; Daredevil: "you get +1d to your roll if
     you also take -1d to any resistance rolls against consequences from your action"
-    (000), `daredevil` saying the consequence came from a desperate roll that took it."""
+    (000), `daredevil` saying the consequence came from a desperate roll that took it;
+    Anointed (Cult): "+1d to resist supernatural threats" (the app's ability text),
+    `supernatural` saying the GM marked the consequence so when inflicting it."""
     bonus = []
     if daredevil and DAREDEVIL in abilities:
         bonus.append((BONUS_NAMES[DAREDEVIL], -DAREDEVIL_DICE))
@@ -113,6 +118,8 @@ def resistance_bonus(
         bonus.append((BONUS_NAMES[BODYGUARD], 1))
     if FORGED_IN_THE_FIRE in crew_abilities:
         bonus.append((BONUS_NAMES[FORGED_IN_THE_FIRE], 1))
+    if supernatural and ANOINTED in crew_abilities:
+        bonus.append((BONUS_NAMES[ANOINTED], 1))
     return bonus
 
 
@@ -302,7 +309,7 @@ REMINDERS: dict[str, tuple[str, ...]] = {
     "predators": ("engagement",),
     "vipers": ("downtime",),
     "blood_brothers": ("group",),
-    "anointed": ("resist", "downtime"),
+    "anointed": ("downtime",),  # its +1d to resist is applied; healing's is the GM's
     "bound_in_darkness": ("assist",),
     "conviction": ("downtime",),
     "glory_incarnate": ("roll",),

@@ -374,3 +374,41 @@ def test_battleborn_pays_a_push_with_special_armor_not_stress(client, ada_m, ada
     assert "Pay one push with special armor" not in panel(client, ada_m.user, ada.table)
     with pytest.raises(RuleError, match="no special armor left"):
         flow.set_push(by=ada_m, roll=again, dice_=True, effect=False, special=True)
+
+
+def test_anointed_resists_a_consequence_the_gm_marked_supernatural_with_1d_more(
+    client, table, gm, player, ada_m, ada
+):
+    """Anointed (Cult): "+1d to resist supernatural threats" (the app's ability text).
+    Whether the threat is supernatural is the GM's judgment: the consequence form asks
+    it of a crew with Anointed, and only what the GM marked is resisted with +1d. Ada's
+    Resolve is 1 (Command)."""
+    from django.urls import reverse
+
+    from rolls.models import Consequence
+
+    CrewFactory(table=table, crew_type="cult", abilities=["anointed"])
+    roll = flow.roll_dice(by=ada_m, roll=start(ada_m, ada), rng=Dice(2, 3))
+    assert "A supernatural threat" in panel(client, gm, table)
+    url = reverse("flow_step", args=[table.pk, roll.pk, "consequence"])
+    for description, marked in (("Possessed", {"supernatural": "1"}), ("Punched", {})):
+        data = {"kind": "harm", "level": "2", "description": description, "attribute": "resolve"}
+        assert client.post(url, data | marked, HTTP_HX_REQUEST="true").status_code == 200
+    assert "(supernatural)" in panel(client, player, table)
+    for consequence in Consequence.objects.all():
+        step = [table.pk, roll.pk, consequence.pk, "resist"]
+        assert client.post(reverse("flow_consequence_step", args=step)).status_code in (200, 302)
+    pools = dict(Consequence.objects.values_list("description", "resist_dice"))
+    assert (pools["Possessed"][0], pools["Punched"][0]) == (2, 1)
+    texts = [str(event.text) for event in roll.events.all()]
+    assert sum("(+1d Anointed)" in text for text in texts) == 1
+
+
+def test_the_supernatural_question_is_asked_only_of_a_crew_with_anointed(
+    client, table, gm, ada_m, ada
+):
+    """Anointed's "+1d to resist supernatural threats" is the only number the question
+    changes: a crew without it is not asked."""
+    CrewFactory(table=table, crew_type="cult", abilities=[])
+    flow.roll_dice(by=ada_m, roll=start(ada_m, ada), rng=Dice(2, 3))
+    assert "A supernatural threat" not in panel(client, gm, table)

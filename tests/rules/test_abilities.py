@@ -1,6 +1,8 @@
 """What special abilities do to the numbers, as the texts give them (000 Special abilities,
 SRD_FACTS §4, §5 and §6, and the ability texts in blades/content)."""
 
+import pytest
+
 from blades.rules import abilities
 from blades.rules.character import harm_penalty
 
@@ -225,3 +227,23 @@ def test_daredevil_takes_1d_from_resisting_what_its_roll_brought():
     ]
     assert abilities.resistance_bonus("prowess", {"daredevil"}, []) == []
     assert abilities.resistance_bonus("prowess", set(), [], daredevil=True) == []
+
+
+@pytest.mark.parametrize(
+    ("crew_abilities", "supernatural", "bonus"),
+    [
+        (["anointed"], True, [("Anointed", 1)]),
+        (["anointed"], False, []),
+        ([], True, []),
+        (["anointed", "forged_in_the_fire"], True, [("Forged in the Fire", 1), ("Anointed", 1)]),
+    ],
+)
+def test_anointed_adds_1d_to_resist_only_a_supernatural_consequence(
+    crew_abilities, supernatural, bonus
+):
+    """Anointed (Cult): "+1d to resist supernatural threats" (the app's ability text;
+    the texts give no more): only a consequence the GM marked supernatural."""
+    assert (
+        abilities.resistance_bonus("resolve", set(), crew_abilities, supernatural=supernatural)
+        == bonus
+    )
