@@ -312,6 +312,40 @@ def check_special_armor(character: Character) -> None:
         )
 
 
+def ability_stress(
+    *, by: Membership, roll: ActionRoll, ability: str, extras: tuple[str, ...] = ()
+) -> ActionRoll:
+    """Emberdeath (the crew's) or Ghost Veil (the roller's own): the roller uses it and
+    takes its stress now (blades.rules.abilities.ability_stress); what it does in the
+    fiction is the GM's."""
+    viewer = require_may(by, roll, "ability-stress")
+    with transaction.atomic():
+        roll = locked_roll(roll)
+        require_step(roll, Step.SETUP)
+        _require_action(roll)
+        character = Character.objects.get(pk=roll.character_id)
+        stress = ability_rules.ability_stress(
+            ability,
+            abilities=character.ability_keys,
+            crew_abilities=derived.crew_abilities(roll.table_id),
+            extras=extras,
+        )
+        require_open(roll, viewer, "ability-stress")
+        changes = Changes()
+        trauma = changes.stress(character, stress)
+        named = [Term(ability_rules.GHOST_VEIL_EXTRAS[extra]) for extra in sorted(set(extras))]
+        text = Words(
+            gettext_noop("%(ability)s%(extras)s: %(stress)s"),
+            ability=ability_rules.BONUS_NAMES[ability],
+            extras=Words(gettext_noop(" (%(extras)s)"), extras=Joined(", ", named))
+            if named
+            else "",
+            stress=Words(STRESS_TAKEN, name=character.name, stress=stress, trauma=trauma),
+        )
+        record(roll, by, text, changes)
+    return roll
+
+
 def rooks_gambit(*, by: Membership, roll: ActionRoll) -> ActionRoll:
     """Rook's Gambit: the roller takes 2 stress now and the roll uses their best action's
     rating; the goal still says what they are doing."""

@@ -103,6 +103,9 @@ class RollView:
     can_cancel: bool = False
     can_offer: bool = False
     can_gambit: bool = False
+    # The abilities the roller may pay stress for: (key, name, stress), Emberdeath (the
+    # crew's) and Ghost Veil (their own).
+    stress_abilities: list[tuple[str, str, int]] = field(default_factory=list)
     pool: int | None = None
     position: Position = Position.RISKY
     effect: Effect = Effect.STANDARD
@@ -246,6 +249,8 @@ def roll_view(
             view.pool, view.position, view.effect = terms.pool, terms.position, terms.effect
             # The button for an ability the roller has; the step refuses one they lack.
             view.can_gambit = "rooks-gambit" in steps and "rooks_gambit" in character.ability_keys
+            if "ability-stress" in steps:
+                view.stress_abilities = stress_abilities(character, crew)
             if "push" in steps:
                 view.special_push = derived.special_armor_ability(character)
         else:
@@ -401,6 +406,22 @@ def _rolls(table: Table, is_gm: bool):
     return rolls if is_gm else rolls.exclude(secret=True)
 
 
+def stress_abilities(character: Character, crew: Crew | None) -> list[tuple[str, str, int]]:
+    """Emberdeath and Ghost Veil as the roller may use them, each with its least stress."""
+    held = {
+        ability_rules.EMBERDEATH: crew is not None and ability_rules.EMBERDEATH in crew.abilities,
+        ability_rules.GHOST_VEIL: ability_rules.GHOST_VEIL in character.ability_keys,
+    }
+    return [
+        (key, ability_rules.BONUS_NAMES[key], ability_rules.ability_stress(
+            key, abilities=character.ability_keys,
+            crew_abilities=crew.abilities if crew else (),
+        ))
+        for key, has_it in held.items()
+        if has_it
+    ]  # fmt: skip
+
+
 def panel_context(table: Table, membership: Membership) -> dict:
     is_gm = membership.is_gm
     mine = flow_access.own_character(membership)
@@ -451,5 +472,8 @@ def panel_context(table: Table, membership: Membership) -> dict:
         "zero_pool_dice": dice_count(0),
         "assist_stress": ASSIST_STRESS,
         "gambit_stress": ability_rules.ROOKS_GAMBIT_STRESS,
+        "veil_extras": list(ability_rules.GHOST_VEIL_EXTRAS.items()),
+        "veil_extra_stress": ability_rules.GHOST_VEIL_EXTRA_STRESS,
+        "anointed_dice": ability_rules.ANOINTED_DICE,
         "expertise_stress": ability_rules.EXPERTISE_STRESS_MOST,
     }

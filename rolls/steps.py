@@ -176,6 +176,23 @@ class RooksGambit(RollStep):
         return actions.rooks_gambit(by=self.by, roll=self.roll)
 
 
+class AbilityStress(RollStep):
+    """Emberdeath or Ghost Veil, used by the roller for its stress (Ghost Veil's extras
+    each a flag)."""
+
+    ability = steps.text(20)
+    veil_minutes = steps.flag()
+    veil_invisible = steps.flag()
+    veil_floating = steps.flag()
+
+    def execute(self):
+        data = self.cleaned_data
+        extras = tuple(e for e in ("minutes", "invisible", "floating") if data[f"veil_{e}"])
+        return actions.ability_stress(
+            by=self.by, roll=self.roll, ability=data["ability"], extras=extras
+        )
+
+
 class AbilityBonus(RollStep):
     bonus = steps.text(20)
     reason = steps.text(120)
@@ -271,6 +288,7 @@ ROLL_STEPS: dict[str, type[RollStep]] = {
     "offer-bargain": OfferBargain,
     "accept-bargain": AcceptBargain,
     "rooks-gambit": RooksGambit,
+    "ability-stress": AbilityStress,
     "ability": AbilityBonus,
     "roll": Roll,
     "cancel": Cancel,

@@ -71,6 +71,7 @@ IRON_WILL = "iron_will"
 FORGED_IN_THE_FIRE = "forged_in_the_fire"
 BODYGUARD = "bodyguard"
 ANOINTED = "anointed"
+ANOINTED_DICE = 1
 
 # The name a roll's line gives the ability behind its bonus dice: a word of the rules, read
 # in its reader's language; its translation is the content's name for the ability
@@ -78,6 +79,8 @@ ANOINTED = "anointed"
 BLOOD_BROTHERS = "blood_brothers"
 DAREDEVIL = "daredevil"
 MASTERMIND = "mastermind"
+EMBERDEATH = "emberdeath"
+GHOST_VEIL = "ghost_veil"
 DAREDEVIL_DICE = 1  # +1d on the desperate roll, -1d resisting what it brought
 BONUS_NAMES = {
     DAREDEVIL: Term(_("Daredevil")),
@@ -86,6 +89,8 @@ BONUS_NAMES = {
     BODYGUARD: Term(_("Bodyguard")),
     FORGED_IN_THE_FIRE: Term(_("Forged in the Fire")),
     ANOINTED: Term(_("Anointed")),
+    EMBERDEATH: Term(_("Emberdeath")),
+    GHOST_VEIL: Term(_("Ghost Veil")),
     "door_kickers": Term(_("Door Kickers")),
     "second_story": Term(_("Second Story")),
 }
@@ -119,7 +124,7 @@ def resistance_bonus(
     if FORGED_IN_THE_FIRE in crew_abilities:
         bonus.append((BONUS_NAMES[FORGED_IN_THE_FIRE], 1))
     if supernatural and ANOINTED in crew_abilities:
-        bonus.append((BONUS_NAMES[ANOINTED], 1))
+        bonus.append((BONUS_NAMES[ANOINTED], ANOINTED_DICE))
     return bonus
 
 
@@ -475,6 +480,46 @@ def calculating_gives(pay_with: str, *, spiders: int, used: int) -> bool:
     if used >= spiders:
         raise RuleError(_("Calculating's extra activity is taken this downtime."))
     return True
+
+
+# --- Abilities paid in stress ---------------------------------------------------------------
+
+EMBERDEATH_STRESS = 3
+GHOST_VEIL_STRESS = 2
+GHOST_VEIL_EXTRA_STRESS = 1
+# Ghost Veil's extras, +1 stress each, with the words a roll's line names them by.
+GHOST_VEIL_EXTRAS = {
+    "minutes": _("for minutes"),
+    "invisible": _("invisible"),
+    "floating": _("floating"),
+}
+
+
+def ability_stress(
+    ability: str,
+    *,
+    abilities: Collection[str],
+    crew_abilities: Collection[str],
+    extras: Collection[str] = (),
+) -> int:
+    """The stress a character takes to use an ability that costs it. Emberdeath
+    (Assassins): "Take 3 stress as you kill someone to burn away their spirit and body";
+    Ghost Veil (Lurk): "Take 2 stress to turn shadowy and insubstantial for a moment; +1
+    stress each for minutes instead, invisibility, or floating" (the app's ability
+    texts: the rules texts lack both)."""
+    if ability == EMBERDEATH:
+        if EMBERDEATH not in crew_abilities:
+            raise RuleError(_("The crew does not have Emberdeath."))
+        if extras:
+            raise RuleError(_("Emberdeath has no extras."))
+        return EMBERDEATH_STRESS
+    if ability == GHOST_VEIL:
+        if GHOST_VEIL not in abilities:
+            raise RuleError(_("Only a character with Ghost Veil takes its stress."))
+        if not set(extras) <= set(GHOST_VEIL_EXTRAS):
+            raise RuleError(_("Ghost Veil's extras are minutes, invisibility and floating."))
+        return GHOST_VEIL_STRESS + GHOST_VEIL_EXTRA_STRESS * len(set(extras))
+    raise RuleError(_("Choose Emberdeath or Ghost Veil."))
 
 
 # --- Rook's Gambit --------------------------------------------------------------------------

@@ -412,3 +412,53 @@ def test_the_supernatural_question_is_asked_only_of_a_crew_with_anointed(
     CrewFactory(table=table, crew_type="cult", abilities=[])
     flow.roll_dice(by=ada_m, roll=start(ada_m, ada), rng=Dice(2, 3))
     assert "A supernatural threat" not in panel(client, gm, table)
+
+
+def test_emberdeath_marks_its_3_stress_from_the_roll_panel(client, table, player, ada_m, ada):
+    """Emberdeath (Assassins): "Take 3 stress as you kill someone to burn away their
+    spirit and body in a shower of sparks" (the app's ability text): the roller uses it
+    from the roll panel, and the stress is marked."""
+    from django.urls import reverse
+
+    roll = start(ada_m, ada)
+    assert "Use Emberdeath" not in panel(client, player, table)
+    url = reverse("flow_step", args=[table.pk, roll.pk, "ability-stress"])
+    refused = client.post(url, {"ability": "emberdeath"}, HTTP_HX_REQUEST="true")
+    assert refused.status_code == 422 and "does not have Emberdeath" in refused.content.decode()
+    CrewFactory(table=table, crew_type="assassins", abilities=["emberdeath"])
+    assert "Use Emberdeath (3 stress)" in panel(client, player, table)
+    before = fresh(ada).stress
+    assert client.post(url, {"ability": "emberdeath"}, HTTP_HX_REQUEST="true").status_code == 200
+    assert fresh(ada).stress == before + 3
+    assert str(roll.events.order_by("pk").last().text) == "Emberdeath: Ada takes 3 stress"
+
+
+def test_ghost_veil_marks_2_stress_and_1_more_for_each_extra(client, table, player, ada_m, ada):
+    """Ghost Veil (Lurk): "Take 2 stress to turn shadowy and insubstantial for a moment;
+    +1 stress each for minutes instead, invisibility, or floating" (the app's ability
+    text): for minutes and floating, 4 stress."""
+    from django.urls import reverse
+
+    give(ada, "ghost_veil")
+    roll = start(ada_m, ada)
+    assert "Use Ghost Veil (2 stress)" in panel(client, player, table)
+    before = fresh(ada).stress
+    url = reverse("flow_step", args=[table.pk, roll.pk, "ability-stress"])
+    data = {"ability": "ghost_veil", "veil_minutes": "1", "veil_floating": "1"}
+    assert client.post(url, data, HTTP_HX_REQUEST="true").status_code == 200
+    assert fresh(ada).stress == before + 4
+    text = str(roll.events.order_by("pk").last().text)
+    assert text == "Ghost Veil (floating, for minutes): Ada takes 4 stress"
+
+
+def test_only_the_roller_pays_for_their_ability(client, table, other_player, ada_m, bo, ada):
+    """Ghost Veil is the roller's own: a teammate's post is refused, their stress kept."""
+    from django.urls import reverse
+
+    give(ada, "ghost_veil")
+    roll = start(ada_m, ada)
+    client.force_login(other_player)
+    url = reverse("flow_step", args=[table.pk, roll.pk, "ability-stress"])
+    answer = client.post(url, {"ability": "ghost_veil"}, HTTP_HX_REQUEST="true")
+    assert answer.status_code == 403
+    assert fresh(ada).stress == ada.stress and fresh(bo).stress == bo.stress

@@ -247,3 +247,51 @@ def test_anointed_adds_1d_to_resist_only_a_supernatural_consequence(
         abilities.resistance_bonus("resolve", set(), crew_abilities, supernatural=supernatural)
         == bonus
     )
+
+
+@pytest.mark.parametrize(
+    ("ability", "extras", "stress"),
+    [
+        ("emberdeath", (), 3),
+        ("ghost_veil", (), 2),
+        ("ghost_veil", ("minutes",), 3),
+        ("ghost_veil", ("minutes", "invisible"), 4),
+        ("ghost_veil", ("minutes", "invisible", "floating"), 5),
+        ("ghost_veil", ("floating", "floating"), 3),
+    ],
+)
+def test_emberdeath_and_ghost_veil_cost_their_stress(ability, extras, stress):
+    """Emberdeath (Assassins): "Take 3 stress as you kill someone"; Ghost Veil (Lurk):
+    "Take 2 stress to turn shadowy and insubstantial for a moment; +1 stress each for
+    minutes instead, invisibility, or floating" (the app's ability texts)."""
+    assert (
+        abilities.ability_stress(
+            ability, abilities={"ghost_veil"}, crew_abilities={"emberdeath"}, extras=extras
+        )
+        == stress
+    )
+
+
+@pytest.mark.parametrize(
+    ("ability", "extras", "refusal"),
+    [
+        ("emberdeath", (), "does not have Emberdeath"),
+        ("ghost_veil", (), "Only a character with Ghost Veil"),
+        ("savage", (), "Choose Emberdeath or Ghost Veil"),
+    ],
+)
+def test_ability_stress_only_with_the_ability(ability, extras, refusal):
+    """Only whoever has Emberdeath (their crew) or Ghost Veil (their own) pays for it."""
+    from blades.rules.errors import RuleError
+
+    with pytest.raises(RuleError, match=refusal):
+        abilities.ability_stress(ability, abilities=set(), crew_abilities=set(), extras=extras)
+
+
+def test_ghost_veil_knows_only_its_three_extras():
+    from blades.rules.errors import RuleError
+
+    with pytest.raises(RuleError, match="extras are"):
+        abilities.ability_stress(
+            "ghost_veil", abilities={"ghost_veil"}, crew_abilities=(), extras=("flying",)
+        )
