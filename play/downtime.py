@@ -353,6 +353,43 @@ def overindulge(*, activity: DowntimeActivity, choice: str) -> DowntimeActivity:
     return activity
 
 
+def shift_vice(*, activity: DowntimeActivity, shift: int) -> DowntimeActivity:
+    """Functioning Vice: after seeing the indulgence's die, the player shifts it up or
+    down by 1 or 2 (once, before any overindulgence is chosen); the stress it cleared is
+    read again from the stress marked before the indulgence (blades.rules.abilities)."""
+    with transaction.atomic():
+        phase = locked_phase(activity.character.table_id)
+        expect_step(phase, Step.ACTIVITIES)
+        activity = DowntimeActivity.objects.select_related("character", "roll").get(pk=activity.pk)
+        character = Character.objects.get(pk=activity.character_id)
+        if activity.kind != Kind.INDULGE_VICE or activity.roll is None:
+            raise RuleError(gettext_noop("Only an indulgence's die is shifted."))
+        if ability_rules.FUNCTIONING_VICE not in character.ability_keys:
+            raise RuleError(
+                gettext_noop("%(name)s does not have Functioning Vice."), name=character.name
+            )
+        if activity.vice_shift or activity.overindulgence:
+            raise RuleError(gettext_noop("This indulgence's die is already read."))
+        relief = activity.roll.as_dice.counting
+        marked = character.stress + activity.amount  # before the indulgence cleared it
+        read = ability_rules.functioning_vice(relief, shift, marked)
+        character_actions.mark_stress(character=character, amount=activity.amount - read.cleared)
+        activity.vice_shift, activity.amount = shift, read.cleared
+        activity.overindulged = read.overindulged
+        said = Words(
+            gettext_noop("Functioning Vice: the die reads %(die)s; clear %(stress)s stress"),
+            die=read.relief,
+            stress=read.cleared,
+        )
+        if read.overindulged:
+            said = Words(gettext_noop("%(summary)s, overindulged!"), summary=said)
+        activity.result = said
+        activity.save(update_fields=["vice_shift", "amount", "overindulged", "result"])
+        table_actions.amend_roll(activity.roll, summary=said)
+        push_phase(phase)
+    return activity
+
+
 def raise_result(*, activity: DowntimeActivity, coin: int) -> DowntimeActivity:
     """After the roll, coin the PC spends lifts the result a level for each RAISE_COIN
     (an asset's quality past a critical, PAST_CRITICAL_COIN a level); the difference

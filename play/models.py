@@ -189,6 +189,8 @@ class DowntimeActivity(models.Model):
         "crews.Cohort", on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
     )
     overindulged = models.BooleanField(default=False)
+    # Functioning Vice: how far the player shifted the indulgence's die (0: not shifted).
+    vice_shift = models.SmallIntegerField(default=0)
     overindulgence = models.CharField(max_length=20, blank=True)
     # Attract Trouble's extra entanglement: what its roll offers, then how it was resolved.
     entanglements = shapes.ShapedJSONField(

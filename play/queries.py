@@ -184,6 +184,14 @@ def phase_page(table: Table, membership: Membership, **extra) -> dict:
     for character in characters:
         character.mine = access.acts_for(membership, character)
         character.activities = [a for a in activities if a.character_id == character.pk]
+        for activity in character.activities:
+            # Functioning Vice: the player shifts the die once they have seen it.
+            activity.can_shift_vice = (
+                character.mine
+                and ability_rules.FUNCTIONING_VICE in character.ability_keys
+                and activity.kind == DowntimeActivity.Kind.INDULGE_VICE
+                and not (activity.vice_shift or activity.overindulgence)
+            )
         character.xp_done = character.pk in phase.xp_done
         character.xp_triggers = xp_triggers(character)
         character.xp_most = character_rules.XP_PER_TRIGGER_MAX * len(character.xp_triggers)
@@ -242,6 +250,7 @@ def phase_page(table: Table, membership: Membership, **extra) -> dict:
         "checklist": translated(score_rules.ENGAGEMENT_CHECKLIST),
         "activities": translated(score_rules.ACTIVITIES),
         "raisable": score_rules.RAISABLE,
+        "vice_shifts": ability_rules.VICE_SHIFTS,
         "overindulgences": [
             (key, {"label": gettext(o.label), "description": gettext(o.description)})
             for key, o in OVERINDULGENCES.items()

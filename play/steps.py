@@ -348,6 +348,15 @@ class Overindulge(ScoundrelStep):
         return downtime.overindulge(activity=self.activity, choice=self.cleaned_data["choice"])
 
 
+class ShiftVice(ScoundrelStep):
+    """Functioning Vice: the indulgence's die shifted by -2, -1, +1 or +2."""
+
+    shift = steps.whole(low=-2, high=2)
+
+    def execute(self):
+        return downtime.shift_vice(activity=self.activity, shift=self.cleaned_data["shift"])
+
+
 class RollTrouble(PhaseStep):
     """The GM rolls the extra entanglement an overindulgence's Attract Trouble brings."""
 
@@ -436,6 +445,7 @@ STEPS: dict[str, type[PhaseStep]] = {
     "downtime_activity": DowntimeActivityStep,
     "activity_raise": RaiseResult,
     "activity_overindulge": Overindulge,
+    "activity_vice_shift": ShiftVice,
     "activity_trouble": RollTrouble,
     "downtime_faction_roll": FactionRoll,
     "downtime_end": EndDowntime,

@@ -11,6 +11,7 @@ from blades.rules.character import HARM_PENALTIES, HARM_SLOTS, harm_rows, roll_w
 from blades.rules.crew import STRESS_BOXES_MOST as CREW_STRESS_BOXES_MOST
 from blades.rules.dice import Outcome, Roll
 from blades.rules.errors import RuleError, Term, _
+from blades.rules.rolls import ViceResult
 from blades.rules.words import Joined
 
 # --- Stress and harm ----------------------------------------------------------------------
@@ -520,6 +521,29 @@ def ability_stress(
             raise RuleError(_("Ghost Veil's extras are minutes, invisibility and floating."))
         return GHOST_VEIL_STRESS + GHOST_VEIL_EXTRA_STRESS * len(set(extras))
     raise RuleError(_("Choose Emberdeath or Ghost Veil."))
+
+
+# --- Indulging a vice ----------------------------------------------------------------------
+
+FUNCTIONING_VICE = "functioning_vice"
+VICE_SHIFTS = (-2, -1, 1, 2)
+DIE_FACES = (1, 6)
+
+
+def functioning_vice(relief: int, shift: int, stress_marked: int) -> ViceResult:
+    """The indulgence read again once the die is shifted. Functioning Vice (Spider):
+    "When you indulge, shift the die result up or down by 1 or 2" (the app's ability
+    text; SRD_FACTS §1.7: "lets you shift the die by ±1 or ±2"): `relief` is the die
+    that counted, `stress_marked` the stress before the indulgence. A die reads 1 to 6,
+    so a shift past either end stops there; clearing more than was marked is still
+    overindulging."""
+    if shift not in VICE_SHIFTS:
+        raise RuleError(_("Shift the die up or down by 1 or 2."))
+    if stress_marked < 0:
+        raise ValueError("stress marked cannot be negative")
+    low, high = DIE_FACES
+    die = min(high, max(low, relief + shift))
+    return ViceResult(cleared=min(die, stress_marked), relief=die, overindulged=die > stress_marked)
 
 
 # --- Rook's Gambit --------------------------------------------------------------------------

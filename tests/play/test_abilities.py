@@ -288,3 +288,57 @@ def test_slippery_rolls_the_entanglement_twice_and_offers_both(table, crew, fact
         table=table, roller=gm, name="Cooperation", choice="avoid"
     )  # the crew keeps the roll it prefers
     assert Phase.objects.get(table=table).step == "activities"
+
+
+def _indulged(pc, player, stress: int, die: int):
+    """Cross indulges at `stress` and the counting die falls on `die` (every die alike)."""
+    Character.objects.filter(pk=pc.pk).update(stress=stress)
+    return downtime.indulge_vice(character=pc, roller=player, rng=FixedDice(*[die] * 6))
+
+
+def test_functioning_vice_shifts_the_die_after_seeing_it(client, in_downtime, pc, player):
+    """Functioning Vice (Spider): "When you indulge, shift the die result up or down by 1
+    or 2" (the app's ability text): a 3 at 6 stress clears 3; shifted +2 it clears 5.
+    Offered only to a Spider who has it, once."""
+    from django.urls import reverse
+
+    activity = _indulged(pc, player, stress=6, die=3)
+    assert fresh(pc).stress == 3
+    client.force_login(player)
+    url = reverse("activity_vice_shift", args=[pc.table_id, activity.pk])
+    refused = client.post(url, {"shift": "2"}, HTTP_HX_REQUEST="true")
+    assert (
+        refused.status_code == 422 and "does not have Functioning Vice" in refused.content.decode()
+    )
+    give(pc, "functioning_vice")
+    page = client.get(reverse("phase_panel", args=[pc.table_id])).content.decode()
+    assert "Functioning Vice: shift the die" in page
+    assert client.post(url, {"shift": "2"}, HTTP_HX_REQUEST="true").status_code == 200
+    assert fresh(pc).stress == 1
+    activity.refresh_from_db()
+    assert (activity.vice_shift, activity.amount) == (2, 5)
+    assert str(activity.result) == "Functioning Vice: the die reads 5; clear 5 stress"
+    page = client.get(reverse("phase_panel", args=[pc.table_id])).content.decode()
+    assert "Functioning Vice: shift the die" not in page
+    again = client.post(url, {"shift": "-1"}, HTTP_HX_REQUEST="true")
+    assert again.status_code == 422 and fresh(pc).stress == 1
+
+
+def test_functioning_vice_shifts_an_overindulgence_away(client, in_downtime, pc, player):
+    """Functioning Vice: "shift the die result up or down by 1 or 2": a 4 at 2 stress
+    overindulges; shifted -2 it clears the 2 stress and no more, so no overindulgence is
+    left to choose. A shift of 3 is refused with the rule's message."""
+    from django.urls import reverse
+
+    give(pc, "functioning_vice")
+    activity = _indulged(pc, player, stress=2, die=4)
+    assert activity.overindulged and fresh(pc).stress == 0
+    client.force_login(player)
+    url = reverse("activity_vice_shift", args=[pc.table_id, activity.pk])
+    wrong = client.post(url, {"shift": "3"}, HTTP_HX_REQUEST="true")
+    assert wrong.status_code == 422
+    assert client.post(url, {"shift": "-2"}, HTTP_HX_REQUEST="true").status_code == 200
+    activity.refresh_from_db()
+    assert (activity.overindulged, activity.amount, fresh(pc).stress) == (False, 2, 0)
+    page = client.get(reverse("phase_panel", args=[pc.table_id])).content.decode()
+    assert "Choose overindulgence" not in page

@@ -295,3 +295,32 @@ def test_ghost_veil_knows_only_its_three_extras():
         abilities.ability_stress(
             "ghost_veil", abilities={"ghost_veil"}, crew_abilities=(), extras=("flying",)
         )
+
+
+@pytest.mark.parametrize(
+    ("relief", "shift", "marked", "cleared", "die", "overindulged"),
+    [
+        (3, 2, 9, 5, 5, False),  # more relief
+        (5, -2, 3, 3, 3, False),  # down, out of overindulging
+        (5, -1, 3, 3, 4, True),  # down, still past the stress marked
+        (2, 1, 6, 3, 3, False),
+        (6, 2, 9, 6, 6, False),  # a die reads at most 6
+        (1, -2, 4, 1, 1, False),  # and at least 1
+        (4, 2, 5, 5, 6, True),  # up, into overindulging
+    ],
+)
+def test_functioning_vice_shifts_the_indulgence_die(
+    relief, shift, marked, cleared, die, overindulged
+):
+    """Functioning Vice (Spider): "When you indulge, shift the die result up or down by 1
+    or 2" (the app's ability text; SRD_FACTS: "lets you shift the die by ±1 or ±2")."""
+    result = abilities.functioning_vice(relief, shift, marked)
+    assert (result.cleared, result.relief, result.overindulged) == (cleared, die, overindulged)
+
+
+@pytest.mark.parametrize("shift", [0, 3, -3])
+def test_functioning_vice_shifts_by_1_or_2_only(shift):
+    from blades.rules.errors import RuleError
+
+    with pytest.raises(RuleError, match="up or down by 1 or 2"):
+        abilities.functioning_vice(3, shift, 5)

@@ -98,6 +98,7 @@ NOT_HIDDEN = {
     "score_load": "a player's own load",
     "flashback_pay": "a player pays their own flashback",
     "activity_overindulge": "a player's own vice",
+    "activity_vice_shift": "a player's own vice: Functioning Vice shifts its die",
     "activity_trouble": "rolls an overindulgence's extra entanglement: it names no faction "
     "(resolving it is entanglement_resolve, played here)",
     "xp_character": "a player's own xp",
