@@ -182,6 +182,8 @@ class DowntimeActivity(models.Model):
     outcome = models.CharField(max_length=10, blank=True)  # after any coin raised it
     raised = models.PositiveSmallIntegerField(default=0)
     amount = models.PositiveSmallIntegerField(default=0)  # ticks, heat removed or quality
+    # Analyst's free ticks among a project's `amount` (two to spread each downtime).
+    free_ticks = models.PositiveSmallIntegerField(default=0)
     clock = models.ForeignKey(
         Clock, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
     )

@@ -184,6 +184,16 @@ def phase_page(table: Table, membership: Membership, **extra) -> dict:
     for character in characters:
         character.mine = access.acts_for(membership, character)
         character.activities = [a for a in activities if a.character_id == character.pk]
+        # A project's own controls: Analyst's free ticks left this downtime, and a
+        # Mastermind's push paid with special armor while the box is unmarked.
+        character.analyst_left = (
+            ability_rules.ANALYST_TICKS - sum(a.free_ticks for a in character.activities)
+            if ability_rules.ANALYST in character.ability_keys
+            else 0
+        )
+        character.push_special = (
+            ability_rules.MASTERMIND in character.ability_keys and not character.special_used
+        )
         for activity in character.activities:
             # Functioning Vice: the player shifts the die once they have seen it.
             activity.can_shift_vice = (

@@ -255,6 +255,8 @@ class DowntimeActivityStep(ScoundrelStep):
     helped = steps.flag()
     push = steps.flag()
     push_act = steps.flag()
+    push_special = steps.flag()
+    analyst = steps.whole(low=0, high=ability_rules.ANALYST_TICKS, required=False)
     detail = steps.text(200)
     restricted = steps.flag()
     action = _word()
@@ -298,6 +300,7 @@ class DowntimeActivityStep(ScoundrelStep):
             name=data["clock_name"],
             segments=self.value("segments", downtime.PROJECT_SEGMENTS),
             helped=data["helped"], push=data["push"], push_act=data["push_act"],
+            push_special=data["push_special"], analyst=self.value("analyst", 0),
         )  # fmt: skip
 
     def _recover(self, data, **common):

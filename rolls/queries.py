@@ -252,7 +252,7 @@ def roll_view(
             if "ability-stress" in steps:
                 view.stress_abilities = stress_abilities(character, crew)
             if "push" in steps:
-                view.special_push = derived.special_armor_ability(character)
+                view.special_push = derived.special_push_ability(roll, character)
         else:
             assists = derived.group_assists(roll)
             if "group-bonus" in steps:

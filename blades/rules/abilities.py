@@ -546,6 +546,51 @@ def functioning_vice(relief: int, shift: int, stress_marked: int) -> ViceResult:
     return ViceResult(cleared=min(die, stress_marked), relief=die, overindulged=die > stress_marked)
 
 
+# --- Long-term projects --------------------------------------------------------------------
+
+ANALYST = "analyst"
+ANALYST_TICKS = 2
+
+
+def analyst_ticks(asked: int, *, has_it: bool, used: int) -> int:
+    """The free ticks a project takes from Analyst (Leech): "Each downtime, get two free
+    ticks to spread over long-term projects for investigation or learning a formula or
+    design" (the app's ability text; SRD_FACTS §1.3: "gives 2 free ticks per downtime to
+    investigation or formula projects"). `asked`: the ticks the player puts on this
+    project; `used`: those already spread this downtime. Whether the project is an
+    investigation or a formula is the GM's to judge."""
+    if not asked:
+        return 0
+    if not has_it:
+        raise RuleError(_("Only a character with Analyst has its free ticks."))
+    if asked < 0 or used + asked > ANALYST_TICKS:
+        raise RuleError(
+            _("Analyst gives %(ticks)s free ticks each downtime; %(left)s left."),
+            ticks=ANALYST_TICKS,
+            left=max(0, ANALYST_TICKS - used),
+        )
+    return asked
+
+
+def mastermind_push(abilities: Collection[str], pushes: int) -> int:
+    """The pushes of a long-term project still paid in stress once Mastermind's special
+    armor pays one: "You may expend your special armor to ... push yourself when you
+    gather information or work on a long-term project ... you get one of the benefits
+    (+1d, +1 effect, act despite severe harm) but you don't take 2 stress" (000)."""
+    if MASTERMIND not in abilities:
+        raise RuleError(_("Only a Mastermind pays a project's push with special armor."))
+    if pushes < 1:
+        raise RuleError(_("Choose the push your special armor pays for."))
+    return pushes - 1
+
+
+def special_push_allowed(ability: str, *, gather_information: bool) -> bool:
+    """Whether special armor from `ability` may pay an action roll's push. Mastermind's
+    only "when you gather information" (000; its project push is the downtime's); the
+    other abilities' pushes are the GM's to judge (Battleborn's "during a fight")."""
+    return ability != MASTERMIND or gather_information
+
+
 # --- Rook's Gambit --------------------------------------------------------------------------
 
 ROOKS_GAMBIT_STRESS = 2

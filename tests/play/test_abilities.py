@@ -342,3 +342,65 @@ def test_functioning_vice_shifts_an_overindulgence_away(client, in_downtime, pc,
     assert (activity.overindulged, activity.amount, fresh(pc).stress) == (False, 2, 0)
     page = client.get(reverse("phase_panel", args=[pc.table_id])).content.decode()
     assert "Choose overindulgence" not in page
+
+
+def _project(client, player, pc, **data):
+    from django.urls import reverse
+
+    client.force_login(player)
+    url = reverse("downtime_activity", args=[pc.table_id, pc.pk])
+    post = {"kind": "project", "action": "study", "clock_name": "The cipher", **data}
+    return client.post(url, post, HTTP_HX_REQUEST="true")
+
+
+def test_analyst_puts_its_two_free_ticks_on_a_project(client, in_downtime, pc, player):
+    """Analyst (Leech): "Each downtime, get two free ticks to spread over long-term
+    projects for investigation or learning a formula or design" (the app's ability
+    text): offered on the project form, the ticks go on its clock beside the roll's;
+    once the two are spread, none is left this downtime."""
+    from django.urls import reverse
+
+    from blades.rules.dice import Outcome
+    from blades.rules.rolls import downtime_ticks
+    from play.models import DowntimeActivity
+
+    refused = _project(client, player, pc, analyst="2")
+    assert (
+        refused.status_code == 422 and "Only a character with Analyst" in refused.content.decode()
+    )
+    give(pc, "analyst")
+    page = client.get(reverse("phase_panel", args=[pc.table_id])).content.decode()
+    assert "Analyst's free ticks" in page and "(2 left this downtime)" in page
+    assert _project(client, player, pc, analyst="2").status_code == 200
+    activity = DowntimeActivity.objects.get(character=pc, kind="project")
+    assert activity.free_ticks == 2
+    assert activity.amount == downtime_ticks(Outcome(activity.outcome)) + 2
+    assert activity.clock.filled == min(activity.amount, activity.clock.segments)
+    assert "(2 from Analyst)" in str(activity.result)
+    more = _project(client, player, pc, analyst="1", pay_with="coin")
+    assert more.status_code == 422 and "0 left" in more.content.decode()
+    page = client.get(reverse("phase_panel", args=[pc.table_id])).content.decode()
+    assert "Analyst's free ticks" not in page
+
+
+def test_a_mastermind_pays_a_projects_push_with_special_armor(client, in_downtime, pc, player):
+    """Mastermind (000): "You may expend your special armor to ... push yourself when you
+    ... work on a long-term project ... you get one of the benefits (+1d, +1 effect, act
+    despite severe harm) but you don't take 2 stress": the project's push gives its die,
+    the special armor is marked and no stress is."""
+    from django.urls import reverse
+
+    from play.models import DowntimeActivity
+
+    refused = _project(client, player, pc, push="1", push_special="1")
+    assert refused.status_code == 422 and "Only a Mastermind" in refused.content.decode()
+    give(pc, "mastermind")
+    page = client.get(reverse("phase_panel", args=[pc.table_id])).content.decode()
+    assert "Pay the push with special armor (Mastermind)" in page
+    stress = fresh(pc).stress
+    assert _project(client, player, pc, push="1", push_special="1").status_code == 200
+    activity = DowntimeActivity.objects.get(character=pc, kind="project")
+    assert activity.roll.pool == fresh(pc).study + 1
+    assert fresh(pc).special_used and fresh(pc).stress == stress
+    page = client.get(reverse("phase_panel", args=[pc.table_id])).content.decode()
+    assert "Pay the push with special armor" not in page

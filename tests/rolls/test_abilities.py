@@ -462,3 +462,28 @@ def test_only_the_roller_pays_for_their_ability(client, table, other_player, ada
     answer = client.post(url, {"ability": "ghost_veil"}, HTTP_HX_REQUEST="true")
     assert answer.status_code == 403
     assert fresh(ada).stress == ada.stress and fresh(bo).stress == bo.stress
+
+
+def test_a_mastermind_pays_a_push_with_special_armor_only_gathering_information(
+    client, table, player, ada_m, ada
+):
+    """Mastermind (000): "You may expend your special armor to ... push yourself when you
+    gather information or work on a long-term project": on an action roll that gathers
+    no information the push is paid in stress; on one that gathers it, the armor pays."""
+    from django.urls import reverse
+
+    give(ada, "mastermind")
+    roll = start(ada_m, ada)
+    assert "Pay one push with special armor" not in panel(client, player, table)
+    url = reverse("flow_step", args=[table.pk, roll.pk, "push"])
+    data = {"push_dice": "1", "push_special": "1"}
+    refused = client.post(url, data, HTTP_HX_REQUEST="true")
+    assert refused.status_code == 422 and "only to gather information" in refused.content.decode()
+    flow.cancel(by=ada_m, roll=roll)
+    roll = start(ada_m, ada, gather_information=True)
+    assert "Pay one push with special armor (Mastermind)" in panel(client, player, table)
+    url = reverse("flow_step", args=[table.pk, roll.pk, "push"])
+    assert client.post(url, data, HTTP_HX_REQUEST="true").status_code == 200
+    stress = fresh(ada).stress
+    roll = flow.roll_dice(by=ada_m, roll=roll, rng=Dice(4, 4, 4))
+    assert fresh(ada).special_used and fresh(ada).stress == stress

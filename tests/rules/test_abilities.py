@@ -324,3 +324,55 @@ def test_functioning_vice_shifts_by_1_or_2_only(shift):
 
     with pytest.raises(RuleError, match="up or down by 1 or 2"):
         abilities.functioning_vice(3, shift, 5)
+
+
+@pytest.mark.parametrize(
+    ("asked", "used", "ticks"), [(0, 0, 0), (2, 0, 2), (1, 0, 1), (1, 1, 1), (0, 2, 0)]
+)
+def test_analyst_spreads_two_free_ticks_a_downtime(asked, used, ticks):
+    """Analyst (Leech): "Each downtime, get two free ticks to spread over long-term
+    projects for investigation or learning a formula or design" (the app's ability
+    text; SRD_FACTS: "2 free ticks per downtime")."""
+    assert abilities.analyst_ticks(asked, has_it=True, used=used) == ticks
+
+
+@pytest.mark.parametrize(
+    ("asked", "has_it", "used", "refusal"),
+    [(1, False, 0, "Only a character with Analyst"), (3, True, 0, "2 free ticks"),
+     (2, True, 1, "1 left"), (1, True, 2, "0 left"), (-1, True, 0, "2 free ticks")],
+)  # fmt: skip
+def test_analyst_gives_no_more_than_two(asked, has_it, used, refusal):
+    from blades.rules.errors import RuleError
+
+    with pytest.raises(RuleError) as refused:
+        abilities.analyst_ticks(asked, has_it=has_it, used=used)
+    assert refusal in str(refused.value)
+
+
+@pytest.mark.parametrize(("pushes", "in_stress"), [(1, 0), (2, 1)])
+def test_mastermind_pays_one_project_push_with_special_armor(pushes, in_stress):
+    """Mastermind (000): "You may expend your special armor to ... push yourself when you
+    gather information or work on a long-term project ... but you don't take 2
+    stress": one push is paid with the armor, any other in stress."""
+    assert abilities.mastermind_push({"mastermind"}, pushes) == in_stress
+
+
+def test_only_a_mastermind_pays_a_project_push_with_armor():
+    from blades.rules.errors import RuleError
+
+    with pytest.raises(RuleError, match="Only a Mastermind"):
+        abilities.mastermind_push({"battleborn"}, 1)
+    with pytest.raises(RuleError, match="Choose the push"):
+        abilities.mastermind_push({"mastermind"}, 0)
+
+
+@pytest.mark.parametrize(
+    ("ability", "gathering", "allowed"),
+    [("mastermind", True, True), ("mastermind", False, False), ("battleborn", False, True)],
+)
+def test_mastermind_pushes_an_action_roll_with_armor_only_gathering_information(
+    ability, gathering, allowed
+):
+    """Mastermind (000): "push yourself when you gather information or work on a
+    long-term project": on an action roll, only one that gathers information."""
+    assert abilities.special_push_allowed(ability, gather_information=gathering) is allowed
