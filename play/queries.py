@@ -270,6 +270,10 @@ def phase_page(table: Table, membership: Membership, **extra) -> dict:
         "crew_triggers": crew_triggers(crew),
         "questioning": QUESTIONING,
         "prison_claims": prison_claims() if is_gm else [],
+        # Jail Bird's +1 status with the faction helped inside, whatever the roll: said
+        # where the GM names that faction (the rules apply it).
+        "jail_birds": [c.name for c in characters if "jail_bird" in c.ability_keys],
+        "jail_bird_status": ability_rules.JAIL_BIRD_STATUS,
         "sentence": gettext(sentence(crew.wanted)) if crew else "",
         "job_sizes": job_sizes(),
         "exposures": exposures(),

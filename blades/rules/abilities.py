@@ -238,6 +238,17 @@ def incarceration(
     return tier + ironhook_contacts + jail_bird, max(0, wanted - jail_bird)
 
 
+JAIL_BIRD_STATUS = 1
+
+
+def prison_status(roll_status: int, *, jail_bird: bool) -> int:
+    """The status the crew gains with the faction helped inside: the incarceration
+    roll's (+1 on a 6 or a critical), and Jail Bird's (Spider) whatever the roll: "When
+    jailed, ... you gain +1 status with a faction you help inside" (the app's ability
+    text). Which faction was helped is the GM's to name."""
+    return roll_status + JAIL_BIRD_STATUS * jail_bird
+
+
 # --- Heat and war -------------------------------------------------------------------------
 
 

@@ -404,3 +404,28 @@ def test_a_mastermind_pays_a_projects_push_with_special_armor(client, in_downtim
     assert fresh(pc).special_used and fresh(pc).stress == stress
     page = client.get(reverse("phase_panel", args=[pc.table_id])).content.decode()
     assert "Pay the push with special armor" not in page
+
+
+def test_jail_bird_gains_status_with_the_faction_helped_inside(
+    client, in_downtime, table, crew, faction, gm, pc
+):
+    """Jail Bird (Spider): "When jailed, your wanted level counts 1 lower and your Tier 1
+    higher, and you gain +1 status with a faction you help inside" (the app's ability
+    text): whatever the roll, on top of its own +1 on a 6. The GM names the faction; the
+    prison form says so. Tier 0 and Jail Bird: 1d, so no critical."""
+    from django.urls import reverse
+
+    from crews.models import Faction
+
+    give(pc, "jail_bird")
+    client.force_login(gm)
+    page = client.get(reverse("phase_panel", args=[table.pk])).content.decode()
+    assert "Jail Bird (Cross): serving the time, +1 status" in page
+    before = Faction.objects.get(pk=faction.pk).status
+    url = reverse("crew_incarcerate", args=[table.pk])
+    data = {"character": pc.pk, "faction": faction.pk, "prison_claim": "hardcase"}
+    assert client.post(url, data, HTTP_HX_REQUEST="true").status_code == 200
+    roll = Roll.objects.get(table=table, kind="incarceration")
+    from_roll = 1 if roll.outcome == "success" else 0
+    assert roll.pool == 1
+    assert Faction.objects.get(pk=faction.pk).status == before + 1 + from_roll

@@ -376,3 +376,13 @@ def test_mastermind_pushes_an_action_roll_with_armor_only_gathering_information(
     """Mastermind (000): "push yourself when you gather information or work on a
     long-term project": on an action roll, only one that gathers information."""
     assert abilities.special_push_allowed(ability, gather_information=gathering) is allowed
+
+
+@pytest.mark.parametrize(
+    ("roll_status", "jail_bird", "status"),
+    [(0, True, 1), (1, True, 2), (1, False, 1), (0, False, 0)],
+)
+def test_jail_birds_status_comes_on_top_of_the_rolls(roll_status, jail_bird, status):
+    """Jail Bird: "you gain +1 status with a faction you help inside", beside the
+    incarceration roll's "+1 status with a faction you helped inside" on a 6 (003)."""
+    assert abilities.prison_status(roll_status, jail_bird=jail_bird) == status
