@@ -118,7 +118,8 @@ class RollView:
     # Group action: each participant, their dice (None until rolled) and bonus dice.
     group: list[tuple[Character, list[int] | None, list[str]]] = field(default_factory=list)
     my_group_bonus: dict | None = None  # set while I may still add my own bonus dice
-    can_expertise: bool = False  # I lead this group action and have Expertise
+    # The leader's Expertise, when the group acts with the action chosen for it.
+    expertise_action: str = ""
     special_push: str = ""  # the roller's special armor ability, while its box is unmarked
     foresight_left: int = 0  # the free assists my Foresight has left this score
     assist_choices: list[Character] = field(default_factory=list)
@@ -257,9 +258,10 @@ def roll_view(
             assists = derived.group_assists(roll)
             if "group-bonus" in steps:
                 view.my_group_bonus = roll.group_bonuses.get(str(mine.pk), {})
-                view.can_expertise = (
-                    mine.pk == character.pk and ability_rules.EXPERTISE in character.ability_keys
-                )
+            if ability_rules.leads_with_expertise(
+                roll.action, character.ability_choice(ability_rules.EXPERTISE)
+            ):
+                view.expertise_action = roll.action
             if "group-assist" in steps:
                 view.assist_choices = [
                     character

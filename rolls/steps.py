@@ -116,13 +116,12 @@ class GroupBonus(RollStep):
     push_dice = steps.flag()
     bargain = steps.text(200)
     push_act = steps.flag()
-    expertise = steps.flag()
 
     def execute(self):
         data = self.cleaned_data
         return group.set_group_bonus(
             by=self.by, roll=self.roll, push=data["push_dice"], bargain=data["bargain"],
-            act=data["push_act"], expertise=data["expertise"],
+            act=data["push_act"],
         )  # fmt: skip
 
 

@@ -7,7 +7,13 @@ is listed in REMINDERS under the moment of play where the app shows it.
 
 from collections.abc import Collection, Mapping, Sequence
 
-from blades.rules.character import HARM_PENALTIES, HARM_SLOTS, harm_rows, roll_warnings
+from blades.rules.character import (
+    ACTIONS,
+    HARM_PENALTIES,
+    HARM_SLOTS,
+    harm_rows,
+    roll_warnings,
+)
 from blades.rules.crew import STRESS_BOXES_MOST as CREW_STRESS_BOXES_MOST
 from blades.rules.dice import Outcome, Roll
 from blades.rules.errors import RuleError, Term, _
@@ -449,12 +455,33 @@ EXPERTISE = "expertise"
 EXPERTISE_STRESS_MOST = 1
 
 
+def leads_with_expertise(action: str, chosen: str) -> bool:
+    """Whether the group acts with the action the leader chose for Expertise (`chosen`,
+    "" when none): "When you lead a group action using that action" (000)."""
+    return bool(chosen) and action == chosen
+
+
 def leader_stress(stress: int, *, expertise: bool) -> int:
     """The stress the leader of a group action takes. Expertise (000): "Choose one of
     your action ratings. When you lead a group action using that action, you can suffer
     only 1 stress at most, regardless of the number of failed rolls"; `expertise` says
-    the group acts with that action."""
+    the group acts with that action (`leads_with_expertise`)."""
     return min(stress, EXPERTISE_STRESS_MOST) if expertise else stress
+
+
+def expertise_choice(action: str, *, has_it: bool, chosen: str, by_gm: bool) -> str:
+    """The action a character chooses for Expertise: "Choose one of your action ratings"
+    (000). Chosen once by the player; the GM may set it again (a slip of the hand)."""
+    if not has_it:
+        raise RuleError(_("Only a character with Expertise chooses its action."))
+    if action not in ACTIONS:
+        raise RuleError(_("Choose one of the twelve actions for Expertise."))
+    if chosen and not by_gm:
+        raise RuleError(
+            _("Expertise's action is chosen: %(action)s. The GM may change it."),
+            action=Term(chosen.capitalize()),
+        )
+    return action
 
 
 def synchronized(

@@ -9,6 +9,7 @@ from characters import actions
 from characters.models import Character
 from crews.models import Crew
 from rolls import actions as flow
+from rolls import group as flow_group
 from rolls import outcome as flow_outcome
 from tests.factories import CrewFactory
 from tests.helpers import Dice, fresh, start
@@ -234,35 +235,43 @@ def test_a_crew_upgrade_is_reminded_on_the_roll(client, ada_m, gm, ada):
 def test_expertise_caps_the_leaders_stress_at_1(client, ada_m, bo_m, gm_m, ada, bo):
     """Expertise (000): "Choose one of your action ratings. When you lead a group action
     using that action, you can suffer only 1 stress at most, regardless of the number of
-    failed rolls." Ada leads with hers; both roll 1-3: 1 stress, not 2."""
+    failed rolls." Ada chose Prowl on her sheet and leads a Prowl group action; both roll
+    1-3: 1 stress, not 2. No box to tick: the action recorded with the ability says it."""
     from django.urls import reverse
 
-    from blades.rules.errors import RuleError
-    from rolls import group as flow_group
-
-    roll = flow_group.join_group(by=bo_m, roll=start(ada_m, ada, group=True))
-    with pytest.raises(RuleError, match="Only a leader with Expertise"):
-        flow_group.set_group_bonus(by=ada_m, roll=roll, push=False, bargain="", expertise=True)
     give(ada, "expertise")
-    give(bo, "expertise")
-    with pytest.raises(RuleError, match="Only a leader with Expertise"):
-        flow_group.set_group_bonus(by=bo_m, roll=roll, push=False, bargain="", expertise=True)
-    assert "Expertise: we act with my chosen action" not in panel(client, bo_m.user, ada.table)
-    assert "Expertise: we act with my chosen action" in panel(client, ada_m.user, ada.table)
-    url = reverse("flow_step", args=[ada.table_id, roll.pk, "group-bonus"])
-    client.post(url, {"expertise": "1"}, HTTP_HX_REQUEST="true")
+    client.force_login(ada_m.user)
+    url = reverse("character_move", args=[ada.table_id, ada.pk, "expertise"])
+    assert client.post(url, {"action": "prowl"}, HTTP_HX_REQUEST="true").status_code == 200
+    roll = flow_group.join_group(by=bo_m, roll=start(ada_m, ada, group=True))
+    page = panel(client, bo_m.user, ada.table)
+    assert "Expertise: Ada leads with Prowl, the action chosen for it" in page
     flow_group.roll_dice(by=ada_m, roll=roll, rng=Dice(2, 1))
     roll = flow_group.roll_dice(by=bo_m, roll=roll, rng=Dice(3))
     assert fresh(ada).stress == 1
     assert "Ada leads and takes 1 stress (Expertise)" in str(roll.events.order_by("pk").last().text)
 
 
+def test_expertise_does_not_cap_a_group_action_with_another_action(ada_m, bo_m, ada, bo):
+    """Expertise (000): "When you lead a group action using that action": Ada chose
+    Skirmish, so leading a Prowl group action she takes 1 stress per roll of 1-3 (004
+    §Lead a group action), 2 here; the old box to say "my chosen action" is gone."""
+    from characters import actions as sheet
+
+    give(ada, "expertise")
+    sheet.choose_expertise(character=ada, action="skirmish")
+    roll = flow_group.join_group(by=bo_m, roll=start(ada_m, ada, group=True))
+    flow_group.set_group_bonus(by=ada_m, roll=roll, push=False, bargain="")
+    flow_group.roll_dice(by=ada_m, roll=roll, rng=Dice(2, 1))
+    flow_group.roll_dice(by=bo_m, roll=roll, rng=Dice(3))
+    assert fresh(ada).stress == 2
+
+
 def test_without_expertise_the_leader_takes_1_stress_per_failed_roll(ada_m, bo_m, ada, bo):
     """004 §Lead a group action: "the character leading the group action takes 1 stress
-    for each PC that rolled 1-3 as their best result"."""
-    from rolls import group as flow_group
-
-    give(ada, "expertise")  # had, not led with
+    for each PC that rolled 1-3 as their best result"; Expertise with no action chosen
+    yet caps nothing."""
+    give(ada, "expertise")  # had, no action chosen
     roll = flow_group.join_group(by=bo_m, roll=start(ada_m, ada, group=True))
     flow_group.roll_dice(by=ada_m, roll=roll, rng=Dice(2, 1))
     flow_group.roll_dice(by=bo_m, roll=roll, rng=Dice(3))

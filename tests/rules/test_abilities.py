@@ -154,12 +154,33 @@ def test_each_crew_dot_goes_on_the_three_actions_its_text_names():
     assert named == {key: set(actions) for key, actions in abilities.CREW_DOTS.items()}
 
 
-def test_expertise_caps_the_leaders_stress_at_1_only_with_its_action():
-    """Expertise (000): "When you lead a group action using that action, you can suffer
-    only 1 stress at most, regardless of the number of failed rolls"."""
-    assert abilities.leader_stress(3, expertise=True) == 1
-    assert abilities.leader_stress(0, expertise=True) == 0
-    assert abilities.leader_stress(3, expertise=False) == 3
+@pytest.mark.parametrize(
+    ("stress", "action", "chosen", "taken"),
+    [(3, "prowl", "prowl", 1), (0, "prowl", "prowl", 0), (3, "prowl", "skirmish", 3),
+     (3, "prowl", "", 3), (1, "sway", "sway", 1)],
+)  # fmt: skip
+def test_expertise_caps_the_leaders_stress_at_1_only_with_its_action(stress, action, chosen, taken):
+    """Expertise (000): "Choose one of your action ratings. When you lead a group action
+    using that action, you can suffer only 1 stress at most, regardless of the number of
+    failed rolls": only when the group acts with the action chosen for it."""
+    expertise = abilities.leads_with_expertise(action, chosen)
+    assert abilities.leader_stress(stress, expertise=expertise) == taken
+
+
+def test_expertise_is_chosen_once_among_the_actions():
+    """Expertise (000): "Choose one of your action ratings": one of the twelve, once by
+    the player; the GM may set it again."""
+    from blades.rules.errors import RuleError
+
+    choose = abilities.expertise_choice
+    assert choose("prowl", has_it=True, chosen="", by_gm=False) == "prowl"
+    assert choose("sway", has_it=True, chosen="prowl", by_gm=True) == "sway"
+    with pytest.raises(RuleError, match="is chosen: Prowl"):
+        choose("sway", has_it=True, chosen="prowl", by_gm=False)
+    with pytest.raises(RuleError, match="twelve actions"):
+        choose("dance", has_it=True, chosen="", by_gm=False)
+    with pytest.raises(RuleError, match="Only a character with Expertise"):
+        choose("prowl", has_it=False, chosen="", by_gm=True)
 
 
 def test_foresight_makes_two_assists_a_score_free():
