@@ -514,7 +514,7 @@ def _apply_cost(
     if cost.incarcerate:
         roll = incarcerate(
             crew=crew, roller=roller, prisoner=prisoner, prison_claim=prison_claim,
-            character=character, rng=rng,
+            faction=faction, character=character, rng=rng,
         )  # fmt: skip
         notes.append(roll.summary)
     if cost.fortune:

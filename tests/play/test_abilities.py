@@ -429,3 +429,24 @@ def test_jail_bird_gains_status_with_the_faction_helped_inside(
     from_roll = 1 if roll.outcome == "success" else 0
     assert roll.pool == 1
     assert Faction.objects.get(pk=faction.pk).status == before + 1 + from_roll
+
+
+def test_jail_bird_handed_over_for_an_arrest_gains_status_too(table, crew, gm, pc):
+    """Jail Bird (Spider): "you gain +1 status with a faction you help inside" (the app's
+    ability text), also when an Arrest hands them over: the way out names the faction
+    helped inside as the prison form does. Tier 1 and Jail Bird: 2d; a 4-5 earns the
+    roll nothing, Jail Bird its +1."""
+    from crews.models import Faction
+
+    give(pc, "jail_bird")
+    Crew.objects.filter(pk=crew.pk).update(tier=1)
+    helped = FactionFactory(table=table, tier=2)
+    to_step(table, crew, helped, "entanglement", gm)
+    Crew.objects.filter(pk=crew.pk).update(heat=7, wanted=1)
+    phases.roll_entanglement(table=table, roller=gm, rng=FixedDice(6))
+    before = Faction.objects.get(pk=helped.pk).status
+    phases.resolve_entanglement(
+        table=table, roller=gm, name="Arrest", choice="hand_over", character=pc,
+        faction=helped, prison_claim="smuggling", rng=FixedDice(4, 5),
+    )  # fmt: skip
+    assert Faction.objects.get(pk=helped.pk).status == before + 1

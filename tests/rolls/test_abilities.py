@@ -496,3 +496,16 @@ def test_a_mastermind_pays_a_push_with_special_armor_only_gathering_information(
     stress = fresh(ada).stress
     roll = flow.roll_dice(by=ada_m, roll=roll, rng=Dice(4, 4, 4))
     assert fresh(ada).special_used and fresh(ada).stress == stress
+
+
+def test_a_cancelled_roll_gives_back_ghost_veils_stress(ada_m, ada):
+    """Ghost Veil's "Take 2 stress" is a cost of the roll it was used on, and "a
+    cancelled roll leaves no cost" (issue 39): cancelling before the dice takes it back,
+    as it takes back Rook's Gambit's."""
+    give(ada, "ghost_veil")
+    roll = start(ada_m, ada)
+    before = fresh(ada).stress
+    flow.ability_stress(by=ada_m, roll=roll, ability="ghost_veil", extras=("invisible",))
+    assert fresh(ada).stress == before + 3
+    flow.cancel(by=ada_m, roll=roll)
+    assert fresh(ada).stress == before
