@@ -58,8 +58,11 @@ def can_import_character(membership: Membership) -> bool:
 # The sheet's steps, by the name the URL gives them, that are the GM's alone: trauma by
 # hand, beyond what stress gives, is the GM's call, and so is a character's death (the
 # state step setting "dead", asked about as MARK_DEAD); the GM's notes are the GM's own.
+# Expertise's action is chosen once; choosing it again (a slip of the hand) is the GM's,
+# asked about as EXPERTISE_AGAIN.
 MARK_DEAD = "mark-dead"
-GM_SHEET_STEPS = frozenset({"trauma-mark", "trauma-clear", MARK_DEAD, "gm-note"})
+EXPERTISE_AGAIN = "expertise-again"
+GM_SHEET_STEPS = frozenset({"trauma-mark", "trauma-clear", MARK_DEAD, EXPERTISE_AGAIN, "gm-note"})
 
 
 def can_take_sheet_step(membership: Membership, character: Character, step: str) -> bool:

@@ -390,6 +390,24 @@ def take_crew_dot(*, character: Character, ability: str, action: str) -> Charact
         return _write(character, **{action: rating}, crew_dots=[*character.crew_dots, ability])
 
 
+def choose_expertise(*, character: Character, action: str, by_gm: bool = False) -> Character:
+    """Expertise: the action chosen with it, kept on the ability's row; the group actions
+    the character leads with that action cap their stress (rolls/group.py)."""
+    with transaction.atomic():
+        character = _locked(character)
+        row = (
+            CharacterAbility.objects.select_for_update()
+            .filter(character=character, ability__key=ability_rules.EXPERTISE)
+            .first()
+        )
+        action = ability_rules.expertise_choice(
+            action, has_it=row is not None, chosen=row.choice if row else "", by_gm=by_gm
+        )
+        row.choice = action
+        row.save(update_fields=["choice"])
+        return _write(character)
+
+
 def take_action_advance(*, character: Character, action: str, mastery: bool) -> Character:
     """A full attribute track buys one action dot within that attribute."""
     with transaction.atomic():

@@ -269,6 +269,13 @@ class Character(models.Model):
             return frozenset(row.ability.key for row in self.abilities.all())
         return frozenset(self.abilities.values_list("ability__key", flat=True))
 
+    def ability_choice(self, key: str) -> str:
+        """What the player chose with the ability `key` ("" when nothing, or without it)."""
+        if "abilities" in getattr(self, "_prefetched_objects_cache", {}):
+            return next((r.choice for r in self.abilities.all() if r.ability.key == key), "")
+        found = self.abilities.filter(ability__key=key).values_list("choice", flat=True)
+        return next(iter(found), "")
+
     @property
     def stress_max(self) -> int:
         """9 boxes, one more with the crew's Composed or Steady upgrade, one more with
@@ -302,6 +309,9 @@ class CharacterAbility(models.Model):
     # RESTRICT for the same reason as Character.playbook: a custom playbook's ability
     # goes with its table.
     ability = models.ForeignKey(SpecialAbility, on_delete=models.RESTRICT, related_name="+")
+    # What the player chose with it: Expertise's action ("Choose one of your action
+    # ratings", 000).
+    choice = models.CharField(max_length=20, blank=True)
 
     class Meta:
         ordering = ["pk"]

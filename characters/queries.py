@@ -149,6 +149,8 @@ class SheetView:
     abilities: list[SpecialAbility]
     # The crew's dot abilities (Deadly...) not yet used: (key, name, actions).
     crew_dots: list[tuple[str, str, tuple[str, ...]]]
+    # Expertise: None without it, else the action chosen with it ("" until chosen).
+    expertise: str | None
     ability_choices: list[SpecialAbility]
     veteran_choices: list[SpecialAbility]
     teammates: list[Character]
@@ -181,6 +183,8 @@ class SheetView:
     # What marks xp at the end of a session, the playbook's own trigger first.
     xp_triggers: list[str] = field(default_factory=list)
     xp_per_trigger_max: int = rules.XP_PER_TRIGGER_MAX
+    actions: tuple[str, ...] = rules.ACTIONS  # Expertise's choices
+    expertise_stress: int = ability_rules.EXPERTISE_STRESS_MOST
     stash_per_coin: int = rules.STASH_PER_COIN
 
 
@@ -278,6 +282,9 @@ def sheet_view(character: Character, *, mastery: bool) -> SheetView:
         mastery_cap=rules.action_cap(True),
         abilities=taken,
         crew_dots=crew_dot_choices(character),
+        expertise=character.ability_choice(ability_rules.EXPERTISE)
+        if ability_rules.EXPERTISE in character.ability_keys
+        else None,
         ability_choices=[
             a
             for a in character.playbook.abilities.all()

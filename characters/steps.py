@@ -12,7 +12,7 @@ from blades.rules import character as char_rules
 from sessions import steps
 
 from . import actions, queries
-from .access import MARK_DEAD, can_take_sheet_step, mastery_for
+from .access import EXPERTISE_AGAIN, MARK_DEAD, can_take_sheet_step, mastery_for
 
 XP_TRACKS = ("playbook", *char_rules.ATTRIBUTES)
 # The longest text each field takes; the sheet's inputs say the same numbers.
@@ -240,6 +240,18 @@ class CrewDot(SheetStep):
         )
 
 
+class Expertise(SheetStep):
+    named = "expertise"
+    control = "expertise"
+    action = name()
+
+    def execute(self):
+        again = can_take_sheet_step(self.by, self.character, EXPERTISE_AGAIN)
+        return actions.choose_expertise(
+            character=self.character, action=self.cleaned_data["action"], by_gm=again
+        )
+
+
 class AdvanceAction(SheetStep):
     named = "advance-action"
     action = name()
@@ -372,6 +384,7 @@ SHEET_STEPS: dict[str, type[SheetStep]] = {
         Xp,
         AdvanceAbility,
         CrewDot,
+        Expertise,
         AdvanceAction,
         Coin,
         Stash,
@@ -386,10 +399,10 @@ SHEET_STEPS: dict[str, type[SheetStep]] = {
 
 
 def sheet_steps_for(membership, character) -> frozenset[str]:
-    """The steps (and MARK_DEAD) this member may take on this sheet: the controls the
-    sheet draws for them, asked of the same predicate as the step's view."""
+    """The steps (and MARK_DEAD, EXPERTISE_AGAIN) this member may take on this sheet: the
+    controls the sheet draws for them, asked of the same predicate as the step's view."""
     return frozenset(
         question
-        for question in (*SHEET_STEPS, MARK_DEAD)
+        for question in (*SHEET_STEPS, MARK_DEAD, EXPERTISE_AGAIN)
         if can_take_sheet_step(membership, character, question)
     )

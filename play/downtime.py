@@ -111,17 +111,22 @@ def _help(helped: bool) -> int:
 
 def _action_dice(
     character: Character, action: str, helped: bool, push: bool, ability_dice: int = 0,
-    push_act: bool = False,
+    push_act: bool = False, push_special: bool = False,
 ) -> int:  # fmt: skip
     """A downtime action roll: the rating, a friend's help, a push, an ability's dice and
     harm's penalties as on any action roll (severe harm acts only with help or a push to
-    act, a push of its own: `push_act`, 2 stress more)."""
+    act, a push of its own: `push_act`, 2 stress more). `push_special`: Mastermind's
+    special armor pays one of the pushes instead of its stress."""
     rating = _rating(character, action)
     character_rules.check_can_act(character.felt_harm, helped=helped, pushed=push_act)
-    if push_act:
-        character_actions.mark_stress(character=character, amount=PUSH_STRESS)
+    pushes = int(push) + int(push_act)
+    if push_special:
+        pushes = ability_rules.mastermind_push(character.ability_keys, pushes)
+        character_actions.use_armor(character=character, box="special")
+    if pushes:
+        character_actions.mark_stress(character=character, amount=PUSH_STRESS * pushes)
     harm_dice = character_rules.harm_dice_penalty(character.felt_harm)
-    extra = _help(helped) + _push(character, push) + ability_dice + harm_dice
+    extra = _help(helped) + (PUSH_DICE if push else 0) + ability_dice + harm_dice
     return action_pool(rating, extra_dice=extra)
 
 
@@ -160,11 +165,23 @@ def acquire_asset(
 def long_term_project(
     *, character: Character, roller, action: str, clock: Clock | None = None,
     name: str = "", segments: int = PROJECT_SEGMENTS, helped: bool = False,
-    pay_with: str = "", push: bool = False, push_act: bool = False, rng=SYSTEM_RNG,
+    pay_with: str = "", push: bool = False, push_act: bool = False,
+    push_special: bool = False, analyst: int = 0, rng=SYSTEM_RNG,
 ) -> DowntimeActivity:  # fmt: skip
-    """An action roll ticks a project clock (a new one when none is chosen)."""
+    """An action roll ticks a project clock (a new one when none is chosen). `analyst`:
+    Analyst's free ticks the player puts on it too; `push_special`: a Mastermind's push
+    paid with special armor."""
     with transaction.atomic():
         phase, crew, fields = _begin(character, Kind.PROJECT, pay_with)
+        free = ability_rules.analyst_ticks(
+            analyst,
+            has_it=ability_rules.ANALYST in character.ability_keys,
+            used=sum(
+                DowntimeActivity.objects.filter(
+                    score=fields["score"], character=character
+                ).values_list("free_ticks", flat=True)
+            ),
+        )
         if clock is None:
             if not name:
                 raise RuleError(gettext_noop("Choose a project clock or name a new one."))
@@ -175,15 +192,15 @@ def long_term_project(
         elif clock.table_id != character.table_id or clock.kind != Clock.Kind.PROJECT:
             raise RuleError(gettext_noop("Choose one of the table's project clocks."))
         named = audience.ref("clock", clock)
+        dice = _action_dice(character, action, helped, push, 0, push_act, push_special)
         result, roll = _roll(
-            character, roller, _action_dice(character, action, helped, push, 0, push_act), rng,
-            Words(gettext_noop("Project: %(clock)s"), clock=named),
-        )  # fmt: skip
-        ticks = downtime_ticks(result.outcome)
+            character, roller, dice, rng, Words(gettext_noop("Project: %(clock)s"), clock=named)
+        )
+        ticks = downtime_ticks(result.outcome) + free
         table_actions.tick_clock(clock=clock, by=ticks)
         activity = DowntimeActivity.objects.create(
             **fields, detail=action, roll=roll, outcome=result.outcome, amount=ticks,
-            clock=clock, result=Joined(": ", [named, ticks_text(ticks)]),
+            free_ticks=free, clock=clock, result=_project(named, ticks, free),
         )  # fmt: skip
         push_phase(phase)
     return activity
@@ -353,6 +370,43 @@ def overindulge(*, activity: DowntimeActivity, choice: str) -> DowntimeActivity:
     return activity
 
 
+def shift_vice(*, activity: DowntimeActivity, shift: int) -> DowntimeActivity:
+    """Functioning Vice: after seeing the indulgence's die, the player shifts it up or
+    down by 1 or 2 (once, before any overindulgence is chosen); the stress it cleared is
+    read again from the stress marked before the indulgence (blades.rules.abilities)."""
+    with transaction.atomic():
+        phase = locked_phase(activity.character.table_id)
+        expect_step(phase, Step.ACTIVITIES)
+        activity = DowntimeActivity.objects.select_related("character", "roll").get(pk=activity.pk)
+        character = Character.objects.get(pk=activity.character_id)
+        if activity.kind != Kind.INDULGE_VICE or activity.roll is None:
+            raise RuleError(gettext_noop("Only an indulgence's die is shifted."))
+        if ability_rules.FUNCTIONING_VICE not in character.ability_keys:
+            raise RuleError(
+                gettext_noop("%(name)s does not have Functioning Vice."), name=character.name
+            )
+        if activity.vice_shift or activity.overindulgence:
+            raise RuleError(gettext_noop("This indulgence's die is already read."))
+        relief = activity.roll.as_dice.counting
+        marked = character.stress + activity.amount  # before the indulgence cleared it
+        read = ability_rules.functioning_vice(relief, shift, marked)
+        character_actions.mark_stress(character=character, amount=activity.amount - read.cleared)
+        activity.vice_shift, activity.amount = shift, read.cleared
+        activity.overindulged = read.overindulged
+        said = Words(
+            gettext_noop("Functioning Vice: the die reads %(die)s; clear %(stress)s stress"),
+            die=read.relief,
+            stress=read.cleared,
+        )
+        if read.overindulged:
+            said = Words(gettext_noop("%(summary)s, overindulged!"), summary=said)
+        activity.result = said
+        activity.save(update_fields=["vice_shift", "amount", "overindulged", "result"])
+        table_actions.amend_roll(activity.roll, summary=said)
+        push_phase(phase)
+    return activity
+
+
 def raise_result(*, activity: DowntimeActivity, coin: int) -> DowntimeActivity:
     """After the roll, coin the PC spends lifts the result a level for each RAISE_COIN
     (an asset's quality past a critical, PAST_CRITICAL_COIN a level); the difference
@@ -408,6 +462,14 @@ def _quality(quality: int) -> Words:
     return Words(gettext_noop("Quality %(quality)s"), quality=quality)
 
 
+def _project(named, ticks: int, free: int):
+    """A project's result: its clock and ticks, saying how many were Analyst's."""
+    said = Joined(": ", [named, ticks_text(ticks)])
+    if not free:
+        return said
+    return Words(gettext_noop("%(result)s (%(free)s from Analyst)"), result=said, free=free)
+
+
 def _cooled(heat: int) -> Words:
     return Words(gettext_noop("Heat −%(heat)s"), heat=heat)
 
@@ -428,7 +490,8 @@ def _result(activity: DowntimeActivity):
     if activity.kind == Kind.ACQUIRE_ASSET:
         return _asset(activity.detail, activity.amount)
     if activity.kind == Kind.PROJECT and activity.clock:
-        return Joined(": ", [audience.ref("clock", activity.clock), ticks_text(activity.amount)])
+        named = audience.ref("clock", activity.clock)
+        return _project(named, activity.amount, activity.free_ticks)
     if activity.kind == Kind.RECOVER:
         return _healed(activity.amount)
     if activity.kind == Kind.REDUCE_HEAT:
@@ -442,7 +505,7 @@ def _roll_result(activity: DowntimeActivity) -> Words:
         return _quality(activity.amount)
     if activity.kind == Kind.REDUCE_HEAT:
         return _cooled(activity.amount)
-    return ticks_text(activity.amount)
+    return ticks_text(activity.amount - activity.free_ticks)  # the dice's, not Analyst's
 
 
 def faction_roll(*, clock: Clock | None, roller, rng=SYSTEM_RNG) -> Clock:

@@ -182,6 +182,8 @@ class DowntimeActivity(models.Model):
     outcome = models.CharField(max_length=10, blank=True)  # after any coin raised it
     raised = models.PositiveSmallIntegerField(default=0)
     amount = models.PositiveSmallIntegerField(default=0)  # ticks, heat removed or quality
+    # Analyst's free ticks among a project's `amount` (two to spread each downtime).
+    free_ticks = models.PositiveSmallIntegerField(default=0)
     clock = models.ForeignKey(
         Clock, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
     )
@@ -189,6 +191,8 @@ class DowntimeActivity(models.Model):
         "crews.Cohort", on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
     )
     overindulged = models.BooleanField(default=False)
+    # Functioning Vice: how far the player shifted the indulgence's die (0: not shifted).
+    vice_shift = models.SmallIntegerField(default=0)
     overindulgence = models.CharField(max_length=20, blank=True)
     # Attract Trouble's extra entanglement: what its roll offers, then how it was resolved.
     entanglements = shapes.ShapedJSONField(

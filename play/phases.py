@@ -514,7 +514,7 @@ def _apply_cost(
     if cost.incarcerate:
         roll = incarcerate(
             crew=crew, roller=roller, prisoner=prisoner, prison_claim=prison_claim,
-            character=character, rng=rng,
+            faction=faction, character=character, rng=rng,
         )  # fmt: skip
         notes.append(roll.summary)
     if cost.fortune:
@@ -546,10 +546,11 @@ def incarcerate(*, crew: Crew, roller, prisoner: str, prison_claim: str,
         )
     with transaction.atomic():
         before = Crew.objects.get(pk=crew.pk)
+        jail_bird = character is not None and "jail_bird" in character.ability_keys
         tier, wanted = ability_rules.incarceration(
             before.shown_tier, before.wanted,
             ironhook_contacts=before.upgrades.get("ironhook_contacts", 0) > 0,
-            jail_bird=character is not None and "jail_bird" in character.ability_keys,
+            jail_bird=jail_bird,
         )  # fmt: skip
         sentence = rolls_rules.sentence(
             wanted, parole_influence=crew_actions.holds_prison_claim(crew, "Parole Influence")
@@ -579,8 +580,9 @@ def incarcerate(*, crew: Crew, roller, prisoner: str, prison_claim: str,
             crew_actions.add_rep(crew=crew, amount=rep)
         for _ in range(outcome.prison_claims):
             crew_actions.take_prison_claim(crew=crew, key=prison_claim)
-        if outcome.status and faction is not None:
-            crew_actions.shift_status(faction=faction, delta=outcome.status)
+        status = ability_rules.prison_status(outcome.status, jail_bird=jail_bird)
+        if status and faction is not None:
+            crew_actions.shift_status(faction=faction, delta=status)
         if character is not None and outcome.trauma:
             character_actions.suffer_trauma(character=character)
         return log

@@ -184,6 +184,24 @@ def phase_page(table: Table, membership: Membership, **extra) -> dict:
     for character in characters:
         character.mine = access.acts_for(membership, character)
         character.activities = [a for a in activities if a.character_id == character.pk]
+        # A project's own controls: Analyst's free ticks left this downtime, and a
+        # Mastermind's push paid with special armor while the box is unmarked.
+        character.analyst_left = (
+            ability_rules.ANALYST_TICKS - sum(a.free_ticks for a in character.activities)
+            if ability_rules.ANALYST in character.ability_keys
+            else 0
+        )
+        character.push_special = (
+            ability_rules.MASTERMIND in character.ability_keys and not character.special_used
+        )
+        for activity in character.activities:
+            # Functioning Vice: the player shifts the die once they have seen it.
+            activity.can_shift_vice = (
+                character.mine
+                and ability_rules.FUNCTIONING_VICE in character.ability_keys
+                and activity.kind == DowntimeActivity.Kind.INDULGE_VICE
+                and not (activity.vice_shift or activity.overindulgence)
+            )
         character.xp_done = character.pk in phase.xp_done
         character.xp_triggers = xp_triggers(character)
         character.xp_most = character_rules.XP_PER_TRIGGER_MAX * len(character.xp_triggers)
@@ -242,6 +260,7 @@ def phase_page(table: Table, membership: Membership, **extra) -> dict:
         "checklist": translated(score_rules.ENGAGEMENT_CHECKLIST),
         "activities": translated(score_rules.ACTIVITIES),
         "raisable": score_rules.RAISABLE,
+        "vice_shifts": ability_rules.VICE_SHIFTS,
         "overindulgences": [
             (key, {"label": gettext(o.label), "description": gettext(o.description)})
             for key, o in OVERINDULGENCES.items()
@@ -251,6 +270,10 @@ def phase_page(table: Table, membership: Membership, **extra) -> dict:
         "crew_triggers": crew_triggers(crew),
         "questioning": QUESTIONING,
         "prison_claims": prison_claims() if is_gm else [],
+        # Jail Bird's +1 status with the faction helped inside, whatever the roll: said
+        # where the GM names that faction (the rules apply it).
+        "jail_birds": [c.name for c in characters if "jail_bird" in c.ability_keys],
+        "jail_bird_status": ability_rules.JAIL_BIRD_STATUS,
         "sentence": gettext(sentence(crew.wanted)) if crew else "",
         "job_sizes": job_sizes(),
         "exposures": exposures(),

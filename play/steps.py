@@ -255,6 +255,8 @@ class DowntimeActivityStep(ScoundrelStep):
     helped = steps.flag()
     push = steps.flag()
     push_act = steps.flag()
+    push_special = steps.flag()
+    analyst = steps.whole(low=0, high=ability_rules.ANALYST_TICKS, required=False)
     detail = steps.text(200)
     restricted = steps.flag()
     action = _word()
@@ -298,6 +300,7 @@ class DowntimeActivityStep(ScoundrelStep):
             name=data["clock_name"],
             segments=self.value("segments", downtime.PROJECT_SEGMENTS),
             helped=data["helped"], push=data["push"], push_act=data["push_act"],
+            push_special=data["push_special"], analyst=self.value("analyst", 0),
         )  # fmt: skip
 
     def _recover(self, data, **common):
@@ -346,6 +349,15 @@ class Overindulge(ScoundrelStep):
 
     def execute(self):
         return downtime.overindulge(activity=self.activity, choice=self.cleaned_data["choice"])
+
+
+class ShiftVice(ScoundrelStep):
+    """Functioning Vice: the indulgence's die shifted by -2, -1, +1 or +2."""
+
+    shift = steps.whole(low=-2, high=2)
+
+    def execute(self):
+        return downtime.shift_vice(activity=self.activity, shift=self.cleaned_data["shift"])
 
 
 class RollTrouble(PhaseStep):
@@ -436,6 +448,7 @@ STEPS: dict[str, type[PhaseStep]] = {
     "downtime_activity": DowntimeActivityStep,
     "activity_raise": RaiseResult,
     "activity_overindulge": Overindulge,
+    "activity_vice_shift": ShiftVice,
     "activity_trouble": RollTrouble,
     "downtime_faction_roll": FactionRoll,
     "downtime_end": EndDowntime,

@@ -32,6 +32,7 @@ urlpatterns = [
     step("phase/activity/<int:activity_id>/raise/", "activity_raise"),
     step("phase/activity/<int:activity_id>/overindulge/", "activity_overindulge"),
     step("phase/activity/<int:activity_id>/trouble/", "activity_trouble"),
+    step("phase/activity/<int:activity_id>/vice-shift/", "activity_vice_shift"),
     step("phase/faction-roll/", "downtime_faction_roll"),
     step("phase/downtime/end/", "downtime_end"),
     step("phase/session/", "session_end"),

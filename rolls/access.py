@@ -154,6 +154,7 @@ WHO = {
     "push": (_roller_of_action, ROLLER_ONLY),
     "accept-bargain": (_roller_of_action, ROLLER_ONLY),
     "rooks-gambit": (_roller_of_action, ROLLER_ONLY),
+    "ability-stress": (_roller_of_action, ROLLER_ONLY),
     "cohort": (_roller_of_action, ROLLER_ONLY),
     "assist": (_teammate, TEAMMATE_ONLY),
     "join": (_teammate, TEAMMATE_ONLY),
@@ -199,7 +200,7 @@ def _open_in_setup(roll: ActionRoll, viewer: Viewer) -> set[str]:
         if roll.trade_asked:
             steps |= {"accept-trade", "refuse-trade"}
     if action:
-        steps |= {"push", "rooks-gambit", "ability"}
+        steps |= {"push", "rooks-gambit", "ability-stress", "ability"}
         if not roll.trade_asked:
             steps.add("ask-trade")
         if not roll.bargain_accepted:

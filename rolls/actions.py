@@ -285,7 +285,7 @@ def set_push(
         if special:
             if not (dice_ or effect or act):
                 raise RuleError(gettext_noop("Choose the push your special armor pays for."))
-            check_special_armor(Character.objects.get(pk=roll.character_id))
+            check_special_armor(roll, Character.objects.get(pk=roll.character_id))
         roll.push_dice, roll.push_effect, roll.push_act = dice_, effect, act
         roll.push_special = special
         roll.save(update_fields=["push_dice", "push_effect", "push_act", "push_special"])
@@ -305,11 +305,52 @@ def set_push(
     return roll
 
 
-def check_special_armor(character: Character) -> None:
-    if not derived.special_armor_ability(character):
+def check_special_armor(roll: ActionRoll, character: Character) -> None:
+    """Refused unless the roller's special armor may pay this roll's push (Mastermind's
+    only when gathering information: derived.special_push_ability)."""
+    if derived.special_push_ability(roll, character):
+        return
+    if derived.special_armor_ability(character):
         raise RuleError(
-            gettext_noop("%(name)s has no special armor left to push with."), name=character.name
+            gettext_noop("Mastermind's special armor pays a push only to gather information.")
         )
+    raise RuleError(
+        gettext_noop("%(name)s has no special armor left to push with."), name=character.name
+    )
+
+
+def ability_stress(
+    *, by: Membership, roll: ActionRoll, ability: str, extras: tuple[str, ...] = ()
+) -> ActionRoll:
+    """Emberdeath (the crew's) or Ghost Veil (the roller's own): the roller uses it and
+    takes its stress now (blades.rules.abilities.ability_stress); what it does in the
+    fiction is the GM's."""
+    viewer = require_may(by, roll, "ability-stress")
+    with transaction.atomic():
+        roll = locked_roll(roll)
+        require_step(roll, Step.SETUP)
+        _require_action(roll)
+        character = Character.objects.get(pk=roll.character_id)
+        stress = ability_rules.ability_stress(
+            ability,
+            abilities=character.ability_keys,
+            crew_abilities=derived.crew_abilities(roll.table_id),
+            extras=extras,
+        )
+        require_open(roll, viewer, "ability-stress")
+        changes = Changes()
+        trauma = changes.stress(character, stress)
+        named = [Term(ability_rules.GHOST_VEIL_EXTRAS[extra]) for extra in sorted(set(extras))]
+        text = Words(
+            gettext_noop("%(ability)s%(extras)s: %(stress)s"),
+            ability=ability_rules.BONUS_NAMES[ability],
+            extras=Words(gettext_noop(" (%(extras)s)"), extras=Joined(", ", named))
+            if named
+            else "",
+            stress=Words(STRESS_TAKEN, name=character.name, stress=stress, trauma=trauma),
+        )
+        record(roll, by, text, changes)
+    return roll
 
 
 def rooks_gambit(*, by: Membership, roll: ActionRoll) -> ActionRoll:
@@ -440,7 +481,7 @@ def roll_dice(*, by: Membership, roll: ActionRoll, rng=actions.SYSTEM_RNG) -> Ac
         terms = rules.resolve(**derived.terms_of(roll, character))
         changes = Changes()
         if roll.push_special:  # marked now: the armor may have gone since the push was set
-            check_special_armor(character)
+            check_special_armor(roll, character)
             changes.on_character(character, sheet.use_armor, box="special")
         roll.position, roll.effect = terms.position, terms.effect
         line = log.roll_action_dice(roll, by=by, character=character, pool=terms.pool, rng=rng)

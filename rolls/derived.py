@@ -6,6 +6,7 @@ these, so this module imports none of them."""
 from django.db.models import Max
 from django.utils.translation import gettext
 
+from blades.rules import abilities as ability_rules
 from blades.rules import flow as rules
 from blades.rules.dice import Outcome
 from blades.rules.rolls import Position, RollKind
@@ -89,6 +90,22 @@ def special_armor_ability(character: Character) -> str:
     if character.special_used:
         return ""
     taken = (row.ability for row in character.abilities.all() if row.ability.special_armor)
+    return next((ability.name for ability in taken), "")
+
+
+def special_push_ability(roll: ActionRoll, character: Character) -> str:
+    """The name of the ability whose special armor may pay this roll's push while its
+    box is unmarked, else "": Mastermind's only when the roll gathers information."""
+    if character.special_used:
+        return ""
+    taken = (
+        row.ability
+        for row in character.abilities.all()
+        if row.ability.special_armor
+        and ability_rules.special_push_allowed(
+            row.ability.key, gather_information=roll.gather_information
+        )
+    )
     return next((ability.name for ability in taken), "")
 
 

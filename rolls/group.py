@@ -71,12 +71,10 @@ def set_group_bonus(
     push: bool,
     bargain: str,
     act: bool = False,
-    expertise: bool = False,
 ) -> ActionRoll:
     """A participant of a group action pushes for +1d (2 stress, paid at their roll) or
     takes the devil's bargain they were offered for their own roll, never both; and may
-    push to act while incapacitated (2 stress more). A leader with Expertise says the
-    group acts with the action they chose for it (which one is the player's to keep to)."""
+    push to act while incapacitated (2 stress more)."""
     bargain = bargain.strip()[:200]
     with transaction.atomic():
         roll = locked_roll(roll)
@@ -87,12 +85,8 @@ def set_group_bonus(
             raise RuleError(gettext_noop("%(name)s has already rolled."), name=character.name)
         require_open(roll, viewer, "group-bonus")
         rules.group_member_bonuses(push=push, bargain=bool(bargain), assisted=False)
-        if expertise and not (
-            character.pk == roll.character_id and ability_rules.EXPERTISE in character.ability_keys
-        ):
-            raise RuleError(gettext_noop("Only a leader with Expertise leads with it."))
         entry = roll.group_bonuses.get(str(character.pk), {})
-        entry = {**entry, "push": push, "bargain": bargain, "act": act, "expertise": expertise}
+        entry = {**entry, "push": push, "bargain": bargain, "act": act}
         roll.group_bonuses = {**roll.group_bonuses, str(character.pk): entry}
         roll.save(update_fields=["group_bonuses"])
         if push:
@@ -116,11 +110,6 @@ def set_group_bonus(
                 gettext_noop("%(text)s; pushes to act while incapacitated (%(stress)s stress)"),
                 text=text,
                 stress=PUSH_STRESS,
-            )
-        if expertise:
-            text = Words(
-                gettext_noop("%(text)s; leads with Expertise, the action chosen for it"),
-                text=text,
             )
         record(roll, by, text)
     return roll
@@ -368,12 +357,13 @@ def _settle(roll: ActionRoll, changes: Changes, text: Words) -> Words:
             text=text,
             outcome=Term(counted.label),
         )
-    lead = roll.group_bonuses.get(str(roll.character_id), {})
-    stress = ability_rules.leader_stress(
-        outcome.leader_stress, expertise=bool(lead.get("expertise"))
+    # Expertise: the action recorded with the ability, on the leader's sheet.
+    leader = Character.objects.get(pk=roll.character_id)
+    expertise = ability_rules.leads_with_expertise(
+        roll.action, leader.ability_choice(ability_rules.EXPERTISE)
     )
+    stress = ability_rules.leader_stress(outcome.leader_stress, expertise=expertise)
     if stress:
-        leader = Character.objects.get(pk=roll.character_id)
         trauma = changes.stress(leader, stress)
         text = Words(
             gettext_noop("%(text)s; %(name)s leads and takes %(stress)s stress%(trauma)s"),

@@ -208,6 +208,8 @@ class Consequence(models.Model):
     # heat track (0 when the track was already full).
     heat = models.PositiveSmallIntegerField(default=0)
     resist_attribute = models.CharField(max_length=10, blank=True)
+    # The GM's judgment when inflicting it: a supernatural threat (Anointed resists it).
+    supernatural = models.BooleanField(default=False)
     resisted = models.CharField(max_length=5, choices=Resisted.choices, blank=True)
     resist_dice = shapes.ShapedJSONField(  # the pool, then its dice
         null=True, shape=shapes.PoolAndDice(), label=gettext_noop("resistance dice")

@@ -58,10 +58,12 @@ def add_consequence(
     heat: int = 0,
     attribute: str = "",
     character: Character | None = None,
+    supernatural: bool = False,
 ) -> Consequence:
     """The GM inflicts one consequence from the menu of the roll's position and result.
     A complication ticks one of the table's clocks 1-3, gives the crew 1-2 heat, or is
-    told in words alone (no clock, no heat)."""
+    told in words alone (no clock, no heat). `supernatural`: the GM judges it a
+    supernatural threat (a Cult's Anointed resists it with +1d)."""
     viewer = require_may(by, roll, "consequence")
     with transaction.atomic():
         roll = locked_roll(roll)
@@ -84,6 +86,7 @@ def add_consequence(
             character=target,
             description=description.strip()[:120],
             resist_attribute=attribute,
+            supernatural=supernatural,
         )
         changes = Changes()
         text = Words(gettext_noop("GM: %(kind)s"), kind=Term(CONSEQUENCE_KINDS[kind]))
@@ -165,6 +168,8 @@ def add_consequence(
                 text=text,
                 description=consequence.description,
             )
+        if supernatural:
+            text = Words(gettext_noop("%(text)s (supernatural)"), text=text)
         consequence.save()
         record(roll, by, text, changes)
     return consequence
@@ -294,6 +299,7 @@ def resist(*, by: Membership, consequence: Consequence, rng=actions.SYSTEM_RNG) 
             crew_abilities(character.table_id),
             protecting=consequence.protected_by_id == character.pk,
             daredevil=took_daredevil(consequence.roll, character),
+            supernatural=consequence.supernatural,
         )
         pool = char_rules.attribute_rating(character.ratings, consequence.resist_attribute)
         pool += sum(dice for _, dice in bonus)

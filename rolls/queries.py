@@ -103,6 +103,9 @@ class RollView:
     can_cancel: bool = False
     can_offer: bool = False
     can_gambit: bool = False
+    # The abilities the roller may pay stress for: (key, name, stress), Emberdeath (the
+    # crew's) and Ghost Veil (their own).
+    stress_abilities: list[tuple[str, str, int]] = field(default_factory=list)
     pool: int | None = None
     position: Position = Position.RISKY
     effect: Effect = Effect.STANDARD
@@ -115,7 +118,8 @@ class RollView:
     # Group action: each participant, their dice (None until rolled) and bonus dice.
     group: list[tuple[Character, list[int] | None, list[str]]] = field(default_factory=list)
     my_group_bonus: dict | None = None  # set while I may still add my own bonus dice
-    can_expertise: bool = False  # I lead this group action and have Expertise
+    # The leader's Expertise, when the group acts with the action chosen for it.
+    expertise_action: str = ""
     special_push: str = ""  # the roller's special armor ability, while its box is unmarked
     foresight_left: int = 0  # the free assists my Foresight has left this score
     assist_choices: list[Character] = field(default_factory=list)
@@ -246,15 +250,18 @@ def roll_view(
             view.pool, view.position, view.effect = terms.pool, terms.position, terms.effect
             # The button for an ability the roller has; the step refuses one they lack.
             view.can_gambit = "rooks-gambit" in steps and "rooks_gambit" in character.ability_keys
+            if "ability-stress" in steps:
+                view.stress_abilities = stress_abilities(character, crew)
             if "push" in steps:
-                view.special_push = derived.special_armor_ability(character)
+                view.special_push = derived.special_push_ability(roll, character)
         else:
             assists = derived.group_assists(roll)
             if "group-bonus" in steps:
                 view.my_group_bonus = roll.group_bonuses.get(str(mine.pk), {})
-                view.can_expertise = (
-                    mine.pk == character.pk and ability_rules.EXPERTISE in character.ability_keys
-                )
+            if ability_rules.leads_with_expertise(
+                roll.action, character.ability_choice(ability_rules.EXPERTISE)
+            ):
+                view.expertise_action = roll.action
             if "group-assist" in steps:
                 view.assist_choices = [
                     character
@@ -401,6 +408,22 @@ def _rolls(table: Table, is_gm: bool):
     return rolls if is_gm else rolls.exclude(secret=True)
 
 
+def stress_abilities(character: Character, crew: Crew | None) -> list[tuple[str, str, int]]:
+    """Emberdeath and Ghost Veil as the roller may use them, each with its least stress."""
+    held = {
+        ability_rules.EMBERDEATH: crew is not None and ability_rules.EMBERDEATH in crew.abilities,
+        ability_rules.GHOST_VEIL: ability_rules.GHOST_VEIL in character.ability_keys,
+    }
+    return [
+        (key, ability_rules.BONUS_NAMES[key], ability_rules.ability_stress(
+            key, abilities=character.ability_keys,
+            crew_abilities=crew.abilities if crew else (),
+        ))
+        for key, has_it in held.items()
+        if has_it
+    ]  # fmt: skip
+
+
 def panel_context(table: Table, membership: Membership) -> dict:
     is_gm = membership.is_gm
     mine = flow_access.own_character(membership)
@@ -436,6 +459,9 @@ def panel_context(table: Table, membership: Membership) -> dict:
         # The GM's menus name them; whoever the panel is drawn for gets their view of each.
         "clocks": audience.clock_views(queries.visible_clocks(table.pk, is_gm), membership),
         "has_crew": crew is not None,
+        # Whether a consequence is a supernatural threat is the GM's to say; it changes a
+        # number only for a crew with Anointed, so only then is it asked.
+        "asks_supernatural": crew is not None and ability_rules.ANOINTED in crew.abilities,
         "positions": list(Position),
         "effects": list(Effect),
         "attributes": list(char_rules.ATTRIBUTES),
@@ -448,5 +474,8 @@ def panel_context(table: Table, membership: Membership) -> dict:
         "zero_pool_dice": dice_count(0),
         "assist_stress": ASSIST_STRESS,
         "gambit_stress": ability_rules.ROOKS_GAMBIT_STRESS,
+        "veil_extras": list(ability_rules.GHOST_VEIL_EXTRAS.items()),
+        "veil_extra_stress": ability_rules.GHOST_VEIL_EXTRA_STRESS,
+        "anointed_dice": ability_rules.ANOINTED_DICE,
         "expertise_stress": ability_rules.EXPERTISE_STRESS_MOST,
     }

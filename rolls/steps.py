@@ -116,13 +116,12 @@ class GroupBonus(RollStep):
     push_dice = steps.flag()
     bargain = steps.text(200)
     push_act = steps.flag()
-    expertise = steps.flag()
 
     def execute(self):
         data = self.cleaned_data
         return group.set_group_bonus(
             by=self.by, roll=self.roll, push=data["push_dice"], bargain=data["bargain"],
-            act=data["push_act"], expertise=data["expertise"],
+            act=data["push_act"],
         )  # fmt: skip
 
 
@@ -176,6 +175,23 @@ class RooksGambit(RollStep):
         return actions.rooks_gambit(by=self.by, roll=self.roll)
 
 
+class AbilityStress(RollStep):
+    """Emberdeath or Ghost Veil, used by the roller for its stress (Ghost Veil's extras
+    each a flag)."""
+
+    ability = steps.text(20)
+    veil_minutes = steps.flag()
+    veil_invisible = steps.flag()
+    veil_floating = steps.flag()
+
+    def execute(self):
+        data = self.cleaned_data
+        extras = tuple(e for e in ("minutes", "invisible", "floating") if data[f"veil_{e}"])
+        return actions.ability_stress(
+            by=self.by, roll=self.roll, ability=data["ability"], extras=extras
+        )
+
+
 class AbilityBonus(RollStep):
     bonus = steps.text(20)
     reason = steps.text(120)
@@ -222,6 +238,7 @@ class AddConsequence(RollStep):
     heat = steps.number(required=False)
     attribute = steps.text(20)
     character = in_table(Character)
+    supernatural = steps.flag()
 
     def __init__(self, data, **context):
         super().__init__(data, **context)
@@ -233,6 +250,7 @@ class AddConsequence(RollStep):
             by=self.by, roll=self.roll, kind=data["kind"], description=data["description"],
             level=data["level"] or None, clock=data["clock"], ticks=data["ticks"] or 0,
             heat=data["heat"] or 0, attribute=data["attribute"], character=data["character"],
+            supernatural=data["supernatural"],
         )  # fmt: skip
 
 
@@ -269,6 +287,7 @@ ROLL_STEPS: dict[str, type[RollStep]] = {
     "offer-bargain": OfferBargain,
     "accept-bargain": AcceptBargain,
     "rooks-gambit": RooksGambit,
+    "ability-stress": AbilityStress,
     "ability": AbilityBonus,
     "roll": Roll,
     "cancel": Cancel,

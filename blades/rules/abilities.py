@@ -7,10 +7,17 @@ is listed in REMINDERS under the moment of play where the app shows it.
 
 from collections.abc import Collection, Mapping, Sequence
 
-from blades.rules.character import HARM_PENALTIES, HARM_SLOTS, harm_rows, roll_warnings
+from blades.rules.character import (
+    ACTIONS,
+    HARM_PENALTIES,
+    HARM_SLOTS,
+    harm_rows,
+    roll_warnings,
+)
 from blades.rules.crew import STRESS_BOXES_MOST as CREW_STRESS_BOXES_MOST
 from blades.rules.dice import Outcome, Roll
 from blades.rules.errors import RuleError, Term, _
+from blades.rules.rolls import ViceResult
 from blades.rules.words import Joined
 
 # --- Stress and harm ----------------------------------------------------------------------
@@ -70,6 +77,8 @@ def warnings_before_a_roll(
 IRON_WILL = "iron_will"
 FORGED_IN_THE_FIRE = "forged_in_the_fire"
 BODYGUARD = "bodyguard"
+ANOINTED = "anointed"
+ANOINTED_DICE = 1
 
 # The name a roll's line gives the ability behind its bonus dice: a word of the rules, read
 # in its reader's language; its translation is the content's name for the ability
@@ -77,6 +86,8 @@ BODYGUARD = "bodyguard"
 BLOOD_BROTHERS = "blood_brothers"
 DAREDEVIL = "daredevil"
 MASTERMIND = "mastermind"
+EMBERDEATH = "emberdeath"
+GHOST_VEIL = "ghost_veil"
 DAREDEVIL_DICE = 1  # +1d on the desperate roll, -1d resisting what it brought
 BONUS_NAMES = {
     DAREDEVIL: Term(_("Daredevil")),
@@ -84,6 +95,9 @@ BONUS_NAMES = {
     IRON_WILL: Term(_("Iron Will")),
     BODYGUARD: Term(_("Bodyguard")),
     FORGED_IN_THE_FIRE: Term(_("Forged in the Fire")),
+    ANOINTED: Term(_("Anointed")),
+    EMBERDEATH: Term(_("Emberdeath")),
+    GHOST_VEIL: Term(_("Ghost Veil")),
     "door_kickers": Term(_("Door Kickers")),
     "second_story": Term(_("Second Story")),
 }
@@ -96,6 +110,7 @@ def resistance_bonus(
     *,
     protecting: bool = False,
     daredevil: bool = False,
+    supernatural: bool = False,
 ) -> list[tuple[Term, int]]:
     """Dice a resistance roll gains (or loses), each with the ability that gives it. Iron
     Will: "When you make a resistance roll with Resolve, take +1d" (000); Bodyguard:
@@ -103,7 +118,9 @@ def resistance_bonus(
     saying the consequence is one the character took for a teammate; Forged in the Fire
     (Bravos): "PCs get +1d to resistance rolls"; Daredevil: "you get +1d to your roll if
     you also take -1d to any resistance rolls against consequences from your action"
-    (000), `daredevil` saying the consequence came from a desperate roll that took it."""
+    (000), `daredevil` saying the consequence came from a desperate roll that took it;
+    Anointed (Cult): "+1d to resist supernatural threats" (the app's ability text),
+    `supernatural` saying the GM marked the consequence so when inflicting it."""
     bonus = []
     if daredevil and DAREDEVIL in abilities:
         bonus.append((BONUS_NAMES[DAREDEVIL], -DAREDEVIL_DICE))
@@ -113,6 +130,8 @@ def resistance_bonus(
         bonus.append((BONUS_NAMES[BODYGUARD], 1))
     if FORGED_IN_THE_FIRE in crew_abilities:
         bonus.append((BONUS_NAMES[FORGED_IN_THE_FIRE], 1))
+    if supernatural and ANOINTED in crew_abilities:
+        bonus.append((BONUS_NAMES[ANOINTED], ANOINTED_DICE))
     return bonus
 
 
@@ -225,6 +244,17 @@ def incarceration(
     return tier + ironhook_contacts + jail_bird, max(0, wanted - jail_bird)
 
 
+JAIL_BIRD_STATUS = 1
+
+
+def prison_status(roll_status: int, *, jail_bird: bool) -> int:
+    """The status the crew gains with the faction helped inside: the incarceration
+    roll's (+1 on a 6 or a critical), and Jail Bird's (Spider) whatever the roll: "When
+    jailed, ... you gain +1 status with a faction you help inside" (the app's ability
+    text). Which faction was helped is the GM's to name."""
+    return roll_status + JAIL_BIRD_STATUS * jail_bird
+
+
 # --- Heat and war -------------------------------------------------------------------------
 
 
@@ -302,7 +332,7 @@ REMINDERS: dict[str, tuple[str, ...]] = {
     "predators": ("engagement",),
     "vipers": ("downtime",),
     "blood_brothers": ("group",),
-    "anointed": ("resist", "downtime"),
+    "anointed": ("downtime",),  # its +1d to resist is applied; healing's is the GM's
     "bound_in_darkness": ("assist",),
     "conviction": ("downtime",),
     "glory_incarnate": ("roll",),
@@ -425,12 +455,33 @@ EXPERTISE = "expertise"
 EXPERTISE_STRESS_MOST = 1
 
 
+def leads_with_expertise(action: str, chosen: str) -> bool:
+    """Whether the group acts with the action the leader chose for Expertise (`chosen`,
+    "" when none): "When you lead a group action using that action" (000)."""
+    return bool(chosen) and action == chosen
+
+
 def leader_stress(stress: int, *, expertise: bool) -> int:
     """The stress the leader of a group action takes. Expertise (000): "Choose one of
     your action ratings. When you lead a group action using that action, you can suffer
     only 1 stress at most, regardless of the number of failed rolls"; `expertise` says
-    the group acts with that action."""
+    the group acts with that action (`leads_with_expertise`)."""
     return min(stress, EXPERTISE_STRESS_MOST) if expertise else stress
+
+
+def expertise_choice(action: str, *, has_it: bool, chosen: str, by_gm: bool) -> str:
+    """The action a character chooses for Expertise: "Choose one of your action ratings"
+    (000). Chosen once by the player; the GM may set it again (a slip of the hand)."""
+    if not has_it:
+        raise RuleError(_("Only a character with Expertise chooses its action."))
+    if action not in ACTIONS:
+        raise RuleError(_("Choose one of the twelve actions for Expertise."))
+    if chosen and not by_gm:
+        raise RuleError(
+            _("Expertise's action is chosen: %(action)s. The GM may change it."),
+            action=Term(chosen.capitalize()),
+        )
+    return action
 
 
 def synchronized(
@@ -468,6 +519,114 @@ def calculating_gives(pay_with: str, *, spiders: int, used: int) -> bool:
     if used >= spiders:
         raise RuleError(_("Calculating's extra activity is taken this downtime."))
     return True
+
+
+# --- Abilities paid in stress ---------------------------------------------------------------
+
+EMBERDEATH_STRESS = 3
+GHOST_VEIL_STRESS = 2
+GHOST_VEIL_EXTRA_STRESS = 1
+# Ghost Veil's extras, +1 stress each, with the words a roll's line names them by.
+GHOST_VEIL_EXTRAS = {
+    "minutes": _("for minutes"),
+    "invisible": _("invisible"),
+    "floating": _("floating"),
+}
+
+
+def ability_stress(
+    ability: str,
+    *,
+    abilities: Collection[str],
+    crew_abilities: Collection[str],
+    extras: Collection[str] = (),
+) -> int:
+    """The stress a character takes to use an ability that costs it. Emberdeath
+    (Assassins): "Take 3 stress as you kill someone to burn away their spirit and body";
+    Ghost Veil (Lurk): "Take 2 stress to turn shadowy and insubstantial for a moment; +1
+    stress each for minutes instead, invisibility, or floating" (the app's ability
+    texts: the rules texts lack both)."""
+    if ability == EMBERDEATH:
+        if EMBERDEATH not in crew_abilities:
+            raise RuleError(_("The crew does not have Emberdeath."))
+        if extras:
+            raise RuleError(_("Emberdeath has no extras."))
+        return EMBERDEATH_STRESS
+    if ability == GHOST_VEIL:
+        if GHOST_VEIL not in abilities:
+            raise RuleError(_("Only a character with Ghost Veil takes its stress."))
+        if not set(extras) <= set(GHOST_VEIL_EXTRAS):
+            raise RuleError(_("Ghost Veil's extras are minutes, invisibility and floating."))
+        return GHOST_VEIL_STRESS + GHOST_VEIL_EXTRA_STRESS * len(set(extras))
+    raise RuleError(_("Choose Emberdeath or Ghost Veil."))
+
+
+# --- Indulging a vice ----------------------------------------------------------------------
+
+FUNCTIONING_VICE = "functioning_vice"
+VICE_SHIFTS = (-2, -1, 1, 2)
+DIE_FACES = (1, 6)
+
+
+def functioning_vice(relief: int, shift: int, stress_marked: int) -> ViceResult:
+    """The indulgence read again once the die is shifted. Functioning Vice (Spider):
+    "When you indulge, shift the die result up or down by 1 or 2" (the app's ability
+    text; SRD_FACTS §1.7: "lets you shift the die by ±1 or ±2"): `relief` is the die
+    that counted, `stress_marked` the stress before the indulgence. A die reads 1 to 6,
+    so a shift past either end stops there; clearing more than was marked is still
+    overindulging."""
+    if shift not in VICE_SHIFTS:
+        raise RuleError(_("Shift the die up or down by 1 or 2."))
+    if stress_marked < 0:
+        raise ValueError("stress marked cannot be negative")
+    low, high = DIE_FACES
+    die = min(high, max(low, relief + shift))
+    return ViceResult(cleared=min(die, stress_marked), relief=die, overindulged=die > stress_marked)
+
+
+# --- Long-term projects --------------------------------------------------------------------
+
+ANALYST = "analyst"
+ANALYST_TICKS = 2
+
+
+def analyst_ticks(asked: int, *, has_it: bool, used: int) -> int:
+    """The free ticks a project takes from Analyst (Leech): "Each downtime, get two free
+    ticks to spread over long-term projects for investigation or learning a formula or
+    design" (the app's ability text; SRD_FACTS §1.3: "gives 2 free ticks per downtime to
+    investigation or formula projects"). `asked`: the ticks the player puts on this
+    project; `used`: those already spread this downtime. Whether the project is an
+    investigation or a formula is the GM's to judge."""
+    if not asked:
+        return 0
+    if not has_it:
+        raise RuleError(_("Only a character with Analyst has its free ticks."))
+    if asked < 0 or used + asked > ANALYST_TICKS:
+        raise RuleError(
+            _("Analyst gives %(ticks)s free ticks each downtime; %(left)s left."),
+            ticks=ANALYST_TICKS,
+            left=max(0, ANALYST_TICKS - used),
+        )
+    return asked
+
+
+def mastermind_push(abilities: Collection[str], pushes: int) -> int:
+    """The pushes of a long-term project still paid in stress once Mastermind's special
+    armor pays one: "You may expend your special armor to ... push yourself when you
+    gather information or work on a long-term project ... you get one of the benefits
+    (+1d, +1 effect, act despite severe harm) but you don't take 2 stress" (000)."""
+    if MASTERMIND not in abilities:
+        raise RuleError(_("Only a Mastermind pays a project's push with special armor."))
+    if pushes < 1:
+        raise RuleError(_("Choose the push your special armor pays for."))
+    return pushes - 1
+
+
+def special_push_allowed(ability: str, *, gather_information: bool) -> bool:
+    """Whether special armor from `ability` may pay an action roll's push. Mastermind's
+    only "when you gather information" (000; its project push is the downtime's); the
+    other abilities' pushes are the GM's to judge (Battleborn's "during a fight")."""
+    return ability != MASTERMIND or gather_information
 
 
 # --- Rook's Gambit --------------------------------------------------------------------------

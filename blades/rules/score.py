@@ -189,12 +189,14 @@ class Choice:
 
     @property
     def needs(self) -> tuple[str, ...]:
-        """What the GM names for this way out, and nothing else: the faction involved; the
-        claim given up; the PC harmed or handed over, with who goes inside and the prison
-        claim their time may earn; the dice of the fortune roll."""
+        """What the GM names for this way out, and nothing else: the faction involved (for
+        someone handed over, the faction helped inside, if any: 003's "+1 status with a
+        faction you helped"); the claim given up; the PC harmed or handed over, with who
+        goes inside and the prison claim their time may earn; the dice of the fortune
+        roll."""
         cost = self.cost
         wanted = {
-            "faction": self.needs_faction,
+            "faction": self.needs_faction or cost.incarcerate,
             "claim": cost.claim,
             "character": bool(cost.harm) or cost.incarcerate,
             "prisoner": cost.incarcerate,

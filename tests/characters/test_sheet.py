@@ -389,3 +389,30 @@ def test_a_rigging_upgrade_adds_its_free_load_to_the_limit(
     refused = client.post(url, {"item": items[2].pk, "checked": "1"}, headers=HTMX)
     assert refused.status_code == 422
     assert "That would be 6 load; your light load is 5." in refused.content.decode()
+
+
+def test_expertise_records_its_action_on_the_sheet(client, table, player, gm):
+    """Expertise (000): "Choose one of your action ratings": the player chooses it once on
+    the sheet, which then names it; choosing again is refused, and the GM may set it
+    again (a slip of the hand)."""
+    from tests.helpers import give_ability
+
+    character = CharacterFactory(table=table, owner=player)
+    client.force_login(player)
+    sheet = reverse("character_sheet", args=[table.pk, character.pk])
+    move = reverse("character_move", args=[table.pk, character.pk, "expertise"])
+    refused = client.post(move, {"action": "prowl"}, HTTP_HX_REQUEST="true")
+    assert refused.status_code == 422 and "Only a character with Expertise" in refused.text
+    give_ability(character, "expertise")
+    assert "Expertise: the action chosen for it" in client.get(sheet).content.decode()
+    assert client.post(move, {"action": "prowl"}, HTTP_HX_REQUEST="true").status_code == 200
+    assert fresh(character).ability_choice("expertise") == "prowl"
+    page = client.get(sheet).content.decode()
+    assert "Expertise: Prowl (leading a group action with it costs at most 1 stress)" in page
+    assert "Expertise: the action chosen for it" not in page
+    again = client.post(move, {"action": "sway"}, HTTP_HX_REQUEST="true")
+    assert again.status_code == 422 and "The GM may change it" in again.text
+    client.force_login(gm)
+    assert "Expertise: the action chosen for it" in client.get(sheet).content.decode()
+    assert client.post(move, {"action": "sway"}, HTTP_HX_REQUEST="true").status_code == 200
+    assert fresh(character).ability_choice("expertise") == "sway"

@@ -288,3 +288,165 @@ def test_slippery_rolls_the_entanglement_twice_and_offers_both(table, crew, fact
         table=table, roller=gm, name="Cooperation", choice="avoid"
     )  # the crew keeps the roll it prefers
     assert Phase.objects.get(table=table).step == "activities"
+
+
+def _indulged(pc, player, stress: int, die: int):
+    """Cross indulges at `stress` and the counting die falls on `die` (every die alike)."""
+    Character.objects.filter(pk=pc.pk).update(stress=stress)
+    return downtime.indulge_vice(character=pc, roller=player, rng=FixedDice(*[die] * 6))
+
+
+def test_functioning_vice_shifts_the_die_after_seeing_it(client, in_downtime, pc, player):
+    """Functioning Vice (Spider): "When you indulge, shift the die result up or down by 1
+    or 2" (the app's ability text): a 3 at 6 stress clears 3; shifted +2 it clears 5.
+    Offered only to a Spider who has it, once."""
+    from django.urls import reverse
+
+    activity = _indulged(pc, player, stress=6, die=3)
+    assert fresh(pc).stress == 3
+    client.force_login(player)
+    url = reverse("activity_vice_shift", args=[pc.table_id, activity.pk])
+    refused = client.post(url, {"shift": "2"}, HTTP_HX_REQUEST="true")
+    assert (
+        refused.status_code == 422 and "does not have Functioning Vice" in refused.content.decode()
+    )
+    give(pc, "functioning_vice")
+    page = client.get(reverse("phase_panel", args=[pc.table_id])).content.decode()
+    assert "Functioning Vice: shift the die" in page
+    assert client.post(url, {"shift": "2"}, HTTP_HX_REQUEST="true").status_code == 200
+    assert fresh(pc).stress == 1
+    activity.refresh_from_db()
+    assert (activity.vice_shift, activity.amount) == (2, 5)
+    assert str(activity.result) == "Functioning Vice: the die reads 5; clear 5 stress"
+    page = client.get(reverse("phase_panel", args=[pc.table_id])).content.decode()
+    assert "Functioning Vice: shift the die" not in page
+    again = client.post(url, {"shift": "-1"}, HTTP_HX_REQUEST="true")
+    assert again.status_code == 422 and fresh(pc).stress == 1
+
+
+def test_functioning_vice_shifts_an_overindulgence_away(client, in_downtime, pc, player):
+    """Functioning Vice: "shift the die result up or down by 1 or 2": a 4 at 2 stress
+    overindulges; shifted -2 it clears the 2 stress and no more, so no overindulgence is
+    left to choose. A shift of 3 is refused with the rule's message."""
+    from django.urls import reverse
+
+    give(pc, "functioning_vice")
+    activity = _indulged(pc, player, stress=2, die=4)
+    assert activity.overindulged and fresh(pc).stress == 0
+    client.force_login(player)
+    url = reverse("activity_vice_shift", args=[pc.table_id, activity.pk])
+    wrong = client.post(url, {"shift": "3"}, HTTP_HX_REQUEST="true")
+    assert wrong.status_code == 422
+    assert client.post(url, {"shift": "-2"}, HTTP_HX_REQUEST="true").status_code == 200
+    activity.refresh_from_db()
+    assert (activity.overindulged, activity.amount, fresh(pc).stress) == (False, 2, 0)
+    page = client.get(reverse("phase_panel", args=[pc.table_id])).content.decode()
+    assert "Choose overindulgence" not in page
+
+
+def _project(client, player, pc, **data):
+    from django.urls import reverse
+
+    client.force_login(player)
+    url = reverse("downtime_activity", args=[pc.table_id, pc.pk])
+    post = {"kind": "project", "action": "study", "clock_name": "The cipher", **data}
+    return client.post(url, post, HTTP_HX_REQUEST="true")
+
+
+def test_analyst_puts_its_two_free_ticks_on_a_project(client, in_downtime, pc, player):
+    """Analyst (Leech): "Each downtime, get two free ticks to spread over long-term
+    projects for investigation or learning a formula or design" (the app's ability
+    text): offered on the project form, the ticks go on its clock beside the roll's;
+    once the two are spread, none is left this downtime."""
+    from django.urls import reverse
+
+    from blades.rules.dice import Outcome
+    from blades.rules.rolls import downtime_ticks
+    from play.models import DowntimeActivity
+
+    refused = _project(client, player, pc, analyst="2")
+    assert (
+        refused.status_code == 422 and "Only a character with Analyst" in refused.content.decode()
+    )
+    give(pc, "analyst")
+    page = client.get(reverse("phase_panel", args=[pc.table_id])).content.decode()
+    assert "Analyst's free ticks" in page and "(2 left this downtime)" in page
+    assert _project(client, player, pc, analyst="2").status_code == 200
+    activity = DowntimeActivity.objects.get(character=pc, kind="project")
+    assert activity.free_ticks == 2
+    assert activity.amount == downtime_ticks(Outcome(activity.outcome)) + 2
+    assert activity.clock.filled == min(activity.amount, activity.clock.segments)
+    assert "(2 from Analyst)" in str(activity.result)
+    more = _project(client, player, pc, analyst="1", pay_with="coin")
+    assert more.status_code == 422 and "0 left" in more.content.decode()
+    page = client.get(reverse("phase_panel", args=[pc.table_id])).content.decode()
+    assert "Analyst's free ticks" not in page
+
+
+def test_a_mastermind_pays_a_projects_push_with_special_armor(client, in_downtime, pc, player):
+    """Mastermind (000): "You may expend your special armor to ... push yourself when you
+    ... work on a long-term project ... you get one of the benefits (+1d, +1 effect, act
+    despite severe harm) but you don't take 2 stress": the project's push gives its die,
+    the special armor is marked and no stress is."""
+    from django.urls import reverse
+
+    from play.models import DowntimeActivity
+
+    refused = _project(client, player, pc, push="1", push_special="1")
+    assert refused.status_code == 422 and "Only a Mastermind" in refused.content.decode()
+    give(pc, "mastermind")
+    page = client.get(reverse("phase_panel", args=[pc.table_id])).content.decode()
+    assert "Pay the push with special armor (Mastermind)" in page
+    stress = fresh(pc).stress
+    assert _project(client, player, pc, push="1", push_special="1").status_code == 200
+    activity = DowntimeActivity.objects.get(character=pc, kind="project")
+    assert activity.roll.pool == fresh(pc).study + 1
+    assert fresh(pc).special_used and fresh(pc).stress == stress
+    page = client.get(reverse("phase_panel", args=[pc.table_id])).content.decode()
+    assert "Pay the push with special armor" not in page
+
+
+def test_jail_bird_gains_status_with_the_faction_helped_inside(
+    client, in_downtime, table, crew, faction, gm, pc
+):
+    """Jail Bird (Spider): "When jailed, your wanted level counts 1 lower and your Tier 1
+    higher, and you gain +1 status with a faction you help inside" (the app's ability
+    text): whatever the roll, on top of its own +1 on a 6. The GM names the faction; the
+    prison form says so. Tier 0 and Jail Bird: 1d, so no critical."""
+    from django.urls import reverse
+
+    from crews.models import Faction
+
+    give(pc, "jail_bird")
+    client.force_login(gm)
+    page = client.get(reverse("phase_panel", args=[table.pk])).content.decode()
+    assert "Jail Bird (Cross): serving the time, +1 status" in page
+    before = Faction.objects.get(pk=faction.pk).status
+    url = reverse("crew_incarcerate", args=[table.pk])
+    data = {"character": pc.pk, "faction": faction.pk, "prison_claim": "hardcase"}
+    assert client.post(url, data, HTTP_HX_REQUEST="true").status_code == 200
+    roll = Roll.objects.get(table=table, kind="incarceration")
+    from_roll = 1 if roll.outcome == "success" else 0
+    assert roll.pool == 1
+    assert Faction.objects.get(pk=faction.pk).status == before + 1 + from_roll
+
+
+def test_jail_bird_handed_over_for_an_arrest_gains_status_too(table, crew, gm, pc):
+    """Jail Bird (Spider): "you gain +1 status with a faction you help inside" (the app's
+    ability text), also when an Arrest hands them over: the way out names the faction
+    helped inside as the prison form does. Tier 1 and Jail Bird: 2d; a 4-5 earns the
+    roll nothing, Jail Bird its +1."""
+    from crews.models import Faction
+
+    give(pc, "jail_bird")
+    Crew.objects.filter(pk=crew.pk).update(tier=1)
+    helped = FactionFactory(table=table, tier=2)
+    to_step(table, crew, helped, "entanglement", gm)
+    Crew.objects.filter(pk=crew.pk).update(heat=7, wanted=1)
+    phases.roll_entanglement(table=table, roller=gm, rng=FixedDice(6))
+    before = Faction.objects.get(pk=helped.pk).status
+    phases.resolve_entanglement(
+        table=table, roller=gm, name="Arrest", choice="hand_over", character=pc,
+        faction=helped, prison_claim="smuggling", rng=FixedDice(4, 5),
+    )  # fmt: skip
+    assert Faction.objects.get(pk=helped.pk).status == before + 1

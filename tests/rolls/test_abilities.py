@@ -9,6 +9,7 @@ from characters import actions
 from characters.models import Character
 from crews.models import Crew
 from rolls import actions as flow
+from rolls import group as flow_group
 from rolls import outcome as flow_outcome
 from tests.factories import CrewFactory
 from tests.helpers import Dice, fresh, start
@@ -234,35 +235,43 @@ def test_a_crew_upgrade_is_reminded_on_the_roll(client, ada_m, gm, ada):
 def test_expertise_caps_the_leaders_stress_at_1(client, ada_m, bo_m, gm_m, ada, bo):
     """Expertise (000): "Choose one of your action ratings. When you lead a group action
     using that action, you can suffer only 1 stress at most, regardless of the number of
-    failed rolls." Ada leads with hers; both roll 1-3: 1 stress, not 2."""
+    failed rolls." Ada chose Prowl on her sheet and leads a Prowl group action; both roll
+    1-3: 1 stress, not 2. No box to tick: the action recorded with the ability says it."""
     from django.urls import reverse
 
-    from blades.rules.errors import RuleError
-    from rolls import group as flow_group
-
-    roll = flow_group.join_group(by=bo_m, roll=start(ada_m, ada, group=True))
-    with pytest.raises(RuleError, match="Only a leader with Expertise"):
-        flow_group.set_group_bonus(by=ada_m, roll=roll, push=False, bargain="", expertise=True)
     give(ada, "expertise")
-    give(bo, "expertise")
-    with pytest.raises(RuleError, match="Only a leader with Expertise"):
-        flow_group.set_group_bonus(by=bo_m, roll=roll, push=False, bargain="", expertise=True)
-    assert "Expertise: we act with my chosen action" not in panel(client, bo_m.user, ada.table)
-    assert "Expertise: we act with my chosen action" in panel(client, ada_m.user, ada.table)
-    url = reverse("flow_step", args=[ada.table_id, roll.pk, "group-bonus"])
-    client.post(url, {"expertise": "1"}, HTTP_HX_REQUEST="true")
+    client.force_login(ada_m.user)
+    url = reverse("character_move", args=[ada.table_id, ada.pk, "expertise"])
+    assert client.post(url, {"action": "prowl"}, HTTP_HX_REQUEST="true").status_code == 200
+    roll = flow_group.join_group(by=bo_m, roll=start(ada_m, ada, group=True))
+    page = panel(client, bo_m.user, ada.table)
+    assert "Expertise: Ada leads with Prowl, the action chosen for it" in page
     flow_group.roll_dice(by=ada_m, roll=roll, rng=Dice(2, 1))
     roll = flow_group.roll_dice(by=bo_m, roll=roll, rng=Dice(3))
     assert fresh(ada).stress == 1
     assert "Ada leads and takes 1 stress (Expertise)" in str(roll.events.order_by("pk").last().text)
 
 
+def test_expertise_does_not_cap_a_group_action_with_another_action(ada_m, bo_m, ada, bo):
+    """Expertise (000): "When you lead a group action using that action": Ada chose
+    Skirmish, so leading a Prowl group action she takes 1 stress per roll of 1-3 (004
+    §Lead a group action), 2 here; the old box to say "my chosen action" is gone."""
+    from characters import actions as sheet
+
+    give(ada, "expertise")
+    sheet.choose_expertise(character=ada, action="skirmish")
+    roll = flow_group.join_group(by=bo_m, roll=start(ada_m, ada, group=True))
+    flow_group.set_group_bonus(by=ada_m, roll=roll, push=False, bargain="")
+    flow_group.roll_dice(by=ada_m, roll=roll, rng=Dice(2, 1))
+    flow_group.roll_dice(by=bo_m, roll=roll, rng=Dice(3))
+    assert fresh(ada).stress == 2
+
+
 def test_without_expertise_the_leader_takes_1_stress_per_failed_roll(ada_m, bo_m, ada, bo):
     """004 §Lead a group action: "the character leading the group action takes 1 stress
-    for each PC that rolled 1-3 as their best result"."""
-    from rolls import group as flow_group
-
-    give(ada, "expertise")  # had, not led with
+    for each PC that rolled 1-3 as their best result"; Expertise with no action chosen
+    yet caps nothing."""
+    give(ada, "expertise")  # had, no action chosen
     roll = flow_group.join_group(by=bo_m, roll=start(ada_m, ada, group=True))
     flow_group.roll_dice(by=ada_m, roll=roll, rng=Dice(2, 1))
     flow_group.roll_dice(by=bo_m, roll=roll, rng=Dice(3))
@@ -374,3 +383,129 @@ def test_battleborn_pays_a_push_with_special_armor_not_stress(client, ada_m, ada
     assert "Pay one push with special armor" not in panel(client, ada_m.user, ada.table)
     with pytest.raises(RuleError, match="no special armor left"):
         flow.set_push(by=ada_m, roll=again, dice_=True, effect=False, special=True)
+
+
+def test_anointed_resists_a_consequence_the_gm_marked_supernatural_with_1d_more(
+    client, table, gm, player, ada_m, ada
+):
+    """Anointed (Cult): "+1d to resist supernatural threats" (the app's ability text).
+    Whether the threat is supernatural is the GM's judgment: the consequence form asks
+    it of a crew with Anointed, and only what the GM marked is resisted with +1d. Ada's
+    Resolve is 1 (Command)."""
+    from django.urls import reverse
+
+    from rolls.models import Consequence
+
+    CrewFactory(table=table, crew_type="cult", abilities=["anointed"])
+    roll = flow.roll_dice(by=ada_m, roll=start(ada_m, ada), rng=Dice(2, 3))
+    assert "A supernatural threat" in panel(client, gm, table)
+    url = reverse("flow_step", args=[table.pk, roll.pk, "consequence"])
+    for description, marked in (("Possessed", {"supernatural": "1"}), ("Punched", {})):
+        data = {"kind": "harm", "level": "2", "description": description, "attribute": "resolve"}
+        assert client.post(url, data | marked, HTTP_HX_REQUEST="true").status_code == 200
+    assert "(supernatural)" in panel(client, player, table)
+    for consequence in Consequence.objects.all():
+        step = [table.pk, roll.pk, consequence.pk, "resist"]
+        assert client.post(reverse("flow_consequence_step", args=step)).status_code in (200, 302)
+    pools = dict(Consequence.objects.values_list("description", "resist_dice"))
+    assert (pools["Possessed"][0], pools["Punched"][0]) == (2, 1)
+    texts = [str(event.text) for event in roll.events.all()]
+    assert sum("(+1d Anointed)" in text for text in texts) == 1
+
+
+def test_the_supernatural_question_is_asked_only_of_a_crew_with_anointed(
+    client, table, gm, ada_m, ada
+):
+    """Anointed's "+1d to resist supernatural threats" is the only number the question
+    changes: a crew without it is not asked."""
+    CrewFactory(table=table, crew_type="cult", abilities=[])
+    flow.roll_dice(by=ada_m, roll=start(ada_m, ada), rng=Dice(2, 3))
+    assert "A supernatural threat" not in panel(client, gm, table)
+
+
+def test_emberdeath_marks_its_3_stress_from_the_roll_panel(client, table, player, ada_m, ada):
+    """Emberdeath (Assassins): "Take 3 stress as you kill someone to burn away their
+    spirit and body in a shower of sparks" (the app's ability text): the roller uses it
+    from the roll panel, and the stress is marked."""
+    from django.urls import reverse
+
+    roll = start(ada_m, ada)
+    assert "Use Emberdeath" not in panel(client, player, table)
+    url = reverse("flow_step", args=[table.pk, roll.pk, "ability-stress"])
+    refused = client.post(url, {"ability": "emberdeath"}, HTTP_HX_REQUEST="true")
+    assert refused.status_code == 422 and "does not have Emberdeath" in refused.content.decode()
+    CrewFactory(table=table, crew_type="assassins", abilities=["emberdeath"])
+    assert "Use Emberdeath (3 stress)" in panel(client, player, table)
+    before = fresh(ada).stress
+    assert client.post(url, {"ability": "emberdeath"}, HTTP_HX_REQUEST="true").status_code == 200
+    assert fresh(ada).stress == before + 3
+    assert str(roll.events.order_by("pk").last().text) == "Emberdeath: Ada takes 3 stress"
+
+
+def test_ghost_veil_marks_2_stress_and_1_more_for_each_extra(client, table, player, ada_m, ada):
+    """Ghost Veil (Lurk): "Take 2 stress to turn shadowy and insubstantial for a moment;
+    +1 stress each for minutes instead, invisibility, or floating" (the app's ability
+    text): for minutes and floating, 4 stress."""
+    from django.urls import reverse
+
+    give(ada, "ghost_veil")
+    roll = start(ada_m, ada)
+    assert "Use Ghost Veil (2 stress)" in panel(client, player, table)
+    before = fresh(ada).stress
+    url = reverse("flow_step", args=[table.pk, roll.pk, "ability-stress"])
+    data = {"ability": "ghost_veil", "veil_minutes": "1", "veil_floating": "1"}
+    assert client.post(url, data, HTTP_HX_REQUEST="true").status_code == 200
+    assert fresh(ada).stress == before + 4
+    text = str(roll.events.order_by("pk").last().text)
+    assert text == "Ghost Veil (floating, for minutes): Ada takes 4 stress"
+
+
+def test_only_the_roller_pays_for_their_ability(client, table, other_player, ada_m, bo, ada):
+    """Ghost Veil is the roller's own: a teammate's post is refused, their stress kept."""
+    from django.urls import reverse
+
+    give(ada, "ghost_veil")
+    roll = start(ada_m, ada)
+    client.force_login(other_player)
+    url = reverse("flow_step", args=[table.pk, roll.pk, "ability-stress"])
+    answer = client.post(url, {"ability": "ghost_veil"}, HTTP_HX_REQUEST="true")
+    assert answer.status_code == 403
+    assert fresh(ada).stress == ada.stress and fresh(bo).stress == bo.stress
+
+
+def test_a_mastermind_pays_a_push_with_special_armor_only_gathering_information(
+    client, table, player, ada_m, ada
+):
+    """Mastermind (000): "You may expend your special armor to ... push yourself when you
+    gather information or work on a long-term project": on an action roll that gathers
+    no information the push is paid in stress; on one that gathers it, the armor pays."""
+    from django.urls import reverse
+
+    give(ada, "mastermind")
+    roll = start(ada_m, ada)
+    assert "Pay one push with special armor" not in panel(client, player, table)
+    url = reverse("flow_step", args=[table.pk, roll.pk, "push"])
+    data = {"push_dice": "1", "push_special": "1"}
+    refused = client.post(url, data, HTTP_HX_REQUEST="true")
+    assert refused.status_code == 422 and "only to gather information" in refused.content.decode()
+    flow.cancel(by=ada_m, roll=roll)
+    roll = start(ada_m, ada, gather_information=True)
+    assert "Pay one push with special armor (Mastermind)" in panel(client, player, table)
+    url = reverse("flow_step", args=[table.pk, roll.pk, "push"])
+    assert client.post(url, data, HTTP_HX_REQUEST="true").status_code == 200
+    stress = fresh(ada).stress
+    roll = flow.roll_dice(by=ada_m, roll=roll, rng=Dice(4, 4, 4))
+    assert fresh(ada).special_used and fresh(ada).stress == stress
+
+
+def test_a_cancelled_roll_gives_back_ghost_veils_stress(ada_m, ada):
+    """Ghost Veil's "Take 2 stress" is a cost of the roll it was used on, and "a
+    cancelled roll leaves no cost" (issue 39): cancelling before the dice takes it back,
+    as it takes back Rook's Gambit's."""
+    give(ada, "ghost_veil")
+    roll = start(ada_m, ada)
+    before = fresh(ada).stress
+    flow.ability_stress(by=ada_m, roll=roll, ability="ghost_veil", extras=("invisible",))
+    assert fresh(ada).stress == before + 3
+    flow.cancel(by=ada_m, roll=roll)
+    assert fresh(ada).stress == before

@@ -139,6 +139,8 @@ def test_a_database_from_before_the_move_keeps_every_roll():
     # Columns added since the move (the roll's line in the log) are new and empty.
     assert all(row.pop("log_id") is None for row in after["ActionRoll"])
     assert all(row.pop("resist_log_id") is None for row in after["Consequence"])
+    # Added since the move: an old consequence was no supernatural threat (Anointed).
+    assert all(row.pop("supernatural") is False for row in after["Consequence"])
     assert after == before
     assert [len(after[name]) for name in ("ActionRoll", "Consequence", "RollEvent")] == [4, 3, 3]
     connection.check_constraints()

@@ -1,6 +1,8 @@
 """What special abilities do to the numbers, as the texts give them (000 Special abilities,
 SRD_FACTS §4, §5 and §6, and the ability texts in blades/content)."""
 
+import pytest
+
 from blades.rules import abilities
 from blades.rules.character import harm_penalty
 
@@ -152,12 +154,33 @@ def test_each_crew_dot_goes_on_the_three_actions_its_text_names():
     assert named == {key: set(actions) for key, actions in abilities.CREW_DOTS.items()}
 
 
-def test_expertise_caps_the_leaders_stress_at_1_only_with_its_action():
-    """Expertise (000): "When you lead a group action using that action, you can suffer
-    only 1 stress at most, regardless of the number of failed rolls"."""
-    assert abilities.leader_stress(3, expertise=True) == 1
-    assert abilities.leader_stress(0, expertise=True) == 0
-    assert abilities.leader_stress(3, expertise=False) == 3
+@pytest.mark.parametrize(
+    ("stress", "action", "chosen", "taken"),
+    [(3, "prowl", "prowl", 1), (0, "prowl", "prowl", 0), (3, "prowl", "skirmish", 3),
+     (3, "prowl", "", 3), (1, "sway", "sway", 1)],
+)  # fmt: skip
+def test_expertise_caps_the_leaders_stress_at_1_only_with_its_action(stress, action, chosen, taken):
+    """Expertise (000): "Choose one of your action ratings. When you lead a group action
+    using that action, you can suffer only 1 stress at most, regardless of the number of
+    failed rolls": only when the group acts with the action chosen for it."""
+    expertise = abilities.leads_with_expertise(action, chosen)
+    assert abilities.leader_stress(stress, expertise=expertise) == taken
+
+
+def test_expertise_is_chosen_once_among_the_actions():
+    """Expertise (000): "Choose one of your action ratings": one of the twelve, once by
+    the player; the GM may set it again."""
+    from blades.rules.errors import RuleError
+
+    choose = abilities.expertise_choice
+    assert choose("prowl", has_it=True, chosen="", by_gm=False) == "prowl"
+    assert choose("sway", has_it=True, chosen="prowl", by_gm=True) == "sway"
+    with pytest.raises(RuleError, match="is chosen: Prowl"):
+        choose("sway", has_it=True, chosen="prowl", by_gm=False)
+    with pytest.raises(RuleError, match="twelve actions"):
+        choose("dance", has_it=True, chosen="", by_gm=False)
+    with pytest.raises(RuleError, match="Only a character with Expertise"):
+        choose("prowl", has_it=False, chosen="", by_gm=True)
 
 
 def test_foresight_makes_two_assists_a_score_free():
@@ -225,3 +248,162 @@ def test_daredevil_takes_1d_from_resisting_what_its_roll_brought():
     ]
     assert abilities.resistance_bonus("prowess", {"daredevil"}, []) == []
     assert abilities.resistance_bonus("prowess", set(), [], daredevil=True) == []
+
+
+@pytest.mark.parametrize(
+    ("crew_abilities", "supernatural", "bonus"),
+    [
+        (["anointed"], True, [("Anointed", 1)]),
+        (["anointed"], False, []),
+        ([], True, []),
+        (["anointed", "forged_in_the_fire"], True, [("Forged in the Fire", 1), ("Anointed", 1)]),
+    ],
+)
+def test_anointed_adds_1d_to_resist_only_a_supernatural_consequence(
+    crew_abilities, supernatural, bonus
+):
+    """Anointed (Cult): "+1d to resist supernatural threats" (the app's ability text;
+    the texts give no more): only a consequence the GM marked supernatural."""
+    assert (
+        abilities.resistance_bonus("resolve", set(), crew_abilities, supernatural=supernatural)
+        == bonus
+    )
+
+
+@pytest.mark.parametrize(
+    ("ability", "extras", "stress"),
+    [
+        ("emberdeath", (), 3),
+        ("ghost_veil", (), 2),
+        ("ghost_veil", ("minutes",), 3),
+        ("ghost_veil", ("minutes", "invisible"), 4),
+        ("ghost_veil", ("minutes", "invisible", "floating"), 5),
+        ("ghost_veil", ("floating", "floating"), 3),
+    ],
+)
+def test_emberdeath_and_ghost_veil_cost_their_stress(ability, extras, stress):
+    """Emberdeath (Assassins): "Take 3 stress as you kill someone"; Ghost Veil (Lurk):
+    "Take 2 stress to turn shadowy and insubstantial for a moment; +1 stress each for
+    minutes instead, invisibility, or floating" (the app's ability texts)."""
+    assert (
+        abilities.ability_stress(
+            ability, abilities={"ghost_veil"}, crew_abilities={"emberdeath"}, extras=extras
+        )
+        == stress
+    )
+
+
+@pytest.mark.parametrize(
+    ("ability", "extras", "refusal"),
+    [
+        ("emberdeath", (), "does not have Emberdeath"),
+        ("ghost_veil", (), "Only a character with Ghost Veil"),
+        ("savage", (), "Choose Emberdeath or Ghost Veil"),
+    ],
+)
+def test_ability_stress_only_with_the_ability(ability, extras, refusal):
+    """Only whoever has Emberdeath (their crew) or Ghost Veil (their own) pays for it."""
+    from blades.rules.errors import RuleError
+
+    with pytest.raises(RuleError, match=refusal):
+        abilities.ability_stress(ability, abilities=set(), crew_abilities=set(), extras=extras)
+
+
+def test_ghost_veil_knows_only_its_three_extras():
+    from blades.rules.errors import RuleError
+
+    with pytest.raises(RuleError, match="extras are"):
+        abilities.ability_stress(
+            "ghost_veil", abilities={"ghost_veil"}, crew_abilities=(), extras=("flying",)
+        )
+
+
+@pytest.mark.parametrize(
+    ("relief", "shift", "marked", "cleared", "die", "overindulged"),
+    [
+        (3, 2, 9, 5, 5, False),  # more relief
+        (5, -2, 3, 3, 3, False),  # down, out of overindulging
+        (5, -1, 3, 3, 4, True),  # down, still past the stress marked
+        (2, 1, 6, 3, 3, False),
+        (6, 2, 9, 6, 6, False),  # a die reads at most 6
+        (1, -2, 4, 1, 1, False),  # and at least 1
+        (4, 2, 5, 5, 6, True),  # up, into overindulging
+    ],
+)
+def test_functioning_vice_shifts_the_indulgence_die(
+    relief, shift, marked, cleared, die, overindulged
+):
+    """Functioning Vice (Spider): "When you indulge, shift the die result up or down by 1
+    or 2" (the app's ability text; SRD_FACTS: "lets you shift the die by ±1 or ±2")."""
+    result = abilities.functioning_vice(relief, shift, marked)
+    assert (result.cleared, result.relief, result.overindulged) == (cleared, die, overindulged)
+
+
+@pytest.mark.parametrize("shift", [0, 3, -3])
+def test_functioning_vice_shifts_by_1_or_2_only(shift):
+    from blades.rules.errors import RuleError
+
+    with pytest.raises(RuleError, match="up or down by 1 or 2"):
+        abilities.functioning_vice(3, shift, 5)
+
+
+@pytest.mark.parametrize(
+    ("asked", "used", "ticks"), [(0, 0, 0), (2, 0, 2), (1, 0, 1), (1, 1, 1), (0, 2, 0)]
+)
+def test_analyst_spreads_two_free_ticks_a_downtime(asked, used, ticks):
+    """Analyst (Leech): "Each downtime, get two free ticks to spread over long-term
+    projects for investigation or learning a formula or design" (the app's ability
+    text; SRD_FACTS: "2 free ticks per downtime")."""
+    assert abilities.analyst_ticks(asked, has_it=True, used=used) == ticks
+
+
+@pytest.mark.parametrize(
+    ("asked", "has_it", "used", "refusal"),
+    [(1, False, 0, "Only a character with Analyst"), (3, True, 0, "2 free ticks"),
+     (2, True, 1, "1 left"), (1, True, 2, "0 left"), (-1, True, 0, "2 free ticks")],
+)  # fmt: skip
+def test_analyst_gives_no_more_than_two(asked, has_it, used, refusal):
+    from blades.rules.errors import RuleError
+
+    with pytest.raises(RuleError) as refused:
+        abilities.analyst_ticks(asked, has_it=has_it, used=used)
+    assert refusal in str(refused.value)
+
+
+@pytest.mark.parametrize(("pushes", "in_stress"), [(1, 0), (2, 1)])
+def test_mastermind_pays_one_project_push_with_special_armor(pushes, in_stress):
+    """Mastermind (000): "You may expend your special armor to ... push yourself when you
+    gather information or work on a long-term project ... but you don't take 2
+    stress": one push is paid with the armor, any other in stress."""
+    assert abilities.mastermind_push({"mastermind"}, pushes) == in_stress
+
+
+def test_only_a_mastermind_pays_a_project_push_with_armor():
+    from blades.rules.errors import RuleError
+
+    with pytest.raises(RuleError, match="Only a Mastermind"):
+        abilities.mastermind_push({"battleborn"}, 1)
+    with pytest.raises(RuleError, match="Choose the push"):
+        abilities.mastermind_push({"mastermind"}, 0)
+
+
+@pytest.mark.parametrize(
+    ("ability", "gathering", "allowed"),
+    [("mastermind", True, True), ("mastermind", False, False), ("battleborn", False, True)],
+)
+def test_mastermind_pushes_an_action_roll_with_armor_only_gathering_information(
+    ability, gathering, allowed
+):
+    """Mastermind (000): "push yourself when you gather information or work on a
+    long-term project": on an action roll, only one that gathers information."""
+    assert abilities.special_push_allowed(ability, gather_information=gathering) is allowed
+
+
+@pytest.mark.parametrize(
+    ("roll_status", "jail_bird", "status"),
+    [(0, True, 1), (1, True, 2), (1, False, 1), (0, False, 0)],
+)
+def test_jail_birds_status_comes_on_top_of_the_rolls(roll_status, jail_bird, status):
+    """Jail Bird: "you gain +1 status with a faction you help inside", beside the
+    incarceration roll's "+1 status with a faction you helped inside" on a 6 (003)."""
+    assert abilities.prison_status(roll_status, jail_bird=jail_bird) == status

@@ -289,13 +289,14 @@ def test_a_pcs_review_gives_at_most_two_xp_for_each_of_its_three_lines():
 
 
 def test_each_way_out_asks_only_what_it_needs():
-    """003 Arrest: "hand someone over" names who goes inside (and the PC, if one does);
+    """003 Arrest: "hand someone over" names who goes inside (and the PC, if one does),
+    and the faction helped inside that their time may earn status with;
     Questioning is "a fortune roll" on the one questioned; Reprisals are paid "per Tier
     of the enemy", so the faction is named; Show of Force's "give them a claim" names it;
     Interrogation's beating names the PC beaten; paying off the squad asks nothing more."""
     arrest = {c.key: c.needs for c in entanglement_choices("Arrest", wanted=1, crew_tier=0)}
     assert arrest["pay"] == ()
-    assert arrest["hand_over"] == ("character", "prisoner", "prison_claim")
+    assert arrest["hand_over"] == ("faction", "character", "prisoner", "prison_claim")
     questioning = entanglement_choices("Questioning", wanted=0, crew_tier=0)
     assert [c.needs for c in questioning] == [("dice",), ()]
     assert entanglement_choices("Reprisals", wanted=0, crew_tier=0)[0].needs == ("faction",)

@@ -98,6 +98,7 @@ NOT_HIDDEN = {
     "score_load": "a player's own load",
     "flashback_pay": "a player pays their own flashback",
     "activity_overindulge": "a player's own vice",
+    "activity_vice_shift": "a player's own vice: Functioning Vice shifts its die",
     "activity_trouble": "rolls an overindulgence's extra entanglement: it names no faction "
     "(resolving it is entanglement_resolve, played here)",
     "xp_character": "a player's own xp",
@@ -111,6 +112,7 @@ NOT_HIDDEN = {
     "flow_step:cohort": "a cohort rolls its quality; cohorts are never hidden",
     "flow_step:accept-bargain": "the roller's own choice",
     "flow_step:rooks-gambit": "the roller's own ability: the action rolled and their stress",
+    "flow_step:ability-stress": "the roller's own stress for Emberdeath or Ghost Veil",
     "flow_step:cancel": "cancels a roll before its dice; nothing was ticked",
     "flow_consequence_step:protect": "a teammate takes the consequence instead",
     "flow_consequence_step:guard": "a Mastermind's special armor for a teammate: names only them",
