@@ -96,8 +96,27 @@ def playbook_text(playbook, field: str) -> str:
 
 def ability_text(ability, field: str) -> str:
     """`ability.playbook` must be loaded with it (select_related or prefetch)."""
+    if ability.playbook.custom:
+        return _listed_ability_text(ability, field)
     entry = {a["key"]: a for a in playbook_entry(ability.playbook).get("abilities", [])}
     return entry.get(ability.key, {}).get(field) or getattr(ability, field)
+
+
+# A custom playbook's ability taken from the list (content.custom_abilities) keeps the
+# list's "text" as its description.
+LISTED_FIELDS = {"name": "name", "description": "text"}
+
+
+def _listed_ability_text(ability, field: str) -> str:
+    """A custom playbook's ability: one from the list, as the list wrote it, reads in the
+    reader's language; one its GM wrote (even under a listed name) stays as written."""
+    english = _by_identity("custom_abilities", "en").get(ability.key)
+    as_listed = english is not None and all(
+        getattr(ability, mine) == english[theirs] for mine, theirs in LISTED_FIELDS.items()
+    )
+    if not as_listed:
+        return getattr(ability, field)
+    return _by_identity("custom_abilities", language())[ability.key][LISTED_FIELDS[field]]
 
 
 OPTION_CONTENT = {"heritage": "heritages", "background": "backgrounds", "vice": "vices"}

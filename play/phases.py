@@ -26,7 +26,7 @@ from blades.rules.rolls import (
     incarceration_result,
     summarize,
 )
-from blades.rules.words import Joined, Term, Words
+from blades.rules.words import Joined, Named, Term, Words
 from characters import actions as character_actions
 from characters.models import Character
 from crews import actions as crew_actions
@@ -505,7 +505,7 @@ def _apply_cost(
                 gettext_noop("Choose a claim the crew holds (not its lair)."), field="claim"
             )
         crew_actions.set_claim(claim=claim, held=False)
-        notes.append(Words(gettext_noop("gave up %(claim)s"), claim=claim.name))
+        notes.append(Words(gettext_noop("gave up %(claim)s"), claim=Named(claim.name, of="claims")))
     if cost.hold and crew_actions.lose_hold(crew=crew).lair_threatened:
         notes.append(Words(gettext_noop("the lair is under threat")))
     if cost.clear_heat:
