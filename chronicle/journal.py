@@ -261,9 +261,17 @@ def _happening(event: Happening, is_gm: bool) -> Line | None:
     if event.kind == Kind.PAYOFF:
         words = {"rep": data["rep"], "coin": data["coin"], "tithe": data.get("tithe")}
         if words["tithe"]:
-            text = gettext("Payoff: %(rep)s rep and %(coin)s coin (%(tithe)s of it paid as tithe).")
+            text = ngettext(
+                "Payoff: %(rep)s rep and %(coin)s coin (%(tithe)s of it paid as tithe).",
+                "Payoff: %(rep)s rep and %(coin)s coin (%(tithe)s of it paid as tithe).",
+                data["coin"],
+            )
         else:
-            text = gettext("Payoff: %(rep)s rep and %(coin)s coin.")
+            text = ngettext(
+                "Payoff: %(rep)s rep and %(coin)s coin.",
+                "Payoff: %(rep)s rep and %(coin)s coin.",
+                data["coin"],
+            )
         return Line(text % words)
     if event.kind == Kind.HEAT:
         if "heat" in data:
