@@ -11,7 +11,7 @@ are marked here and translated as they are shown.
 
 from functools import cache
 
-from django.utils.translation import get_language, gettext
+from django.utils.translation import get_language, gettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
 from blades import content
@@ -61,6 +61,16 @@ RULES_WORDS = {
     rules.ENCUMBERED_WARNING: _(
         "Encumbered: carrying more than a heavy load, you can barely move."
     ),
+}
+
+
+# A harm's penalty inside a sentence, whole ("efecto reducido"): a translated label is not
+# lowercased to fit there. One for each of the rules' HARM_PENALTIES.
+HARM_PENALTY_PHRASES = {
+    1: pgettext_lazy("a harm's penalty, in a sentence", "reduced effect"),
+    2: pgettext_lazy("a harm's penalty, in a sentence", "−1d"),
+    3: pgettext_lazy("a harm's penalty, in a sentence", "need help"),
+    4: pgettext_lazy("a harm's penalty, in a sentence", "fatal"),
 }
 
 
@@ -180,7 +190,7 @@ def warnings_before_a_roll(character, encumbered: bool) -> list[str]:
         % {
             "level": level,
             "harm": ", ".join(felt[level]),
-            "penalty": rules_word(rules.HARM_PENALTIES[level]).lower(),
+            "penalty": HARM_PENALTY_PHRASES[level],
         }
         for level in rules.HARM_SLOTS
         if felt[level]

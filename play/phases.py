@@ -59,10 +59,13 @@ def locked_phase(table_id: int) -> Phase:
 
 def expect_step(phase: Phase, *steps: str) -> Score | None:
     if phase.step not in steps:
-        wanted = " or ".join(Step(s).label.lower() for s in steps)
+        # The steps' names as they are shown, after a colon: read whole, not lowercased
+        # into the sentence.
         raise RuleError(
-            gettext_noop("That is done during %(wanted)s; the table is at %(now)s."),
-            wanted=wanted,
+            gettext_noop(
+                "That is done at another step of play: %(wanted)s. The table is at: %(now)s."
+            ),
+            wanted=Joined(Term(" or "), [Step(s).label for s in steps]),
             now=phase.get_step_display(),
         )
     return phase.score

@@ -120,12 +120,31 @@ def test_no_script_writes_english_for_people():
 def test_no_module_chooses_a_message_by_a_words_letters():
     """English's "a"/"an" guessed from a word's first letter is English grammar inside the
     i18n code: a whole phrase with its context (pgettext) is the way (issue 38)."""
-    apps_code = [
+    found = [str(path) for path in apps_code() if re.search(r"in [\"']aeiou", path.read_text())]
+    assert found == []
+
+
+def apps_code() -> list[Path]:
+    return [
         path
         for path in Path(settings.BASE_DIR).glob("*/**/*.py")
         if not path.is_relative_to(Path(settings.BASE_DIR) / ".venv") and "tests" not in path.parts
     ]
-    found = [str(path) for path in apps_code if re.search(r"in [\"']aeiou", path.read_text())]
+
+
+def test_no_module_lowercases_a_translated_label_into_a_sentence():
+    """A label translated and then lowercased (or capitalized) to sit inside another
+    message assumes the other language cases its words as English does; a whole phrase
+    with its context (pgettext) is the way (issue 38)."""
+    recased = re.compile(
+        r"(_display\(\)|\.label|_label|rules_word\([^()]*\)|gettext\([^()]*\))"
+        r"\.(lower|capitalize)\(\)"
+    )
+    found = [
+        f"{path.relative_to(settings.BASE_DIR)}: {match.group(0)}"
+        for path in apps_code()
+        for match in recased.finditer(path.read_text())
+    ]
     assert found == []
 
 

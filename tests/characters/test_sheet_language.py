@@ -128,6 +128,7 @@ def test_every_word_the_rules_give_the_sheet_is_marked():
         rules.ENCUMBERED_WARNING,
     ]
     assert [word for word in given if word not in wording.RULES_WORDS] == []
+    assert wording.HARM_PENALTY_PHRASES.keys() == rules.HARM_PENALTIES.keys()
 
 
 @pytest.mark.parametrize(

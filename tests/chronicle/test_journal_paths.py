@@ -119,7 +119,7 @@ def test_harm_healed_in_downtime_is_not_told_as_harm_suffered(table, gm, player,
     downtime.recover(character=rook, roller=player, healer="npc", quality=2, rng=Dice(6, 1))
     texts = told(table)
     assert Character.objects.get(pk=rook.pk).harm["1"] == ["Broken ribs"]  # a level healed
-    assert mentions(texts, "Rook: recover. Healing clock +3.") == 1
+    assert mentions(texts, "Rook: Recover. Healing clock +3.") == 1
     assert mentions(texts, "Broken ribs") == 0  # healing is no new harm
 
 
