@@ -145,6 +145,13 @@ def test_no_module_lowercases_a_translated_label_into_a_sentence():
         for path in apps_code()
         for match in recased.finditer(path.read_text())
     ]
+    # A template's: a value lowercased into a blocktranslate's sentence.
+    into_a_sentence = re.compile(r"\{% blocktranslate [^%]*\|(lower|title)\b[^%]*%\}")
+    found += [
+        f"{name}: {match.group(0)}"
+        for name in templates()
+        for match in into_a_sentence.finditer((TEMPLATES / name).read_text())
+    ]
     assert found == []
 
 
