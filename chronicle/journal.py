@@ -345,12 +345,15 @@ def _happening(event: Happening, is_gm: bool) -> Line | None:
 def _activity_detail(activity) -> str:
     """An activity's detail in the journal's language. Where the player chose from a list
     it is a key: an action or an xp track is named in words; a healer is told by the
-    activity's own roll line. Elsewhere (an asset, a cohort) it is the player's words."""
+    activity's own roll line; a cohort tended is named as the crew sheet names it (an
+    unnamed one by its types, in words). Elsewhere (an asset) it is the player's words."""
     Kind = activity.Kind
     if activity.kind in (Kind.PROJECT, Kind.REDUCE_HEAT, Kind.TRAIN):
         return rules_word(activity.detail.capitalize())
     if activity.kind == Kind.RECOVER:
         return ""
+    if activity.kind == Kind.TEND_COHORT and activity.cohort is not None:
+        return str(activity.cohort)
     return activity.detail
 
 
@@ -455,7 +458,7 @@ def _build(table, *, is_gm: bool, session_id: int | None) -> list[SessionJournal
         if since <= clock.created <= until and _sees(clock, is_gm)
     ]
     happenings = Happening.objects.filter(table=table, **span).select_related(
-        "clock", "faction", "character", "activity", "score__target_faction"
+        "clock", "faction", "character", "activity__cohort", "score__target_faction"
     )
     for event in happenings:
         if event.kind == Happening.Kind.PHASE:

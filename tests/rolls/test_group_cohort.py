@@ -70,7 +70,9 @@ def test_blood_brothers_give_a_led_cohort_1d(table, ada_m, bo_m, gm_m, ada, bo):
     assert "(+1d Blood Brothers)" in str(roll.events.last().text)
 
 
-def test_an_unnamed_cohort_is_named_by_its_type_in_its_readers_language(table, ada_m, ada):
+def test_an_unnamed_cohort_is_named_by_its_type_in_its_readers_language(
+    client, table, player, ada_m, ada
+):
     """Issue 38: a cohort without a name was kept as its type in the language of whoever
     rolled ("Thugs" in a Spanish log)."""
     crew = CrewFactory(table=table, tier=2)
@@ -84,3 +86,6 @@ def test_an_unnamed_cohort_is_named_by_its_type_in_its_readers_language(table, a
         assert str(note).startswith("Rufianes & Furtivos: ")
         assert str(text).startswith("Rufianes & Furtivos tira su calidad")
     assert str(note).startswith("Thugs & Skulks: ")
+    client.force_login(player)
+    panel = client.get(reverse("flow_panel", args=[table.pk]), HTTP_ACCEPT_LANGUAGE="es")
+    assert "Rufianes &amp; Furtivos (cohorte):" in panel.content.decode()
