@@ -38,7 +38,7 @@ class WordsField(models.JSONField):
 
     def to_python(self, value):
         # A restore hands over the file's JSON: refused here unless it is words.
-        if isinstance(value, words.Words | words.Joined | words.Term):
+        if isinstance(value, words.Words | words.Joined | words.Term | words.Named):
             return value
         try:
             return words.from_data(value)
