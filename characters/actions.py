@@ -23,7 +23,7 @@ from blades.rules.errors import RuleError
 from blades.rules.rolls import RollKind, summarize
 from blades.rules.rolls import indulge_vice as read_vice_roll
 from blades.rules.rolls import resistance_stress as read_resistance
-from blades.rules.words import Joined, Term, Words
+from blades.rules.words import Joined, Named, Term, Words
 from sessions.actions import SYSTEM_RNG, record_roll
 from sessions.models import Membership, Roll
 
@@ -596,7 +596,7 @@ def indulge_vice(*, character: Character, roller, rng=SYSTEM_RNG) -> Roll:
             kind=RollKind.VICE,
             pool=rules.vice_dice(character.ratings),
             summary=read,
-            note=character.vice.name,
+            note=Named(character.vice.name, of="vices"),
             character=character,
             rng=rng,
         )

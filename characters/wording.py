@@ -11,7 +11,7 @@ are marked here and translated as they are shown.
 
 from functools import cache
 
-from django.utils.translation import get_language, gettext
+from django.utils.translation import get_language, gettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
 from blades import content
@@ -64,6 +64,16 @@ RULES_WORDS = {
 }
 
 
+# A harm's penalty inside a sentence, whole ("efecto reducido"): a translated label is not
+# lowercased to fit there. One for each of the rules' HARM_PENALTIES.
+HARM_PENALTY_PHRASES = {
+    1: pgettext_lazy("a harm's penalty, in a sentence", "reduced effect"),
+    2: pgettext_lazy("a harm's penalty, in a sentence", "−1d"),
+    3: pgettext_lazy("a harm's penalty, in a sentence", "need help"),
+    4: pgettext_lazy("a harm's penalty, in a sentence", "fatal"),
+}
+
+
 def rules_word(text: str) -> str:
     """A word of the rules in the reader's language (as it is where none is marked)."""
     return str(RULES_WORDS.get(text, text))
@@ -96,8 +106,27 @@ def playbook_text(playbook, field: str) -> str:
 
 def ability_text(ability, field: str) -> str:
     """`ability.playbook` must be loaded with it (select_related or prefetch)."""
+    if ability.playbook.custom:
+        return _listed_ability_text(ability, field)
     entry = {a["key"]: a for a in playbook_entry(ability.playbook).get("abilities", [])}
     return entry.get(ability.key, {}).get(field) or getattr(ability, field)
+
+
+# A custom playbook's ability taken from the list (content.custom_abilities) keeps the
+# list's "text" as its description.
+LISTED_FIELDS = {"name": "name", "description": "text"}
+
+
+def _listed_ability_text(ability, field: str) -> str:
+    """A custom playbook's ability: one from the list, as the list wrote it, reads in the
+    reader's language; one its GM wrote (even under a listed name) stays as written."""
+    english = _by_identity("custom_abilities", "en").get(ability.key)
+    as_listed = english is not None and all(
+        getattr(ability, mine) == english[theirs] for mine, theirs in LISTED_FIELDS.items()
+    )
+    if not as_listed:
+        return getattr(ability, field)
+    return _by_identity("custom_abilities", language())[ability.key][LISTED_FIELDS[field]]
 
 
 OPTION_CONTENT = {"heritage": "heritages", "background": "backgrounds", "vice": "vices"}
@@ -161,7 +190,7 @@ def warnings_before_a_roll(character, encumbered: bool) -> list[str]:
         % {
             "level": level,
             "harm": ", ".join(felt[level]),
-            "penalty": rules_word(rules.HARM_PENALTIES[level]).lower(),
+            "penalty": HARM_PENALTY_PHRASES[level],
         }
         for level in rules.HARM_SLOTS
         if felt[level]

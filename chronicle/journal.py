@@ -115,6 +115,35 @@ ADVANCE_PHRASES = {
     "prowess": pgettext_lazy("an advance, in a sentence", "a prowess advance"),
     "resolve": pgettext_lazy("an advance, in a sentence", "a resolve advance"),
 }
+POSITION_WORDS = {
+    Position.CONTROLLED: pgettext_lazy("a position, in a sentence", "controlled"),
+    Position.RISKY: pgettext_lazy("a position, in a sentence", "risky"),
+    Position.DESPERATE: pgettext_lazy("a position, in a sentence", "desperate"),
+}
+EFFECT_PHRASES = {
+    Effect.ZERO: pgettext_lazy("an effect, in a sentence", "zero effect"),
+    Effect.LIMITED: pgettext_lazy("an effect, in a sentence", "limited effect"),
+    Effect.STANDARD: pgettext_lazy("an effect, in a sentence", "standard effect"),
+    Effect.GREAT: pgettext_lazy("an effect, in a sentence", "great effect"),
+    Effect.EXTREME: pgettext_lazy("an effect, in a sentence", "extreme effect"),
+}
+NEW_CLOCK_PHRASES = {
+    "danger": pgettext_lazy("a new clock, in a sentence", "A new danger clock"),
+    "racing": pgettext_lazy("a new clock, in a sentence", "A new racing clock"),
+    "linked": pgettext_lazy("a new clock, in a sentence", "A new linked clock"),
+    "mission": pgettext_lazy("a new clock, in a sentence", "A new mission clock"),
+    "tug": pgettext_lazy("a new clock, in a sentence", "A new tug-of-war clock"),
+    "project": pgettext_lazy("a new clock, in a sentence", "A new long-term project clock"),
+    "faction": pgettext_lazy("a new clock, in a sentence", "A new faction clock"),
+}
+PLAN_PHRASES = {
+    "assault": pgettext_lazy("a plan, in a sentence", "an assault plan"),
+    "deception": pgettext_lazy("a plan, in a sentence", "a deception plan"),
+    "stealth": pgettext_lazy("a plan, in a sentence", "a stealth plan"),
+    "occult": pgettext_lazy("a plan, in a sentence", "an occult plan"),
+    "social": pgettext_lazy("a plan, in a sentence", "a social plan"),
+    "transport": pgettext_lazy("a plan, in a sentence", "a transport plan"),
+}
 XP_TRACK_WORDS = {
     "playbook": pgettext_lazy("an xp track, in a sentence", "playbook"),
     "insight": pgettext_lazy("an xp track, in a sentence", "insight"),
@@ -141,23 +170,16 @@ def _logged_roll(roll) -> Line:
 
 def _action_roll(roll) -> Line:
     who = roll.character.name if roll.character else _person(roll.started_by)
-    words = {"who": who, "kind": roll.get_kind_display().lower()}
-    an = roll.kind == roll.Kind.ACTION
+    words = {"who": who, "roll": ROLL_PHRASES[RollKind(roll.kind)]}
     if roll.kind == roll.Kind.FORTUNE:
-        text = gettext("%(who)s made a %(kind)s") % words
+        text = gettext("%(who)s made %(roll)s") % words
     else:
         words |= {
             "action": rules_word(roll.action.capitalize()),
-            "position": rules_word(Position(roll.position).label).lower(),
-            "effect": rules_word(Effect(roll.effect).label).lower(),
+            "position": POSITION_WORDS[Position(roll.position)],
+            "effect": EFFECT_PHRASES[Effect(roll.effect)],
         }
-        text = (
-            gettext("%(who)s made an %(kind)s with %(action)s (%(position)s, %(effect)s effect)")
-            if an
-            else gettext(
-                "%(who)s made a %(kind)s with %(action)s (%(position)s, %(effect)s effect)"
-            )
-        ) % words
+        text = gettext("%(who)s made %(roll)s with %(action)s (%(position)s, %(effect)s)") % words
     if roll.goal:
         text = gettext("%(roll)s to %(goal)s") % {"roll": text, "goal": roll.goal}
     text = gettext("%(roll)s (%(dice)s): %(outcome)s.") % {
@@ -172,28 +194,28 @@ def _action_roll(roll) -> Line:
 
 def _clock_started(clock) -> Line:
     text = ngettext(
-        "A new %(kind)s clock: %(name)s (%(segments)s segment).",
-        "A new %(kind)s clock: %(name)s (%(segments)s segments).",
+        "%(clock)s: %(name)s (%(segments)s segment).",
+        "%(clock)s: %(name)s (%(segments)s segments).",
         clock.segments,
-    ) % {"kind": clock.get_kind_display().lower(), "name": clock.name, "segments": clock.segments}
+    ) % {"clock": NEW_CLOCK_PHRASES[clock.kind], "name": clock.name, "segments": clock.segments}
     return Line(text + _hidden_mark(clock))
 
 
 def _score_started(score, is_gm: bool) -> Line:
     words = {
-        "plan": score.get_plan_display().lower(),
+        "plan": PLAN_PHRASES[score.plan],
         "target": audience.target(
             faction=score.target_faction, named=score.target_name, is_gm=is_gm
         ),
     }
     if score.detail:
-        words |= {"detail_label": score.detail_label.lower(), "detail": score.detail}
+        words |= {"detail_label": score.detail_label, "detail": score.detail}
         text = gettext(
-            "The crew set out on a score: a %(plan)s plan against %(target)s"
+            "The crew set out on a score: %(plan)s against %(target)s"
             " (%(detail_label)s: %(detail)s)."
         )
     else:
-        text = gettext("The crew set out on a score: a %(plan)s plan against %(target)s.")
+        text = gettext("The crew set out on a score: %(plan)s against %(target)s.")
     return Line(text % words)
 
 
@@ -220,7 +242,7 @@ def _happening(event: Happening, is_gm: bool) -> Line | None:
         text = gettext("%(faction)s now stand at %(status)s with the crew: %(label)s.") % {
             "faction": event.faction.name,
             "status": f"{status:+d}",
-            "label": label.lower(),
+            "label": label,
         }
         return Line(text + _hidden_mark(event.faction))
     if event.kind == Kind.HARM:
@@ -261,9 +283,17 @@ def _happening(event: Happening, is_gm: bool) -> Line | None:
     if event.kind == Kind.PAYOFF:
         words = {"rep": data["rep"], "coin": data["coin"], "tithe": data.get("tithe")}
         if words["tithe"]:
-            text = gettext("Payoff: %(rep)s rep and %(coin)s coin (%(tithe)s of it paid as tithe).")
+            text = ngettext(
+                "Payoff: %(rep)s rep and %(coin)s coin (%(tithe)s of it paid as tithe).",
+                "Payoff: %(rep)s rep and %(coin)s coin (%(tithe)s of it paid as tithe).",
+                data["coin"],
+            )
         else:
-            text = gettext("Payoff: %(rep)s rep and %(coin)s coin.")
+            text = ngettext(
+                "Payoff: %(rep)s rep and %(coin)s coin.",
+                "Payoff: %(rep)s rep and %(coin)s coin.",
+                data["coin"],
+            )
         return Line(text % words)
     if event.kind == Kind.HEAT:
         if "heat" in data:
@@ -302,7 +332,7 @@ def _happening(event: Happening, is_gm: bool) -> Line | None:
             return Line(gettext("%(who)s spent a downtime activity.") % {"who": who})
         text = gettext("%(who)s: %(activity)s") % {
             "who": who,
-            "activity": activity.get_kind_display().lower(),
+            "activity": activity.get_kind_display(),
         }
         if detail := _activity_detail(activity):
             text += f" ({detail})"
@@ -315,12 +345,15 @@ def _happening(event: Happening, is_gm: bool) -> Line | None:
 def _activity_detail(activity) -> str:
     """An activity's detail in the journal's language. Where the player chose from a list
     it is a key: an action or an xp track is named in words; a healer is told by the
-    activity's own roll line. Elsewhere (an asset, a cohort) it is the player's words."""
+    activity's own roll line; a cohort tended is named as the crew sheet names it (an
+    unnamed one by its types, in words). Elsewhere (an asset) it is the player's words."""
     Kind = activity.Kind
     if activity.kind in (Kind.PROJECT, Kind.REDUCE_HEAT, Kind.TRAIN):
         return rules_word(activity.detail.capitalize())
     if activity.kind == Kind.RECOVER:
         return ""
+    if activity.kind == Kind.TEND_COHORT and activity.cohort is not None:
+        return str(activity.cohort)
     return activity.detail
 
 
@@ -425,7 +458,7 @@ def _build(table, *, is_gm: bool, session_id: int | None) -> list[SessionJournal
         if since <= clock.created <= until and _sees(clock, is_gm)
     ]
     happenings = Happening.objects.filter(table=table, **span).select_related(
-        "clock", "faction", "character", "activity", "score__target_faction"
+        "clock", "faction", "character", "activity__cohort", "score__target_faction"
     )
     for event in happenings:
         if event.kind == Happening.Kind.PHASE:

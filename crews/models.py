@@ -18,6 +18,7 @@ from blades import content
 from blades.rules import abilities as ability_rules
 from blades.rules import character as character_rules
 from blades.rules import crew as rules
+from blades.rules.words import Joined, Named
 from sessions import shapes
 from sessions.models import Clock, Table
 
@@ -320,6 +321,19 @@ class Cohort(models.Model):
 
     def __str__(self) -> str:
         return self.name or self.type_label
+
+    @property
+    def named(self) -> str | Joined:
+        """The cohort as a stored line names it: the players' name for it, else its gang
+        types, each read in its reader's language (an expert's specialty is the players'
+        words)."""
+        if self.name:
+            return self.name
+        english = {entry["key"]: entry["name"] for entry in content.cohort_types()["gang_types"]}
+        return Joined(
+            " & ",
+            [Named(english[key], of="gang_types") if key in english else key for key in self.types],
+        )
 
     @property
     def type_label(self) -> str:

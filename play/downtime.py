@@ -330,7 +330,7 @@ def tend_cohort(
         healed = crew_rules.heal_cohort(cohort.harm, tended=True)
         activity = DowntimeActivity.objects.create(
             **fields, cohort=cohort, detail=str(cohort)[:200], amount=cohort.harm - healed,
-            result=Words(AFTER_DOWNTIME[healed], cohort=str(cohort)),
+            result=Words(AFTER_DOWNTIME[healed], cohort=cohort.named),
         )  # fmt: skip
         push_phase(phase)
     return activity

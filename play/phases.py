@@ -26,7 +26,7 @@ from blades.rules.rolls import (
     incarceration_result,
     summarize,
 )
-from blades.rules.words import Joined, Term, Words
+from blades.rules.words import Joined, Named, Term, Words
 from characters import actions as character_actions
 from characters.models import Character
 from crews import actions as crew_actions
@@ -59,10 +59,13 @@ def locked_phase(table_id: int) -> Phase:
 
 def expect_step(phase: Phase, *steps: str) -> Score | None:
     if phase.step not in steps:
-        wanted = " or ".join(Step(s).label.lower() for s in steps)
+        # The steps' names as they are shown, after a colon: read whole, not lowercased
+        # into the sentence.
         raise RuleError(
-            gettext_noop("That is done during %(wanted)s; the table is at %(now)s."),
-            wanted=wanted,
+            gettext_noop(
+                "That is done at another step of play: %(wanted)s. The table is at: %(now)s."
+            ),
+            wanted=Joined(Term(" or "), [Step(s).label for s in steps]),
             now=phase.get_step_display(),
         )
     return phase.score
@@ -505,7 +508,7 @@ def _apply_cost(
                 gettext_noop("Choose a claim the crew holds (not its lair)."), field="claim"
             )
         crew_actions.set_claim(claim=claim, held=False)
-        notes.append(Words(gettext_noop("gave up %(claim)s"), claim=claim.name))
+        notes.append(Words(gettext_noop("gave up %(claim)s"), claim=Named(claim.name, of="claims")))
     if cost.hold and crew_actions.lose_hold(crew=crew).lair_threatened:
         notes.append(Words(gettext_noop("the lair is under threat")))
     if cost.clear_heat:

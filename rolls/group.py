@@ -254,7 +254,7 @@ def roll_cohort(*, by: Membership, roll: ActionRoll, cohort: Cohort | None,
         pool = blood_brothers + crew_rules.cohort_dice(
             cohort.quality(crew), cohort.harm, elite=bool(cohort.elite(crew))
         )
-        note = Words(gettext_noop("%(cohort)s: %(goal)s"), cohort=str(cohort), goal=roll.goal)
+        note = Words(gettext_noop("%(cohort)s: %(goal)s"), cohort=cohort.named, goal=roll.goal)
         line = actions.record_roll(
             table_id=roll.table_id, roller=by.user, kind=RollKind.GROUP, pool=pool,
             summary=lambda result: log.headline(roll, result), note=note, rng=rng,
@@ -265,7 +265,7 @@ def roll_cohort(*, by: Membership, roll: ActionRoll, cohort: Cohort | None,
         roll.save(update_fields=["cohorts"])
         text = Words(
             gettext_noop("%(cohort)s rolls its quality, %(pool)sd: %(dice)s"),
-            cohort=str(cohort),
+            cohort=cohort.named,
             pool=result.pool,
             dice=log.faces(result.dice),
         )

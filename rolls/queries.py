@@ -31,7 +31,7 @@ from blades.rules.rolls import (
 )
 from characters import wording
 from characters.models import Character, CharacterAbility, CharacterItem
-from crews.models import Crew
+from crews.models import Cohort, Crew
 from crews.sheet import Reminder, reminders
 from sessions import audience, queries
 from sessions.models import Clock, Membership, Table
@@ -219,7 +219,13 @@ def roll_view(
             roll.group.items(), key=lambda item: (int(item[0]) != roll.character_id, int(item[0]))
         )
     ]
-    view.cohorts = [(c["name"], c["dice"]) for _, c in sorted(roll.cohorts.items(), key=_by_id)]
+    # Named as the crew sheet names them now, in the reader's language (an unnamed one by
+    # its types); one dismissed since by the name it was led under.
+    led = Cohort.objects.filter(pk__in=roll.cohorts.keys()) if roll.cohorts else []
+    shown = {str(cohort.pk): str(cohort) for cohort in led}
+    view.cohorts = [
+        (shown.get(pk, c["name"]), c["dice"]) for pk, c in sorted(roll.cohorts.items(), key=_by_id)
+    ]
     view.can_terms = "terms" in steps
     view.waiting = setup and not roll.called
     view.can_cancel = "cancel" in steps

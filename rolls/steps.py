@@ -9,7 +9,7 @@ a form only reads what was posted, within its bounds.
 
 from django import forms
 from django.core.exceptions import PermissionDenied
-from django.utils.translation import gettext, gettext_lazy
+from django.utils.translation import gettext, gettext_lazy, pgettext
 
 from blades.rules import character as char_rules
 from blades.rules import flow as flow_rules
@@ -398,7 +398,7 @@ class StartRoll(TableStep):
             (c.pk, c.name) for c in self.teammates
         ]
         effect = gettext("+%(effect)s effect") % {"effect": flow_rules.SETUP_EFFECT}
-        position = gettext("improved position").capitalize()
+        position = pgettext("a setup's benefit, offered", "Improved position")
         self.fields["setup_benefit"].choices = [
             ("", "—"), ("effect", effect), ("position", position)
         ]  # fmt: skip

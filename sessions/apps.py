@@ -1,4 +1,7 @@
 from django.apps import AppConfig
+from django.utils.translation import get_language
+
+from blades import content
 
 
 class TableSessionsConfig(AppConfig):
@@ -18,4 +21,9 @@ class TableSessionsConfig(AppConfig):
 
         user_logged_out.connect(close_login_sockets, dispatch_uid="close_login_sockets")
         # A refusal is read in the language of whoever reads it.
-        words.install(gettext, ngettext)
+        words.install(gettext, ngettext, content_name)
+
+
+def content_name(of: str, english: str) -> str:
+    """A name from the game's content (blades.rules.words.Named) in the active language."""
+    return content.shown_names(of, get_language() or "en").get(english, english)

@@ -17,7 +17,7 @@ from django.db.models.expressions import BaseExpression
 
 from blades.rules import dice as dice_rules
 from blades.rules.errors import RuleError
-from blades.rules.words import Words, _
+from blades.rules.words import Plural, Words, _, ngettext
 
 # A moved reference that stays behind: its key leaves the record (see `OwnRef`).
 DROP = object()
@@ -30,7 +30,7 @@ NewId = Callable[[str, int], int]
 class ShapeError(ValueError):
     """A value no game writes; `words` say what, in the reader's language."""
 
-    def __init__(self, message: str, **params) -> None:
+    def __init__(self, message: str | Plural, **params) -> None:
         self.words = Words(message, **params)
         super().__init__(message)
 
@@ -255,10 +255,16 @@ class PoolAndDice(Shape):
         pool, *faces = value
         Faces().check(faces)
         if not -dice_rules.MAX_POOL <= pool <= dice_rules.MAX_POOL:
-            raise ShapeError(_("a pool of %(pool)s dice"), pool=pool)
+            raise ShapeError(
+                ngettext("a pool of %(pool)s die", "a pool of %(pool)s dice", pool), pool=pool
+            )
         if len(faces) != dice_rules.dice_count(pool):
             raise ShapeError(
-                _("a pool of %(pool)s rolls %(count)s dice, not %(given)s"),
+                ngettext(
+                    "a pool of %(pool)s rolls %(count)s die, not %(given)s",
+                    "a pool of %(pool)s rolls %(count)s dice, not %(given)s",
+                    dice_rules.dice_count(pool),
+                ),
                 pool=pool,
                 count=dice_rules.dice_count(pool),
                 given=len(faces),

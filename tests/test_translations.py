@@ -120,12 +120,38 @@ def test_no_script_writes_english_for_people():
 def test_no_module_chooses_a_message_by_a_words_letters():
     """English's "a"/"an" guessed from a word's first letter is English grammar inside the
     i18n code: a whole phrase with its context (pgettext) is the way (issue 38)."""
-    apps_code = [
+    found = [str(path) for path in apps_code() if re.search(r"in [\"']aeiou", path.read_text())]
+    assert found == []
+
+
+def apps_code() -> list[Path]:
+    return [
         path
         for path in Path(settings.BASE_DIR).glob("*/**/*.py")
         if not path.is_relative_to(Path(settings.BASE_DIR) / ".venv") and "tests" not in path.parts
     ]
-    found = [str(path) for path in apps_code if re.search(r"in [\"']aeiou", path.read_text())]
+
+
+def test_no_module_lowercases_a_translated_label_into_a_sentence():
+    """A label translated and then lowercased (or capitalized) to sit inside another
+    message assumes the other language cases its words as English does; a whole phrase
+    with its context (pgettext) is the way (issue 38)."""
+    recased = re.compile(
+        r"(_display\(\)|\.label|_label|rules_word\([^()]*\)|gettext\([^()]*\))"
+        r"\.(lower|capitalize)\(\)"
+    )
+    found = [
+        f"{path.relative_to(settings.BASE_DIR)}: {match.group(0)}"
+        for path in apps_code()
+        for match in recased.finditer(path.read_text())
+    ]
+    # A template's: a value lowercased into a blocktranslate's sentence.
+    into_a_sentence = re.compile(r"\{% blocktranslate [^%]*\|(lower|title)\b[^%]*%\}")
+    found += [
+        f"{name}: {match.group(0)}"
+        for name in templates()
+        for match in into_a_sentence.finditer((TEMPLATES / name).read_text())
+    ]
     assert found == []
 
 
@@ -141,10 +167,9 @@ def test_the_scan_sees_bare_text_and_passes_marked_text():
     assert unmarked_text(marked) == []
 
 
-def entries(catalog: Path) -> dict[tuple[str, str], tuple[str, bool]]:
-    """(context, message) → (translation, fuzzy) for each entry but the header; plural
-    forms are joined."""
-    found = {}
+def blocks(catalog: Path):
+    """Each entry's lines (but obsolete ones) and its parts: msgctxt, msgid, msgid_plural,
+    msgstr or msgstr[n], each unwrapped."""
     for block in catalog.read_text(encoding="utf-8").split("\n\n"):
         lines = [line for line in block.splitlines() if not line.startswith("#~")]
         parts: dict[str, str] = {}
@@ -156,6 +181,14 @@ def entries(catalog: Path) -> dict[tuple[str, str], tuple[str, bool]]:
                 parts[key] = match.group(2)
             elif line.startswith('"') and key:
                 parts[key] += line[1:-1]
+        yield lines, parts
+
+
+def entries(catalog: Path) -> dict[tuple[str, str], tuple[str, bool]]:
+    """(context, message) → (translation, fuzzy) for each entry but the header; plural
+    forms are joined."""
+    found = {}
+    for lines, parts in blocks(catalog):
         if parts.get("msgid"):
             translation = "".join(v for k, v in parts.items() if k.startswith("msgstr"))
             all_forms = all(v for k, v in parts.items() if k.startswith("msgstr"))
@@ -163,6 +196,64 @@ def entries(catalog: Path) -> dict[tuple[str, str], tuple[str, bool]]:
             key = (parts.get("msgctxt", ""), parts["msgid"] + parts.get("msgid_plural", ""))
             found[key] = (translation if all_forms else "", fuzzy)
     return found
+
+
+# A count before a noun that Spanish counts: "1 monedas" where the count can be 1. Such a
+# message is a plural (ngettext, `blocktranslate count`), but where the rules make the
+# count always more than one (each listed here with the number).
+COUNTED = re.compile(
+    r"%\(\w+\)[sd]\s+(monedas|puntos|segmentos|casillas|dados|habilidades|tiradas|dominios"
+    r"|cohortes|ventajas|desventajas|avances|niveles|relojes)\b"
+)
+ALWAYS_MANY = {
+    "Add exactly %(dots)s action dots at creation (you added %(spent)s).": "7",
+    "Add %(budget)s action dots: one for your heritage, one for your background, the rest "
+    "anywhere. No action may start above %(most)s.": "7",
+    "No action can start above %(max)s dots (%(actions)s would).": "2",
+    "No action can start above %(most)s dots.": "2",
+    "%(action)s %(rating)s of %(most)s dots": "3 or 4",
+    "A primary action (%(primary)s dots), a secondary (%(secondary)s dot), %(abilities)s "
+    "special abilities, %(friends)s friends or rivals and %(items)s distinctive items. "
+    "Players at this table can then choose it.": "2 dots, 7 abilities, 5 friends, 4 items",
+    "Choose or write exactly %(most)s special abilities (you have %(n)s).": "7",
+    "A scoundrel carries at most %(max)s coin; stash the rest.": "4",
+    "The stash holds at most %(max)s coin.": "40",
+    "The stash holds at most %(max)s coin; spend some first.": "40",
+    "The lair holds %(limit)s coin; the crew has %(coin)s.": "4, 8 or 16",
+    "A clock has %(min)s to %(max)s segments.": "12",
+    "Rising to tier %(tier)s costs %(cost)s coin; the crew has %(coin)s.": "2 or more",
+    "Develop: tier %(tier)s for %(cost)s coin": "2 or more",
+    "Pay off the squad: %(coin)s coin": "wanted + 3",
+    "Past a critical, each level of quality costs %(coin)s coin.": "2",
+    "%(size)s: %(coin)s%(more)s coin": "2 to 10",
+    "Cohort to tend (heals %(tended)s levels at the end of downtime, not %(untended)s)": "2",
+    "Roll %(action)s (%(pool)sd: %(dice)s dice, lowest counts)": "2",
+    "%(n)s dice, lowest counts": "2",
+    "(%(n)s dice, lowest counts)": "2",
+}
+
+
+def test_a_count_before_a_counted_noun_is_a_plural():
+    """Issue 38: "1 monedas"."""
+    found = [
+        parts["msgid"]
+        for _, parts in blocks(CATALOG)
+        if "msgid_plural" not in parts
+        and COUNTED.search(parts.get("msgstr", ""))
+        and parts["msgid"] not in ALWAYS_MANY
+    ]
+    assert found == []
+    assert set(ALWAYS_MANY) <= {parts.get("msgid") for _, parts in blocks(CATALOG)}
+
+
+def test_no_spanish_message_guesses_its_readers_gender():
+    """Issue 38: "¿Eres nuevo?" says the reader is a man. A message speaking to its reader
+    does without an adjective that takes a gender."""
+    addressed = re.compile(r"\b(?:eres|estás|sé)\s+(?:un |una )?\w+[oa]s?\b", re.IGNORECASE)
+    found = [
+        parts["msgstr"] for _, parts in blocks(CATALOG) if addressed.search(parts.get("msgstr", ""))
+    ]
+    assert found == []
 
 
 def test_every_spanish_message_is_translated_and_none_is_fuzzy():

@@ -138,3 +138,28 @@ def cohort_types() -> dict:
 
 def prison_claims() -> dict:
     return load("prison_claims")
+
+
+# The lists whose names a stored line keeps in English (blades.rules.words.Named): a
+# vice rolled, a claim given up, a gang's type.
+NAMED = ("vices", "claims", "gang_types")
+
+
+@cache
+def shown_names(kind: str, language: str) -> dict[str, str]:
+    """English name → its name in `language`, for one of NAMED. Claims are every crew
+    type's map and the prison claims: no claim's name is translated two ways."""
+    if kind == "vices":
+        pairs = zip(vices(), localized("vices", language), strict=True)
+    elif kind == "gang_types":
+        shown = localized("cohort_types", language)["gang_types"]
+        pairs = zip(cohort_types()["gang_types"], shown, strict=True)
+    elif kind == "claims":
+        shown_prison = localized("prison_claims", language)["claims"]
+        pairs = list(zip(prison_claims()["claims"], shown_prison, strict=True))
+        for english, shown in zip(crew_types(), localized("crew_types", language), strict=True):
+            for row, shown_row in zip(english["claims"], shown["claims"], strict=True):
+                pairs += zip(row, shown_row, strict=True)
+    else:
+        return {}
+    return {entry["name"]: text["name"] for entry, text in pairs}

@@ -8,7 +8,7 @@ A move the rules forbid raises RuleError, whose message is shown to the player.
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
-from blades.rules.errors import RuleError, Term, _
+from blades.rules.errors import RuleError, Term, _, ngettext
 from blades.rules.words import Joined
 
 
@@ -614,7 +614,11 @@ def withdraw_stash(coin: int, stash: int, coin_wanted: int) -> tuple[int, int]:
     cost = coin_wanted * STASH_PER_COIN
     if cost > stash:
         raise RuleError(
-            _("%(coin)s coin costs %(cost)s stash; the character has only %(stash)s."),
+            ngettext(
+                "%(coin)s coin costs %(cost)s stash; the character has only %(stash)s.",
+                "%(coin)s coin costs %(cost)s stash; the character has only %(stash)s.",
+                coin_wanted,
+            ),
             coin=coin_wanted,
             cost=cost,
             stash=stash,

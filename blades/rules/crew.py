@@ -233,9 +233,12 @@ def check_vault(coin: int, limit: int) -> None:
     excess = coin_excess(coin, limit)
     if excess:
         raise RuleError(
-            _(
+            ngettext(
                 "The crew holds %(excess)s coin more than its lair keeps (%(limit)s): spend it "
-                "or share it out among the crew before the next score."
+                "or share it out among the crew before the next score.",
+                "The crew holds %(excess)s coin more than its lair keeps (%(limit)s): spend it "
+                "or share it out among the crew before the next score.",
+                excess,
             ),
             excess=excess,
             limit=limit,
@@ -250,7 +253,11 @@ def share_payoff(coin: int, shares: Iterable[int]) -> int:
         raise RuleError(_("A share of the payoff cannot be negative."))
     if sum(shares) > coin:
         raise RuleError(
-            _("The shares come to %(shares)s coin; the payoff is %(coin)s."),
+            ngettext(
+                "The shares come to %(shares)s coin; the payoff is %(coin)s.",
+                "The shares come to %(shares)s coin; the payoff is %(coin)s.",
+                sum(shares),
+            ),
             shares=sum(shares),
             coin=coin,
         )
@@ -264,7 +271,10 @@ def add_crew_coin(coin: int, amount: int, limit: int) -> CoinChange:
         raise RuleError(_("Coin cannot be negative."))
     total = coin + amount
     if total < 0:
-        raise RuleError(_("The crew has only %(coin)s coin."), coin=coin)
+        raise RuleError(
+            ngettext("The crew has only %(coin)s coin.", "The crew has only %(coin)s coin.", coin),
+            coin=coin,
+        )
     return CoinChange(coin=total, excess=coin_excess(total, limit))
 
 

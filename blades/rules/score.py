@@ -16,7 +16,7 @@ from blades.rules.character import (
 )
 from blades.rules.crew import JOB_COIN
 from blades.rules.dice import Outcome
-from blades.rules.errors import RuleError, Term, _
+from blades.rules.errors import Plural, RuleError, Term, _, ngettext
 from blades.rules.rolls import OUTCOME_RISE_MAX, outcome_rank, raise_outcome
 from blades.rules.words import Joined, Words
 
@@ -103,9 +103,12 @@ def flashback_cost(stress: int, *, downtime: bool, pay_with: str = "") -> Flashb
         return FlashbackCost(stress=flashback_stress(stress))
     if pay_with not in ("coin", "rep"):
         raise RuleError(
-            _(
+            ngettext(
                 "A flashback to a downtime activity costs %(cost)s coin or %(cost)s rep: "
-                "choose which."
+                "choose which.",
+                "A flashback to a downtime activity costs %(cost)s coin or %(cost)s rep: "
+                "choose which.",
+                DOWNTIME_FLASHBACK_COST,
             ),
             cost=DOWNTIME_FLASHBACK_COST,
         )
@@ -177,7 +180,7 @@ class Choice:
     `Term`s, words of the rules read in the reader's language too)."""
 
     key: str
-    words: str
+    words: str | Plural
     cost: Cost = field(default_factory=Cost)
     needs_faction: bool = False
     params: Mapping[str, object] = field(default_factory=dict)
@@ -341,7 +344,11 @@ def entanglement_choices(
                     "pay",
                     _("Pay 1 rep and 1 coin per tier of the faction")
                     if faction_tier is None
-                    else _("Pay %(price)s rep and %(price)s coin"),
+                    else ngettext(
+                        "Pay %(price)s rep and %(price)s coin",
+                        "Pay %(price)s rep and %(price)s coin",
+                        price,
+                    ),
                     Cost(rep=price, coin=price),
                     needs_faction=True,
                     params={"price": price},
@@ -365,7 +372,7 @@ def entanglement_choices(
                     "coin",
                     _("Forfeit 1 coin per tier of the faction")
                     if faction_tier is None
-                    else _("Forfeit %(coin)s coin"),
+                    else ngettext("Forfeit %(coin)s coin", "Forfeit %(coin)s coin", tier),
                     Cost(coin=tier),
                     needs_faction=True,
                     params={"coin": tier},
@@ -476,7 +483,10 @@ def raise_result(kind: str, outcome: Outcome, coin: int) -> Raised:
     if kind not in RAISABLE:
         raise RuleError(_("Coin raises the result of a downtime roll, not this."))
     if coin < RAISE_COIN:
-        raise RuleError(_("Spend at least %(coin)s coin."), coin=RAISE_COIN)
+        raise RuleError(
+            ngettext("Spend at least %(coin)s coin.", "Spend at least %(coin)s coin.", RAISE_COIN),
+            coin=RAISE_COIN,
+        )
     levels = min(coin // RAISE_COIN, OUTCOME_RISE_MAX - outcome_rank(outcome))
     spent = levels * RAISE_COIN
     past = (coin - spent) // PAST_CRITICAL_COIN if kind == "acquire_asset" else 0
@@ -493,7 +503,11 @@ def raise_result(kind: str, outcome: Outcome, coin: int) -> Raised:
 def extra_activity_payment(pay_with: str) -> str:
     if pay_with not in ("coin", "rep"):
         raise RuleError(
-            _("An extra activity costs %(cost)s coin or %(cost)s rep: choose which."),
+            ngettext(
+                "An extra activity costs %(cost)s coin or %(cost)s rep: choose which.",
+                "An extra activity costs %(cost)s coin or %(cost)s rep: choose which.",
+                EXTRA_ACTIVITY_COST,
+            ),
             cost=EXTRA_ACTIVITY_COST,
         )
     return pay_with

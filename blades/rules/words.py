@@ -7,7 +7,8 @@ Django layer installs its `gettext` and `ngettext` here at start-up (`install`).
 
 A message is a %-format whose numbers and names are its params. A param is the players'
 own words (a name, a goal: shown as typed), a number, a `Term` (a marked word of the rules,
-translated), or `Words` and `Joined` themselves. `to_data` and `from_data` turn all of it
+translated), a `Named` (a name from the game's content, read in the content's
+translation), or `Words` and `Joined` themselves. `to_data` and `from_data` turn all of it
 into JSON and back, so a line can be stored and read in another language later."""
 
 import json
@@ -27,8 +28,45 @@ def _(message: str) -> str:
 
 class Term(str):
     """A param that is itself a marked word of the rules ("Stress", "Tier"): read in the
-    reader's language too. Other params (a character's name, a harm's description) are
-    the players' words and stay as written."""
+    reader's language too, like `Words`, whenever it is made a string (a note that is a
+    word by itself, "Questioning"). Other params (a character's name, a harm's
+    description) are the players' words and stay as written."""
+
+    @property
+    def english(self) -> str:
+        return str.__str__(self)
+
+    def __str__(self) -> str:
+        return str.__str__(_read(self))
+
+    def __repr__(self) -> str:
+        return f"Term({self.english!r})"
+
+
+class Named(str):
+    """A param that is a name from the game's content (a vice, a claim, a gang type; `of`
+    says which list, blades.content.NAMED), kept in English and read from the content's
+    translation: the content is translated in its own files, not in the catalog. A name
+    the list does not hold (a claim the GM named) reads as written."""
+
+    def __new__(cls, name: str, of: str) -> "Named":
+        named = super().__new__(cls, name)
+        named.of = of
+        return named
+
+    @property
+    def english(self) -> str:
+        return str.__str__(self)
+
+    def __str__(self) -> str:
+        return _read(self)
+
+    def __getnewargs__(self) -> tuple[str, str]:
+        # A copy or a pickle keeps which list the name is from.
+        return self.english, self.of
+
+    def __repr__(self) -> str:
+        return f"Named({self.english!r}, of={self.of!r})"
 
 
 class Plural(NamedTuple):
@@ -51,15 +89,24 @@ def _english_plural(singular: str, plural: str, count: int) -> str:
     return singular if count == 1 else plural
 
 
+def _english_name(of: str, name: str) -> str:
+    return name
+
+
 _translate: Callable[[str], str] = _english
 _translate_plural: Callable[[str, str, int], str] = _english_plural
+_name: Callable[[str, str], str] = _english_name
 
 
-def install(gettext: Callable[[str], str], ngettext: Callable[[str, str, int], str]) -> None:
-    """Every message read from now on is read in what these two answer (the active
-    language, for Django's)."""
-    global _translate, _translate_plural
-    _translate, _translate_plural = gettext, ngettext
+def install(
+    gettext: Callable[[str], str],
+    ngettext: Callable[[str, str, int], str],
+    name: Callable[[str, str], str],
+) -> None:
+    """Every message read from now on is read in what these answer (the active
+    language, for Django's); `name(of, english)` reads a `Named`."""
+    global _translate, _translate_plural, _name
+    _translate, _translate_plural, _name = gettext, ngettext, name
 
 
 def render(message: str | Plural, params: dict) -> str:
@@ -80,6 +127,8 @@ def render(message: str | Plural, params: dict) -> str:
 
 
 def _read(value):
+    if isinstance(value, Named):
+        return _name(value.of, value.english)
     if isinstance(value, Term):
         # gettext("") is the catalog's header, not an empty word.
         return _translate(value) if value else ""
@@ -140,13 +189,16 @@ class Joined:
 _FORMAT = re.compile(r"%%|%\(\w+\)[sd]")
 
 # --- Stored as JSON -----------------------------------------------------------------------
-# {"term": "Stress"}, {"words": "…", "with": {…}} (a plural's message is its three parts),
-# {"join": separator, "parts": […]}; the players' words and numbers as themselves.
+# {"term": "Stress"}, {"name": "Faith", "of": "vices"}, {"words": "…", "with": {…}} (a
+# plural's message is its three parts), {"join": separator, "parts": […]}; the players'
+# words and numbers as themselves.
 
 
 def to_data(value):
+    if isinstance(value, Named):
+        return {"name": value.english, "of": value.of}
     if isinstance(value, Term):
-        return {"term": str(value)}
+        return {"term": value.english}
     if isinstance(value, Words):
         message = list(value.message) if isinstance(value.message, Plural) else value.message
         data = {"words": message}
@@ -169,6 +221,8 @@ def from_data(data):
         raise ValueError("not words")
     if data.keys() == {"term"} and isinstance(data["term"], str):
         return Term(data["term"])
+    if data.keys() == {"name", "of"} and all(isinstance(v, str) for v in data.values()):
+        return Named(data["name"], of=data["of"])
     if data.keys() == {"join", "parts"} and isinstance(data["parts"], list):
         return Joined(from_data(data["join"]), [from_data(p) for p in data["parts"]])
     if "words" in data and data.keys() <= {"words", "with"}:
@@ -216,6 +270,8 @@ def as_written(data) -> str:
         return json.dumps(data)
     if isinstance(data.get("term"), str):
         return data["term"]
+    if isinstance(data.get("name"), str) and "of" in data:
+        return data["name"]
     if isinstance(data.get("parts"), list):
         return as_written(data.get("join", "")).join(as_written(p) for p in data["parts"])
     message = data.get("words")

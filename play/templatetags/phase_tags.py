@@ -5,7 +5,6 @@ from django import template
 from django.utils.functional import SimpleLazyObject
 from django.utils.translation import gettext
 
-from blades.rules.errors import Term
 from play.models import Phase
 
 register = template.Library()
@@ -38,6 +37,4 @@ def either(names) -> str:
 @register.filter
 def way_out(choice) -> str:
     """A way out of an entanglement (blades.rules.score.Choice) in the reader's language."""
-    params = {k: gettext(v) if isinstance(v, Term) else v for k, v in choice.params.items()}
-    words = gettext(choice.words)
-    return words % params if params else words
+    return str(choice.label)

@@ -8,6 +8,7 @@ from django.utils import translation
 
 from backup.restore import read_document, restore_table
 from backup.tables import dumps, export_table
+from blades.rules.words import Named
 from sessions.actions import record_roll
 from sessions.models import Roll
 from tests.factories import UserFactory
@@ -25,3 +26,18 @@ def test_the_export_keeps_the_logs_words_and_the_restore_reads_them(table, gm):
     with translation.override("es"):
         assert (str(copy.summary), copy.note) == ("3 segmentos", "Mend")
     assert str(copy.summary) == "3 ticks"
+
+
+def test_a_name_from_the_content_is_restored_as_one(table, gm):
+    """A vice roll's note is the vice's name from the content (issue 38): the export keeps
+    which list it is from, and the restored line reads it in its reader's language."""
+    note = Named("Faith", of="vices")
+    record_roll(table_id=table.pk, roller=gm, kind="vice", pool=1, note=note, rng=Dice(6))
+    document = json.loads(dumps(export_table(table.pk)))
+    (line,) = [item for item in document["objects"] if item["model"] == "table_sessions.roll"]
+    assert line["fields"]["note"] == {"name": "Faith", "of": "vices"}
+
+    restored = restore_table(read_document(json.dumps(document)), gm=UserFactory())
+    copy = Roll.objects.get(table=restored.table)
+    with translation.override("es"):
+        assert str(copy.note) == "Fe"

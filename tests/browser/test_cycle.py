@@ -123,7 +123,7 @@ def test_a_score_and_its_downtime_played_live(person, server, table_with_crew):
         "button", name="Heavy"
     )
     expect(heavy).to_have_attribute("aria-pressed", "true")
-    expect(bo_phase.get_by_role("img", name=f"{ada.name}'s load: heavy")).to_be_visible()
+    expect(bo_phase.get_by_role("img", name=f"{ada.name}'s load: Heavy")).to_be_visible()
     expect(bo_phase.get_by_role("group", name=f"Load for {ada.name}")).to_have_count(0)
 
     # 2. The engagement roll: a bold plan is one advantage; the dice set the position.

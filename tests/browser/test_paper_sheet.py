@@ -31,8 +31,8 @@ def sheet(make_user):
     return character
 
 
-def open_sheet(person, server, name, character, viewport=None):
-    page = person(name, viewport=viewport)
+def open_sheet(person, server, name, character, viewport=None, locale=None):
+    page = person(name, viewport=viewport, locale=locale)
     page.goto(f"{server.url}/tables/{character.table_id}/characters/{character.pk}/")
     expect(page.get_by_role("heading", name="Sable", level=1)).to_be_visible()
     wait_for_socket(page)
@@ -138,3 +138,28 @@ def test_the_sheet_fits_a_phone(person, server, sheet):
         .filter(r => r.width < 24 || r.height < 24).length"""
     )
     assert small == 0
+
+
+# Each word of the sheet that stands alone (an action, a condition, a heading), found
+# where it is drawn on more than one line: broken inside the word.
+BROKEN_WORDS = """(() => {
+  const walker = document.createTreeWalker(document.getElementById("main"), NodeFilter.SHOW_TEXT);
+  const broken = [];
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    const word = node.textContent.trim();
+    if (!/^[\\p{L}]{4,}$/u.test(word) || node.parentElement.offsetParent === null) continue;
+    const range = document.createRange();
+    range.selectNodeContents(node);
+    const lines = new Set([...range.getClientRects()].map(r => Math.round(r.top)));
+    if (lines.size > 1) broken.push(word);
+  }
+  return broken;
+})()"""
+
+
+@pytest.mark.parametrize("locale", ["en-GB", "es-ES"])
+def test_no_word_of_the_sheet_breaks_on_a_phone(person, server, sheet, locale):
+    """Issue 38: on a phone the Spanish sheet broke "Destroza/r", "Atormentad/o" and the
+    English "Comman/d" inside the word: a column narrower than its longest name."""
+    ada = open_sheet(person, server, "ada", sheet, viewport=PHONE, locale=locale)
+    assert ada.evaluate(BROKEN_WORDS) == []

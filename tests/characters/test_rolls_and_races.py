@@ -1,5 +1,6 @@
 import pytest
 from django.urls import reverse
+from django.utils import translation
 
 from characters import actions
 from characters.models import Character
@@ -91,6 +92,20 @@ def test_indulging_vice_rolls_the_lowest_attribute(character):
     assert roll.pool == 0  # Insight 0: two dice, the lower counts
     assert fresh(character).stress == 0
     assert "overindulged" in str(roll.summary)
+
+
+def test_a_vice_roll_names_the_vice_in_its_readers_language(client, character, gm):
+    """Issue 38: the note kept the vice's English name, "Faith" in the Spanish log, its
+    announcement and the journal."""
+    with translation.override("en"):
+        actions.indulge_vice(character=character, roller=character.owner, rng=FixedDice(6, 5))
+    note = Roll.objects.get(table=character.table).note
+    with translation.override("es"):
+        assert str(note) == "Fe"
+    assert str(note) == "Faith"
+    client.force_login(gm)
+    page = client.get(reverse("table_detail", args=[character.table_id]), HTTP_ACCEPT_LANGUAGE="es")
+    assert "— Fe</p>" in page.content.decode()
 
 
 def test_sheet_rolls_reach_the_table_log_with_the_name(client, character, gm):

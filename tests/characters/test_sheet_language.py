@@ -95,6 +95,28 @@ def test_a_custom_playbook_stays_in_its_gms_words(client, player, table):
     assert has(page, "Amigos y rivales")  # the heading no GM wrote: the default's
 
 
+def test_a_custom_playbooks_listed_abilities_read_in_the_readers_language(client, player, table):
+    """Issue 38: a custom playbook's abilities taken from the list showed in English to a
+    Spanish reader; one its GM wrote stays as written, even under a listed name."""
+    from characters import actions
+
+    playbook = actions.create_custom_playbook(
+        table=table, name="Tinkerer", xp_trigger="You built something.", primary="tinker",
+        secondary="study", ability_keys=["battleborn"],
+        own_abilities=[("Mule", "Carry the whole workshop.")], friends=[], items=[],
+    )  # fmt: skip
+    character = CharacterFactory(table=table, owner=player, playbook=playbook)
+    for ability in playbook.abilities.all():
+        CharacterAbilityFactory(character=character, ability=ability)
+    client.force_login(player)
+    page = shown(client, reverse("character_sheet", args=[table.pk, character.pk]), SPANISH)
+    assert has(page, "Nacido para la batalla") and has(page, "Puedes gastar tu armadura")
+    assert not has(page, "Battleborn")
+    assert has(page, "Mule") and has(page, "Carry the whole workshop")
+    page = shown(client, reverse("character_sheet", args=[table.pk, character.pk]), ENGLISH)
+    assert has(page, "Battleborn") and has(page, "Mule")
+
+
 def test_every_word_the_rules_give_the_sheet_is_marked():
     given = [
         *rules.ARMOR_LABELS.values(),
@@ -106,6 +128,7 @@ def test_every_word_the_rules_give_the_sheet_is_marked():
         rules.ENCUMBERED_WARNING,
     ]
     assert [word for word in given if word not in wording.RULES_WORDS] == []
+    assert wording.HARM_PENALTY_PHRASES.keys() == rules.HARM_PENALTIES.keys()
 
 
 @pytest.mark.parametrize(

@@ -91,8 +91,8 @@ def test_a_session_is_told_in_sentences_grouped_by_phase(table, gm, player, ada,
     assert not any("suffered" in text for text in texts)
     assert [line.text for line in score.lines] == [
         "The crew set out on a score: a stealth plan against The Red Sashes "
-        "(point of infiltration: the roof).",
-        "The Red Sashes now stand at -1 with the crew: interfering.",
+        "(Point of infiltration: the roof).",
+        "The Red Sashes now stand at -1 with the crew: Interfering.",
         "Ada marked 2 prowess xp.",
     ]
     # Rolls before the start and after the end belong to no session.

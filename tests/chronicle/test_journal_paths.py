@@ -5,6 +5,7 @@ the sheet through characters.actions, whose signal the journal hears; a change a
 roll's steps tell is told there alone."""
 
 import pytest
+from django.utils import translation
 
 from blades.rules.rolls import Effect, Position
 from characters.models import Character
@@ -15,7 +16,7 @@ from play import downtime, phases
 from rolls import actions as roll_actions
 from rolls import outcome as roll_outcome
 from rolls import undo as roll_undo
-from tests.factories import CharacterFactory
+from tests.factories import CharacterFactory, CohortFactory
 from tests.helpers import Dice, member, to_downtime
 
 
@@ -119,7 +120,7 @@ def test_harm_healed_in_downtime_is_not_told_as_harm_suffered(table, gm, player,
     downtime.recover(character=rook, roller=player, healer="npc", quality=2, rng=Dice(6, 1))
     texts = told(table)
     assert Character.objects.get(pk=rook.pk).harm["1"] == ["Broken ribs"]  # a level healed
-    assert mentions(texts, "Rook: recover. Healing clock +3.") == 1
+    assert mentions(texts, "Rook: Recover. Healing clock +3.") == 1
     assert mentions(texts, "Broken ribs") == 0  # healing is no new harm
 
 
@@ -168,3 +169,17 @@ def test_every_path_writes_the_sheet_with_its_signal(table, gm, player, rook, ny
 
 def harm_of(harm: dict) -> dict:
     return {str(level): list(entries) for level, entries in (harm or {}).items() if entries}
+
+
+def test_a_cohort_tended_is_named_in_the_journals_language(table, gm, player, rook, crew):
+    """Issue 38: an unnamed cohort was told by its types in the language of whoever tended
+    it ("Thugs" in a Spanish journal)."""
+    cohort = CohortFactory(crew=crew, name="", types=["thugs"], harm=2)
+    journal_actions.start_session(table=table)
+    to_downtime(table, gm)
+    with translation.override("en"):
+        downtime.tend_cohort(character=rook, cohort=cohort)
+    table.language = "es"
+    table.save(update_fields=["language"])
+    texts = told(table)
+    assert mentions(texts, "Rook: Atender a una cohorte (Rufianes). Rufianes:") == 1, texts

@@ -16,7 +16,7 @@ from tests.helpers import Dice
 
 SPANISH = (
     "Diario de",
-    "Un reloj nuevo (peligro): Patrulla",
+    "Un reloj nuevo de peligro: Patrulla",
     "El reloj Patrulla se completó (4 segmentos).",
     "hizo una tirada de fortuna",
 )

@@ -2,6 +2,7 @@
 
 import pytest
 from django.urls import reverse
+from django.utils import translation
 
 from blades.rules.character import RuleError
 from characters import actions as character_actions
@@ -283,6 +284,21 @@ def test_show_of_force_costs_a_claim_or_war(table, crew, faction, gm):
     assert not claim.held
 
 
+def test_a_claim_given_up_is_named_in_its_readers_language(table, crew, faction, gm):
+    """Issue 38: the resolution kept the claim's English name inside a Spanish line."""
+    claim = crew.claims.get(name="Informants")
+    claim.held = True
+    claim.save()
+    _entangle(table, crew, faction, gm, 4, 1, (6,))
+    phases.resolve_entanglement(
+        table=table, roller=gm, name="Show of Force", choice="claim", faction=faction, claim=claim
+    )
+    resolution = Phase.objects.get(table=table).score.resolution
+    with translation.override("es"):
+        assert "cede Informantes" in str(resolution)
+    assert "gave up Informants" in str(resolution)
+
+
 def test_show_of_force_war(table, crew, faction, gm):
     claim = crew.claims.filter(lair=False).first()
     crew.claims.filter(pk=claim.pk).update(held=True)
@@ -320,6 +336,11 @@ def test_questioning_fortune_roll_adds_heat(table, crew, faction, gm):
         table=table, roller=gm, name="Questioning", choice="fortune", rng=FixedDice(3, 2)
     )
     assert books(crew)["heat"] == 6
+    # Issue 38: the roll's note is the entanglement's name, a word of the rules by itself,
+    # read in its reader's language ("— Questioning" in a Spanish log).
+    note = Roll.objects.get(table=table, kind="fortune").note
+    with translation.override("es"):
+        assert f"{note}" == "Preguntas"
 
 
 def test_cooperation_with_a_plus_3_faction_is_a_favour_without_one_nothing(

@@ -3,9 +3,11 @@
 import re
 
 from django.urls import reverse
+from django.utils import translation
 
 from rolls import actions as flow
 from rolls import group as flow_group
+from sessions.models import Roll
 from tests.factories import CohortFactory, CrewFactory
 from tests.helpers import Dice, fresh, start
 
@@ -66,3 +68,24 @@ def test_blood_brothers_give_a_led_cohort_1d(table, ada_m, bo_m, gm_m, ada, bo):
     roll = flow_group.roll_cohort(by=ada_m, roll=roll, cohort=thugs, rng=Dice(2, 3, 4))
     assert roll.cohorts[str(thugs.pk)]["dice"] == [3, 2, 3, 4]
     assert "(+1d Blood Brothers)" in str(roll.events.last().text)
+
+
+def test_an_unnamed_cohort_is_named_by_its_type_in_its_readers_language(
+    client, table, player, ada_m, ada
+):
+    """Issue 38: a cohort without a name was kept as its type in the language of whoever
+    rolled ("Thugs" in a Spanish log)."""
+    crew = CrewFactory(table=table, tier=2)
+    cohort = CohortFactory(crew=crew, name="", types=["thugs", "skulks"])
+    with translation.override("en"):
+        roll = flow_group.roll_cohort(by=ada_m, roll=start(ada_m, ada, group=True),
+                                      cohort=cohort, rng=Dice(6, 5))  # fmt: skip
+    note = Roll.objects.get(pk=roll.cohorts[str(cohort.pk)]["log"]).note
+    text = roll.events.last().text
+    with translation.override("es"):
+        assert str(note).startswith("Rufianes & Furtivos: ")
+        assert str(text).startswith("Rufianes & Furtivos tira su calidad")
+    assert str(note).startswith("Thugs & Skulks: ")
+    client.force_login(player)
+    panel = client.get(reverse("flow_panel", args=[table.pk]), HTTP_ACCEPT_LANGUAGE="es")
+    assert "Rufianes &amp; Furtivos (cohorte):" in panel.content.decode()

@@ -21,9 +21,14 @@ def spanish_plural(singular: str, plural: str, count: int) -> str:
     ]
 
 
+def spanish_name(of: str, english: str) -> str:
+    return {("vices", "Faith"): "Fe"}.get((of, english), english)
+
+
 @pytest.fixture
 def spanish(monkeypatch):
     # The Django layer installed its own at start-up: put it back afterwards.
     monkeypatch.setattr(words, "_translate", words._translate)
     monkeypatch.setattr(words, "_translate_plural", words._translate_plural)
-    words.install(lambda text: SPANISH.get(text, text), spanish_plural)
+    monkeypatch.setattr(words, "_name", words._name)
+    words.install(lambda text: SPANISH.get(text, text), spanish_plural, spanish_name)

@@ -9,6 +9,7 @@ from blades.rules.words import (
     Decoder,
     Encoder,
     Joined,
+    Named,
     Term,
     Words,
     _,
@@ -33,6 +34,13 @@ def test_a_players_word_stays_as_typed(spanish):
     assert str(Words(TAKES, who="Harm", n=1)) == "Harm recibe 1 de estrés"
 
 
+def test_a_name_from_the_content_reads_in_the_contents_translation(spanish):
+    """Issue 38: a vice rolled was kept as its English name, "Faith" to a Spanish reader."""
+    line = Words(_("%(line)s (undone by the GM)"), line=Named("Faith", of="vices"))
+    assert str(line) == "Fe (undone by the GM)"
+    assert str(Named("Faith", of="claims")) == "Faith"
+
+
 def test_a_plural_reads_its_count():
     def boxes(n):
         return str(Words(ngettext("%(n)s box", "%(n)s boxes", n), n=n))
@@ -50,6 +58,7 @@ LINES = [
     Words(_("%(line)s (undone by the GM)"), line=Words(TAKES, who=Term("Stress"), n=1)),
     Joined("; ", [Words(TAKES, who="Nyx", n=2), "lockpicks snap"]),
     Joined(Term(" or "), []),
+    Named("Faith", of="vices"),
 ]
 
 
@@ -63,6 +72,11 @@ def test_words_go_to_json_and_back_unchanged(line):
 
 def test_a_term_is_stored_as_a_term_not_as_the_players_words():
     assert json.loads(json.dumps(Term("Stress"), cls=Encoder)) == {"term": "Stress"}
+
+
+def test_a_name_is_stored_with_the_list_it_is_from():
+    named = from_data(to_data(Named("Faith", of="vices")))
+    assert (type(named), named, named.of) == (Named, "Faith", "vices")
 
 
 HOSTILE = [
@@ -82,6 +96,8 @@ HOSTILE = [
     {"words": "x", "extra": 1},
     {"join": "; ", "parts": "ab"},
     {"join": None, "parts": []},
+    {"name": "Faith", "of": 1},
+    {"name": "Faith"},
 ]
 
 

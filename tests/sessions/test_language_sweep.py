@@ -1,6 +1,7 @@
 """The language sweep: a table plays a whole session (the secret sweep's, every step a
 table takes), then every page and fragment of it is read as each audience reads it (the
-GM's, a player's, the shared screen's, its overlays and feed, the journal), in each
+GM's, a player's, the shared screen's, its overlays and feed, the journal), and every
+frame their sockets were pushed meanwhile (and a socket's snapshot on connecting), in each
 language the app offers. It fails on
 
 - a number written for a machine in the reader's way of writing numbers: "240,0" in an
@@ -15,15 +16,17 @@ runs each audience reads each language."""
 import json
 import re
 from dataclasses import dataclass, field
+from datetime import timedelta
 from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
 from django.apps import apps
 from django.conf import settings
+from django.template.loader import render_to_string
 from django.test import Client
 from django.urls import reverse
-from django.utils import translation
+from django.utils import timezone, translation
 
 from tests.security.test_sweep import PLAY, Session, set_the_table
 from tests.security.urls import table_urls
@@ -207,7 +210,9 @@ def english_left(read: Read, language: str) -> list[str]:
     return sorted(set(found))
 
 
-def play(table_language: str, gm_reads: str, player_reads: str) -> Session:
+def play(table_language: str, gm_reads: str, player_reads: str, on_commit, pushed) -> Session:
+    """`on_commit`: runs what a post leaves for after its commit (the pushes); `pushed`:
+    where the pushes' frames land, (group, html), in place of the channel layer."""
     from sessions import actions
 
     s = set_the_table()
@@ -216,16 +221,65 @@ def play(table_language: str, gm_reads: str, player_reads: str) -> Session:
     s.gm.defaults["HTTP_ACCEPT_LANGUAGE"] = gm_reads
     s.player.defaults["HTTP_ACCEPT_LANGUAGE"] = player_reads
     s.gm_post(s.url("screen_link"))
+    sockets_open(s, gm_reads, player_reads)
     s.posted = []  # what each post answered: (client, url, answer)
+    s.pushed = pushed
     post = s.post
 
     def keep(client, url, data=None, ok=(200, 204, 302)):
-        answer = post(client, url, data, ok)
+        with on_commit(execute=True):
+            answer = post(client, url, data, ok)
         s.posted.append((client, url, answer))
         return answer
 
     s.post = keep
     return s
+
+
+def sockets_open(s: Session, gm_reads: str, player_reads: str) -> None:
+    """The GM's page, the player's and the shared screen are open, each in its reader's
+    language (the screen in the table's): a push is drawn in each of them."""
+    from sessions.models import Presence
+    from tests.factories import PresenceFactory
+
+    s.player_user = s.ada.owner
+    PresenceFactory(table=s.table, user=s.table.gm, language=gm_reads)
+    PresenceFactory(table=s.table, user=s.player_user, language=player_reads)
+    Presence.objects.create(
+        table=s.table, user=None, channel_name="screen", seen=timezone.now(),
+        language=s.table.language,
+    )  # fmt: skip
+
+
+def socket_frames(s: Session, reads: dict, gm_reads: str, player_reads: str) -> None:
+    """What the GM's and the player's sockets were pushed, each in its reader's language,
+    then what each is sent on connecting now (its snapshot, who is here); and the
+    screen's, which is only ever told to fetch its pages again (read with them)."""
+    from sessions import live
+
+    table, gm, player = s.table.pk, s.table.gm_id, s.player_user.pk
+    sockets = {
+        ("GM", gm_reads): {live.gm_group(table, gm_reads), live.member_group(table, gm, gm_reads)},
+        ("player", player_reads): {
+            live.players_group(table, player_reads),
+            live.member_group(table, player, player_reads),
+        },
+    }
+    for (who, language), groups in sockets.items():
+        frames = [html for group, html in s.pushed if group in groups]
+        assert frames, f"the {who}'s socket was pushed nothing"
+        for number, html in enumerate(frames):
+            Page(f"the {who}'s socket, frame {number}", reads[language]).feed(html)
+        # As the consumer sends it: a player who owns a clock gets their own list.
+        drawn = live.snapshot(table, who == "GM", language)
+        owns = who == "player" and player in drawn.owners
+        own = live.own_clocks(table, player, language) if owns else None
+        Page(f"the {who}'s snapshot", reads[language]).feed(drawn.frame(own))
+        here = live.presence(table, timezone.now() - timedelta(minutes=1))[language]
+        Page(f"the {who}'s list of who is here", reads[language]).feed(here)
+    with translation.override(s.table.language):
+        signal = render_to_string("crews/screen.html#screen-signal")
+    Page("the screen's socket", reads[s.table.language]).feed(signal)
 
 
 def screen_urls(s: Session) -> list[str]:
@@ -295,12 +349,19 @@ RUNS = [
 @pytest.mark.django_db
 @pytest.mark.parametrize(("table_language", "gm_reads", "player_reads"), RUNS)
 def test_every_word_in_its_readers_language_every_number_a_number(
-    monkeypatch, table_language, gm_reads, player_reads
+    monkeypatch, django_capture_on_commit_callbacks, table_language, gm_reads, player_reads
 ):
+    from chronicle import discord
+    from sessions import live
     from sessions.actions import SYSTEM_RNG
 
     monkeypatch.setattr(SYSTEM_RNG, "randint", lambda low, high: 4)
-    s = play(table_language, gm_reads, player_reads)
+    pushed = []
+    monkeypatch.setattr(live, "send_now", lambda *fragments: pushed.extend(fragments))
+    # The Discord relay's worker reads the database on a connection of its own, which
+    # cannot see this test's rows; the posts are not the sweep's to read.
+    monkeypatch.setattr(discord, "enqueue", lambda job: None)
+    s = play(table_language, gm_reads, player_reads, django_capture_on_commit_callbacks, pushed)
     reads = {language: Read(language) for language in (table_language, gm_reads, player_reads)}
     screen = Client()
     screen.defaults["HTTP_ACCEPT_LANGUAGE"] = "en" if table_language != "en" else "es"
@@ -320,6 +381,7 @@ def test_every_word_in_its_readers_language_every_number_a_number(
     # the table's language (`lang`).
     pages(s, s.player, reads[player_reads])
     pages(s, s.gm, reads[gm_reads])
+    socket_frames(s, reads, gm_reads, player_reads)
     found = [
         f"a stored message not on tests/sessions/stored_words.json (add it): {message!r}"
         for message in sorted(held_messages() - stored())

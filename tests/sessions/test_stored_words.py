@@ -63,7 +63,7 @@ def test_every_stored_message_is_still_in_the_catalog():
 def stored_messages(value) -> set[str]:
     """The messages and words of the rules one stored value holds."""
     if isinstance(value, words.Term):
-        return {str(value)} if value else set()
+        return {value.english} if value else set()
     if isinstance(value, words.Words):
         message = value.message
         found = set(message[:2]) if isinstance(message, words.Plural) else {message}
