@@ -28,6 +28,7 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone, translation
 
+from blades import content
 from tests.security.test_sweep import PLAY, Session, set_the_table
 from tests.security.urls import table_urls
 from tests.sessions.test_stored_words import stored, stored_messages
@@ -165,9 +166,16 @@ def localized_numbers(read: Read) -> list[str]:
 
 def english_catalog(language: str) -> dict[str, str]:
     """Each English message of the catalog whose reading in `language` differs, mapped to
-    it: a whole message, no %-params, the ones a page shows as a text by itself."""
+    it: a whole message, no %-params, the ones a page shows as a text by itself; and each
+    name from the game's content that a stored line may keep (blades.content.NAMED: a
+    vice, a claim, a gang type), translated in the content's own files."""
     catalog = translation.trans_real.translation(language)._catalog
-    english = {}
+    english = {
+        name: shown
+        for kind in content.NAMED
+        for name, shown in content.shown_names(kind, language).items()
+        if shown != name and name not in THEIRS
+    }
     for key, value in catalog.items():
         if not isinstance(key, str) or "%" in key or key == "":
             continue
