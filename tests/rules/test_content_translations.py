@@ -156,3 +156,19 @@ def test_a_field_left_out_stays_english(tmp_path, monkeypatch):
         monkeypatch.undo()
         content.load.cache_clear()
         content.localized.cache_clear()
+
+
+@pytest.mark.parametrize("language", content.languages())
+def test_a_name_a_stored_line_keeps_reads_one_way(language):
+    """A stored line keeps a claim by its English name alone (words.Named), so a claim on
+    several crew types' maps must read the same on each; and every list of NAMED has
+    its names."""
+    claims = {}
+    english, shown = content.crew_types(), content.localized("crew_types", language)
+    for crew_type, its in zip(english, shown, strict=True):
+        for row, its_row in zip(crew_type["claims"], its["claims"], strict=True):
+            for claim, its_claim in zip(row, its_row, strict=True):
+                claims.setdefault(claim["name"], set()).add(its_claim["name"])
+    assert {name: ways for name, ways in claims.items() if len(ways) > 1} == {}
+    for kind in content.NAMED:
+        assert content.shown_names(kind, language), kind

@@ -28,6 +28,7 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone, translation
 
+from blades import content
 from tests.security.test_sweep import PLAY, Session, set_the_table
 from tests.security.urls import table_urls
 from tests.sessions.test_stored_words import stored, stored_messages
@@ -163,11 +164,33 @@ def localized_numbers(read: Read) -> list[str]:
     return [f"{where}: {value[:80]!r}" for where, value in read.machine if LOCALIZED.search(value)]
 
 
+def content_names(english, shown, found: dict[str, str]) -> dict[str, str]:
+    """Every name in the game's content (a playbook, an ability, a vice, a claim...) whose
+    translation differs, mapped to it: translated in the content's own files, not the
+    catalog."""
+    if isinstance(english, dict):
+        shown = shown if isinstance(shown, dict) else {}
+        name, its = english.get("name"), shown.get("name")
+        if isinstance(name, str) and isinstance(its, str) and its != name:
+            found[name] = its
+        for key, value in english.items():
+            content_names(value, shown.get(key), found)
+    elif isinstance(english, list):
+        shown = shown if isinstance(shown, list) else []
+        for index, value in enumerate(english):
+            content_names(value, shown[index] if index < len(shown) else None, found)
+    return found
+
+
 def english_catalog(language: str) -> dict[str, str]:
     """Each English message of the catalog whose reading in `language` differs, mapped to
-    it: a whole message, no %-params, the ones a page shows as a text by itself."""
+    it: a whole message, no %-params, the ones a page shows as a text by itself; and each
+    name of the game's content (`content_names`)."""
     catalog = translation.trans_real.translation(language)._catalog
     english = {}
+    for path in content.DATA_DIR.glob("*.json"):
+        content_names(content.load(path.stem), content.localized(path.stem, language), english)
+    english = {name: shown for name, shown in english.items() if name not in THEIRS}
     for key, value in catalog.items():
         if not isinstance(key, str) or "%" in key or key == "":
             continue
