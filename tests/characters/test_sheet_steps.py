@@ -15,6 +15,7 @@ from characters.steps import SHEET_STEPS
 from crews.models import Crew
 from sessions.models import Roll
 from tests.factories import CharacterFactory, CharacterItemFactory, ContactFactory
+from tests.helpers import give_ability
 
 HTMX = {"HX-Request": "true"}
 # The one step no control of the sheet posts: its stress track sets stress ("set-stress").
@@ -25,7 +26,8 @@ POSTED_STEP = re.compile(r'(?:hx-post|action)="/tables/\d+/characters/\d+/do/([a
 @pytest.fixture
 def sheet(table, crew, player):
     """A character with something for every control to act on: a trauma to choose, harm,
-    armor used and unused, items, advances to take, a crew dot, a contact."""
+    armor used and unused, items, advances to take, a crew dot, a contact, Expertise's
+    action still to choose."""
     Crew.objects.filter(pk=crew.pk).update(abilities=["everyone_steals"])
     character = CharacterFactory(
         table=table, owner=player, trauma_pending=1, harm={"1": ["Bruised"]}, load="normal",
@@ -34,6 +36,7 @@ def sheet(table, crew, player):
     CharacterItemFactory(character=character, armor="armor", checked=True, load=1)
     CharacterItemFactory(character=character, armor="heavy", checked=True, load=1)
     ContactFactory(character=character)
+    give_ability(character, "expertise")
     return character
 
 
@@ -57,6 +60,7 @@ def posts(character) -> dict[str, tuple[str, dict]]:
         "xp": {"track": "insight", "amount": "1"},
         "advance-ability": {"ability": ability_advance_choices(character).first().pk},
         "crew-dot": {"ability": "everyone_steals", "action": "prowl"},
+        "expertise": {"action": "prowl"},
         "advance-action": {"attribute": "insight", "action": "hunt"},
         "coin": {"amount": "1"},
         "stash": {"amount": "1"},
