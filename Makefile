@@ -9,6 +9,8 @@ PYTEST := $(BIN)/python -m pytest
 # pytest-xdist workers for the long suites: one per core (each has a database of its own,
 # and its servers on free ports).
 WORKERS ?= auto
+# Each stage ends with its slowest tests: where a stage's minutes go, read off every run.
+DURATIONS ?= --durations=15
 
 .PHONY: run run-group test test-fast smoke test-browser test-postgres test-scale lint system-deps gettext messages compile-messages benchmark benchmark-scale benchmark-evening clean screenshots lock
 
@@ -104,23 +106,24 @@ test: $(BIN)/.installed-test system-deps compile-messages
 
 # Rules, actions, views and consumers on the embedded default (SQLite, in-memory layer).
 test-fast: $(BIN)/.installed-test compile-messages
-	$(PYTEST) tests --ignore=tests/browser --ignore=tests/scale -n $(WORKERS)
+	$(PYTEST) tests --ignore=tests/browser --ignore=tests/scale -n $(WORKERS) --dist worksteal $(DURATIONS)
 
 # `make run` as a newcomer types it, then a login as the demo GM: slow, and it writes
 # into the checkout (.secret_key), so it is not part of the fast suite.
 smoke: $(BIN)/.installed-test compile-messages
-	$(PYTEST) tests/smoke -m smoke
+	$(PYTEST) tests/smoke -m smoke $(DURATIONS)
 
 # The tests that reach the database or the channel layer (marked `database` by
 # tests/conftest.py) once more, on PostgreSQL with Redis as the channel layer.
 test-postgres: $(BIN)/.installed-test system-deps compile-messages
 	$(BIN)/python -m tests.services -- $(PYTEST) tests --ignore=tests/browser --ignore=tests/scale \
-	  -m "database and not smoke" -n $(WORKERS)
+	  -m "database and not smoke" -n $(WORKERS) --dist worksteal $(DURATIONS)
 
 # Browser tests run in their own process: Playwright's event loop breaks pytest-asyncio after it.
-# They and the scale tests keep their written order (each test is long; no shuffling).
+# They and the scale tests are not shuffled (each test is long); the browser tests share
+# both cores (each worker its own daphne and database), the scale tests run one by one.
 test-browser: $(BIN)/.installed-test system-deps compile-messages
-	$(PYTEST) tests/browser -p no:randomly
+	$(PYTEST) tests/browser -p no:randomly -n $(WORKERS) --dist worksteal $(DURATIONS)
 
 # PNGs of the main pages of a seeded demo table (GM and player, 1280 and 390 px wide).
 screenshots: $(BIN)/.installed-test system-deps compile-messages
