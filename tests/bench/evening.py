@@ -76,7 +76,7 @@ KILLED = "took too long to shut down and was killed"
 SIGNAL = re.compile(r'id="flow-signal"[^>]*data-revision="(\d+)"')
 PANEL = re.compile(r'id="flow-panel"[^>]*data-revision="(\d+)"')
 ROLL = re.compile(r"/flow/(\d+)/")
-CONSEQUENCE = re.compile(r"/flow/\d+/consequences/(\d+)/")
+CONSEQUENCE = re.compile(r'id="consequence-(\d+)"')
 JOURNAL = re.compile(r"/journal/(\d+)/end/")
 WAY_OUT = re.compile(r'<option value="([^":]+:[^"]+)"')
 
@@ -301,7 +301,6 @@ class Table:
         self.refetches: set[asyncio.Task] = set()
         self.rolls = self.quick = 0
         self.latest_roll: int | None = None
-        self.consequence: int | None = None
         self.last: list[Expect] = []
 
     def url(self, rest: str) -> str:
@@ -350,8 +349,6 @@ class Table:
                 text = body.decode()
                 page.panel = max(page.panel, revision(PANEL, text))
                 self.latest_roll = highest(ROLL, text) or self.latest_roll
-                # Only the roller's panel offers the resistance.
-                self.consequence = highest(CONSEQUENCE, text) or self.consequence
 
         page.panel = max(page.panel, page.revision)  # one fetch per signal, as the page
         task = asyncio.create_task(fetch())
@@ -473,13 +470,16 @@ class Table:
         harm = {"kind": "harm", "character": character, "level": "1"}
         harm |= {"description": "Bruised", "attribute": "prowess"}
         # A 6 leaves nothing to inflict: the menu refuses harm, and the roll just closes.
-        self.consequence = None
-        await self.flow("consequence", self.gm, roll, "consequence", harm, ok=(200, 422))
-        if consequence := self.consequence:
+        # The new consequence is the newest in the GM's own answer (the panel drawn for
+        # the sender), not in a page's refetch: those race the steps before and after.
+        panel = await self.flow("consequence", self.gm, roll, "consequence", harm, ok=(200, 422))
+        if consequence := highest(CONSEQUENCE, panel.decode()):
             await self.pause(until)
-            await self.flow("resistance", roller, roll, f"consequences/{consequence}/resist")
-            await self.pause(until)
-            await self.flow("GM judges", self.gm, roll, f"consequences/{consequence}/avoided")
+            path = f"consequences/{consequence}/resist"
+            # Refused when the roller may not resist it (the step says why): counted.
+            if await self.flow("resistance", roller, roll, path, ok=(200, 422)):
+                await self.pause(until)
+                await self.flow("GM judges", self.gm, roll, f"consequences/{consequence}/avoided")
         await self.pause(until)
         await self.flow("close", self.gm, roll, "finish")
         await self.pause(until)

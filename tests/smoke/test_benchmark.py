@@ -236,8 +236,6 @@ def test_the_evening_benchmark_plays_every_step_and_prints_its_figures():
         # (a reopened socket to its snapshot). A kind the run only saw refused has none.
         if figures["count"]:
             assert ("p95_ms" in figures) == (kind != "journal"), kind
-    consequence = app["steps"]["consequence"]
-    assert app["steps"].get("resistance", {"count": 0})["count"] == consequence["count"]
     # Not frames_lost: the script still waits for a frame at every socket after each step,
     # and since issue 35 a push is not sent to an audience whose view did not change (a
     # veiled clock's tick, say), so some awaited frames are rightly never sent. Issue 36
