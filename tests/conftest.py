@@ -19,13 +19,17 @@ def pytest_sessionstart(session):
 # What may answer differently on PostgreSQL and Redis than on SQLite and the in-memory
 # layer: a test that reaches the database (SQL, locking, JSON fields, migrations) or the
 # channel layer (sockets are async tests). `make test-postgres` runs only these; the
-# pure ones (rules, template and docs checks) run once, on the embedded default.
+# pure ones (rules, template and docs checks) run once, on the embedded default, and so
+# does a test marked `embedded`: it needs rows, but what it checks (the words and numbers
+# a page is written in) no database can change.
 DATABASE_FIXTURES = {"db", "transactional_db", "django_db_reset_sequences", "live_server"}
 
 
 def pytest_collection_modifyitems(config, items):
     for item in items:
         fixtures = set(getattr(item, "fixturenames", ()))
+        if item.get_closest_marker("embedded"):
+            continue
         if (
             fixtures & DATABASE_FIXTURES
             or item.get_closest_marker("django_db")

@@ -495,7 +495,9 @@ class Table:
             "clock tick",
             self.gm,
             tick,
-            {"by": "1" if n % 2 else "-1"},
+            # On, then back: the first tick of an empty clock must move it (a -1 there
+            # changes nothing and pushes nothing).
+            {"by": "-1" if n % 2 else "1"},
             match=clock,
             ok=(200, 204, 422),
         )

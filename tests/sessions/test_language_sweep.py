@@ -369,6 +369,7 @@ RUNS = [
 ]
 
 
+@pytest.mark.embedded
 @pytest.mark.django_db
 @pytest.mark.parametrize(("table_language", "gm_reads", "player_reads"), RUNS)
 def test_every_word_in_its_readers_language_every_number_a_number(
