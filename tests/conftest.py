@@ -87,22 +87,28 @@ def fast_password_hashing(settings):
 
 @pytest.fixture(autouse=True)
 def standard_content(request):
-    """Put back the playbooks the data migration loaded, for transactional tests.
+    """Put back the playbooks the data migration loaded, wherever they are gone.
 
     A transactional test ends by emptying every table, the migration's content with it;
-    the next one would find no playbooks. The loader is idempotent, so this is cheap
-    and safe even where the content is still there.
+    the next one would find no playbooks. pytest-django runs those last, but a worker
+    of `--dist worksteal` that has run some may then steal ordinary tests from the other
+    worker's queue: they would find no playbooks either. The loader is idempotent, so a
+    transactional test always calls it; any other test only when the playbooks are gone
+    (its load is rolled back with it).
     """
     marker = request.node.get_closest_marker("django_db")
     transactional = (marker is not None and marker.kwargs.get("transaction")) or (
         "transactional_db" in request.fixturenames
     )
-    if transactional:
-        from django.apps import apps
+    if not transactional and marker is None and "db" not in request.fixturenames:
+        return
+    from django.apps import apps
 
-        from characters.content import load_standard_content
+    from characters.content import load_standard_content
+    from characters.models import Playbook
 
-        request.getfixturevalue("transactional_db")
+    request.getfixturevalue("transactional_db" if transactional else "db")
+    if transactional or not Playbook.objects.filter(table=None).exists():
         load_standard_content(apps)
 
 
