@@ -320,12 +320,15 @@ def pages(s: Session, client: Client, read: Read) -> None:
     ids = {"table_id": s.table.pk, "clock_id": s.hidden_clock.pk, "user_id": s.table.gm_id}
     if s.play_session is not None:
         ids["session_id"] = s.play_session.pk
-    for character in (s.ada, s.bo):
-        for url in table_urls(**ids, character_id=character.pk):
-            for headers in ({}, {"HX-Request": "true"}):
-                response = client.get(url.url, headers=headers)
-                shared = s.table.language if url.name in SHARED else ""
-                read_response(url.name, response, read, shared=shared)
+    # The table's own URLs come out the same for both characters: each is read once.
+    urls = {
+        url.url: url.name for c in (s.ada, s.bo) for url in table_urls(**ids, character_id=c.pk)
+    }
+    for url, name in sorted(urls.items()):
+        for headers in ({}, {"HX-Request": "true"}):
+            response = client.get(url, headers=headers)
+            shared = s.table.language if name in SHARED else ""
+            read_response(name, response, read, shared=shared)
     for name in ("home", "table_list", "language"):
         read_response(name, client.get(reverse(name)), read)
 
