@@ -188,9 +188,11 @@ def roll_view(
     encumbered: set[int],
     crew: Crew | None = None,
     armor: dict[int, set[str]] | None = None,
+    cohort_names: dict[str, str] | None = None,
 ) -> RollView:
     """`characters` holds everyone the panel's rolls involve, `encumbered` those of them
-    over their load and `armor` the armor each carries: loaded once for the whole panel
+    over their load, `armor` the armor each carries and `cohort_names` the cohorts they
+    led as the crew sheet names them now: loaded once for the whole panel
     (panel_context)."""
 
     viewer = flow_access.viewer_of(membership, mine)
@@ -219,10 +221,8 @@ def roll_view(
             roll.group.items(), key=lambda item: (int(item[0]) != roll.character_id, int(item[0]))
         )
     ]
-    # Named as the crew sheet names them now, in the reader's language (an unnamed one by
-    # its types); one dismissed since by the name it was led under.
-    led = Cohort.objects.filter(pk__in=roll.cohorts.keys()) if roll.cohorts else []
-    shown = {str(cohort.pk): str(cohort) for cohort in led}
+    # One dismissed since by the name it was led under.
+    shown = cohort_names or {}
     view.cohorts = [
         (shown.get(pk, c["name"]), c["dice"]) for pk, c in sorted(roll.cohorts.items(), key=_by_id)
     ]
@@ -430,6 +430,13 @@ def stress_abilities(character: Character, crew: Crew | None) -> list[tuple[str,
     ]  # fmt: skip
 
 
+def _cohort_names(rolls: list[ActionRoll]) -> dict[str, str]:
+    """The cohorts these rolls led, named as the crew sheet names them now, in the
+    reader's language (an unnamed one by its types): one query for the whole panel."""
+    led = {pk for roll in rolls for pk in roll.cohorts}
+    return {str(c.pk): str(c) for c in Cohort.objects.filter(pk__in=led)} if led else {}
+
+
 def panel_context(table: Table, membership: Membership) -> dict:
     is_gm = membership.is_gm
     mine = flow_access.own_character(membership)
@@ -447,9 +454,10 @@ def panel_context(table: Table, membership: Membership) -> dict:
     encumbered = _encumbered(rolling)
     armor = _armor_carried(characters)
     crew = Crew.objects.filter(table=table).first()
+    cohort_names = _cohort_names(open_rolls + finished)
 
     def view(roll):
-        return roll_view(roll, membership, mine, characters, encumbered, crew, armor)
+        return roll_view(roll, membership, mine, characters, encumbered, crew, armor, cohort_names)
 
     open_views = [view(roll) for roll in open_rolls]
     finished_views = [view(roll) for roll in finished]
