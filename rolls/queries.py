@@ -3,7 +3,7 @@ may press, and the finished rolls as a log. Secret rolls never leave here for a 
 
 from dataclasses import dataclass, field
 
-from django.db.models import Prefetch
+from django.db.models import Prefetch, prefetch_related_objects
 from django.utils.translation import gettext
 
 from blades.rules import abilities as ability_rules
@@ -407,11 +407,30 @@ def _rolls(table: Table, is_gm: bool):
     rolls = ActionRoll.objects.filter(table=table).select_related(
         "character", "assister", "setup_for", "setup_from__character", "bargain_by"
     )
-    rolls = rolls.prefetch_related(
+    return rolls if is_gm else rolls.exclude(secret=True)
+
+
+def _steps_of(rolls: list[ActionRoll]) -> None:
+    """Each roll's log and consequences, for the open and finished rolls together: one
+    query per relation for the whole panel, not one per list."""
+    prefetch_related_objects(
+        rolls,
         Prefetch("events", queryset=RollEvent.objects.select_related("actor")),
         Prefetch("consequences", queryset=Consequence.objects.select_related("character", "clock")),
     )
-    return rolls if is_gm else rolls.exclude(secret=True)
+
+
+def _undo_roll(table: Table, membership: Membership, finished: list[ActionRoll]):
+    """The undo button's roll, for whom may undo it (the step's own question): the last
+    done roll. The GM's finished rolls are every roll's latest (secret ones too), in the
+    order undo takes them: it is the first done one among them, unless all were undone."""
+    if not flow_access.can_run_table_rolls(membership):
+        return None
+    if membership.is_gm:
+        done = next((roll for roll in finished if roll.step == Step.DONE), None)
+        if done is not None or len(finished) < FINISHED_SHOWN:
+            return done
+    return derived.last_finished(table)
 
 
 def stress_abilities(character: Character, crew: Crew | None) -> list[tuple[str, str, int]]:
@@ -443,9 +462,8 @@ def panel_context(table: Table, membership: Membership) -> dict:
     rolls = _rolls(table, is_gm)
     open_rolls = rolls.filter(step__in=[Step.SETUP, Step.CONSEQUENCES]).order_by("created", "pk")
     finished = rolls.filter(step__in=[Step.DONE, Step.UNDONE]).order_by("-finished", "-pk")
-    # The undo button's roll, for whom may undo it (the step's own question).
-    last = derived.last_finished(table) if flow_access.can_run_table_rolls(membership) else None
     open_rolls, finished = list(open_rolls), list(finished[:FINISHED_SHOWN])
+    _steps_of(open_rolls + finished)
     involved = {pk for roll in open_rolls + finished for pk in derived.involved(roll)}
     characters = Character.objects.prefetch_related(
         Prefetch("abilities", queryset=CharacterAbility.objects.select_related("ability"))
@@ -468,7 +486,7 @@ def panel_context(table: Table, membership: Membership) -> dict:
         "mine": mine,
         "open_rolls": open_views,
         "finished": finished_views,
-        "undo_roll": last,
+        "undo_roll": _undo_roll(table, membership, finished),
         "revision": derived.revision(table.pk, is_gm),
         # The GM's menus name them; whoever the panel is drawn for gets their view of each.
         "clocks": audience.clock_views(queries.visible_clocks(table.pk, is_gm), membership),
