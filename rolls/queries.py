@@ -3,7 +3,7 @@ may press, and the finished rolls as a log. Secret rolls never leave here for a 
 
 from dataclasses import dataclass, field
 
-from django.db.models import Prefetch
+from django.db.models import Prefetch, prefetch_related_objects
 from django.utils.translation import gettext
 
 from blades.rules import abilities as ability_rules
@@ -188,9 +188,11 @@ def roll_view(
     encumbered: set[int],
     crew: Crew | None = None,
     armor: dict[int, set[str]] | None = None,
+    cohort_names: dict[str, str] | None = None,
 ) -> RollView:
     """`characters` holds everyone the panel's rolls involve, `encumbered` those of them
-    over their load and `armor` the armor each carries: loaded once for the whole panel
+    over their load, `armor` the armor each carries and `cohort_names` the cohorts they
+    led as the crew sheet names them now: loaded once for the whole panel
     (panel_context)."""
 
     viewer = flow_access.viewer_of(membership, mine)
@@ -219,10 +221,8 @@ def roll_view(
             roll.group.items(), key=lambda item: (int(item[0]) != roll.character_id, int(item[0]))
         )
     ]
-    # Named as the crew sheet names them now, in the reader's language (an unnamed one by
-    # its types); one dismissed since by the name it was led under.
-    led = Cohort.objects.filter(pk__in=roll.cohorts.keys()) if roll.cohorts else []
-    shown = {str(cohort.pk): str(cohort) for cohort in led}
+    # One dismissed since by the name it was led under.
+    shown = cohort_names or {}
     view.cohorts = [
         (shown.get(pk, c["name"]), c["dice"]) for pk, c in sorted(roll.cohorts.items(), key=_by_id)
     ]
@@ -404,14 +404,55 @@ def _group_notes(entry: dict, characters: dict[int, Character]) -> list[str]:
 
 
 def _rolls(table: Table, is_gm: bool):
-    rolls = ActionRoll.objects.filter(table=table).select_related(
-        "character", "assister", "setup_for", "setup_from__character", "bargain_by"
-    )
-    rolls = rolls.prefetch_related(
-        Prefetch("events", queryset=RollEvent.objects.select_related("actor")),
-        Prefetch("consequences", queryset=Consequence.objects.select_related("character", "clock")),
-    )
+    # The characters they name are the panel's own (_attach): joined here, their columns
+    # made compiling the two roll queries a quarter of a panel read.
+    rolls = ActionRoll.objects.filter(table=table).select_related("setup_from", "bargain_by")
     return rolls if is_gm else rolls.exclude(secret=True)
+
+
+def _named(rolls: list[ActionRoll]) -> set[int]:
+    """Every character the rolls name: who takes part, whom a set up helps or came
+    from, whom a consequence befalls."""
+    named = {pk for roll in rolls for pk in derived.involved(roll)}
+    for roll in rolls:
+        named |= {roll.setup_for_id, roll.setup_from and roll.setup_from.character_id}
+        named |= {c.character_id for c in roll.consequences.all()}
+    return named - {None}
+
+
+def _attach(rolls: list[ActionRoll], characters: dict[int, Character]) -> None:
+    """Each roll's and consequence's characters, as select_related would have set them."""
+    for roll in rolls:
+        roll.character = characters.get(roll.character_id)
+        roll.assister = characters.get(roll.assister_id)
+        roll.setup_for = characters.get(roll.setup_for_id)
+        if roll.setup_from:
+            roll.setup_from.character = characters.get(roll.setup_from.character_id)
+        for consequence in roll.consequences.all():
+            consequence.character = characters.get(consequence.character_id)
+
+
+def _steps_of(rolls: list[ActionRoll]) -> None:
+    """Each roll's log and consequences, for the open and finished rolls together: one
+    query per relation for the whole panel, not one per list."""
+    prefetch_related_objects(
+        rolls,
+        Prefetch("events", queryset=RollEvent.objects.select_related("actor")),
+        Prefetch("consequences", queryset=Consequence.objects.select_related("clock")),
+    )
+
+
+def _undo_roll(table: Table, membership: Membership, finished: list[ActionRoll]):
+    """The undo button's roll, for whom may undo it (the step's own question): the last
+    done roll. The GM's finished rolls are every roll's latest (secret ones too), in the
+    order undo takes them: it is the first done one among them, unless all were undone."""
+    if not flow_access.can_run_table_rolls(membership):
+        return None
+    if membership.is_gm:
+        done = next((roll for roll in finished if roll.step == Step.DONE), None)
+        if done is not None or len(finished) < FINISHED_SHOWN:
+            return done
+    return derived.last_finished(table)
 
 
 def stress_abilities(character: Character, crew: Crew | None) -> list[tuple[str, str, int]]:
@@ -430,26 +471,33 @@ def stress_abilities(character: Character, crew: Crew | None) -> list[tuple[str,
     ]  # fmt: skip
 
 
+def _cohort_names(rolls: list[ActionRoll]) -> dict[str, str]:
+    """The cohorts these rolls led, named as the crew sheet names them now, in the
+    reader's language (an unnamed one by its types): one query for the whole panel."""
+    led = {pk for roll in rolls for pk in roll.cohorts}
+    return {str(c.pk): str(c) for c in Cohort.objects.filter(pk__in=led)} if led else {}
+
+
 def panel_context(table: Table, membership: Membership) -> dict:
     is_gm = membership.is_gm
     mine = flow_access.own_character(membership)
     rolls = _rolls(table, is_gm)
     open_rolls = rolls.filter(step__in=[Step.SETUP, Step.CONSEQUENCES]).order_by("created", "pk")
     finished = rolls.filter(step__in=[Step.DONE, Step.UNDONE]).order_by("-finished", "-pk")
-    # The undo button's roll, for whom may undo it (the step's own question).
-    last = derived.last_finished(table) if flow_access.can_run_table_rolls(membership) else None
     open_rolls, finished = list(open_rolls), list(finished[:FINISHED_SHOWN])
-    involved = {pk for roll in open_rolls + finished for pk in derived.involved(roll)}
+    _steps_of(open_rolls + finished)
     characters = Character.objects.prefetch_related(
         Prefetch("abilities", queryset=CharacterAbility.objects.select_related("ability"))
-    ).in_bulk(involved)
+    ).in_bulk(_named(open_rolls + finished))
+    _attach(open_rolls + finished, characters)
     rolling = [characters[r.character_id] for r in open_rolls if r.character_id in characters]
     encumbered = _encumbered(rolling)
     armor = _armor_carried(characters)
     crew = Crew.objects.filter(table=table).first()
+    cohort_names = _cohort_names(open_rolls + finished)
 
     def view(roll):
-        return roll_view(roll, membership, mine, characters, encumbered, crew, armor)
+        return roll_view(roll, membership, mine, characters, encumbered, crew, armor, cohort_names)
 
     open_views = [view(roll) for roll in open_rolls]
     finished_views = [view(roll) for roll in finished]
@@ -460,7 +508,7 @@ def panel_context(table: Table, membership: Membership) -> dict:
         "mine": mine,
         "open_rolls": open_views,
         "finished": finished_views,
-        "undo_roll": last,
+        "undo_roll": _undo_roll(table, membership, finished),
         "revision": derived.revision(table.pk, is_gm),
         # The GM's menus name them; whoever the panel is drawn for gets their view of each.
         "clocks": audience.clock_views(queries.visible_clocks(table.pk, is_gm), membership),

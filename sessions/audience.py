@@ -201,7 +201,9 @@ def clock_views(clocks: Iterable[Clock], viewer) -> list[ClockView]:
     return [clock_view(clock, viewer) for clock in clocks]
 
 
-def _lookup(texts: Iterable[str]) -> dict[tuple[str, int], models.Model | None]:
+def _lookup(
+    texts: Iterable[str], known: dict[tuple[str, int], models.Model]
+) -> dict[tuple[str, int], models.Model | None]:
     wanted: dict[str, set[int]] = defaultdict(set)
     for text in texts:
         for key, pk in REFERENCE.findall(text or ""):
@@ -209,10 +211,11 @@ def _lookup(texts: Iterable[str]) -> dict[tuple[str, int], models.Model | None]:
                 wanted[key].add(int(pk))
         for pk, _ in VEIL.findall(text or ""):
             wanted["clock"].add(int(pk))
-    found = {}
+    found: dict[tuple[str, int], models.Model | None] = {}
     for key, pks in wanted.items():
-        objects = KINDS[key].model.objects.in_bulk(pks)
-        found.update({(key, pk): objects.get(pk) for pk in pks})
+        missing = {pk for pk in pks if (key, pk) not in known}
+        objects = KINDS[key].model.objects.in_bulk(missing) if missing else {}
+        found.update({(key, pk): known.get((key, pk), objects.get(pk)) for pk in pks})
     return found
 
 
@@ -221,10 +224,12 @@ def fill_all(texts: list, *, is_gm: bool, legacy: Iterable = ()) -> list[str]:
     for this audience, in one query per kind.
 
     `legacy`: clocks a line written before references may name outright; for players,
-    the names of those now hidden are taken out of such old lines.
+    the names of those now hidden are taken out of such old lines. The callers have
+    them in hand already, so references to them are not looked up again.
     """
     texts = [str(text) if text else "" for text in texts]
-    found = _lookup(texts)
+    legacy = [clock for clock in legacy if clock is not None]
+    found = _lookup(texts, {("clock", clock.pk): clock for clock in legacy})
 
     def unveiled(match: re.Match) -> str:
         clock = found[("clock", int(match.group(1)))]
@@ -237,7 +242,7 @@ def fill_all(texts: list, *, is_gm: bool, legacy: Iterable = ()) -> list[str]:
             return match.group(0)
         return name(found[(key, pk)], is_gm=is_gm, key=key)
 
-    hidden_names = [] if is_gm else [c.name for c in legacy if c is not None and c.hidden]
+    hidden_names = [] if is_gm else [c.name for c in legacy if c.hidden]
     filled = []
     for text in texts:
         text = REFERENCE.sub(named, VEIL.sub(unveiled, text))

@@ -8,8 +8,9 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from rolls import actions as flow
+from rolls import group as flow_group
 from rolls import outcome as flow_outcome
-from tests.factories import CharacterFactory, MembershipFactory
+from tests.factories import CharacterFactory, CohortFactory, CrewFactory, MembershipFactory
 from tests.helpers import Dice, member
 
 
@@ -34,6 +35,20 @@ def _finished(table, gm_m, cast):
         flow_outcome.finish(by=gm_m, roll=roll)
 
 
+def _led(table, gm_m, cast):
+    """Group actions, each leading a cohort of its own: their names are read for the log."""
+    crew = CrewFactory(table=table)
+    for n, (by, character) in enumerate(cast):
+        cohort = CohortFactory(crew=crew, name=f"Gang {n}")
+        roll = flow.start_roll(
+            by=by, character=character, goal="a goal", action="prowl", group=True
+        )
+        flow.set_terms(by=gm_m, roll=roll, position="risky", effect=2)
+        roll = flow_group.roll_cohort(by=by, roll=roll, cohort=cohort, rng=Dice(5, 5))
+        roll = flow_group.roll_dice(by=by, roll=roll, rng=Dice(4, 2))
+        flow_outcome.finish(by=gm_m, roll=roll)
+
+
 def _open(table, gm_m, cast):
     for by, character in cast:
         roll = flow.start_roll(by=by, character=character, goal="a goal", action="prowl")
@@ -46,7 +61,7 @@ def _queries(client, table) -> int:
     return len(queries)
 
 
-@pytest.mark.parametrize("fill", [_finished, _open], ids=["finished", "open"])
+@pytest.mark.parametrize("fill", [_finished, _led, _open], ids=["finished", "cohorts", "open"])
 @pytest.mark.parametrize("viewer", ["gm", "player"])
 def test_the_flow_panel_costs_the_same_with_one_roll_or_ten(
     client, table, gm, gm_m, fill, viewer, django_assert_num_queries

@@ -118,6 +118,21 @@ def test_the_roll_cpu_measure_runs_and_every_socket_gets_each_roll(kind):
     assert last.startswith("lowest ") and last.endswith(" ms CPU per roll"), last
 
 
+def test_the_panel_cpu_measure_reads_the_panel_for_the_gm_and_a_player():
+    done = subprocess.run(
+        [sys.executable, "-m", "tests.bench.panelcpu", "--finished", "3", "--reads", "2"]
+        + ["--warmup", "1", "--rounds", "1"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=120,
+    )
+    lines = done.stdout.splitlines()
+    assert [line.split(":")[0] for line in lines] == ["GM", "GM", "player", "player"], lines
+    assert lines[-1].startswith("player: lowest ") and lines[-1].endswith(" bytes"), lines
+
+
 def test_the_profile_breaks_each_phase_down_by_stage(tmp_path):
     folder = tmp_path / "profiles"
     command = [sys.executable, "-m", "tests.bench.loadtest", "--tables", "2", "--players", "2"]
