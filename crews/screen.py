@@ -21,7 +21,7 @@ from django.utils.translation import gettext_lazy as _
 from blades.rules.rolls import PUSH_DICE
 from sessions import audience, links
 from sessions import queries as table_queries
-from sessions.access import PUBLIC, access_table, is_token
+from sessions.access import SCREEN, access_table, is_token
 from sessions.language import said_in_table_language, table_language
 from sessions.models import Table
 
@@ -57,7 +57,7 @@ def _context(table: Table, socket_url: str, **extra) -> dict:
         **added,
         "table": table,
         "crew": queries.crew_sheet(table.pk),
-        "clocks": audience.clock_views(table_queries.visible_clocks(table.pk, is_gm=False), PUBLIC),
+        "clocks": audience.clock_views(table_queries.visible_clocks(table.pk, is_gm=False), SCREEN),
         "rolls": table_queries.recent_rolls(table.pk, is_gm=False)[:LATEST_ROLLS],
         "socket_url": socket_url,
         "is_gm": False,  # every fragment is drawn as the players see it

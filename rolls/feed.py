@@ -18,7 +18,7 @@ from crews import queries as crew_queries
 from crews.screen import LATEST_ROLLS, REVOKED_MESSAGE, shared_screen
 from sessions import audience
 from sessions import queries as table_queries
-from sessions.access import PUBLIC
+from sessions.access import SCREEN
 from sessions.language import said_in_table_language, table_language
 
 from .templatetags.roll_tags import rolls_in_progress
@@ -124,7 +124,7 @@ def _feed(name: str, table_id: int) -> JsonResponse:
             "clocks": [
                 _clock(c)
                 for c in audience.clock_views(
-                    table_queries.visible_clocks(table_id, is_gm=False), PUBLIC
+                    table_queries.visible_clocks(table_id, is_gm=False), SCREEN
                 )
             ],
             "scoundrels": [_scoundrel(c) for c in party(table_id)],

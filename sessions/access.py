@@ -73,15 +73,18 @@ def memberships(places: set[tuple[int, int]]) -> dict[tuple[int, int], Membershi
 
 @dataclass(frozen=True)
 class Viewer:
-    """Who a clock is drawn for when no membership is at hand: the GM, or the players at
-    large (a push to their group, the shared screen), who own nothing."""
+    """Who a clock is drawn for when no membership is at hand: the GM, the players at
+    large (a push to their group), who own nothing, or the shared screen, which shows
+    what the players see and is read-only for everyone in the room."""
 
     is_gm: bool
     user_id: int | None = None
+    acts: bool = True  # as Membership.acts
 
 
 GM = Viewer(is_gm=True)
 PUBLIC = Viewer(is_gm=False)
+SCREEN = Viewer(is_gm=False, acts=False)
 
 _PUBLIC = (Clock.Visibility.EVERYONE, Clock.Visibility.KNOWN)
 
@@ -113,7 +116,10 @@ def can_see_progress(viewer, clock: Clock) -> bool:
 
 
 def can_tick_clock(viewer, clock: Clock) -> bool:
-    """The GM any clock; a player their own, and those the GM lets players tick."""
+    """The GM any clock; a player their own, and those the GM lets players tick; the
+    screen none."""
+    if not viewer.acts:
+        return False
     if viewer.is_gm:
         return True
     if not can_see_progress(viewer, clock) or clock.kind == Clock.Kind.FACTION:
@@ -124,6 +130,8 @@ def can_tick_clock(viewer, clock: Clock) -> bool:
 
 
 def clocks_tickable(viewer) -> Q:
+    if not viewer.acts:
+        return Q(pk__in=[])
     if viewer.is_gm:
         return Q()
     shown = Q(visibility=Clock.Visibility.EVERYONE)

@@ -60,6 +60,10 @@ class Membership(models.Model):
         ]
         ordering = ["joined"]
 
+    # A member may act at the table; only the shared screen (access.SCREEN) shows and
+    # offers nothing. Asked of every viewer, a member or an access.Viewer.
+    acts = True
+
     def __str__(self) -> str:
         return f"{self.user} at {self.table} ({self.role})"
 

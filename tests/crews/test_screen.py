@@ -162,3 +162,19 @@ def test_an_overlays_size_out_of_bounds_is_named(client, table, shared, query):
     response = client.get(reverse("overlay_clocks", args=[shared.token]), query)
     assert response.status_code == 400
     assert f"{next(iter(query))}:" in response.content.decode()
+
+
+def test_the_screen_offers_no_tick_on_a_clock_players_may_tick(client, table, player, shared):
+    """The screen is read-only for everyone in the room: neither the TV nor the clocks
+    overlay offers a player's tick, even on a clock the players may tick."""
+    ClockFactory(table=table, name="Open threat", players_tick=True)
+    client.force_login(player)
+    urls = (
+        reverse("screen", args=[table.pk]),
+        reverse("screen_shared", args=[shared.token]),
+        reverse("overlay_clocks", args=[shared.token]),
+    )
+    for url in urls:
+        page = client.get(url).content.decode()
+        assert "Open threat" in page, url
+        assert "You may tick" not in page and "Tick Open threat" not in page, url

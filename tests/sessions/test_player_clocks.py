@@ -58,9 +58,9 @@ def every_kind_of_clock(table, owner) -> list[Clock]:
 
 def test_each_question_has_one_answer_for_a_clock_and_for_a_list(table, gm, player, other):
     """The predicate for one clock and the filter for many agree on every kind of clock,
-    for the GM, the owner, another player and the players at large."""
+    for the GM, the owner, another player, the players at large and the screen."""
     clocks = every_kind_of_clock(table, player)
-    viewers = [access.GM, access.PUBLIC, *(m for m in table.memberships.all())]
+    viewers = [access.GM, access.PUBLIC, access.SCREEN, *(m for m in table.memberships.all())]
     for viewer in viewers:
         seen = set(Clock.objects.filter(access.clocks_seen(viewer)).values_list("pk", flat=True))
         tickable = set(
