@@ -84,6 +84,13 @@ OUTSIDE = """(selector) => [...document.querySelectorAll(selector)]
   .map(el => el.textContent.trim().slice(0, 40))"""
 
 
+def note_errors(page, name: str, errors: list) -> None:
+    """What a page's scripts stop on (one that needs another not loaded: "Idiomorph is not
+    defined") and what they log as errors."""
+    page.on("pageerror", lambda error: errors.append((name, str(error))))
+    page.on("console", lambda m: m.type == "error" and errors.append((name, m.text)))
+
+
 @pytest.mark.parametrize("size", TVS)
 def test_the_tv_shows_the_whole_table_on_one_screen(person, make_user, server, size):
     table, shared = seed_four_and_eight(make_user)
@@ -163,9 +170,10 @@ def test_an_overlay_follows_the_table_live_without_cookies(person, make_user, se
     for page in (gm, ada):
         page.goto(f"{server.url}/tables/{table.pk}/")
         wait_for_socket(page)
-    overlays = {}
+    overlays, errors = {}, []
     for part in ("clocks", "roll", "party"):
         page = person(viewport={"width": 800, "height": 600})  # a browser source: no cookies
+        note_errors(page, part, errors)
         page.goto(f"{server.url}/screen/{shared.token}/{part}/?width=700&scale=1.25")
         wait_for_socket(page)
         assert page.context.cookies() == []
@@ -204,6 +212,7 @@ def test_an_overlay_follows_the_table_live_without_cookies(person, make_user, se
     expect(rolled.get_by_role("img", name=re.compile(r"\(counts\)"))).to_have_count(1)
     for page in overlays.values():
         assert HIDDEN not in page.content()
+    assert errors == []
 
 
 def test_revoking_the_link_tells_the_tv_and_closes_overlays_and_feed(person, make_user, server):
