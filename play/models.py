@@ -51,6 +51,14 @@ class Phase(models.Model):
         return gettext(self.stage)
 
     @property
+    def step_beyond_stage(self) -> str:
+        """The step, named beside its stage only where it says more: free play and the
+        score are their stages' own names ("Score · The score" said it twice)."""
+        if self.step in (self.Step.FREE_PLAY, self.Step.SCORE):
+            return ""
+        return self.get_step_display()
+
+    @property
     def stage(self) -> str:
         """The three phases everyone sees: free play, the score, downtime."""
         if self.step == self.Step.SCORE:

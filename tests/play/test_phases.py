@@ -1,5 +1,7 @@
 """The phase machine, step by step: who may run each step, and what it does to the books."""
 
+import re
+
 import pytest
 from django.urls import reverse
 from django.utils import translation
@@ -604,6 +606,30 @@ def test_the_phase_shows_on_the_table_page_and_the_table_view(
     for name in ("table_detail", "screen"):
         page = client.get(reverse(name, args=[table.pk])).content.decode()
         assert "Stealth on Bluecoats" in page and "Risky position" in page
+
+
+def test_the_phase_line_names_the_score_once_and_a_later_step_beside_its_stage(
+    client, table, crew, faction, gm, player
+):
+    """ "Score · The score" said the stage and the step alike; a step that says more than
+    its stage (Payoff, within Downtime) is still named beside it."""
+    to_step(table, crew, faction, "score", gm)
+    client.force_login(player)
+    pages = ("phase_detail", "screen")
+    for name in pages:
+        line = phase_line(client.get(reverse(name, args=[table.pk])).content.decode())
+        assert line.startswith("Score · Stealth on Bluecoats"), (name, line)
+    phases.roll_engagement(table=table, roller=gm, marks={}, rng=FixedDice(4))
+    phases.end_score(table=table)
+    for name in pages:
+        line = phase_line(client.get(reverse(name, args=[table.pk])).content.decode())
+        assert line.startswith("Downtime · Payoff"), (name, line)
+
+
+def phase_line(page: str) -> str:
+    """The line that says where the table is in its evening, as read."""
+    found = re.search(r'class="(?:screen-phase|phase-line)[^"]*"[^>]*>(.*?)</p>', page, re.S)
+    return " ".join(re.sub(r"<[^>]+>", "", found.group(1)).split())
 
 
 def test_players_see_no_gm_controls_and_no_hidden_factions(
