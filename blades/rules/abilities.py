@@ -349,11 +349,11 @@ REMINDERS: dict[str, tuple[str, ...]] = {
     "ghost_passage": ("roll",),
     "just_passing_through": ("roll",),
     "reavers": ("roll",),
-    # Crew upgrades.
+    # Crew upgrades. (Secure's locks and wards guard the lair against intruders, tested on
+    # the crew's tier when they come: no moment here, so it stays on the crew sheet.)
     "carriage": ("roll",),
     "boat": ("roll",),
     "hidden": ("downtime",),
-    "secure": ("roll",),
     "workshop": ("downtime",),
     "documents": ("roll",),
     "gear": ("roll",),

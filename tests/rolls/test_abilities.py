@@ -112,6 +112,16 @@ def test_the_roll_panel_reminds_of_the_rollers_and_the_crews_abilities(
     assert "<strong>Foresight</strong>" in panel(client, bo_m.user, ada.table)
 
 
+def test_the_roll_panel_reminds_of_no_upgrade_that_guards_the_lair(client, ada_m, gm, ada):
+    """Secure: "Locks, alarms and traps; the 2nd box adds arcane wards against spirits."
+    It is tested when intruders come for the lair, never on a scoundrel's action roll:
+    the panel does not list it; the Carriage beside it, which a roll may use, it does."""
+    CrewFactory(table=ada.table, upgrades={"secure": 1, "carriage": 1})
+    start(ada_m, ada)
+    page = panel(client, gm, ada.table)
+    assert "<strong>Carriage</strong>" in page and "Secure" not in page
+
+
 def test_a_consequence_reminds_of_what_its_sufferer_may_resist_with(client, ada_m, gm_m, ada):
     """Daredevil (000): "-1d to any resistance rolls against consequences from your
     action" when taken on a desperate roll: shown with the consequence, until resisted."""
