@@ -14,6 +14,8 @@ from blades.rules.dice import Roll
 from blades.rules.rolls import resistance_stress
 from characters.content import load_standard_content
 from characters.models import Character
+from crews import actions as crew_actions
+from crews.models import Crew
 from rolls.models import ActionRoll, Consequence
 from sessions import actions
 from tests.browsers import (
@@ -24,6 +26,7 @@ from tests.browsers import (
     wait_for_socket,
 )
 from tests.factories import AdaFactory, BoFactory, MembershipFactory
+from tests.helpers import give_ability
 
 pytestmark = pytest.mark.browser
 
@@ -246,11 +249,32 @@ def test_a_roll_built_together_live(person, server, crew):
     assert (ada_after.prowess_xp, ada_after.stress, ada_after.trauma_pending) == (0, 0, 0)
 
 
+# Where each reminder's name ends and its text's first letter (the colon) begins.
+REMINDER_JOINS = """(list) => [...list.querySelectorAll("li")].map((li) => {
+  const name = li.querySelector("strong").getBoundingClientRect();
+  const range = document.createRange();
+  range.setStart(li.querySelector("strong").nextSibling, 0);
+  range.setEnd(li.querySelector("strong").nextSibling, 1);
+  const colon = range.getBoundingClientRect();
+  return [Math.round(colon.top - name.top), Math.round(colon.left - name.right)];
+})"""
+
+
 def test_the_flow_fits_a_phone_and_is_accessible(person, server, crew):
     table, ada, bo = crew
+    give_ability(ada, "ambush")
+    crew_actions.create_crew(table=table, crew_type="shadows", name="The Lanterns")
+    Crew.objects.filter(table=table).update(upgrades={"carriage": 1})
     phone = open_table(person, server, table, "ada", viewport=PHONE)
     propose(phone, "Climb the tower", "Prowl")
     expect(open_roll(phone, "Climb the tower")).to_be_visible()
+    # Each reminder reads as one sentence, "Ambush: …", that wraps as words do: not its
+    # name on one line and ": …" on the next, nor "Ambush : …" with a gap.
+    reminders = open_roll(phone, "Climb the tower").get_by_role(
+        "list", name="Abilities to keep in mind"
+    )
+    expect(reminders.get_by_role("listitem")).to_have_count(2)
+    assert reminders.evaluate(REMINDER_JOINS) == [[0, 0], [0, 0]]
     assert_accessible(phone)
     assert_fits_phone(phone)
     gm = open_table(person, server, table, "gm", viewport=PHONE)
