@@ -152,3 +152,21 @@ def test_gm_and_player_take_the_phase_step_by_step_as_cards(person, server, tabl
     # The overindulgence's menu names each choice and what it does: it fits a phone.
     expect(ada.get_by_label("Overindulgence")).to_be_visible()
     both_sizes_read_well(gm, ada)
+
+
+def test_a_long_roll_log_beside_the_step_scrolls_by_keyboard(person, server, table):
+    """On a desktop the roll log beside the step scrolls on its own once it is long: a
+    keyboard reader must be able to reach it and scroll it (axe's
+    scrollable-region-focusable)."""
+    ada_user = table.memberships.get(role="player").user
+    for n in range(30):
+        actions.quick_roll(table=table, roller=ada_user, kind="fortune", pool=2, note=f"Try {n}")
+    gm = person("gm", viewport=DESKTOP)
+    gm.goto(f"{server.url}/tables/{table.pk}/phase/")
+    wait_for_socket(gm)
+    log = gm.get_by_role("region", name="Roll log")
+    assert log.evaluate("(el) => el.scrollHeight > el.clientHeight")
+    assert_accessible(gm)
+    log.focus()
+    gm.keyboard.press("End")
+    expect(log).not_to_have_js_property("scrollTop", 0)
