@@ -1,6 +1,8 @@
 """The session journal's changes: the GM starts and ends a session and keeps its title
 and notes; anyone at the table adds a line of what we learned."""
 
+from functools import partial
+
 from django.apps import apps
 from django.db import IntegrityError, transaction
 from django.utils import timezone
@@ -8,6 +10,7 @@ from django.utils.translation import gettext_noop
 
 from blades.rules.character import RuleError
 
+from . import discord, posts
 from .models import DiscordHook, Learned, PlaySession
 
 
@@ -62,3 +65,11 @@ def set_webhooks(*, table, players_url: str, gm_url: str) -> DiscordHook:
         },
     )
     return hook
+
+
+def send_trial_post(*, table) -> None:
+    """A test post to each of the table's webhooks, through the relay like every post."""
+    hooks = posts.webhooks(table.pk)
+    if hooks is None:
+        raise RuleError(gettext_noop("Save a webhook first: there is nowhere to send a test post."))
+    discord.enqueue(partial(posts.trial_posts, table.pk, None, hooks=hooks))

@@ -186,3 +186,16 @@ def phase_posts(table_id: int, step: str, hooks: Webhooks) -> list[Post]:
         gettext("Now: %(step)s") % {"step": label}, "", PHASE_COLOUR, footer=hooks.table_name
     )
     return route(hooks, embed, secret=False)
+
+
+@in_table_language
+def trial_posts(table_id: int, subject: None, hooks: Webhooks) -> list[Post]:
+    """The GM's test post: one line to each webhook that is set, so she sees the posts
+    reach the channels she meant (a failure leaves its warning on the Discord page)."""
+    embed = _embed(
+        gettext("Test post from Blades Table"),
+        gettext("Rolls, filled clocks and phase changes at this table are posted here."),
+        PHASE_COLOUR,
+        footer=hooks.table_name,
+    )
+    return [*route(hooks, embed, secret=False), *route(hooks, embed, secret=True)]

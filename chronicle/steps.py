@@ -1,8 +1,8 @@
 """The journal's steps of play: one form each, whose `execute()` calls the one action
 that takes it (sessions/steps.py), allowed by the question `who` of chronicle/access.py.
 
-A refusal is drawn on the journal page: a field that does not parse in the bound step
-(`form_key`), a refusal of the rules above the sessions.
+A refusal is drawn on the step's page (the journal, or the Discord page): a field that
+does not parse in the bound step (`form_key`), a refusal of the rules above the rest.
 """
 
 from django import forms
@@ -17,7 +17,12 @@ from .models import Learned, PlaySession
 
 
 class JournalStep(steps.Step):
+    """`page`: where the step is taken, and drawn again after it or with its refusal;
+    `done`, what that page then says (nothing: what changed is there to see)."""
+
     form_key = ""
+    page = "journal"
+    done = ""
 
     def allow(self) -> None:
         access.require(self.who, self.by)
@@ -60,8 +65,18 @@ class LearnedStep(JournalStep):
         return actions.add_learned(session=self.play_session(), author=self.by.user, text=text)
 
 
+class TrialPostStep(JournalStep):
+    who = staticmethod(access.can_set_webhooks)
+    page = "discord_settings"
+    done = _("A test post is on its way to your webhooks. If none arrives, this page says why.")
+
+    def execute(self):
+        return actions.send_trial_post(table=self.table)
+
+
 STEPS: dict[str, type[steps.Step]] = {
     "start": StartStep,
     "end": EndStep,
     "learned": LearnedStep,
+    "discord-test": TrialPostStep,
 }

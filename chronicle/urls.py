@@ -4,6 +4,12 @@ from . import views
 
 urlpatterns = [
     path("tables/<int:table_id>/discord/", views.discord_settings, name="discord_settings"),
+    path(
+        "tables/<int:table_id>/discord/test/",
+        views.take_step,
+        {"taken": "discord-test"},
+        name="discord_test",
+    ),
     path("tables/<int:table_id>/dice/", views.dice_statistics, name="dice_statistics"),
     path("tables/<int:table_id>/journal/", views.journal_page, name="journal"),
     path("tables/<int:table_id>/journal.md", views.campaign_export, name="journal_campaign"),

@@ -1,7 +1,9 @@
+from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
+from django.utils.translation import gettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from blades.rules.errors import RuleError
@@ -23,21 +25,29 @@ def discord_settings(request: HttpRequest, table_id: int) -> HttpResponse:
     """The GM's webhooks. Only the GM ever gets this page: the URLs are secrets."""
     table, membership = access_table(request.user, table_id)
     access.require(access.can_set_webhooks, membership)
+    if request.method == "GET":
+        return _discord_page(request, table)
     hook = DiscordHook.objects.filter(table=table).first() or DiscordHook(table=table)
-    form = DiscordForm(request.POST or None, instance=hook)
-    if request.method == "POST":
-        if form.is_valid():
-            journal_actions.set_webhooks(table=table, **form.cleaned_data)
-            return redirect("discord_settings", table_id=table.pk)
-        status = 422
-    else:
-        status = 200
-    return render(
-        request,
-        "chronicle/discord.html",
-        {"table": table, "form": form, "hook": hook},
-        status=status,
-    )
+    form = DiscordForm(request.POST, instance=hook)
+    if not form.is_valid():
+        return _discord_page(request, table, form=form, status=422)
+    journal_actions.set_webhooks(table=table, **form.cleaned_data)
+    # Said after the redirect, beside the form: a reload does not save again.
+    messages.success(request, gettext("Webhooks saved."))
+    return redirect("discord_settings", table_id=table.pk)
+
+
+def _discord_page(request, table, *, form=None, status=200, **extra) -> HttpResponse:
+    """`form`: the one posted, with its errors; else the webhooks as saved."""
+    hook = DiscordHook.objects.filter(table=table).first() or DiscordHook(table=table)
+    context = {
+        "table": table,
+        "form": form or DiscordForm(instance=hook),
+        "hook": hook,
+        "has_hook": bool(hook.players_url or hook.gm_url),
+        **extra,
+    }
+    return render(request, "chronicle/discord.html", context, status=status)
 
 
 @login_required
@@ -79,6 +89,8 @@ def journal_page(request: HttpRequest, table_id: int) -> HttpResponse:
 
 def _refused(request, error: RuleError) -> HttpResponse:
     step = posted_step(STEPS, request)
+    if step.page == "discord_settings":
+        return _discord_page(request, step.table, status=422, **step.redraw(error))
     return _journal_page(request, step.table, step.by, status=422, **step.redraw(error))
 
 
@@ -91,10 +103,12 @@ def take_step(request: HttpRequest, table_id: int, taken: str, **subject) -> Htt
     step = posted_step(STEPS, request)
     step.allow()
     step.take()
-    # The table page's button comes back to the table; the journal's to the journal.
+    if step.done:
+        messages.success(request, step.done)
+    # The table page's button comes back to the table; any other to the step's page.
     if request.POST.get("back") == "table":
         return redirect("table_detail", table_id=table_id)
-    return redirect("journal", table_id=table_id)
+    return redirect(step.page, table_id=table_id)
 
 
 @login_required

@@ -120,13 +120,9 @@ def can_tick_clock(viewer, clock: Clock) -> bool:
     screen none."""
     if not viewer.acts:
         return False
-    if viewer.is_gm:
+    if can_edit_clock(viewer, clock):
         return True
-    if not can_see_progress(viewer, clock) or clock.kind == Clock.Kind.FACTION:
-        return False
-    return clock.players_may_tick or (
-        clock.owner_id is not None and clock.owner_id == viewer.user_id
-    )
+    return clock.players_may_tick and can_see_progress(viewer, clock)
 
 
 def clocks_tickable(viewer) -> Q:
@@ -145,8 +141,16 @@ def clocks_tickable(viewer) -> Q:
 
 
 def can_edit_clock(viewer, clock: Clock) -> bool:
-    """Edit, hide, delete: the GM's, over every clock (a player's too)."""
-    return viewer.is_gm
+    """Untick, edit, hide, delete: the GM's, over every clock; a player's, over her own
+    while she sees its ticks and it is no faction's (the GM may take it out of her hands)."""
+    if viewer.is_gm:
+        return True
+    return (
+        clock.owner_id is not None
+        and clock.owner_id == viewer.user_id
+        and can_see_progress(viewer, clock)
+        and clock.kind != Clock.Kind.FACTION
+    )
 
 
 def clocks_for(membership: Membership):

@@ -302,7 +302,7 @@ def tick_clock(*, clock: Clock, by: int, player=None) -> Clock:
             kind=face.kind,
             by=by,
             locked_until=None if blocker is None else audience.name(blocker, is_gm=by_gm),
-            by_gm=by_gm,
+            keeper=by_gm or access.can_edit_clock(player, face),
         )
         before = clock.filled
         # The clocks its filling opens or races, as they were: an audience is sent one only

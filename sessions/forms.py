@@ -1,3 +1,5 @@
+import copy
+
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
@@ -108,3 +110,23 @@ class PlayerClockFields(forms.Form):
         ],
         initial=Clock.Visibility.EVERYONE,
     )
+
+
+def own_clock_fields(clock: Clock) -> dict[str, forms.Field]:
+    """A player's own clock as she edits it: the fields she made it with. Its links and
+    who else ticks it stay the GM's, and so does a kind the GM gave it that players do
+    not choose."""
+    fields = copy.deepcopy(PlayerClockFields.base_fields)
+    if clock.kind not in dict(fields["kind"].choices):
+        del fields["kind"]
+    return fields
+
+
+class OwnClockForm(forms.Form):
+    """A player's own clock as her page draws it to edit."""
+
+    def __init__(self, *, clock: Clock):
+        initial = {"name": clock.name, "segments": clock.segments, "kind": clock.kind,
+                   "visibility": clock.visibility}  # fmt: skip
+        super().__init__(prefix=f"clock-{clock.pk}", initial=initial)
+        self.fields = own_clock_fields(clock)

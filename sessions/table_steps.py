@@ -17,7 +17,7 @@ from blades.rules.rolls import RollKind
 
 from . import actions
 from .access import can_edit_clock, can_keep_table, can_tick_clock
-from .forms import NEW_CLOCK, ClockFields, PlayerClockFields, RollFields
+from .forms import NEW_CLOCK, ClockFields, PlayerClockFields, RollFields, own_clock_fields
 from .models import Clock
 from .steps import Step
 
@@ -109,22 +109,34 @@ class NewClock(TableStep, ClockFields):
 
 
 class ClockStep(TableStep):
-    """A step on one `clock` the member can see (looked up in sessions.access.clocks_for)."""
+    """A step on one `clock` the member can see (looked up in sessions.access.clocks_for):
+    the GM's, or the player's whose own clock it is."""
 
-    forbidden = gettext_lazy("Only the GM can change a clock.")
+    forbidden = gettext_lazy("Only the GM and the player who made it can change this clock.")
 
     def allowed(self) -> bool:
         return can_edit_clock(self.by, self.clock)
 
 
 class EditClock(ClockStep, ClockFields):
+    """The GM's edit, links and all; or the owner's, of what she made it with."""
+
     def __init__(self, data, *, clock: Clock, **context):
         self.prefix = f"clock-{clock.pk}"
         super().__init__(data, clock=clock, **context)
-        self.offer(Clock.objects.filter(table=self.table), clock)
+        if self.by.is_gm:
+            self.offer(Clock.objects.filter(table=self.table), clock)
+        else:
+            self.fields = own_clock_fields(clock)
 
     def execute(self):
-        return actions.update_clock(clock=self.clock, **self.cleaned_data)
+        clock = self.clock
+        # What the owner's form leaves out stays as the GM set it.
+        kept = {} if self.by.is_gm else {
+            "kind": clock.kind, "players_tick": clock.players_tick,
+            "unlocks": clock.unlocks, "rival": clock.rival,
+        }  # fmt: skip
+        return actions.update_clock(clock=clock, **{**kept, **self.cleaned_data})
 
 
 class DeleteClock(ClockStep):

@@ -68,17 +68,23 @@ def make_user(transactional_db):
 def people(
     browser: Browser, base_url: str, watch: Callable[[BrowserContext], None] = lambda context: None
 ) -> Iterator[Callable[..., Page]]:
-    """Yield `open_as(username=None, viewport=None, base_url=..., locale=None)`: a fresh
-    browser context per person (its browser's language `locale`), logged in on that
-    server when a username is given; `watch` sees each context before its first page
-    opens."""
+    """Yield `open_as(username=None, viewport=None, base_url=..., locale=None,
+    timezone_id=None)`: a fresh browser context per person (its browser's language
+    `locale`, its clock's zone `timezone_id`), logged in on that server when a username is
+    given; `watch` sees each context before its first page opens."""
     contexts = []
 
     def open_as(
-        username: str | None = None, viewport=None, base_url: str = base_url, locale=None
+        username: str | None = None,
+        viewport=None,
+        base_url: str = base_url,
+        locale=None,
+        timezone_id=None,
     ) -> Page:
         context = browser.new_context(
-            viewport=viewport or {"width": 1280, "height": 900}, locale=locale
+            viewport=viewport or {"width": 1280, "height": 900},
+            locale=locale,
+            timezone_id=timezone_id,
         )
         # Generous: on 2 busy cores a password hash alone can take seconds.
         context.set_default_timeout(30_000)

@@ -8,7 +8,8 @@ whether the move is allowed at all.
   a tug-of-war clock that empties again locks its next clock again, which keeps its ticks
   and goes on from them when the first fills once more.
 - A tug-of-war clock is filled and emptied by events: ticking it down is part of play.
-  Any other clock only fills; taking a tick off one is the GM's correction.
+  Any other clock only fills; taking a tick off one is its keeper's correction (the GM,
+  or the player whose own clock it is).
 - A racing clock races a rival clock (each names the other), and only a racing clock
   has a rival.
 - A faction clock is ticked by the GM in downtime, so players never tick it.
@@ -42,15 +43,16 @@ def is_locked(unlocked_by: Iterable[tuple[int, int]]) -> bool:
     return any(not is_full(filled, segments) for filled, segments in unlocked_by)
 
 
-def check_tick(*, kind: str, by: int, locked_until: str | None, by_gm: bool) -> None:
+def check_tick(*, kind: str, by: int, locked_until: str | None, keeper: bool) -> None:
     """Refuse a tick the clock's kind (or its lock) does not allow. `locked_until` names
-    the clock still to fill when this one is locked (None when it is open)."""
+    the clock still to fill when this one is locked (None when it is open). `keeper`: the
+    GM, or the player whose own clock it is, who may correct it as well as play it."""
     if by == 0:
         raise RuleError(_("A tick moves the clock by at least one segment."))
-    # The GM may still take ticks off a locked clock: a correction, or undoing a roll.
-    if locked_until is not None and (by > 0 or not by_gm):
+    # Its keeper may still take ticks off a locked clock: a correction, or undoing a roll.
+    if locked_until is not None and (by > 0 or not keeper):
         raise RuleError(_("This clock is locked until “%(clock)s” fills."), clock=locked_until)
-    if by_gm:
+    if keeper:
         return
     if kind == FACTION:
         raise RuleError(_("A faction clock is ticked by the GM in downtime."))

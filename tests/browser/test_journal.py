@@ -2,11 +2,16 @@
 ends it, and each person's journal tells what they saw."""
 
 import os
+from datetime import UTC, datetime
 
 import pytest
+from django.urls import reverse
 from playwright.sync_api import expect
 
+from chronicle import actions as journal_actions
+from chronicle.models import PlaySession
 from tests.browsers import add_clock, assert_accessible, start_table, wait_for_socket
+from tests.factories import TableFactory
 
 pytestmark = pytest.mark.browser
 
@@ -81,3 +86,16 @@ def test_a_session_played_and_read_back_per_audience(person, make_user):
     if os.environ.get("SCREENSHOTS"):
         gm.set_viewport_size({"width": 1000, "height": 900})
         gm.screenshot(path=f"{os.environ['SCREENSHOTS']}/journal.png", full_page=True)
+
+
+def test_the_journal_gives_its_times_in_the_readers_time_zone(person, make_user, server):
+    """The page says UTC; a reader in Tokyo reads the evening on her own clock, the next
+    morning there, and the session control on the table page too."""
+    table = TableFactory(gm=make_user("gm"))
+    night = journal_actions.start_session(table=table, title="Night one")
+    PlaySession.objects.filter(pk=night.pk).update(started=datetime(2026, 3, 4, 21, 5, tzinfo=UTC))
+    gm = person("gm", timezone_id="Asia/Tokyo")
+    gm.goto(server.url + reverse("journal", args=[table.pk]))
+    session = gm.get_by_role("article", name="Night one")
+    expect(session.locator("time")).to_have_text("Mar 5, 2026, 6:05 AM")
+    expect(gm.locator(".session-control time")).to_have_text("6:05 AM")

@@ -389,3 +389,15 @@ def test_a_post_goes_to_the_webhook_set_when_its_roll_was_made(
     # What happens from now on goes to the new one.
     actions.quick_roll(table=table, roller=player, kind=RollKind.FORTUNE, pool=1, rng=Dice(2))
     assert len(posts(discord, moved)) == 1
+
+
+def test_the_gms_test_post_reaches_both_webhooks(table, gm, hook, discord, client):
+    discord.expect_request(PLAYERS_PATH, method="POST").respond_with_data(status=204)
+    discord.expect_request(GM_PATH, method="POST").respond_with_data(status=204)
+    client.force_login(gm)
+    response = client.post(f"/tables/{table.pk}/discord/test/", follow=True)
+    assert "A test post is on its way" in response.content.decode()
+    [to_players] = posts(discord, PLAYERS_PATH)
+    [to_gm] = posts(discord, GM_PATH)
+    assert to_players["title"] == "Test post from Blades Table"
+    assert to_gm["title"] == "[GM only] Test post from Blades Table"

@@ -1,8 +1,10 @@
 import json
 
 import pytest
+from django.test import Client
 
 from backup.tables import dumps, export_table
+from chronicle import discord
 from chronicle.discord import valid_webhook
 from chronicle.models import DiscordHook
 from tests.factories import DiscordHookFactory
@@ -60,6 +62,43 @@ def test_the_gm_saves_webhooks(client, table, gm):
     response = client.post(f"/tables/{table.pk}/discord/", {"players_url": URL, "gm_url": ""})
     assert response.status_code == 302
     assert DiscordHook.objects.get(table=table).players_url == URL
+    page = client.get(response.url).content.decode()
+    assert "Webhooks saved." in page
+    assert "Send a test post" in page
+    # Said once: the next visit is quiet.
+    assert "Webhooks saved." not in client.get(response.url).content.decode()
+
+
+@pytest.fixture
+def jobs(monkeypatch):
+    """The relay's jobs, held instead of run (tests/chronicle/test_discord.py posts them)."""
+    handed = []
+    monkeypatch.setattr(discord, "enqueue", handed.append)
+    return handed
+
+
+def test_a_test_post_without_a_webhook_is_refused_in_words(client, table, gm, jobs):
+    client.force_login(gm)
+    assert "Send a test post" not in client.get(f"/tables/{table.pk}/discord/").content.decode()
+    response = client.post(f"/tables/{table.pk}/discord/test/")
+    assert response.status_code == 422
+    assert "Save a webhook first" in response.content.decode()
+    assert jobs == []
+
+
+def test_only_the_gm_sends_a_test_post(client, table, player, jobs):
+    DiscordHookFactory(table=table, players_url=URL)
+    client.force_login(player)
+    assert client.post(f"/tables/{table.pk}/discord/test/").status_code == 403
+    assert jobs == []
+
+
+def test_a_test_post_needs_the_csrf_token(table, gm, jobs):
+    DiscordHookFactory(table=table, players_url=URL)
+    guarded = Client(enforce_csrf_checks=True)
+    guarded.force_login(gm)
+    assert guarded.post(f"/tables/{table.pk}/discord/test/").status_code == 403
+    assert jobs == []
 
 
 def test_a_url_that_is_not_a_webhook_is_refused_beside_its_field(client, table, gm):

@@ -1,6 +1,10 @@
 """The session journal: written from what happened between a session's start and end,
 grouped by phase, per audience, in a constant number of queries."""
 
+import re
+from collections import Counter
+from datetime import UTC, datetime
+
 import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
@@ -181,6 +185,60 @@ def test_the_gm_starts_and_ends_a_session_from_the_table_page(client, table, gm)
     assert not session.open
     ended_twice = client.post(reverse("journal_end", args=[table.pk, session.pk]))
     assert ended_twice.status_code == 422
+
+
+def _session(table, title: str, started: datetime, *, ended: bool) -> PlaySession:
+    session = journal_actions.start_session(table=table, title=title)
+    PlaySession.objects.filter(pk=session.pk).update(started=started)
+    if ended:
+        journal_actions.end_session(session=session)
+        PlaySession.objects.filter(pk=session.pk).update(ended=started.replace(hour=23, minute=0))
+    session.refresh_from_db()
+    return session
+
+
+def test_the_journal_gives_each_moment_for_the_readers_clock(client, table, gm):
+    """Written in UTC, said to be UTC (what a reader without JavaScript keeps), with the
+    instant for static/js/local-time.js in ISO 8601, whatever the table's language."""
+    table.language = "es"
+    table.save(update_fields=["language"])
+    _session(table, "Night one", datetime(2026, 3, 4, 21, 5, tzinfo=UTC), ended=True)
+    _session(table, "Night two", datetime(2026, 3, 11, 20, 30, tzinfo=UTC), ended=False)
+    client.force_login(gm)
+    page = client.get(reverse("journal", args=[table.pk])).content.decode()
+    moments = re.findall(r'<time datetime="([^"]+)" data-local="(\w+)">([^<]+)</time>', page)
+    assert [(when, style) for when, style, _ in moments] == [
+        ("2026-03-11T20:30:00+00:00", "time"),  # the GM's session control
+        ("2026-03-11T20:30:00+00:00", "datetime"),
+        ("2026-03-04T21:05:00+00:00", "datetime"),
+        ("2026-03-04T23:00:00+00:00", "time"),
+    ]
+    assert all(text.endswith(" UTC") for _, _, text in moments)
+    assert "js/local-time.js" in page
+
+
+def test_the_journals_landmarks_have_distinct_names(client, table, gm):
+    """axe's landmark-unique: every session has its notes and what we learned, each
+    named with its session; a phase, which comes back within an evening, is no region."""
+    for day in (4, 11):
+        session = _session(table, "", datetime(2026, 3, day, 21, tzinfo=UTC), ended=True)
+        journal_actions.edit_session(session=session, title="", gm_notes="Notes")
+        journal_actions.add_learned(session=session, author=gm, text="A lesson")
+    client.force_login(gm)
+    page = client.get(reverse("journal", args=[table.pk])).content.decode()
+
+    def text_of(element_id: str) -> str:
+        return re.search(rf'id="{element_id}"[^>]*>([^<]*)<', page).group(1)
+
+    landmarks = re.findall(
+        r"<(?:section|nav|aside|main|form)\b[^>]*\baria-(label|labelledby)=\"([^\"]+)\"", page
+    )
+    names = [
+        value if how == "label" else " ".join(map(text_of, value.split()))
+        for how, value in landmarks
+    ]
+    assert "What we learned Session of 2026-03-11" in names
+    assert [name for name, n in Counter(names).items() if n > 1] == []
 
 
 def test_players_neither_start_nor_end_nor_edit_sessions(client, table, player):

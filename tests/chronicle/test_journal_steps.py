@@ -1,6 +1,6 @@
-"""The journal page and its steps ask the same question (chronicle/access.py): a step
-whose control the page does not draw for a member is refused and changes nothing; one
-it draws is taken."""
+"""The journal's pages and their steps ask the same question (chronicle/access.py): a
+step whose control its page (the journal, the Discord page) does not draw for a member
+is refused and changes nothing; one it draws is taken."""
 
 import pytest
 from django.forms.models import model_to_dict
@@ -9,8 +9,14 @@ from django.urls import reverse
 from chronicle import actions as journal_actions
 from chronicle import urls
 from chronicle.models import Learned, PlaySession
+from chronicle.steps import STEPS
 
-POSTED = {"start": {"title": "Night two"}, "end": {}, "learned": {"text": "The canal floods"}}
+POSTED = {
+    "start": {"title": "Night two"},
+    "end": {},
+    "learned": {"text": "The canal floods"},
+    "discord-test": {},
+}
 
 
 def step_urls():
@@ -43,7 +49,7 @@ def test_a_step_is_refused_exactly_when_its_control_is_not_drawn(
     if not open_session:
         journal_actions.end_session(session=session)
     client.force_login(gm if audience == "gm" else player)
-    shown = client.get(reverse("journal", args=[table.pk])).content.decode()
+    shown = client.get(reverse(STEPS[taken].page, args=[table.pk])).content.decode()
     url = reverse(name, args=[table.pk, session.pk] if of_session else [table.pk])
     before = state()
     response = client.post(url, POSTED[taken])

@@ -48,36 +48,36 @@ def test_a_linked_clock_is_locked_until_what_unlocks_it_fills(unlocked_by, locke
 
 
 def test_a_locked_clock_refuses_ticks_and_names_the_clock_to_fill():
-    for by_gm in (True, False):
+    for keeper in (True, False):
         with pytest.raises(RuleError, match="locked until “Defense” fills"):
-            check_tick(kind="linked", by=1, locked_until="Defense", by_gm=by_gm)
+            check_tick(kind="linked", by=1, locked_until="Defense", keeper=keeper)
     with pytest.raises(RuleError, match="locked"):
-        check_tick(kind="tug", by=-1, locked_until="Defense", by_gm=False)
+        check_tick(kind="tug", by=-1, locked_until="Defense", keeper=False)
     # The GM may still take ticks off it: a correction, or undoing a roll.
-    check_tick(kind="linked", by=-1, locked_until="Defense", by_gm=True)
+    check_tick(kind="linked", by=-1, locked_until="Defense", keeper=True)
 
 
 def test_only_a_tug_of_war_clock_is_ticked_down_by_players():
-    check_tick(kind="tug", by=-1, locked_until=None, by_gm=False)
-    check_tick(kind="tug", by=1, locked_until=None, by_gm=False)
+    check_tick(kind="tug", by=-1, locked_until=None, keeper=False)
+    check_tick(kind="tug", by=1, locked_until=None, keeper=False)
     for kind in ("danger", "racing", "linked", "mission", "project"):
-        check_tick(kind=kind, by=1, locked_until=None, by_gm=False)
+        check_tick(kind=kind, by=1, locked_until=None, keeper=False)
         with pytest.raises(RuleError, match="Only a tug-of-war clock can be ticked down"):
-            check_tick(kind=kind, by=-1, locked_until=None, by_gm=False)
-        check_tick(kind=kind, by=-1, locked_until=None, by_gm=True)  # the GM's correction
+            check_tick(kind=kind, by=-1, locked_until=None, keeper=False)
+        check_tick(kind=kind, by=-1, locked_until=None, keeper=True)  # the GM's correction
 
 
 def test_a_faction_clock_is_the_gms_to_tick():
     with pytest.raises(RuleError, match="faction clock is ticked by the GM"):
-        check_tick(kind="faction", by=1, locked_until=None, by_gm=False)
-    check_tick(kind="faction", by=1, locked_until=None, by_gm=True)
+        check_tick(kind="faction", by=1, locked_until=None, keeper=False)
+    check_tick(kind="faction", by=1, locked_until=None, keeper=True)
     with pytest.raises(RuleError, match="faction clock"):
         check_setup(kind="faction", hidden=False, players_tick=True, has_rival=False)
 
 
 def test_a_tick_moves_the_clock():
     with pytest.raises(RuleError, match="at least one segment"):
-        check_tick(kind="danger", by=0, locked_until=None, by_gm=True)
+        check_tick(kind="danger", by=0, locked_until=None, keeper=True)
 
 
 def test_clock_setup_follows_its_kind():

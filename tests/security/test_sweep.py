@@ -455,6 +455,8 @@ def journal_opens(s: Session) -> None:
 
     s.gm_post(s.url("journal_start"), {"title": "The sweep"})
     s.play_session = PlaySession.objects.get(table=s.table)
+    # The GM's test post goes to the players' channel, scanned with everything else.
+    s.gm_post(s.url("discord_test"))
 
 
 def journal_closes(s: Session) -> None:

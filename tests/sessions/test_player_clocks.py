@@ -91,12 +91,80 @@ def test_a_player_makes_a_clock_and_ticks_it_and_no_other(client, table, player,
     mine = Clock.objects.get(name="Learn the old tongue")
     assert (mine.owner, mine.players_tick) == (player, False)
     assert tick(client, mine).status_code == 200
-    assert "You may tick" in page(client, table)
+    assert 'aria-label="Tick Learn the old tongue"' in page(client, table)
     client.force_login(other)
     # Another player sees it and who may tick it: no button on it for them.
     assert 'aria-label="Tick Learn the old tongue"' not in page(client, table)
     assert tick(client, mine).status_code == 403
     assert Clock.objects.get(pk=mine.pk).filled == 1
+
+
+def edit(client, clock, **fields):
+    data = {f"clock-{clock.pk}-{key}": value for key, value in fields.items()}
+    return client.post(reverse("clock_update", args=[clock.table_id, clock.pk]), data, headers=HX)
+
+
+def delete(client, clock):
+    return client.post(reverse("clock_delete", args=[clock.table_id, clock.pk]), headers=HX)
+
+
+def test_the_owner_unticks_renames_and_deletes_her_clock_and_no_other_player(
+    client, table, player, other
+):
+    mine = ClockFactory(table=table, owner=player, name="Learn the old tongue", segments=8,
+                        filled=3, kind="project")  # fmt: skip
+    controls = ("Untick Learn the old tongue", "Delete Learn the old tongue", "Save clock")
+    client.force_login(other)
+    seen = page(client, table)
+    assert not any(control in seen for control in controls)
+    assert tick(client, mine, -1).status_code == 403
+    assert edit(client, mine, name="Stolen", segments=8, visibility="everyone").status_code == 403
+    assert delete(client, mine).status_code == 403
+    assert Clock.objects.get(pk=mine.pk).filled == 3
+    client.force_login(player)
+    seen = page(client, table)
+    assert all(control in seen for control in controls)
+    assert tick(client, mine, -1).status_code == 200
+    assert Clock.objects.get(pk=mine.pk).filled == 2
+    response = edit(client, mine, name="Learn the new tongue", segments=6, kind="project",
+                    visibility="owner")  # fmt: skip
+    assert response.status_code == 200
+    renamed = Clock.objects.get(pk=mine.pk)
+    assert (renamed.name, renamed.segments, renamed.visibility) == (
+        "Learn the new tongue",
+        6,
+        "owner",
+    )
+    assert delete(client, mine).status_code == 200
+    assert not Clock.objects.filter(pk=mine.pk).exists()
+
+
+def test_the_owners_edit_keeps_what_the_gm_set(client, table, player):
+    """Her form holds what she made the clock with: the links and the players' ticks the
+    GM gave it, and a kind players do not choose, stay as they were."""
+    target = ClockFactory(table=table)
+    mine = ClockFactory(table=table, owner=player, kind="tug", players_tick=True, unlocks=target)
+    client.force_login(player)
+    assert f'name="clock-{mine.pk}-unlocks"' not in page(client, table)
+    response = edit(client, mine, name="Renamed", segments=4, kind="danger", players_tick="",
+                    unlocks="", visibility="everyone")  # fmt: skip
+    assert response.status_code == 200
+    kept = Clock.objects.get(pk=mine.pk)
+    assert (kept.name, kept.kind, kept.players_tick, kept.unlocks) == (
+        "Renamed",
+        "tug",
+        True,
+        target,
+    )
+
+
+def test_the_gm_takes_a_clock_out_of_its_owners_hands(client, table, gm, player):
+    """Hidden from her, or its progress hidden, her own clock is no longer hers to change."""
+    for visibility in ("known", "gm"):
+        mine = ClockFactory(table=table, owner=player, visibility=visibility, filled=2)
+        client.force_login(player)
+        assert delete(client, mine).status_code in (403, 404)
+        assert Clock.objects.filter(pk=mine.pk).exists()
 
 
 def test_a_player_cannot_give_their_clock_links_or_other_players_ticks(client, table, player):

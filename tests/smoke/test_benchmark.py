@@ -229,6 +229,8 @@ EVENING_PAGES = {
     "table page (player), an evening behind", "flow panel (GM), an evening behind",
     "flow panel (player), an evening behind",
 }  # fmt: skip
+# Steps the script tries whatever the dice said: refused when a 6 left nothing to inflict.
+DICE_DECIDED = {"consequence", "resistance"}
 # Read by several pages at once: its CPU is in the step that signalled it.
 SHARED = "flow panel (after a signal)"
 
@@ -245,7 +247,13 @@ def test_the_evening_benchmark_plays_every_step_and_prints_its_figures():
     assert set(app["steps"]) >= EVENING_STEPS and set(app["pages"]) >= EVENING_PAGES
     assert app["play"]["blocks_broken"] == 0
     for kind, figures in {**app["steps"], **app["pages"]}.items():
-        assert figures["errors"] == 0 and ("cpu_ms" in figures) == (kind != SHARED), kind
+        assert figures["errors"] == 0, kind
+        if not figures["count"]:
+            # Only the dice leave a step unplayed: a 6 leaves nothing to inflict, and with
+            # four dice a roll has it one time in two, so a tiny run may see only refusals.
+            assert kind in DICE_DECIDED and figures["refused"], kind
+            continue
+        assert ("cpu_ms" in figures) == (kind != SHARED), kind
     for kind, figures in app["steps"].items():
         # Timed to the frame at every socket: all but the journal, which pushes nothing
         # (a reopened socket to its snapshot). A kind the run only saw refused has none.
