@@ -25,9 +25,10 @@ def test_a_player_makes_a_clock_and_ticks_it_while_the_table_follows(person, mak
     add_clock(ada, "Ada's long con", 6)
     for page in (gm, bo, tv):
         expect(page.get_by_role("heading", name="Ada's long con")).to_be_visible()
-    # Ada sees that she may tick it; Bo has no button on it.
-    mine = ada.get_by_role("article", name="Ada's long con")
-    expect(mine).to_contain_text("You may tick")
+    # Her own clock is hers to untick and delete as well as to tick; Bo has no button on it.
+    for control in ("Untick Ada's long con", "Delete Ada's long con"):
+        expect(ada.get_by_role("button", name=control, exact=True)).to_be_visible()
+        expect(bo.get_by_role("button", name=control, exact=True)).to_have_count(0)
     expect(bo.get_by_role("button", name="Tick Ada's long con", exact=True)).to_have_count(0)
     expect(bo.get_by_role("article", name="Ada's long con")).not_to_contain_text("You may tick")
 
