@@ -30,6 +30,8 @@ from django.conf import settings
 from redis.asyncio import Redis
 from redis.exceptions import RedisError
 
+from blades.server.channel_layer import ends_when_cancelled
+
 # How the channel layer fails when Redis goes away or comes back empty.
 LAYER_FAILURES = (RedisError, OSError, TimeoutError)
 
@@ -87,7 +89,14 @@ class Watch:
         self.task = asyncio.ensure_future(self.run())
 
     async def mark(self) -> None:
-        await self.client.set(self.key, 1, ex=KEY_SECONDS)
+        await ends_when_cancelled(self.client.set(self.key, 1, ex=KEY_SECONDS))
+
+    async def renew_key(self) -> bool:
+        """Keeps the key another KEY_SECONDS; False if it was gone."""
+        # XX: only if the key is there, so None says it is gone. Through
+        # `ends_when_cancelled`: the watch's loop must end when its event loop closes.
+        command = self.client.set(self.key, 1, ex=KEY_SECONDS, xx=True)
+        return bool(await ends_when_cancelled(command))
 
     async def renew(self) -> None:
         """After `lose`: the Redis now up is the one the reconnecting sockets join."""
@@ -105,8 +114,7 @@ class Watch:
         say. Tried twice: a pooled connection that outlived the old server fails once."""
         for _ in range(2):
             with contextlib.suppress(*LAYER_FAILURES):
-                # XX: only if the key is there, so None says it is gone.
-                return bool(await self.client.set(self.key, 1, ex=KEY_SECONDS, xx=True))
+                return await self.renew_key()
         return False
 
     async def run(self) -> None:
@@ -118,8 +126,7 @@ class Watch:
             while True:
                 await asyncio.sleep(WATCH_SECONDS)
                 try:
-                    # XX: only if the key is there, so None says it is gone.
-                    kept = await self.client.set(self.key, 1, ex=KEY_SECONDS, xx=True)
+                    kept = await self.renew_key()
                 except LAYER_FAILURES:
                     continue  # Down: the sockets' own commands fail and end them.
                 if not kept:

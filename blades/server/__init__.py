@@ -42,11 +42,13 @@ override to re-check, rather than subtly in production.
     channel on the layer.
 
 `channel_layer.RedisChannelLayer`
-    Wraps channels-redis's public `receive` (no private API): it runs as a task of its
-    own and a cancellation is passed on to it until it ends. redis-py sends through
-    `asyncio.wait_for`, which on Python 3.11 loses a cancellation that lands as the send
-    finishes, and the receive then went on blocking in Redis for good
-    (tests/sessions/test_refused_sockets.py). It saves no time; it ends a socket.
+    Wraps channels-redis's public `receive` (no private API) in `ends_when_cancelled`: it
+    runs as a task of its own and a cancellation is passed on to it until it ends.
+    redis-py sends through `asyncio.wait_for`, which on Python 3.11 loses a cancellation
+    that lands as the send finishes, and the receive then went on blocking in Redis for
+    good (tests/sessions/test_refused_sockets.py). sessions.layer's watch sends its
+    commands the same way, or a closing event loop waited for it forever. It saves no
+    time; it ends a socket.
 
 Two more set how the server process runs, leaning on no private API (no pin needed):
 `checkpoint` (SQLite's log checkpointed by a thread of its own, never inside a request)

@@ -8,6 +8,7 @@ and a test's event loop could hang for good at its teardown.
 """
 
 import asyncio
+import contextlib
 
 import pytest
 from channels.db import database_sync_to_async
@@ -15,6 +16,7 @@ from channels.layers import get_channel_layer
 from django.conf import settings
 
 from blades.asgi import application
+from sessions import layer
 from tests.factories import TableFactory
 from tests.helpers import ORIGIN, session_cookie
 from tests.sockets import Socket
@@ -67,3 +69,41 @@ async def test_a_receive_ends_when_cancelled_whenever_the_cancellation_lands(tur
     done, _ = await asyncio.wait([receive], timeout=ENDS_WITHIN)
     assert done, f"cancelled after {turns} turns of the loop, the receive went on"
     await layer.flush()
+
+
+class SwallowingRedis:
+    """A client whose SET swallows a cancellation that lands while it is in flight, as
+    redis-py's send through Python 3.11's `asyncio.wait_for` may."""
+
+    def __init__(self):
+        self.in_flight = asyncio.Event()
+        self.cut = False
+
+    async def set(self, *args, **kwargs) -> bool:
+        if self.cut:
+            raise asyncio.CancelledError  # Only so that a failing test can end its loop.
+        self.in_flight.set()
+        # Cancelled as the send had just finished: its result is returned instead.
+        with contextlib.suppress(asyncio.CancelledError):
+            await asyncio.sleep(ENDS_WITHIN / 10)
+        return True
+
+    async def aclose(self) -> None:
+        pass
+
+
+async def test_the_layers_watch_ends_when_cancelled_inside_a_command(monkeypatch):
+    """The watch that looks for this process's key in Redis (sessions.layer) runs until
+    its event loop closes, which cancels it; a cancellation lost in a command left it
+    looping, and the closing loop (a test's teardown) waited for it forever."""
+    client = SwallowingRedis()
+    monkeypatch.setattr(layer.Redis, "from_url", lambda *args, **kwargs: client)
+    monkeypatch.setattr(layer, "WATCH_SECONDS", 0)
+    watch = layer.Watch()
+    await watch.marked
+    client.in_flight.clear()
+    await client.in_flight.wait()  # the loop's first renewal is in flight
+    watch.task.cancel()
+    done, _ = await asyncio.wait([watch.task], timeout=ENDS_WITHIN)
+    client.cut = True
+    assert done and watch.task.cancelled(), "cancelled inside a command, the watch went on"
