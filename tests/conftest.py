@@ -1,4 +1,9 @@
 import pytest
+from hypothesis import settings
+
+# `pytest --hypothesis-profile=long`: every property and random evening tried far more
+# often than the normal suite can afford, to look for what its fifty tries missed.
+settings.register_profile("long", max_examples=1000)
 
 # Factories are imported inside the fixtures: the pure rules tests must also run
 # without Django (`-p no:django`), and this conftest is theirs too.

@@ -3,11 +3,12 @@ table with the seats handed back: every audience reads the same table as before.
 
 Hypothesis picks the evening (the table's language; fortune, action, set-up and
 flashback rolls, harm taken, resisted or protected against, a group action with a member
-at 0 dice, clocks of every visibility, ticks, undo; the phase loop from a score through
-payoff, heat and entanglements to downtime's activities, with incarceration; a
-character imported from Foundry); the comparison is of each member's pages (PAGES), each
-audience's (AUDIENCE_PAGES) and the shared screen's (FEED, SCREEN_VIEWS) as they read
-them, the text they see (ids, tokens and links aside)."""
+at 0 dice, clocks of every visibility, ticks, undo; the phase loop from a score (a load
+chosen, a flashback priced and paid) through payoff, heat and entanglements to downtime's
+activities, with incarceration; a character imported from Foundry); the comparison is
+of each member's pages (PAGES), each audience's (AUDIENCE_PAGES) and the shared screen's
+(FEED, SCREEN_VIEWS) as they read them, the text they see (ids, tokens and links
+aside)."""
 
 import contextlib
 import difflib
@@ -17,7 +18,6 @@ import re
 from html.parser import HTMLParser
 
 import pytest
-from django.db import connection
 from django.test import Client
 from django.urls import reverse
 from hypothesis import HealthCheck, settings
@@ -43,7 +43,7 @@ from characters.models import Option, Playbook
 from crews import actions as crew_actions
 from crews.actions import prison_claim_choices
 from play import downtime, phases
-from play.models import Phase
+from play.models import DowntimeActivity, Phase
 from rolls import actions as flow
 from rolls import group as flow_group
 from rolls import outcome, undo
@@ -55,6 +55,8 @@ from tests.factories import CharacterFactory, FactionFactory, MembershipFactory,
 from tests.helpers import member, start
 
 SEEDS = st.integers(0, 2**16)
+# A flashback's (stress, what a flashback to downtime is paid with), if the score has one.
+FLASHBACKS = [None, (0, ""), (1, ""), (2, ""), (0, "coin"), (0, "rep")]
 Step = Phase.Step
 PRISON_CLAIMS = [claim["key"] for claim in prison_claim_choices()]
 # What the player picks, on a Foundry import, for what the export does not name.
@@ -299,18 +301,30 @@ class Evening(RuleBasedStateMachine):
     @precondition(lambda self: self.step() == Step.FREE_PLAY)
     @rule(
         seed=SEEDS, plan=st.sampled_from(sorted(score_rules.PLANS)), faction=st.booleans(),
-        gave_up=st.booleans(),
+        gave_up=st.booleans(), load=st.sampled_from(["light", "normal", "heavy"]),
+        flashback=st.sampled_from(FLASHBACKS),
     )  # fmt: skip
-    def score(self, seed, plan, faction, gave_up):
-        """A score from its start to its end, the engagement rolled between."""
+    def score(self, seed, plan, faction, gave_up, load="normal", flashback=None):
+        """A score from its start to its end: a load chosen, the engagement rolled, and
+        perhaps a flashback priced by the GM and paid."""
         target = {"target_faction": self.faction} if faction else {"target_name": "A vault"}
         try:
             phases.start_score(table=self.table, plan=plan, detail="The roof", **target)
         except RuleError:
             return  # coin past the vault: the crew spends it before the next score
+        _, character = self.players[seed % 2]
+        phases.choose_load(character=character, level=load)
         phases.roll_engagement(
             table=self.table, roller=self.table.gm, marks={}, rng=random.Random(seed)
         )
+        if flashback is not None:
+            stress, pay_with = flashback
+            called = phases.call_flashback(
+                table=self.table, character=character, stress=stress, note="The key",
+                downtime=bool(pay_with),
+            )  # fmt: skip
+            with contextlib.suppress(RuleError):  # no coin, or rep, to pay with
+                phases.pay_flashback(flashback=called, pay_with=pay_with)
         phases.end_score(table=self.table, gave_up=gave_up)
 
     @precondition(lambda self: self.step() == Step.PAYOFF)
@@ -428,10 +442,10 @@ class Evening(RuleBasedStateMachine):
             assert after[page] == text, f"{page}: {difference(text, after[page])}"
 
 
-# Fifty evenings on SQLite; PostgreSQL changes only how they are stored, which twenty
-# reach (docs/architecture.md, "Which tests run twice").
+# Fifty evenings, on SQLite and again on PostgreSQL (docs/architecture.md, "Which tests
+# run twice"); a longer Hypothesis profile plays more.
 EVENINGS = settings(
-    max_examples=50 if connection.vendor == "sqlite" else 20,
+    max_examples=max(50, settings.default.max_examples),
     stateful_step_count=8,
     derandomize=True,
     database=None,
@@ -440,6 +454,8 @@ EVENINGS = settings(
 )
 
 
+@pytest.mark.long
+@pytest.mark.timeout(1200)  # some two minutes on PostgreSQL, far more on a crowded machine
 @pytest.mark.django_db
 def test_every_evening_restores_as_it_was_played():
     run_state_machine_as_test(Evening, settings=EVENINGS)
@@ -455,4 +471,43 @@ def test_the_evening_that_once_failed():
     evening.group(seed=7078)
     evening.clock(visibility=Clock.Visibility.KNOWN, segments=4, who=0)
     evening.tick(which=0, by=2)
+    evening.teardown()
+
+
+@pytest.mark.django_db
+def test_an_evening_through_every_downtime_activity_and_the_xp_review():
+    """The whole loop, from a score to the end of its downtime, each of the seven
+    activities taken (a harmed cohort tended among them), then the session's xp marked:
+    drawn evenings reach downtime, but seldom each activity, and never the review."""
+    evening = Evening()
+    evening.head_start(to=Step.ACTIVITIES, seed=5, exposure="contained")
+    assert evening.step() == Step.ACTIVITIES
+    cohort = crew_actions.recruit_cohort(
+        crew=evening.crew, name="Rooks", kind="gang", types=["rooks"], edges=["loyal"],
+        flaws=["wild"],
+        gained_in_play=True,
+    )  # fmt: skip
+    crew_actions.set_cohort_harm(cohort=cohort, harm=2)
+    taken = [("asset", 0), ("project", 0), ("train", 1), ("vice", 1)]
+    for turn, (activity, who) in enumerate(taken):  # the two free activities of each
+        evening.downtime(
+            who=who, seed=turn, activity=activity, pay_with="",
+            overindulgence=sorted(OVERINDULGENCES)[0],
+        )  # fmt: skip
+    ada, cy = (character for _, character in evening.players)
+    for character, coin in ((ada, 2), (cy, 1)):  # each extra activity costs a coin
+        crew_actions.share_coin(crew=evening.crew, character=character, amount=coin)
+    downtime.recover(character=ada, healer="npc", quality=2, pay_with="coin", roller=ada.owner)
+    downtime.reduce_heat(character=cy, action="prowl", pay_with="coin", roller=cy.owner)
+    downtime.tend_cohort(character=ada, cohort=cohort, pay_with="coin")
+    played = DowntimeActivity.objects.filter(score__table=evening.table)
+    assert set(played.values_list("kind", flat=True)) == set(DowntimeActivity.Kind)
+    evening.end_downtime()
+    downtime.start_xp_review(table=evening.table)
+    for character, xp in ((ada, 2), (cy, 0)):
+        downtime.review_character_xp(
+            character=character, triggers={"playbook": xp}, tracks={"insight": xp} if xp else {}
+        )
+    downtime.review_crew_xp(table=evening.table, triggers={"crew_type": 1})
+    downtime.end_session(table=evening.table)
     evening.teardown()

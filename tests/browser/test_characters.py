@@ -196,6 +196,7 @@ def create_with_custom(bo) -> None:
     wait_for_socket(bo)
 
 
+@pytest.mark.long
 def test_two_players_make_characters_and_the_gm_watches_the_sheets(person, make_user, server):
     gm, ada, bo = start_table(person, make_user)
 

@@ -80,6 +80,7 @@ def pick_entanglement(crew: Crew, names: list[str], faction: Faction):
     return min(options, key=lambda option: weight(option[1]))
 
 
+@pytest.mark.long
 def test_a_score_and_its_downtime_played_live(person, server, table_with_crew):
     table, ada, bo = table_with_crew
     base = f"{server.url}/tables/{table.pk}"

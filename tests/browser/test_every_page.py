@@ -24,6 +24,7 @@ SMALL_TARGETS = f"""[...document.querySelectorAll('{CONTROLS}')]
   .map(el => el.outerHTML.slice(0, 120))"""
 
 
+@pytest.mark.long
 def test_every_page_fits_both_widths_and_is_accessible(person, make_user, server):
     table, sable = seed(make_user)
     t = f"/tables/{table.pk}"

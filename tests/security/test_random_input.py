@@ -300,6 +300,7 @@ def extra(scene):
     )
 
 
+@pytest.mark.long
 def test_every_url_as_anyone_with_hostile_values_never_fails_and_refusals_change_nothing(
     client, scene, extra
 ):

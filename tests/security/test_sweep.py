@@ -582,6 +582,7 @@ async def drain(communicator, quiet: float = 0.1) -> bytes:
     return frames
 
 
+@pytest.mark.long
 @pytest.mark.asyncio
 @pytest.mark.django_db(transaction=True)
 async def test_no_hidden_name_or_note_reaches_a_player_or_the_screen(monkeypatch):
