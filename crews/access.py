@@ -3,15 +3,16 @@ question, asked by the step that changes it (crews/steps.py) and by the page tha
 its control (`may` in the sheet's context), so a control is drawn exactly when its step
 is allowed.
 
-How a Blades group shares the sheet: the crew belongs to the players, so by default they
-write its identity (name, reputation, lair, hunting grounds, notes), spend its advances
-on special abilities and upgrades, and look after their cohorts. The books the GM runs
-through the phases (tier, hold, rep, claims, heat, wanted level, coin and crew xp) are
-the GM's by default, because payoff, heat and entanglements set them. A GM can change
-either default on the sheet: `players_edit_sheet` (on by default) and
-`players_keep_books` (off by default). The GM can always do everything, and some calls
-are the GM's alone whatever the settings. Factions are the GM's alone; players only see
-what is not hidden.
+How a Blades group shares the sheet: the crew belongs to the players. Anyone at the
+table founds it (000, 001: each player "works with the other players to create the
+crew"), and by default the players write its identity (name, reputation, lair, hunting
+grounds, notes), spend its advances on special abilities and upgrades, and look after
+their cohorts. The books the GM runs through the phases (tier, hold, rep, claims, heat,
+wanted level, coin and crew xp) are the GM's by default, because payoff, heat and
+entanglements set them. A GM can change either default on the sheet:
+`players_edit_sheet` (on by default) and `players_keep_books` (off by default). The GM
+can always do everything, and some calls are the GM's alone whatever the settings.
+Factions are the GM's alone; players only see what is not hidden.
 
 Each predicate takes the audience (GM or player) rather than a user: every player at a
 table has the same rights on its crew, so one render serves all of them.
@@ -41,8 +42,13 @@ def can_keep_books(is_gm: bool, crew: Crew | None) -> bool:
 
 
 def can_found_crew(is_gm: bool, crew: Crew | None = None) -> bool:
-    """Founding the table's crew: its type, name and the choices of crew creation."""
-    return is_gm
+    """Founding the table's crew: its type, name and the choices of crew creation. Any
+    member, GM or player, while the table has none. Nothing chosen there is a GM's call:
+    the books a crew starts with are the rules' numbers. The GM's calls of crew creation
+    (the status of the factions its upgrades helped or hurt, its contact's friend and
+    enemy) are faction status, kept on the ladder (`can_keep_factions`); who keeps the
+    sheet afterwards is `can_settle_keepers`."""
+    return crew is None
 
 
 def can_correct_books(is_gm: bool, crew: Crew | None) -> bool:
@@ -80,7 +86,7 @@ def can_share_screen(is_gm: bool, crew: Crew | None = None) -> bool:
 
 
 REFUSALS: dict[Question, str] = {
-    can_found_crew: _("Only the GM founds the crew."),
+    can_found_crew: _("This table already has a crew."),
     can_edit_sheet: _("The GM keeps the crew sheet at this table."),
     can_keep_books: _("The GM keeps the crew's books at this table."),
     can_correct_books: _("Only the GM corrects tier, hold and wanted level."),

@@ -135,7 +135,8 @@ def create_crew(
             )
             for cohort in data["starting_cohorts"]:
                 Cohort.objects.create(crew=crew, kind=cohort["kind"], types=[cohort["type"]])
-        # A page waiting on "No crew yet" has no section to swap: the whole sheet goes.
+        # A page still showing the founding form (to anyone at the table) has no
+        # section to swap: the whole sheet goes, to the GM and the players alike.
         _push(crew, "created")
     return crew
 

@@ -33,21 +33,19 @@ def crew_detail(request: HttpRequest, table_id: int) -> HttpResponse:
     table, membership = access_table(request.user, table_id)
     crew = queries.crew_sheet(table.pk)
     if crew is None:
-        founds = access.can_found_crew(membership.is_gm)
-        context = {"table": table, "may": {"found_crew": founds}}
-        if founds:
-            crew_type = request.GET.get("crew_type") or crew_type_choices()[0][0]
-            context.update(
-                _create_forms(table, CrewCreateForm(), CrewChoicesForm(crew_type=crew_type))
-            )
-            if request.htmx:
-                # The crew type changed: its sheet's choices follow.
-                return render(request, f"{CREW_PAGE}#crew-choices", context)
+        # No crew yet: the founding form, drawn where `may.found_crew` says.
+        crew_type = request.GET.get("crew_type") or crew_type_choices()[0][0]
+        choices = CrewChoicesForm(crew_type=crew_type)
+        context = _founding(table, membership, CrewCreateForm(), choices)
+        if request.htmx:
+            # The crew type changed: its sheet's choices follow.
+            return render(request, f"{CREW_PAGE}#crew-choices", context)
         return render(request, CREW_PAGE, context)
     return render(request, CREW_PAGE, _page_context(table, membership, crew))
 
 
-def _create_forms(table, form: CrewCreateForm, choices: CrewChoicesForm) -> dict:
+def _founding(table, membership, form: CrewCreateForm, choices: CrewChoicesForm) -> dict:
+    """The page of a table with no crew: its founding form, with who may send it."""
     form.fields["crew_type"].widget.attrs.update(
         {
             "hx-get": reverse("crew_detail", args=[table.pk]),
@@ -55,7 +53,12 @@ def _create_forms(table, form: CrewCreateForm, choices: CrewChoicesForm) -> dict
             "hx-swap": "morph",
         }
     )
-    return {"create_form": form, "choices_form": choices}
+    return {
+        "table": table,
+        "may": access.may(membership.is_gm, None),
+        "create_form": form,
+        "choices_form": choices,
+    }
 
 
 def _page_context(table, membership, crew, **extra) -> dict:
@@ -63,14 +66,13 @@ def _page_context(table, membership, crew, **extra) -> dict:
 
 
 def _create_refused(request, error: RuleError) -> HttpResponse:
-    table, _ = access_table(request.user, request.resolver_match.kwargs["table_id"])
+    table, membership = access_table(request.user, request.resolver_match.kwargs["table_id"])
     crew_type = request.POST.get("crew_type", "")
     choices = CrewChoicesForm(request.POST, crew_type=crew_type)
     # The bound form again, the refusal as its error: nothing chosen is lost.
     choices.is_valid()
     choices.add_error(None, str(error))
-    context = {"table": table, "may": {"found_crew": True}}
-    context.update(_create_forms(table, CrewCreateForm(request.POST), choices))
+    context = _founding(table, membership, CrewCreateForm(request.POST), choices)
     return render(request, CREW_PAGE, context, status=422)
 
 
@@ -79,14 +81,15 @@ def _create_refused(request, error: RuleError) -> HttpResponse:
 @answers_refusals(_create_refused)
 def crew_create(request: HttpRequest, table_id: int) -> HttpResponse:
     table, membership = access_table(request.user, table_id)
+    # Asked as the form was drawn, with no crew: one founded since is refused by the
+    # action, in its transaction, beside the bound form.
     access.require(access.can_found_crew, membership, None)
     form = CrewCreateForm(request.POST)
     choices = CrewChoicesForm(request.POST, crew_type=request.POST.get("crew_type", ""))
     if form.is_valid() and choices.is_valid():
         actions.create_crew(table=table, **form.cleaned_data, **choices.choices())
         return redirect("crew_detail", table_id=table.pk)
-    context = {"table": table, "may": {"found_crew": True}, **_create_forms(table, form, choices)}
-    return render(request, CREW_PAGE, context, status=422)
+    return render(request, CREW_PAGE, _founding(table, membership, form, choices), status=422)
 
 
 def _section(request, table, membership, part: str, *, status: int = 200, **extra) -> HttpResponse:

@@ -21,7 +21,8 @@ def test_the_crew_chooses_its_ability_in_creation_and_a_waiting_player_sees_it(
     crew_url = gm.url.rstrip("/") + "/crew/"
     ada.set_viewport_size(PHONE)
     ada.goto(crew_url)
-    expect(ada.get_by_role("heading", name="No crew yet")).to_be_visible()
+    # A player is invited to found it too; here the GM does, and Ada's form gives way.
+    expect(ada.get_by_role("heading", name="Found the crew")).to_be_visible()
     wait_for_socket(ada)
     gm.goto(crew_url)
     gm.get_by_label("Crew type", exact=True).select_option(label="Shadows")
@@ -42,6 +43,35 @@ def test_the_crew_chooses_its_ability_in_creation_and_a_waiting_player_sees_it(
         expect(page.get_by_text("Fitz")).to_be_visible()
     expect(ada.get_by_role("img", name="Vault: 1 of 2 boxes")).to_be_attached()
     assert_accessible(ada)
+    assert_fits_phone(ada)
+
+
+def test_a_player_founds_the_crew_and_the_gm_sees_the_sheet_live(person, make_user, server):
+    """Issue 40: each player "works with the other players to create the crew"."""
+    gm, ada, _ = start_table(person, make_user)
+    crew_url = gm.url.rstrip("/") + "/crew/"
+    gm.goto(crew_url)
+    expect(gm.get_by_role("heading", name="Found the crew")).to_be_visible()
+    wait_for_socket(gm)
+    ada.set_viewport_size(PHONE)
+    ada.goto(crew_url)
+    expect(ada.get_by_text("anyone at the table may found it")).to_be_visible()
+    ada.get_by_label("Crew type", exact=True).select_option(label="Bravos")
+    ada.get_by_role("radio", name="Blood Brothers", exact=False).check()
+    ada.get_by_role("radio", name="Meg, pit-fighter").check()
+    ada.get_by_label("Crew name").fill("The Red Sashes")
+    assert_accessible(ada)
+    ada.get_by_role("button", name="Create the crew").click()
+    expect(ada.get_by_role("heading", name="The Red Sashes", level=1)).to_be_visible()
+    # The GM's page swaps its own form for the sheet, drawn for the GM: the books'
+    # buttons and who keeps the sheet, which stay the GM's.
+    expect(gm.get_by_role("heading", name="The Red Sashes", level=1)).to_be_visible(timeout=15_000)
+    abilities = gm.locator("section", has=gm.get_by_role("heading", name="Special abilities"))
+    expect(abilities.get_by_text("Blood Brothers", exact=True)).to_be_visible()
+    expect(gm.get_by_role("button", name="Heat 1 of 9")).to_be_visible()
+    expect(gm.get_by_role("heading", name="Who keeps the sheet")).to_be_visible()
+    expect(ada.get_by_role("button", name="Heat 1 of 9")).to_have_count(0)
+    expect(ada.get_by_role("heading", name="Who keeps the sheet")).to_have_count(0)
     assert_fits_phone(ada)
 
 

@@ -1,10 +1,13 @@
 import pytest
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
 from django.urls import reverse
 
 from blades.rules.character import RuleError
 from crews import actions
 from crews.models import Claim, Cohort, Crew
 from tests.factories import CrewFactory, FactionFactory
+from tests.helpers import listen
 
 
 def test_create_crew_takes_the_types_defaults(crew):
@@ -73,10 +76,70 @@ def test_an_ability_of_the_type_picked_before_is_refused_by_name(client, table, 
     assert not Crew.objects.exists()
 
 
-def test_player_cannot_create_the_crew(client, table, player):
+def test_a_player_founds_the_crew_and_every_page_gets_the_sheet(
+    client, table, player, django_capture_on_commit_callbacks
+):
+    """Issue 40: each player "works with the other players to create the crew" (000,
+    001), through the GM's own founding form, choices and all."""
     client.force_login(player)
-    response = client.post(reverse("crew_create", args=[table.pk]), {"crew_type": "cult"})
-    assert response.status_code == 403
+    page = client.get(reverse("crew_detail", args=[table.pk]), {"crew_type": "smugglers"})
+    assert "anyone at the table may found it" in page.text
+    assert f'action="{reverse("crew_create", args=[table.pk])}"' in page.text
+    probes = [listen(table.pk, is_gm) for is_gm in (False, True)]
+    data = {"crew_type": "smugglers", "name": "Tide", "ability": "ghost_passage",
+            "start_0": "carriage", "upgrades": ["vault", "boat"], "contact": "Sera"}  # fmt: skip
+    with django_capture_on_commit_callbacks(execute=True):
+        response = client.post(reverse("crew_create", args=[table.pk]), data)
+    assert response.status_code == 302
+    crew = Crew.objects.get(table=table)
+    assert (crew.name, crew.abilities, crew.contact) == ("Tide", ["ghost_passage"], "Sera")
+    assert crew.upgrades == {"carriage": 1, "prowess": 1, "vault": 1, "boat": 1}
+    # The rules' starting books, whoever founds it (SRD_FACTS §6.2).
+    assert (crew.tier, crew.hold, crew.rep, crew.coin, crew.heat) == (0, "strong", 0, 2, 0)
+    layer = get_channel_layer()
+    for probe in probes:
+        frame = async_to_sync(layer.receive)(probe)["html"]
+        assert 'id="crew-body" hx-swap-oob="morph"' in frame and "Ghost Passage" in frame
+
+
+@pytest.mark.parametrize("who", ["outsider", "logged out"])
+def test_a_stranger_cannot_found_the_crew(client, table, outsider, who):
+    if who == "outsider":
+        client.force_login(outsider)
+    data = {"crew_type": "cult", "name": "Interlopers"}
+    response = client.post(reverse("crew_create", args=[table.pk]), data)
+    if who == "outsider":
+        assert response.status_code == 404
+    else:
+        assert response.status_code == 302 and response.url.startswith(reverse("login"))
+    assert not Crew.objects.exists()
+
+
+def test_the_gms_calls_stay_the_gms_after_a_player_founds(client, table, player):
+    """Founding sets only what the rules fix or the players choose. Who keeps the sheet
+    and the books, and the factions' status (the GM's calls of crew creation: the
+    factions its upgrades helped or hurt, its contact's friend and enemy), stay the
+    GM's."""
+    faction = FactionFactory(table=table, status=0)
+    client.force_login(player)
+    client.post(reverse("crew_create", args=[table.pk]), {"crew_type": "cult", "name": "Us"})
+    crew = Crew.objects.get(table=table)
+    settings = {"players_keep_books": "on", "players_edit_sheet": "on", "xp_track": "10"}
+    refused = client.post(reverse("crew_settings", args=[table.pk]), settings)
+    assert refused.status_code == 403
+    status = reverse("faction_status", args=[table.pk, faction.pk])
+    assert client.post(status, {"delta": "1"}).status_code == 403
+    page = client.get(reverse("crew_detail", args=[table.pk])).text
+    assert "/crew/settings/" not in page and "/crew/heat/" not in page
+    crew.refresh_from_db()
+    faction.refresh_from_db()
+    assert (crew.players_keep_books, crew.xp_track, faction.status) == (False, 8, 0)
+    # A second founding, by anyone, is refused beside the form.
+    again = client.post(
+        reverse("crew_create", args=[table.pk]), {"crew_type": "cult", "name": "Two"}
+    )
+    assert again.status_code == 422 and "This table already has a crew." in again.text
+    assert Crew.objects.get().name == "Us"
 
 
 def test_heat_rolls_over_into_wanted(crew):

@@ -167,12 +167,14 @@ def test_non_member_gets_404(client, crew, outsider, name, args):
     assert client.get(url("crew_detail", crew)).status_code == 404
 
 
-def test_no_crew_yet(client, table, gm, player):
-    client.force_login(player)
-    assert "No crew yet" in client.get(reverse("crew_detail", args=[table.pk])).content.decode()
-    client.force_login(gm)
-    assert "Found the crew" in client.get(reverse("crew_detail", args=[table.pk])).content.decode()
-    assert client.post(reverse("crew_heat", args=[table.pk]), {"amount": "1"}).status_code == 404
+def test_no_crew_yet_invites_everyone_to_found_it(client, table, gm, player):
+    for user in (player, gm):
+        client.force_login(user)
+        page = client.get(reverse("crew_detail", args=[table.pk])).text
+        assert "Found the crew" in page and "anyone at the table may found it" in page
+        assert reverse("crew_create", args=[table.pk]) in page
+        heat = client.post(reverse("crew_heat", args=[table.pk]), {"amount": "1"})
+        assert heat.status_code == 404
 
 
 def test_player_page_has_no_book_controls(client, crew, player):
