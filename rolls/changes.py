@@ -70,8 +70,6 @@ class Changes(list):
         before = before.get()
         try:
             result = change(character=character, **kwargs)
-        except RuleError:
-            raise
         except ValueError as error:  # a sheet value the arithmetic cannot take
             raise RuleError(str(error)) from error
         after = Character.objects.filter(pk=character.pk).values(*TRACKED).get()

@@ -8,9 +8,12 @@ from blades.rules.words import Plural, Term, Words, _, ngettext
 __all__ = ["Plural", "RuleError", "Term", "_", "ngettext"]
 
 
-class RuleError(ValueError):
+class RuleError(Exception):
     """A move the rules (or the roll's progress) do not allow; the message is written for
     the player and shown beside the control they used. Nothing was changed.
+
+    Not a ValueError: an `except ValueError` meant for a bad number or a bad file must
+    not swallow a refusal, and a refusal must not hang on the order of except clauses.
 
     `message` is marked (`_("Stress stops at %(limit)s.")`, or `ngettext(...)`) and its
     params are given by name (`limit=9`). `field` names the form field the message

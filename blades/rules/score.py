@@ -6,7 +6,7 @@ applies what these return.
 """
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from blades.rules.character import (
     COIN_MAX,
@@ -209,6 +209,35 @@ class Choice:
         return tuple(name for name, needed in wanted.items() if needed)
 
 
+@dataclass(frozen=True)
+class Price:
+    """A price that follows the crew or the faction involved: `base`, and one more per
+    step of `per` ("wanted", "crew_tier" or "faction_tier"), paid in each cost of `pays`
+    and read in the choice's words as `param`. `unnamed` is the choice's words while the
+    faction is not named, its tier unknown: the price said per tier."""
+
+    per: str
+    pays: tuple[str, ...]
+    param: str
+    base: int = 0
+    unnamed: str = ""
+
+
+@dataclass(frozen=True)
+class Way:
+    """A row of WAYS_OUT: a choice as the book words it (as `Choice`), its price
+    where it follows the crew or the faction, and `when`, the state of the crew it is
+    offered in."""
+
+    key: str
+    words: str | Plural
+    cost: Cost = field(default_factory=Cost)
+    needs_faction: bool = False
+    params: Mapping[str, object] = field(default_factory=dict)
+    price: Price | None = None
+    when: str = ""
+
+
 # Interrogation: "they beat you up (level 2 harm) and you tell them what they want to know
 # (+3 heat). You can resist each of those consequences separately" (003): the beating
 # stands, is reduced a level or avoided; the talking stands or is avoided.
@@ -225,8 +254,8 @@ _TALKED = {
 }
 
 
-def _interrogation() -> tuple[Choice, ...]:
-    choices = []
+def _interrogation() -> tuple[Way, ...]:
+    ways = []
     for harm in range(INTERROGATION_HARM, -1, -1):
         for heat, words in _TALKED.items():
             standing = harm == INTERROGATION_HARM and heat == INTERROGATION_HEAT
@@ -234,8 +263,14 @@ def _interrogation() -> tuple[Choice, ...]:
             if standing:
                 words = _("%(beaten)s; talks, +%(heat)s heat (each can be resisted)")
             params = {"beaten": _BEATEN[harm], "heat": heat}
-            choices.append(Choice(key, words, Cost(heat=heat, harm=harm), params=params))
-    return tuple(choices)
+            ways.append(Way(key, words, Cost(heat=heat, harm=harm), params=params))
+    return tuple(ways)
+
+
+def _per_faction_tier(param: str, unnamed: str, pays: tuple[str, ...] = ()) -> Price:
+    """1 per tier of the faction involved ("1 rep per Tier", 003), paid in `pays` (else
+    in `param`), and said per tier (`unnamed`) until the GM names the faction."""
+    return Price(per="faction_tier", pays=pays or (param,), param=param, unnamed=unnamed)
 
 
 # At wanted level 0 "the constables give you a beating to teach you a lesson (suffer level 3
@@ -243,13 +278,138 @@ def _interrogation() -> tuple[Choice, ...]:
 # of a few weeks inside.
 BEATING_HARM = 3
 
-
-def _beating(wanted: int) -> tuple[Choice, ...]:
-    if wanted:
-        return ()
-    words = _("Hand a PC over for a beating: level %(harm)s harm, no resistance")
-    cost = Cost(harm=BEATING_HARM, clear_heat=True)
-    return (Choice("beating", words, cost, params={"harm": BEATING_HARM}),)
+# Each entanglement's ways out (003; The Usual Suspects from RULES.md), in the order they
+# are offered. Choices that are not book changes carry no cost: the table plays them out.
+# A row's `when` is a state of the crew that entanglement_choices tells ("unwanted": at
+# wanted level 0); a priced Plural's count is set to its price when it is offered.
+WAYS_OUT: dict[str, tuple[Way, ...]] = {
+    "Arrest": (
+        Way(
+            "pay",
+            _("Pay off the squad: %(coin)s coin"),
+            price=Price(per="wanted", pays=("coin",), param="coin", base=3),
+        ),
+        Way(
+            "hand_over",
+            _("Hand someone over (incarceration: wanted −1, heat cleared)"),
+            Cost(incarcerate=True),
+        ),
+        Way("resist", _("Resist or escape: play it out")),
+        Way(
+            "beating",
+            _("Hand a PC over for a beating: level %(harm)s harm, no resistance"),
+            Cost(harm=BEATING_HARM, clear_heat=True),
+            params={"harm": BEATING_HARM},
+            when="unwanted",
+        ),
+    ),
+    "Cooperation": (
+        # "If you don't have a +3 faction status, you avoid entanglements right now."
+        Way(
+            "avoid",
+            _("No faction at +3 status: no entanglement this time"),
+            when="no allies",
+        ),
+        Way("favour", _("Do the favour: play it out"), when="allies"),
+        Way(
+            "forfeit",
+            _("Refuse and forfeit %(rep)s rep"),
+            needs_faction=True,
+            price=_per_faction_tier("rep", _("Refuse and forfeit 1 rep per tier of the faction")),
+            when="allies",
+        ),
+        Way(
+            "status",
+            _("Refuse and lose 1 status with them"),
+            Cost(status=-1),
+            needs_faction=True,
+            when="allies",
+        ),
+    ),
+    "Demonic Notice": (
+        Way("bargain", _("Accept the demon's bargain: play it out")),
+        Way("hide", _("Hide until it loses interest: forfeit 3 rep"), Cost(rep=3)),
+        Way("deal", _("Deal with it another way: play it out")),
+    ),
+    "Flipped": (Way("flipped", _("A contact, patron or client turns: play it out")),),
+    "Gang Trouble": (
+        Way(
+            "face",
+            _("Lose face: forfeit %(rep)s rep"),
+            price=Price(per="crew_tier", pays=("rep",), param="rep", base=1),
+        ),
+        Way("example", _("Make an example of a member: play it out")),
+        Way("reprisals", _("Face reprisals from the wronged party: play it out")),
+    ),
+    "Interrogation": (
+        Way("pay", _("Pay them off: 3 coin"), Cost(coin=3)),
+        *_interrogation(),
+    ),
+    "Questioning": (
+        Way("fortune", _("Fortune roll: 1-3 +2 heat, 4/5 +1 heat"), Cost(fortune=True)),
+        Way("pay", _("Pay them off: 2 coin"), Cost(coin=2)),
+    ),
+    "Reprisals": (
+        # "Pay them (1 rep and 1 coin) per Tier of the enemy" (003).
+        Way(
+            "pay",
+            ngettext(
+                "Pay %(price)s rep and %(price)s coin",
+                "Pay %(price)s rep and %(price)s coin",
+                0,
+            ),
+            needs_faction=True,
+            price=_per_faction_tier(
+                "price", _("Pay 1 rep and 1 coin per tier of the faction"), pays=("rep", "coin")
+            ),
+        ),
+        Way("allow", _("Let them have their way: play it out")),
+        Way("fight", _("Fight back: play it out")),
+    ),
+    "Rivals": (
+        Way(
+            "rep",
+            _("Forfeit %(rep)s rep"),
+            needs_faction=True,
+            price=_per_faction_tier("rep", _("Forfeit 1 rep per tier of the faction")),
+        ),
+        Way(
+            "coin",
+            ngettext("Forfeit %(coin)s coin", "Forfeit %(coin)s coin", 0),
+            needs_faction=True,
+            price=_per_faction_tier("coin", _("Forfeit 1 coin per tier of the faction")),
+        ),
+        Way(
+            "stand",
+            _("Stand up to them: lose 1 status with them"),
+            Cost(status=-1),
+            needs_faction=True,
+        ),
+    ),
+    "Show of Force": (
+        Way("hold", _("No claims to give: lose 1 hold"), Cost(hold=1), when="no claims"),
+        Way("claim", _("Give them 1 claim"), Cost(claim=True), when="claims"),
+        Way(
+            "war",
+            _("Go to war with them (status −3)"),
+            Cost(war=True),
+            needs_faction=True,
+            when="claims",
+        ),
+    ),
+    "Unquiet Dead": (
+        Way("occultist", _("Hire an occultist (acquire asset): play it out")),
+        Way("deal", _("Deal with it yourselves: play it out")),
+    ),
+    "The Usual Suspects": (
+        Way(
+            "fortune",
+            _("Fortune roll: 1-3 +2 heat, 4/5 they suffer level 2 harm"),
+            Cost(fortune=True),
+        ),
+        Way("pay", _("Pay them off: 1 coin"), Cost(coin=1)),
+    ),
+}
 
 
 def entanglement_choices(
@@ -268,146 +428,37 @@ def entanglement_choices(
     marked `needs_faction` wait for the faction;
     `claims` is how many claims the crew could give up (Show of Force costs hold without);
     `allies` says whether any faction stands at +3 status with the crew (Cooperation).
-    Choices that are not book changes carry no cost: the table plays them out.
     """
-    match name:
-        case "Arrest":
-            return (
-                Choice(
-                    "pay",
-                    _("Pay off the squad: %(coin)s coin"),
-                    Cost(coin=wanted + 3),
-                    params={"coin": wanted + 3},
-                ),
-                Choice(
-                    "hand_over",
-                    _("Hand someone over (incarceration: wanted −1, heat cleared)"),
-                    Cost(incarcerate=True),
-                ),
-                Choice("resist", _("Resist or escape: play it out")),
-                *_beating(wanted),
-            )
-        case "Cooperation":
-            # "If you don't have a +3 faction status, you avoid entanglements right now."
-            if not allies:
-                return (Choice("avoid", _("No faction at +3 status: no entanglement this time")),)
-            tier = faction_tier or 0
-            return (
-                Choice("favour", _("Do the favour: play it out")),
-                Choice(
-                    "forfeit",
-                    _("Refuse and forfeit 1 rep per tier of the faction")
-                    if faction_tier is None
-                    else _("Refuse and forfeit %(rep)s rep"),
-                    Cost(rep=tier),
-                    needs_faction=True,
-                    params={"rep": tier},
-                ),
-                Choice(
-                    "status",
-                    _("Refuse and lose 1 status with them"),
-                    Cost(status=-1),
-                    needs_faction=True,
-                ),
-            )
-        case "Demonic Notice":
-            return (
-                Choice("bargain", _("Accept the demon's bargain: play it out")),
-                Choice("hide", _("Hide until it loses interest: forfeit 3 rep"), Cost(rep=3)),
-                Choice("deal", _("Deal with it another way: play it out")),
-            )
-        case "Flipped":
-            return (Choice("flipped", _("A contact, patron or client turns: play it out")),)
-        case "Gang Trouble":
-            return (
-                Choice(
-                    "face",
-                    _("Lose face: forfeit %(rep)s rep"),
-                    Cost(rep=crew_tier + 1),
-                    params={"rep": crew_tier + 1},
-                ),
-                Choice("example", _("Make an example of a member: play it out")),
-                Choice("reprisals", _("Face reprisals from the wronged party: play it out")),
-            )
-        case "Interrogation":
-            return (Choice("pay", _("Pay them off: 3 coin"), Cost(coin=3)), *_interrogation())
-        case "Questioning":
-            return (
-                Choice("fortune", _("Fortune roll: 1-3 +2 heat, 4/5 +1 heat"), Cost(fortune=True)),
-                Choice("pay", _("Pay them off: 2 coin"), Cost(coin=2)),
-            )
-        case "Reprisals":
-            # "Pay them (1 rep and 1 coin) per Tier of the enemy" (003).
-            price = faction_tier or 0
-            return (
-                Choice(
-                    "pay",
-                    _("Pay 1 rep and 1 coin per tier of the faction")
-                    if faction_tier is None
-                    else ngettext(
-                        "Pay %(price)s rep and %(price)s coin",
-                        "Pay %(price)s rep and %(price)s coin",
-                        price,
-                    ),
-                    Cost(rep=price, coin=price),
-                    needs_faction=True,
-                    params={"price": price},
-                ),
-                Choice("allow", _("Let them have their way: play it out")),
-                Choice("fight", _("Fight back: play it out")),
-            )
-        case "Rivals":
-            tier = faction_tier or 0
-            return (
-                Choice(
-                    "rep",
-                    _("Forfeit 1 rep per tier of the faction")
-                    if faction_tier is None
-                    else _("Forfeit %(rep)s rep"),
-                    Cost(rep=tier),
-                    needs_faction=True,
-                    params={"rep": tier},
-                ),
-                Choice(
-                    "coin",
-                    _("Forfeit 1 coin per tier of the faction")
-                    if faction_tier is None
-                    else ngettext("Forfeit %(coin)s coin", "Forfeit %(coin)s coin", tier),
-                    Cost(coin=tier),
-                    needs_faction=True,
-                    params={"coin": tier},
-                ),
-                Choice(
-                    "stand",
-                    _("Stand up to them: lose 1 status with them"),
-                    Cost(status=-1),
-                    needs_faction=True,
-                ),
-            )
-        case "Show of Force":
-            if claims < 1:
-                return (Choice("hold", _("No claims to give: lose 1 hold"), Cost(hold=1)),)
-            return (
-                Choice("claim", _("Give them 1 claim"), Cost(claim=True)),
-                Choice(
-                    "war", _("Go to war with them (status −3)"), Cost(war=True), needs_faction=True
-                ),
-            )
-        case "Unquiet Dead":
-            return (
-                Choice("occultist", _("Hire an occultist (acquire asset): play it out")),
-                Choice("deal", _("Deal with it yourselves: play it out")),
-            )
-        case "The Usual Suspects":
-            return (
-                Choice(
-                    "fortune",
-                    _("Fortune roll: 1-3 +2 heat, 4/5 they suffer level 2 harm"),
-                    Cost(fortune=True),
-                ),
-                Choice("pay", _("Pay them off: 1 coin"), Cost(coin=1)),
-            )
-    raise RuleError(_("“%(name)s” is not an entanglement."), name=name)
+    if name not in WAYS_OUT:
+        raise RuleError(_("“%(name)s” is not an entanglement."), name=name)
+    crew = {
+        "": True,
+        "unwanted": wanted == 0,
+        "allies": allies,
+        "no allies": not allies,
+        "claims": claims >= 1,
+        "no claims": claims < 1,
+    }
+    steps = {"wanted": wanted, "crew_tier": crew_tier, "faction_tier": faction_tier or 0}
+    named = faction_tier is not None
+    return tuple(_priced(way, steps, named) for way in WAYS_OUT[name] if crew[way.when])
+
+
+def _priced(way: Way, steps: Mapping[str, int], named: bool) -> Choice:
+    choice = Choice(way.key, way.words, way.cost, way.needs_faction, way.params)
+    price = way.price
+    if price is None:
+        return choice
+    amount = price.base + steps[price.per]
+    words = price.unnamed if price.unnamed and not named else way.words
+    if isinstance(words, Plural):
+        words = words._replace(count=amount)
+    return replace(
+        choice,
+        words=words,
+        cost=replace(way.cost, **dict.fromkeys(price.pays, amount)),
+        params={**way.params, price.param: amount},
+    )
 
 
 QUESTIONING_DICE = 2  # "Roll 2d for a normal person"

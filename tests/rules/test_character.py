@@ -81,10 +81,6 @@ def harm(**rows: tuple[str, ...]) -> dict[int, tuple[str, ...]]:
 # --- Actions and attributes -------------------------------------------------------------
 
 
-def test_rule_error_is_a_value_error():
-    assert issubclass(RuleError, ValueError)
-
-
 def test_actions_in_sheet_order():
     assert ACTIONS == (
         "hunt",

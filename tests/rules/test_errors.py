@@ -35,3 +35,8 @@ def test_a_count_chooses_the_form(spanish):
         return str(RuleError(ngettext("%(n)s box.", "%(n)s boxes.", n), n=n))
 
     assert (boxes(1), boxes(2)) == ("1 casilla.", "2 casillas.")
+
+
+def test_a_refusal_is_not_a_value_error():
+    # An `except ValueError` meant for a bad number must not swallow a refusal.
+    assert not issubclass(RuleError, ValueError)

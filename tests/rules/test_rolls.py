@@ -297,10 +297,6 @@ def test_action_pool_refuses_negative_rating():
         action_pool(-1)
 
 
-def test_rule_error_is_a_value_error():
-    assert issubclass(RuleError, ValueError)
-
-
 @pytest.mark.parametrize(
     ("push_dice", "push_effect", "stress"),
     [(False, False, 0), (True, False, 2), (False, True, 2), (True, True, 4)],
