@@ -39,7 +39,7 @@ from blades.rules.flow import FLASHBACK_COSTS, SETUP_BENEFITS
 from blades.rules.rolls import OVERINDULGENCES, Effect, Position, RollKind
 from characters import actions as character_actions
 from characters.foundry import read_actor
-from characters.models import Option, Playbook
+from characters.models import Character, Option, Playbook
 from crews import actions as crew_actions
 from crews.actions import prison_claim_choices
 from play import downtime, phases
@@ -86,8 +86,12 @@ class Visible(HTMLParser):
 PAGES = ("table_detail",)
 # What an audience reads, the GM's or the players' (any player's the same): the journal
 # and its Markdown, the dice statistics (each player's rolls their own: a seat handed back
-# takes its rolls with it).
-AUDIENCE_PAGES = ("journal", "journal_campaign", "dice_statistics")
+# takes its rolls with it), the crew's sheet, the factions, the phase of play and each
+# character's sheet.
+AUDIENCE_PAGES = (
+    "journal", "journal_campaign", "dice_statistics", "crew_detail", "faction_list",
+    "phase_detail", "character_sheet",
+)  # fmt: skip
 # What the shared screen's link opens, to anyone: its JSON feed, and the views drawn from
 # it, the TV's page and a stream's overlays (each a part of the TV's page).
 FEED = "screen_feed"
@@ -128,6 +132,11 @@ def readings(table, members, audience_pages, screen_views) -> dict[str, str]:
         client.force_login(user)
         pages = PAGES + audience_pages if user in members[:2] else PAGES
         for page in pages:
+            if page == "character_sheet":  # one each, known by name: ids are the table's
+                for character in Character.objects.filter(table=table).order_by("name"):
+                    url = reverse(page, args=[table.pk, character.pk])
+                    read[f"{character.name}'s sheet as {user.username}"] = seen(client, url)
+                continue
             read[f"{page} as {user.username}"] = seen(client, reverse(page, args=[table.pk]))
     client.logout()
     # The screen's link is made anew for each table, as the GM makes one: a file never
