@@ -8,10 +8,6 @@ htmx.config.wsReconnectDelay = (retryCount) => {
 // A refused form comes back as 422 with its errors: swap it in like a success.
 htmx.config.responseHandling.unshift({ code: "422", swap: true });
 
-// Mark the page while its socket is down, so nobody trusts a stale view.
-document.addEventListener("htmx:wsOpen", () => (document.body.dataset.socket = "open"));
-document.addEventListener("htmx:wsClose", () => (document.body.dataset.socket = "closed"));
-
 // The morph swap. idiomorph's own htmx extension (in its npm package, since moved to
 // htmx-extensions) claims every other swap style as inline too, and so put the wrapper
 // of an appending push (afterbegin:#roll-log) into the list (idiomorph#148).
@@ -26,7 +22,7 @@ htmx.defineExtension("morph", {
 // field someone changed and has not sent, and fold a <details> they opened: those stay
 // as the person left them. A form's values become its defaults when it is sent, so its
 // answer refills it, keeping only what was typed since (the next clock's name, while
-// the last one is on its way).
+// the last one is on its way); one that never went gets back the defaults it had.
 const sending = new Set(); // forms whose answers are on their way
 const keep = new WeakSet(); // fields whose unsent change the morph under way keeps
 
@@ -55,15 +51,21 @@ Idiomorph.defaults.callbacks.beforeAttributeUpdated = (name, el, kind) => {
 };
 
 document.addEventListener("htmx:beforeRequest", (event) => {
-  const form = event.detail.elt.closest("form");
+  const [form, xhr] = [event.detail.elt.closest("form"), event.detail.xhr];
   if (!form) return;
+  const fields = Array.from(form.querySelectorAll("input:not([type=file]), textarea"));
+  const options = Array.from(form.querySelectorAll("option"));
+  const had = [fields.map((f) => [f.defaultValue, f.defaultChecked]), options.map((o) => o.defaultSelected)];
   sending.add(form);
-  event.detail.xhr.addEventListener("loadend", () => sending.delete(form));
-  for (const field of form.querySelectorAll("input:not([type=file]), textarea")) {
-    field.defaultChecked = field.checked;
-    field.defaultValue = field.value;
-  }
-  for (const option of form.querySelectorAll("option")) option.defaultSelected = option.selected;
+  xhr.addEventListener("loadend", () => {
+    sending.delete(form);
+    // Not sent, or not made and no form to show (not a 422): what was typed is unsent.
+    if (xhr.status !== 0 && (xhr.status < 400 || xhr.status === 422)) return;
+    fields.forEach((field, i) => ([field.defaultValue, field.defaultChecked] = had[0][i]));
+    options.forEach((option, i) => (option.defaultSelected = had[1][i]));
+  });
+  for (const field of fields) [field.defaultValue, field.defaultChecked] = [field.value, field.checked];
+  for (const option of options) option.defaultSelected = option.selected;
 });
 
 // A morph may take the focused control away (the Assist button, once assisted) or turn

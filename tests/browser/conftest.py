@@ -8,8 +8,11 @@ shared with the scale suite.
 """
 
 import pytest
+from django.apps import apps
 from django.db import connection
 
+from characters.content import load_standard_content
+from sessions import actions
 from tests import browsers
 
 # Shared fixtures from tests/browsers.py (Chromium's flags, users the live server can
@@ -17,6 +20,7 @@ from tests import browsers
 from tests.browsers import browser_type_launch_args as browser_type_launch_args
 from tests.browsers import fast_password_hashing as fast_password_hashing
 from tests.browsers import make_user as make_user
+from tests.factories import AdaFactory, BoFactory, MembershipFactory
 from tests.live_server import Daphne, watch_logs
 from tests.live_server import pytest_runtest_makereport as pytest_runtest_makereport
 
@@ -50,3 +54,22 @@ def person(browser, server):
     with browsers.people(browser, server.url, browsers.noting_refusals(refused)) as open_as:
         yield open_as
     assert refused == []
+
+
+@pytest.fixture
+def content(transactional_db):
+    # transactional_db flushed the rows the data migration loaded.
+    load_standard_content(apps)
+
+
+@pytest.fixture
+def crew(content, make_user):
+    """The Crows' Nest: the GM, and Ada and Bo playing Ada and Bo (a module may have a
+    `crew` of its own)."""
+    gm, ada_user, bo_user = (make_user(name) for name in ("gm", "ada", "bo"))
+    table = actions.create_table(gm=gm, name="The Crows' Nest")
+    for user in (ada_user, bo_user):
+        MembershipFactory(table=table, user=user)
+    ada = AdaFactory(table=table, owner=ada_user)
+    bo = BoFactory(table=table, owner=bo_user)
+    return table, ada, bo

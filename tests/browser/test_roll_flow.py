@@ -7,17 +7,14 @@ sheets against that, taking another (zero-dice) roll when it needs a failure.
 import re
 
 import pytest
-from django.apps import apps
 from playwright.sync_api import expect
 
 from blades.rules.dice import Roll
 from blades.rules.rolls import resistance_stress
-from characters.content import load_standard_content
 from characters.models import Character
 from crews import actions as crew_actions
 from crews.models import Crew
 from rolls.models import ActionRoll, Consequence
-from sessions import actions
 from tests.browsers import (
     HOLD_ANSWERS,
     PHONE,
@@ -25,29 +22,11 @@ from tests.browsers import (
     assert_fits_phone,
     wait_for_socket,
 )
-from tests.factories import AdaFactory, BoFactory, MembershipFactory
 from tests.helpers import give_ability
 
 pytestmark = pytest.mark.browser
 
 OUTCOMES = re.compile("Critical|Full success|Partial success|Bad outcome")
-
-
-@pytest.fixture
-def content(transactional_db):
-    # transactional_db flushed the rows the data migration loaded.
-    load_standard_content(apps)
-
-
-@pytest.fixture
-def crew(content, make_user):
-    gm, ada_user, bo_user = (make_user(name) for name in ("gm", "ada", "bo"))
-    table = actions.create_table(gm=gm, name="The Crows' Nest")
-    for user in (ada_user, bo_user):
-        MembershipFactory(table=table, user=user)
-    ada = AdaFactory(table=table, owner=ada_user)
-    bo = BoFactory(table=table, owner=bo_user)
-    return table, ada, bo
 
 
 def open_table(person, server, table, name, viewport=None):

@@ -12,6 +12,9 @@ ENGLISH_WORDS = ["Clocks", "Roll log", "Roll the dice", "New clock", "Players", 
 SPANISH_ONLY = [
     "Tiradas de acción", "En la mesa ahora", "Nuevo reloj", "segmentos llenos",
     "Tiradas según caen",  # the name of the region a screen reader hears rolls land in
+    # What the page says while its socket is down (static/js/connection.js reads them).
+    "Conexión perdida — reconectando…", "De vuelta en la mesa.", "No enviado — no se puede",
+    "Desconocido sin conexión",
 ]  # fmt: skip
 ENGLISH_ONLY = [
     "Action rolls",
@@ -19,6 +22,10 @@ ENGLISH_ONLY = [
     "New clock",
     "segments filled",
     "Rolls as they land",
+    "Connection lost — reconnecting…",
+    "Back at the table.",
+    "Not sent — the table",
+    "Unknown while offline",
 ]
 
 
