@@ -2,8 +2,10 @@
 
 Transactional: posts leave after commit, from the relay's own thread and connection."""
 
+import re
 import threading
 import time
+from datetime import UTC
 
 import pytest
 from werkzeug import Response
@@ -203,6 +205,10 @@ def test_a_failing_webhook_becomes_a_warning_for_the_gm(table, player, gm, hook,
     client.force_login(gm)
     page = client.get(f"/tables/{table.pk}/discord/").content.decode()
     assert "Discord answered HTTP 502" in page
+    # When, for the GM's own clock: the instant for local-time.js, UTC said without it.
+    moment = re.search(r'<time datetime="([^"]+)" data-local="datetime">([^<]+)</time>', page)
+    assert moment and moment[1] == hook.last_error_at.astimezone(UTC).isoformat()
+    assert moment[2].endswith(" UTC") and "js/local-time.js" in page
 
     # The next post that goes through clears it.
     discord.clear()
