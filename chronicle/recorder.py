@@ -1,10 +1,13 @@
 """The session journal hears the changes no row keeps a time for, through signals, and
 writes each down as a `Happening` (references and numbers, never a hidden name).
 
-Like the Discord relay, it knows the apps below and none of them knows it: phase, score,
-faction status and downtime through Django's `post_save`, clocks through sessions'
-`clock_moved`, sheets through characters' `sheet_written`. A change rolled back takes
-its happening with it: the row is written in the same transaction.
+Like the Discord relay, it knows the apps below and none of them knows it. It hears the
+news each app sends by name: play's `phase_moved` and `score_settled`, crews'
+`faction_shifted`, sessions' `clock_moved`, characters' `sheet_written`; and the rows
+that are news by being made (a downtime activity, a flashback) through Django's
+`post_save`. Never which fields a save wrote: a step that saves one field more, or
+writes in an UPDATE, is still heard. A change rolled back takes its happening with it:
+each signal is sent, and the row written, in the change's transaction.
 """
 
 from django.apps import apps
@@ -12,6 +15,8 @@ from django.db.models.signals import post_save
 
 from blades.rules.character import track_length
 from characters.signals import IGNORED_VICE, sheet_written
+from crews.signals import faction_shifted
+from play import signals as play_signals
 from sessions.signals import clock_moved
 
 from .models import Happening
@@ -32,57 +37,48 @@ def connect() -> None:
     Score = apps.get_model("play", "Score")
     Activity = apps.get_model("play", "DowntimeActivity")
     Flashback = apps.get_model("play", "Flashback")
-    post_save.connect(phase_saved, sender=Phase, dispatch_uid="journal.phase")
-    post_save.connect(score_saved, sender=Score, dispatch_uid="journal.score")
-    post_save.connect(faction_saved, sender=Faction, dispatch_uid="journal.faction")
+    play_signals.phase_moved.connect(phase_moved, sender=Phase, dispatch_uid="journal.phase")
+    play_signals.score_settled.connect(score_settled, sender=Score, dispatch_uid="journal.score")
+    faction_shifted.connect(faction_shifted_to, sender=Faction, dispatch_uid="journal.faction")
     post_save.connect(activity_saved, sender=Activity, dispatch_uid="journal.activity")
     post_save.connect(flashback_saved, sender=Flashback, dispatch_uid="journal.flashback")
     clock_moved.connect(clock_changed, sender=Clock, dispatch_uid="journal.clock")
     sheet_written.connect(sheet_changed, sender=Character, dispatch_uid="journal.sheet")
 
 
-def phase_saved(sender, instance, created: bool, raw: bool = False, update_fields=None, **kw):
-    if raw or created or (update_fields is not None and "step" not in update_fields):
-        return
+def phase_moved(sender, phase, **kw) -> None:
     Happening.objects.create(
-        table_id=instance.table_id,
+        table_id=phase.table_id,
         kind=Happening.Kind.PHASE,
         # The score that begins with the step: the journal tells its plan and target there.
-        score_id=instance.score_id if instance.step == instance.Step.SCORE else None,
-        data={"step": instance.step},
+        score_id=phase.score_id if phase.step == phase.Step.SCORE else None,
+        data={"step": phase.step},
     )
 
 
-def score_saved(sender, instance, created: bool, raw: bool = False, update_fields=None, **kw):
-    """Payoff, heat and the entanglement are each one save of the fields they set."""
-    if raw or created or not update_fields:
-        return
-    fields = set(update_fields)
-    kind, data = None, {}
-    if {"rep", "coin"} <= fields:
+def score_settled(sender, score, settled: str, **kw) -> None:
+    """A score's payoff (nothing, when the crew gave up), its heat or its entanglement."""
+    if settled == play_signals.PAYOFF:
         kind = Happening.Kind.PAYOFF
-        data = {"rep": instance.rep, "coin": instance.coin, "tithe": instance.tithe}
-    elif "heat" in fields:
-        crew = apps.get_model("crews", "Crew").objects.filter(table_id=instance.table_id)
+        data = {"rep": score.rep, "coin": score.coin, "tithe": score.tithe}
+    elif settled == play_signals.HEAT:
+        crew = apps.get_model("crews", "Crew").objects.filter(table_id=score.table_id)
         books = crew.values("heat", "wanted").first() or {}
-        kind, data = Happening.Kind.HEAT, {"taken": instance.heat, **books}
-    elif "resolution" in fields:
+        kind, data = Happening.Kind.HEAT, {"taken": score.heat, **books}
+    else:
         # The resolution is read from the score, in words: the journal is read in the
         # table's language, which may change after.
-        kind, data = Happening.Kind.ENTANGLEMENT, {"name": instance.entanglement}
-    if kind:
-        Happening.objects.create(table_id=instance.table_id, kind=kind, score=instance, data=data)
+        kind, data = Happening.Kind.ENTANGLEMENT, {"name": score.entanglement}
+    Happening.objects.create(table_id=score.table_id, kind=kind, score=score, data=data)
 
 
-def faction_saved(sender, instance, created: bool, raw: bool = False, update_fields=None, **kw):
-    # The GM's status shifts save only the status; full edits are corrections, not news.
-    if not raw and update_fields and set(update_fields) == {"status"}:
-        Happening.objects.create(
-            table_id=instance.table_id,
-            kind=Happening.Kind.FACTION_STATUS,
-            faction=instance,
-            data={"status": instance.status},
-        )
+def faction_shifted_to(sender, faction, **kw) -> None:
+    Happening.objects.create(
+        table_id=faction.table_id,
+        kind=Happening.Kind.FACTION_STATUS,
+        faction=faction,
+        data={"status": faction.status},
+    )
 
 
 def activity_saved(sender, instance, created: bool, raw: bool = False, **kw):

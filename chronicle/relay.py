@@ -1,8 +1,9 @@
 """The Discord relay hears the table through signals, without the other apps knowing.
 
 Rolls (every roll is a line of the table's roll log, the shared action roll's dice and
-its resistance rolls too) and the phase are heard through Django's `post_save`; clocks
-move in an UPDATE that sends none, so sessions sends `clock_moved` for them. Each
+its resistance rolls too) are heard through Django's `post_save`, as they are made; the
+phase through play's `phase_moved`; clocks move in an UPDATE that sends none, so
+sessions sends `clock_moved` for them. Each
 receiver only schedules a job for after the commit: the job itself (chronicle.posts)
 runs in the relay's worker and reads the committed rows, so a roll made secret later in
 the same transaction goes out as secret, and a rolled-back change goes nowhere. The
@@ -21,6 +22,7 @@ from django.apps import apps
 from django.db import transaction
 from django.db.models.signals import post_delete, post_save
 
+from play.signals import phase_moved
 from sessions.signals import clock_moved
 
 from . import discord, posts
@@ -66,7 +68,7 @@ def connect() -> None:
     Clock = apps.get_model("table_sessions", "Clock")
     Phase = apps.get_model("play", "Phase")
     post_save.connect(roll_saved, sender=Roll, dispatch_uid="chronicle.roll")
-    post_save.connect(phase_saved, sender=Phase, dispatch_uid="chronicle.phase")
+    phase_moved.connect(phase_changed, sender=Phase, dispatch_uid="chronicle.phase")
     clock_moved.connect(clock_changed, sender=Clock, dispatch_uid="chronicle.clock")
     post_save.connect(forget_hooks, sender=DiscordHook, dispatch_uid="chronicle.hook_saved")
     post_delete.connect(forget_hooks, sender=DiscordHook, dispatch_uid="chronicle.hook_deleted")
@@ -86,10 +88,8 @@ def roll_saved(sender, instance, created: bool, raw: bool = False, **kwargs) -> 
         _after_commit(instance.table_id, partial(posts.roll_posts, instance.table_id, instance.pk))
 
 
-def phase_saved(sender, instance, created: bool, raw: bool = False, update_fields=None, **kwargs):
-    if raw or created or (update_fields is not None and "step" not in update_fields):
-        return
-    _after_commit(instance.table_id, partial(posts.phase_posts, instance.table_id, instance.step))
+def phase_changed(sender, phase, **kwargs) -> None:
+    _after_commit(phase.table_id, partial(posts.phase_posts, phase.table_id, phase.step))
 
 
 def clock_changed(sender, clock, before: int, **kwargs) -> None:

@@ -38,6 +38,7 @@ from .models import (
     new_screen_token,
 )
 from .sheet import ability_choices, prison_claim_choices, upgrade_choices
+from .signals import faction_shifted
 
 CAS_TRIES = 200  # enough for a table's worth of simultaneous clicks
 ALL_PARTS = ("books", "sheet", "abilities", "upgrades", "claims", "cohorts")
@@ -637,6 +638,7 @@ def shift_status(*, faction: Faction, delta: int) -> Faction:
         locked = Faction.objects.select_for_update().get(pk=faction.pk)
         locked.status = rules.set_status(locked.status, delta)
         locked.save(update_fields=["status"])
+        faction_shifted.send(sender=Faction, faction=locked)
         _push_factions(faction.table_id, players_see=not locked.hidden)
     return locked
 

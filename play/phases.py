@@ -37,6 +37,7 @@ from sessions.models import Roll, Table
 
 from .live import push_phase
 from .models import DowntimeActivity, Flashback, Phase, Score
+from .signals import ENTANGLEMENT, HEAT, PAYOFF, phase_moved, score_settled
 
 Step = Phase.Step
 Kind = DowntimeActivity.Kind
@@ -74,6 +75,7 @@ def expect_step(phase: Phase, *steps: str) -> Score | None:
 def move_to(phase: Phase, step: str) -> None:
     phase.step = step
     phase.save(update_fields=["step", "score", "xp_done", "crew_xp_done"])
+    phase_moved.send(sender=Phase, phase=phase)
     push_phase(phase)
 
 
@@ -243,6 +245,7 @@ def end_score(*, table: Table, gave_up: bool = False) -> Score:
         if gave_up:
             score.rep = score.coin = 0
             score.save(update_fields=["rep", "coin"])
+            score_settled.send(sender=Score, score=score, settled=PAYOFF)
         # A score that ends without an action roll leaves no position for the next one.
         Table.objects.filter(pk=table.pk).update(opening_position="")
         for character in Character.objects.filter(
@@ -292,6 +295,7 @@ def payoff(
         score.rep, score.coin, score.crew_coin = rep, coin, kept
         score.shares = [[character.name, share] for character, share in shares.items()]
         score.save(update_fields=["rep", "coin", "tithe", "shares", "crew_coin"])
+        score_settled.send(sender=Score, score=score, settled=PAYOFF)
         move_to(phase, Step.HEAT)
     return score
 
@@ -313,6 +317,7 @@ def take_heat(
             crew_actions.add_heat(crew=crew, amount=heat)
         score.heat = heat
         score.save(update_fields=["heat"])
+        score_settled.send(sender=Score, score=score, settled=HEAT)
         move_to(phase, Step.ENTANGLEMENT)
     return score
 
@@ -408,6 +413,7 @@ def resolve_entanglement(
             character=character, dice_pool=dice_pool, prison_claim=prison_claim,
         )  # fmt: skip
         score.save(update_fields=["entanglement", "resolution"])
+        score_settled.send(sender=Score, score=score, settled=ENTANGLEMENT)
         move_to(phase, Step.ACTIVITIES)
     return score
 

@@ -14,14 +14,14 @@ from blades.rules.rolls import RollKind
 from characters import actions as sheet
 from chronicle import actions as journal_actions
 from chronicle.journal import build
-from chronicle.models import PlaySession
+from chronicle.models import Happening, PlaySession
 from crews import actions as crew_actions
 from play import phases
 from rolls import actions as roll_actions
 from rolls import outcome as roll_outcome
 from sessions import actions
 from sessions.models import Membership
-from tests.factories import CharacterFactory
+from tests.factories import CharacterFactory, FactionFactory
 from tests.helpers import Dice, call
 
 
@@ -332,3 +332,22 @@ def test_the_journal_costs_the_same_queries_for_1_and_10_events(
             assert client.get(url).status_code == 200
         counts.append(len(queries))
     assert counts[0] == counts[1]
+
+
+def test_the_journal_hears_news_by_name_not_by_the_fields_a_save_wrote(table):
+    """A row saved with only its status or step written is no news: a status shift is the
+    GM's step (crews' `faction_shifted`), a phase the loop's (play's `phase_moved`)."""
+    faction = FactionFactory(table=table, status=0)
+    faction.status = 1
+    faction.save(update_fields=["status"])
+    phase = phases.phase_of(table.pk)
+    phase.step = phase.Step.SCORE
+    phase.save(update_fields=["step"])
+    assert not Happening.objects.filter(table=table).exists()
+    crew_actions.shift_status(faction=faction, delta=-1)
+    told = Happening.objects.get(table=table)
+    assert (told.kind, told.faction, told.data) == (
+        Happening.Kind.FACTION_STATUS,
+        faction,
+        {"status": 0},
+    )
