@@ -88,19 +88,30 @@ def revoked(request: HttpRequest) -> HttpResponse:
     return render(request, template, context, status=404)
 
 
+def _share(request: HttpRequest, table: Table) -> dict:
+    """The link the GM hands out (the share fold), while one stands."""
+    shared = Screen.objects.filter(table=table, active=True).first()
+    link = shared and links.absolute(request, reverse("screen_shared", args=[shared.token]))
+    return {"share_link": link}
+
+
 @login_required
 def screen(request: HttpRequest, table_id: int) -> HttpResponse:
     table, membership = access_table(request.user, table_id)
     extra = {}
     if access.can_share_screen(membership.is_gm):
         # The GM's copy also offers the link to hand out, outside the redrawn part.
-        shared = Screen.objects.filter(table=table, active=True).first()
-        extra = {
-            "can_share": True,
-            "share_link": shared
-            and links.absolute(request, reverse("screen_shared", args=[shared.token])),
-        }
+        extra = {"can_share": True, **_share(request, table)}
     return _render(request, table, f"/ws/tables/{table.pk}/screen/", **extra)
+
+
+def share_answer(request: HttpRequest, table: Table) -> HttpResponse:
+    """The share fold after the link was made anew or revoked, for the GM who asked: open,
+    the new link focused (the TVs on the old link hear it from their sockets)."""
+    with table_language(table):
+        context = {"table": table, "share_open": True, **_share(request, table)}
+        response = render(request, f"{PAGE}#screen-share", context)
+    return said_in_table_language(table, response)
 
 
 def screen_shared(request: HttpRequest, token: str) -> HttpResponse:

@@ -19,7 +19,7 @@ from sessions import queries as table_queries
 from sessions.access import access_table, posted_step
 from sessions.refusals import answers_refusals
 
-from . import access, actions, queries
+from . import access, actions, queries, screen
 from .forms import CrewChoicesForm, CrewCreateForm, FactionForm
 from .models import crew_type_choices
 from .steps import STEPS
@@ -115,6 +115,8 @@ def _answer(request, step, *, status: int = 200, **extra) -> HttpResponse:
         template = f"{FACTIONS_PAGE}#faction-form" if request.htmx else FACTIONS_PAGE
         context = _factions_context(table, membership, **extra)
         return render(request, template, context, status=status)
+    if status == 200 and request.htmx:
+        return screen.share_answer(request, table)
     return redirect("screen", table_id=table.pk)
 
 

@@ -88,8 +88,12 @@ def posted_step(request) -> steps.Step:
     return steps.step_for(table, name, request.POST, by=membership, **subject)
 
 
-def _form_answer(request, step: TableStep, form: TableStep, status: int) -> HttpResponse:
-    context = {"table": step.table, **start_forms(step.table, step.by, form)}
+def _form_answer(
+    request, step: TableStep, form: TableStep, status: int, *, sent: bool = False
+) -> HttpResponse:
+    """The form again: bound with its errors, or fresh once `sent` (the start form then
+    folds, the roll in progress below it)."""
+    context = {"table": step.table, "proposed": sent, **start_forms(step.table, step.by, form)}
     return render(request, f"{TEMPLATE}#{step.partial}", context, status=status)
 
 
@@ -120,5 +124,5 @@ def flow_step(request: HttpRequest, table_id: int, **named) -> HttpResponse:
         if not request.htmx:
             return redirect("table_detail", table_id=table_id)
         fresh = type(taken)(None, by=taken.by, table=taken.table)
-        return _form_answer(request, taken, fresh, 200)
+        return _form_answer(request, taken, fresh, 200, sent=True)
     return _panel(request, taken.by.table, taken.by)

@@ -328,8 +328,8 @@ def test_a_whole_roll_by_keyboard(person, server, crew):
     propose_by_keyboard(ada_page, goal, "Hunt")
     for page in everyone:
         expect(open_roll(page, goal)).to_contain_text("Ada: Hunt")
-    # Ada's answer redrew her form; her focus stayed on its button.
-    expect(ada_page.get_by_role("button", name="Propose the roll")).to_be_focused()
+    # Ada's answer folded her form away; her focus is on its summary, where the next starts.
+    expect(ada_page.get_by_text("Start an action roll")).to_be_focused()
 
     set_terms_by_keyboard(gm, goal, "Desperate", "Great")
     for page in everyone:
@@ -426,6 +426,28 @@ def test_a_whole_roll_by_keyboard(person, server, crew):
     assert_accessible(gm)
     # Pushed fragments this page has no place for (a sheet's) were dropped quietly.
     assert unplaced == []
+
+
+def test_a_proposed_roll_folds_its_form_away_on_a_phone(person, server, crew):
+    """Issue 40: once proposed, the start form stayed open above the roll in progress. It
+    folds; its summary keeps the focus and opens it again for another roll."""
+    table, ada, bo = crew
+    phone = open_table(person, server, table, "ada", viewport=PHONE)
+    propose_by_keyboard(phone, "Climb the tower", "Prowl")
+    expect(open_roll(phone, "Climb the tower")).to_be_visible()
+    start = phone.get_by_text("Start an action roll")
+    expect(phone.locator("#flow-start")).to_be_hidden()
+    expect(start).to_be_focused()
+    assert_fits_phone(phone)
+    # Another roll is a key away (it replaces the one still waiting for the GM's call).
+    phone.keyboard.press("Enter")
+    goal = phone.locator("#flow-start").get_by_label("Goal")
+    expect(goal).to_be_visible()
+    expect(goal).to_have_value("")
+    propose_by_keyboard(phone, "Climb the wall", "Finesse")
+    expect(open_roll(phone, "Climb the wall")).to_be_visible()
+    expect(phone.locator("#flow-start")).to_be_hidden()
+    expect(start).to_be_focused()
 
 
 def test_typing_and_focus_survive_a_live_redraw(person, server, crew):

@@ -10,6 +10,7 @@ from playwright.sync_api import expect
 
 from characters.content import load_standard_content
 from crews import actions as crew_actions
+from crews.models import Screen
 from sessions import actions
 from sessions.models import Clock, Membership
 from tests.browser.screenshots import DESKTOP
@@ -102,6 +103,43 @@ def test_the_tv_follows_the_table_live_without_polling(person, server, crew):
     gm.get_by_text("Share this view").click()
     gm.get_by_role("button", name="Revoke link").click()
     wait_for_socket(tv, "closed")
+
+
+def test_a_link_just_made_is_in_sight_on_a_phone_by_keyboard(person, server, crew):
+    """Issue 40: "Make a link" reloaded the page, whose share panel came back folded shut
+    over the new link. It stays open, the link focused; the TV on an old link is told."""
+    table, shared = crew
+    tv = person()
+    tv.goto(f"{server.url}/screen/{shared.token}/")
+    wait_for_socket(tv)
+    gm = person("gm", viewport=PHONE)
+    gm.goto(f"{server.url}/tables/{table.pk}/screen/")
+    wait_for_socket(gm)
+    gm.get_by_text("Share this view").focus()
+    gm.keyboard.press("Enter")
+    gm.get_by_role("button", name="Revoke link").focus()
+    gm.keyboard.press("Enter")
+    wait_for_socket(tv, "closed")
+    make = gm.get_by_role("button", name="Make a link")
+    expect(make).to_be_visible()
+    make.focus()
+    gm.keyboard.press("Enter")
+    link = gm.get_by_role("textbox", name="Table view link")
+    expect(link).to_be_visible()
+    expect(link).to_be_focused()
+    made = Screen.objects.get(table=table).token
+    expect(link).to_have_value(re.compile(f"/screen/{made}/$"))
+    assert_fits_phone(gm)
+    # A TV on that link follows the table; a new link tells it, and is shown the same way.
+    tv.goto(f"{server.url}/screen/{made}/")
+    wait_for_socket(tv)
+    gm.get_by_role("button", name="New link").focus()
+    gm.keyboard.press("Enter")
+    expect(link).not_to_have_value(re.compile(f"/screen/{made}/$"))
+    expect(link).to_be_visible()
+    expect(link).to_be_focused()
+    wait_for_socket(tv, "closed")
+    expect(tv.get_by_role("alert")).to_contain_text("revoked")
 
 
 # Each book's value against its own box's width (the value is what overflows: "Strong"

@@ -79,7 +79,7 @@ def test_the_sheets_roll_buttons_open_the_shared_roll(client, character):
     assert not Roll.objects.exists()
     table_page = client.get(f"{table_url}?roll=skirmish").content.decode()
     assert '<option value="skirmish" selected>' in table_page
-    assert '<details class="flow-new" open>' in table_page
+    assert '<details id="flow-new" class="flow-new" open>' in table_page
 
 
 def test_only_the_characters_player_sees_its_roll_buttons(client, character, gm):

@@ -65,6 +65,22 @@ def test_new_link_replaces_the_old_and_revoke_ends_it(client, table, gm, shared)
     assert client.get(reverse("screen_shared", args=[fresh.token])).status_code == 404
 
 
+def test_a_link_made_over_htmx_answers_with_the_share_fold_open(client, table, gm, shared):
+    """Issue 40: a page load folded the share panel shut over the link just made."""
+    client.force_login(gm)
+    page = client.get(reverse("screen", args=[table.pk])).content.decode()
+    assert '<details id="screen-share" class="card">' in page and "autofocus" not in page
+    response = client.post(reverse("screen_link", args=[table.pk]), headers=HTMX)
+    answer = response.content.decode()
+    fresh = Screen.objects.get(table=table)
+    assert response.status_code == 200
+    assert answer.lstrip().startswith('<details id="screen-share" class="card" open>')
+    assert f'value="http://testserver/screen/{fresh.token}/" autofocus' in answer
+    assert shared.token not in answer and 'id="screen-body"' not in answer
+    revoked = client.post(reverse("screen_link", args=[table.pk]), {"revoke": "1"}, headers=HTMX)
+    assert "Make a link" in revoked.content.decode() and fresh.token not in revoked.content.decode()
+
+
 def test_only_the_gm_hands_out_links(client, table, player, outsider):
     client.force_login(player)
     assert client.post(reverse("screen_link", args=[table.pk])).status_code == 403

@@ -48,8 +48,13 @@ def test_a_player_proposes_and_bad_input_is_kept(client, table, player, ada):
     assert response.status_code == 422
     assert b"This field is required" in response.content
     assert b'name="start-flashback" id="id_start-flashback" checked' in response.content
+    # Refused, the form stays open; proposed, it folds away above the roll (issue 40).
+    assert b'<details id="flow-new" class="flow-new" open>' in response.content
     assert not ActionRoll.objects.exists()
-    assert propose(client, table).status_code == 200
+    response = propose(client, table)
+    assert response.status_code == 200
+    assert b'<details id="flow-new" class="flow-new"><summary autofocus>' in response.content
+    assert b'value="Slip past the guard"' not in response.content
     roll = ActionRoll.objects.get()
     assert roll.character == ada and roll.goal == "Slip past the guard"
 
