@@ -219,127 +219,178 @@ def _score_started(score, is_gm: bool) -> Line:
     return Line(text % words)
 
 
+def _who(event: Happening) -> str:
+    return event.character.name if event.character else gettext("Someone")
+
+
+def _clock_filled(event: Happening, is_gm: bool) -> Line | None:
+    # Filling is progress: not told of a clock whose progress players do not see.
+    if not _sees(event.clock, is_gm) or not is_gm and event.clock.progress_hidden:
+        return None
+    text = ngettext(
+        "The clock %(name)s filled (%(segments)s segment).",
+        "The clock %(name)s filled (%(segments)s segments).",
+        event.clock.segments,
+    ) % {"name": event.clock.name, "segments": event.clock.segments}
+    return Line(text + _hidden_mark(event.clock))
+
+
+def _faction_status(event: Happening, is_gm: bool) -> Line | None:
+    if not _sees(event.faction, is_gm):
+        return None
+    status = event.data["status"]
+    label = str(STATUS_LABELS.get(status, status))
+    text = gettext("%(faction)s now stand at %(status)s with the crew: %(label)s.") % {
+        "faction": event.faction.name,
+        "status": f"{status:+d}",
+        "label": label,
+    }
+    return Line(text + _hidden_mark(event.faction))
+
+
+def _harm(event: Happening, is_gm: bool) -> Line:
+    data = event.data
+    return Line(
+        gettext("%(who)s suffered level %(level)s harm: %(text)s.")
+        % {"who": _who(event), "level": data["level"], "text": data["text"]}
+    )
+
+
+def _trauma(event: Happening, is_gm: bool) -> Line:
+    data = event.data
+    trauma = trauma_name(data["trauma"])
+    words = {"who": _who(event), "trauma": trauma, "reason": data.get("reason", "")}
+    if data.get("cleared"):
+        if words["reason"]:
+            return Line(gettext("%(who)s is no longer %(trauma)s (GM: %(reason)s).") % words)
+        return Line(gettext("%(who)s is no longer %(trauma)s.") % words)
+    if words["reason"]:
+        return Line(gettext("%(who)s took a trauma: %(trauma)s (GM: %(reason)s).") % words)
+    return Line(gettext("%(who)s took a trauma: %(trauma)s.") % words)
+
+
+def _xp(event: Happening, is_gm: bool) -> Line:
+    data = event.data
+    words = {"who": _who(event), "xp": data["xp"], "track": XP_TRACK_WORDS[data["track"]]}
+    if data.get("earned"):
+        words["earned"] = data["earned"]
+        text = ngettext(
+            "%(who)s marked %(xp)s %(track)s xp, earning %(earned)s advance.",
+            "%(who)s marked %(xp)s %(track)s xp, earning %(earned)s advances.",
+            data["earned"],
+        )
+    else:
+        text = gettext("%(who)s marked %(xp)s %(track)s xp.")
+    return Line(text % words)
+
+
+def _advance(event: Happening, is_gm: bool) -> Line:
+    data = event.data
+    words = {"who": _who(event), "advance": ADVANCE_PHRASES[data["track"]]}
+    if data.get("action"):
+        words["action"] = rules_word(data["action"].capitalize())
+        text = gettext("%(who)s spent %(advance)s on a dot in %(action)s.")
+    else:
+        text = gettext("%(who)s spent %(advance)s on a new special ability.")
+    return Line(text % words)
+
+
+def _payoff(event: Happening, is_gm: bool) -> Line:
+    data = event.data
+    words = {"rep": data["rep"], "coin": data["coin"], "tithe": data.get("tithe")}
+    if words["tithe"]:
+        text = ngettext(
+            "Payoff: %(rep)s rep and %(coin)s coin (%(tithe)s of it paid as tithe).",
+            "Payoff: %(rep)s rep and %(coin)s coin (%(tithe)s of it paid as tithe).",
+            data["coin"],
+        )
+    else:
+        text = ngettext(
+            "Payoff: %(rep)s rep and %(coin)s coin.",
+            "Payoff: %(rep)s rep and %(coin)s coin.",
+            data["coin"],
+        )
+    return Line(text % words)
+
+
+def _heat(event: Happening, is_gm: bool) -> Line:
+    data = event.data
+    if "heat" in data:
+        text = gettext("The crew took %(taken)s heat (heat now %(heat)s, wanted level %(wanted)s).")
+        return Line(text % data)
+    return Line(gettext("The crew took %(taken)s heat.") % data)
+
+
+def _entanglement(event: Happening, is_gm: bool) -> Line:
+    data = event.data
+    text = gettext("Entanglement: %(name)s.") % {"name": gettext(data["name"])}
+    # Read from the score, in words; a happening whose score is gone has only its data
+    # (where an older one wrote the resolution, in its writer's language).
+    resolution = event.score.resolution if event.score else data.get("resolution", "")
+    return Line(f"{text} {resolution}".strip())
+
+
+def _flashback(event: Happening, is_gm: bool) -> Line:
+    data = event.data
+    if data["downtime"]:
+        cost = gettext("1 coin or 1 rep")
+    else:
+        cost = gettext("%(stress)s stress") % {"stress": data["stress"]}
+    words = {"who": _who(event), "note": data["note"], "cost": cost}
+    if data["note"]:
+        return Line(gettext("%(who)s: flashback, “%(note)s” (%(cost)s).") % words)
+    return Line(gettext("%(who)s: flashback (%(cost)s).") % words)
+
+
+def _stress(event: Happening, is_gm: bool) -> Line:
+    stress = event.data["stress"]
+    return Line(
+        ngettext(
+            "%(who)s took %(stress)s stress for not indulging their vice.",
+            "%(who)s took %(stress)s stress for not indulging their vice.",
+            stress,
+        )
+        % {"who": _who(event), "stress": stress}
+    )
+
+
+def _downtime(event: Happening, is_gm: bool) -> Line:
+    activity = event.activity
+    if activity is None:
+        return Line(gettext("%(who)s spent a downtime activity.") % {"who": _who(event)})
+    text = gettext("%(who)s: %(activity)s") % {
+        "who": _who(event),
+        "activity": activity.get_kind_display(),
+    }
+    if detail := _activity_detail(activity):
+        text += f" ({detail})"
+    if activity.result:
+        text += f". {activity.result}"
+    return Line(text.rstrip(".") + ".")
+
+
+# The sentence for each kind of happening; one returns None where its audience does not
+# see it (a hidden clock or faction).
+TOLD = {
+    Happening.Kind.CLOCK_FILLED: _clock_filled,
+    Happening.Kind.FACTION_STATUS: _faction_status,
+    Happening.Kind.HARM: _harm,
+    Happening.Kind.TRAUMA: _trauma,
+    Happening.Kind.XP: _xp,
+    Happening.Kind.ADVANCE: _advance,
+    Happening.Kind.PAYOFF: _payoff,
+    Happening.Kind.HEAT: _heat,
+    Happening.Kind.ENTANGLEMENT: _entanglement,
+    Happening.Kind.FLASHBACK: _flashback,
+    Happening.Kind.STRESS: _stress,
+    Happening.Kind.DOWNTIME: _downtime,
+}
+
+
 def _happening(event: Happening, is_gm: bool) -> Line | None:
     """The sentence for a happening, or None where this audience does not see it."""
-    Kind = Happening.Kind
-    data = event.data
-    who = event.character.name if event.character else gettext("Someone")
-    if event.kind == Kind.CLOCK_FILLED:
-        # Filling is progress: not told of a clock whose progress players do not see.
-        if not _sees(event.clock, is_gm) or not is_gm and event.clock.progress_hidden:
-            return None
-        text = ngettext(
-            "The clock %(name)s filled (%(segments)s segment).",
-            "The clock %(name)s filled (%(segments)s segments).",
-            event.clock.segments,
-        ) % {"name": event.clock.name, "segments": event.clock.segments}
-        return Line(text + _hidden_mark(event.clock))
-    if event.kind == Kind.FACTION_STATUS:
-        if not _sees(event.faction, is_gm):
-            return None
-        status = data["status"]
-        label = str(STATUS_LABELS.get(status, status))
-        text = gettext("%(faction)s now stand at %(status)s with the crew: %(label)s.") % {
-            "faction": event.faction.name,
-            "status": f"{status:+d}",
-            "label": label,
-        }
-        return Line(text + _hidden_mark(event.faction))
-    if event.kind == Kind.HARM:
-        return Line(
-            gettext("%(who)s suffered level %(level)s harm: %(text)s.")
-            % {"who": who, "level": data["level"], "text": data["text"]}
-        )
-    if event.kind == Kind.TRAUMA:
-        trauma = trauma_name(data["trauma"])
-        words = {"who": who, "trauma": trauma, "reason": data.get("reason", "")}
-        if data.get("cleared"):
-            if words["reason"]:
-                return Line(gettext("%(who)s is no longer %(trauma)s (GM: %(reason)s).") % words)
-            return Line(gettext("%(who)s is no longer %(trauma)s.") % words)
-        if words["reason"]:
-            return Line(gettext("%(who)s took a trauma: %(trauma)s (GM: %(reason)s).") % words)
-        return Line(gettext("%(who)s took a trauma: %(trauma)s.") % words)
-    if event.kind == Kind.XP:
-        words = {"who": who, "xp": data["xp"], "track": XP_TRACK_WORDS[data["track"]]}
-        if data.get("earned"):
-            words["earned"] = data["earned"]
-            text = ngettext(
-                "%(who)s marked %(xp)s %(track)s xp, earning %(earned)s advance.",
-                "%(who)s marked %(xp)s %(track)s xp, earning %(earned)s advances.",
-                data["earned"],
-            )
-        else:
-            text = gettext("%(who)s marked %(xp)s %(track)s xp.")
-        return Line(text % words)
-    if event.kind == Kind.ADVANCE:
-        words = {"who": who, "advance": ADVANCE_PHRASES[data["track"]]}
-        if data.get("action"):
-            words["action"] = rules_word(data["action"].capitalize())
-            text = gettext("%(who)s spent %(advance)s on a dot in %(action)s.")
-        else:
-            text = gettext("%(who)s spent %(advance)s on a new special ability.")
-        return Line(text % words)
-    if event.kind == Kind.PAYOFF:
-        words = {"rep": data["rep"], "coin": data["coin"], "tithe": data.get("tithe")}
-        if words["tithe"]:
-            text = ngettext(
-                "Payoff: %(rep)s rep and %(coin)s coin (%(tithe)s of it paid as tithe).",
-                "Payoff: %(rep)s rep and %(coin)s coin (%(tithe)s of it paid as tithe).",
-                data["coin"],
-            )
-        else:
-            text = ngettext(
-                "Payoff: %(rep)s rep and %(coin)s coin.",
-                "Payoff: %(rep)s rep and %(coin)s coin.",
-                data["coin"],
-            )
-        return Line(text % words)
-    if event.kind == Kind.HEAT:
-        if "heat" in data:
-            text = gettext(
-                "The crew took %(taken)s heat (heat now %(heat)s, wanted level %(wanted)s)."
-            )
-            return Line(text % data)
-        return Line(gettext("The crew took %(taken)s heat.") % data)
-    if event.kind == Kind.ENTANGLEMENT:
-        text = gettext("Entanglement: %(name)s.") % {"name": gettext(data["name"])}
-        # Read from the score, in words; a happening whose score is gone has only its data
-        # (where an older one wrote the resolution, in its writer's language).
-        resolution = event.score.resolution if event.score else data.get("resolution", "")
-        return Line(f"{text} {resolution}".strip())
-    if event.kind == Kind.FLASHBACK:
-        if data["downtime"]:
-            cost = gettext("1 coin or 1 rep")
-        else:
-            cost = gettext("%(stress)s stress") % {"stress": data["stress"]}
-        words = {"who": who, "note": data["note"], "cost": cost}
-        if data["note"]:
-            return Line(gettext("%(who)s: flashback, “%(note)s” (%(cost)s).") % words)
-        return Line(gettext("%(who)s: flashback (%(cost)s).") % words)
-    if event.kind == Kind.STRESS:
-        return Line(
-            ngettext(
-                "%(who)s took %(stress)s stress for not indulging their vice.",
-                "%(who)s took %(stress)s stress for not indulging their vice.",
-                data["stress"],
-            )
-            % {"who": who, "stress": data["stress"]}
-        )
-    if event.kind == Kind.DOWNTIME:
-        activity = event.activity
-        if activity is None:
-            return Line(gettext("%(who)s spent a downtime activity.") % {"who": who})
-        text = gettext("%(who)s: %(activity)s") % {
-            "who": who,
-            "activity": activity.get_kind_display(),
-        }
-        if detail := _activity_detail(activity):
-            text += f" ({detail})"
-        if activity.result:
-            text += f". {activity.result}"
-        return Line(text.rstrip(".") + ".")
-    return None
+    told = TOLD.get(event.kind)
+    return told(event, is_gm) if told else None
 
 
 def _activity_detail(activity) -> str:
