@@ -54,10 +54,10 @@ class SheetStep(steps.Step):
 class Stress(SheetStep):
     named = "stress"
     control = "stress"
-    by = steps.number()
+    amount = steps.number()
 
     def execute(self):
-        return actions.mark_stress(character=self.character, amount=self.cleaned_data["by"])
+        return actions.mark_stress(character=self.character, amount=self.cleaned_data["amount"])
 
 
 class SetStress(SheetStep):

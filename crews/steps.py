@@ -43,8 +43,9 @@ def yes_no() -> forms.TypedChoiceField:
     )
 
 
-class TableStep(steps.Step):
-    """A step of this app, taken at a table by one of its members."""
+class CrewPagesStep(steps.Step):
+    """A step on one of this app's pages (the crew sheet, the faction ladder, the shared
+    screen's link), taken at a table by one of its members."""
 
     page = "crew"
     part = ""
@@ -71,7 +72,7 @@ class TableStep(steps.Step):
         return self
 
 
-class CrewStep(TableStep):
+class CrewStep(CrewPagesStep):
     """A step on the table's crew sheet (404 while the table has none)."""
 
     def __init__(self, data, **context):
@@ -164,13 +165,13 @@ class UpgradeStep(CrewStep):
     part = "upgrades"
     who = staticmethod(access.can_edit_sheet)
     key = steps.text(60)
-    by = forms.TypedChoiceField(
+    amount = forms.TypedChoiceField(
         choices=[("1", _("mark")), ("-1", _("clear"))], coerce=int, required=False, empty_value=1
     )
 
     def execute(self):
         data = self.cleaned_data
-        return actions.mark_upgrade(crew=self.crew, key=data["key"], by=data["by"])
+        return actions.mark_upgrade(crew=self.crew, key=data["key"], by=data["amount"])
 
 
 class SheetStep(CrewStep, SheetForm):
@@ -272,7 +273,7 @@ class DismissStep(CrewStep):
         return actions.dismiss_cohort(cohort=self.cohort())
 
 
-class FactionStep(TableStep):
+class FactionStep(CrewPagesStep):
     """A step on the faction ladder: the GM's alone."""
 
     page = "factions"
@@ -291,7 +292,7 @@ class FactionStep(TableStep):
         return {self.faction_id: self}
 
 
-class NewFactionStep(TableStep, FactionForm):
+class NewFactionStep(CrewPagesStep, FactionForm):
     page = "faction-form"
     who = staticmethod(access.can_keep_factions)
     form_key = "faction_form"
@@ -329,7 +330,7 @@ class GoalClockStep(FactionStep, GoalClockForm):
         return actions.add_goal_clock(faction=self.faction(), **self.cleaned_data)
 
 
-class ScreenLinkStep(TableStep):
+class ScreenLinkStep(CrewPagesStep):
     """A new link for the shared screen, or the link revoked."""
 
     page = "screen"

@@ -95,7 +95,7 @@ def suffers(membership: Membership, consequence: Consequence) -> bool:
 
 
 @dataclass
-class Viewer:
+class RollViewer:
     """The member looking at (or acting on) a roll, with their own active character."""
 
     membership: Membership
@@ -111,10 +111,10 @@ class Viewer:
         return self.membership.is_gm
 
 
-def viewer_of(membership: Membership, *args) -> Viewer:
+def viewer_of(membership: Membership, *args) -> RollViewer:
     """`viewer_of(m)` looks the member's character up when a step needs it;
     `viewer_of(m, mine)` takes the one the panel already has."""
-    return Viewer(membership, *args, known=bool(args))
+    return RollViewer(membership, *args, known=bool(args))
 
 
 GM_ONLY = gettext_lazy("Only the GM can do that.")
@@ -127,17 +127,17 @@ SUFFERER_ONLY = gettext_lazy("Only the player whose character suffers this can r
 PROTECTOR_ONLY = gettext_lazy("Only another character than the one suffering it can protect them.")
 
 
-def _teammate(roll: ActionRoll, viewer: Viewer) -> bool:
+def _teammate(roll: ActionRoll, viewer: RollViewer) -> bool:
     mine = viewer.character
     return mine is not None and mine.pk != roll.character_id
 
 
-def _participant(roll: ActionRoll, viewer: Viewer) -> bool:
+def _participant(roll: ActionRoll, viewer: RollViewer) -> bool:
     mine = viewer.character
     return mine is not None and str(mine.pk) in roll.group
 
 
-def _roller_of_action(roll: ActionRoll, viewer: Viewer) -> bool:
+def _roller_of_action(roll: ActionRoll, viewer: RollViewer) -> bool:
     return is_roller(viewer.membership, roll)
 
 
@@ -168,7 +168,7 @@ WHO = {
 }
 
 
-def _may_as_roller(roll: ActionRoll, viewer: Viewer) -> tuple[bool, str]:
+def _may_as_roller(roll: ActionRoll, viewer: RollViewer) -> tuple[bool, str]:
     """The one rolling: in a group action each participant rolls (and adds their own
     ability's die), in an action roll its roller."""
     if roll.kind == Kind.GROUP:
@@ -176,7 +176,7 @@ def _may_as_roller(roll: ActionRoll, viewer: Viewer) -> tuple[bool, str]:
     return is_roller(viewer.membership, roll), ROLLER_ONLY
 
 
-def may(roll: ActionRoll, viewer: Viewer, step: str) -> tuple[bool, str]:
+def may(roll: ActionRoll, viewer: RollViewer, step: str) -> tuple[bool, str]:
     """Whether this person is one who takes `step` on the roll, and what they are told
     if not."""
     if viewer.membership.table_id != roll.table_id:
@@ -187,7 +187,7 @@ def may(roll: ActionRoll, viewer: Viewer, step: str) -> tuple[bool, str]:
     return who(roll, viewer), message
 
 
-def _open_in_setup(roll: ActionRoll, viewer: Viewer) -> set[str]:
+def _open_in_setup(roll: ActionRoll, viewer: RollViewer) -> set[str]:
     """The setup steps open on the roll as it stands, for anyone who may take them."""
     action, group = roll.kind == Kind.ACTION, roll.kind == Kind.GROUP
     steps = {"cancel"}
@@ -234,7 +234,7 @@ def _any_rolled(roll: ActionRoll) -> bool:
     return bool(roll.cohorts) or any(dice is not None for dice in roll.group.values())
 
 
-def can_drop_others(viewer: Viewer) -> bool:
+def can_drop_others(viewer: RollViewer) -> bool:
     """Who may take another participant out of a group action (a participant may always
     leave it themselves): the GM."""
     return viewer.is_gm
@@ -253,7 +253,7 @@ def _assisted(roll: ActionRoll) -> set[str]:
     return {pk for pk, entry in roll.group_bonuses.items() if entry.get("assister") is not None}
 
 
-def open_steps(roll: ActionRoll, viewer: Viewer) -> set[str]:
+def open_steps(roll: ActionRoll, viewer: RollViewer) -> set[str]:
     """The steps open on the roll as it stands, whoever may take them."""
     if roll.step == Step.SETUP:
         return _open_in_setup(roll, viewer)
@@ -262,7 +262,7 @@ def open_steps(roll: ActionRoll, viewer: Viewer) -> set[str]:
     return set()
 
 
-def allowed_steps(roll: ActionRoll, viewer: Viewer) -> frozenset[str]:
+def allowed_steps(roll: ActionRoll, viewer: RollViewer) -> frozenset[str]:
     """The steps this person may take on the roll now: the panel's buttons, and what the
     actions let through."""
     return frozenset(step for step in open_steps(roll, viewer) if may(roll, viewer, step)[0])
@@ -287,7 +287,7 @@ CONSEQUENCE_WHO = {
 }
 
 
-def may_on(consequence: Consequence, viewer: Viewer, step: str) -> tuple[bool, str]:
+def may_on(consequence: Consequence, viewer: RollViewer, step: str) -> tuple[bool, str]:
     if viewer.membership.table_id != consequence.roll.table_id:
         raise Http404
     who, message = CONSEQUENCE_WHO[step]
@@ -314,7 +314,7 @@ def open_consequence_steps(consequence: Consequence) -> set[str]:
     return steps
 
 
-def allowed_consequence_steps(consequence: Consequence, viewer: Viewer) -> frozenset[str]:
+def allowed_consequence_steps(consequence: Consequence, viewer: RollViewer) -> frozenset[str]:
     """The steps this person may take on one consequence now: the panel's buttons."""
     steps = open_consequence_steps(consequence)
     return frozenset(step for step in steps if may_on(consequence, viewer, step)[0])
@@ -323,7 +323,7 @@ def allowed_consequence_steps(consequence: Consequence, viewer: Viewer) -> froze
 # --- The guards every step calls -------------------------------------------------------------
 
 
-def require_may(membership: Membership, subject: ActionRoll | Consequence, step: str) -> Viewer:
+def require_may(membership: Membership, subject: ActionRoll | Consequence, step: str) -> RollViewer:
     """403 unless this member is one who takes `step` on the roll (or consequence); the
     viewer, for the action."""
     viewer = viewer_of(membership)
@@ -334,7 +334,7 @@ def require_may(membership: Membership, subject: ActionRoll | Consequence, step:
     return viewer
 
 
-def require_open(subject: ActionRoll | Consequence, viewer: Viewer, step: str) -> None:
+def require_open(subject: ActionRoll | Consequence, viewer: RollViewer, step: str) -> None:
     """After require_may and the action's own checks: the step must be one the panel
     offers now (only its state is left to ask)."""
     if isinstance(subject, Consequence):

@@ -352,10 +352,11 @@ def teammates(membership):
     return others.exclude(pk=mine.pk) if mine else others.none()
 
 
-class TableStep(steps.Step):
-    """A step at the table, its form above the panel (`form_key` in the page's context,
-    `partial` of rolls/flow.html): drawn unbound on the page (`data` None), bound again
-    with its errors when refused."""
+class TableRollStep(steps.Step):
+    """A step of the rolls taken at the table, not on an open roll (a proposal, the GM's
+    fortune roll, the GM's undo), its form above the panel (`form_key` in the page's
+    context, `partial` of rolls/flow.html): drawn unbound on the page (`data` None),
+    bound again with its errors when refused."""
 
     partial = form_key = ""
 
@@ -371,7 +372,7 @@ class TableStep(steps.Step):
         return True
 
 
-class StartRoll(TableStep):
+class StartRoll(TableRollStep):
     """A player proposes a roll for their own character."""
 
     prefix, partial, form_key = "start", "flow-start", "start_form"
@@ -427,7 +428,7 @@ class StartRoll(TableStep):
         )  # fmt: skip
 
 
-class FortuneRoll(TableStep):
+class FortuneRoll(TableRollStep):
     """The GM's fortune roll (or gathering information). Advantages and disadvantages are
     bounded by the largest pool the dice roll (blades.rules.dice): more of either cannot
     change what is rolled."""
@@ -455,7 +456,7 @@ class FortuneRoll(TableStep):
         return outcome.fortune_roll(by=self.by, table=self.table, **self.cleaned_data)
 
 
-class Undo(TableStep):
+class Undo(TableRollStep):
     """The GM's undo of the last finished roll: `roll` is the one the button named."""
 
     roll = steps.whole(low=0, high=steps.ID_MAX, required=False)
@@ -468,7 +469,7 @@ class Undo(TableStep):
         return undo.undo_last(by=self.by, table=self.table, roll_id=roll_id)
 
 
-TABLE_STEPS: dict[str, type[TableStep]] = {
+TABLE_STEPS: dict[str, type[TableRollStep]] = {
     "start": StartRoll,
     "fortune": FortuneRoll,
     "undo": Undo,

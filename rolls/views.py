@@ -18,12 +18,12 @@ from sessions.refusals import answers_refusals
 
 from .access import access_consequence, access_roll, own_character
 from .queries import panel_context
-from .steps import CONSEQUENCE_STEPS, ROLL_STEPS, TABLE_STEPS, FortuneRoll, StartRoll, TableStep
+from .steps import CONSEQUENCE_STEPS, ROLL_STEPS, TABLE_STEPS, FortuneRoll, StartRoll, TableRollStep
 
 TEMPLATE = "rolls/flow.html"
 
 
-def start_forms(table, membership, bound: TableStep | None = None) -> dict:
+def start_forms(table, membership, bound: TableRollStep | None = None) -> dict:
     """The forms above the panel that this member may send (each step's own question): a
     player's roll for their character, the GM's fortune roll; `bound`, the one that was
     sent, in its place."""
@@ -89,7 +89,7 @@ def posted_step(request) -> steps.Step:
 
 
 def _form_answer(
-    request, step: TableStep, form: TableStep, status: int, *, sent: bool = False
+    request, step: TableRollStep, form: TableRollStep, status: int, *, sent: bool = False
 ) -> HttpResponse:
     """The form again: bound with its errors, or fresh once `sent` (the start form then
     folds, the roll in progress below it)."""
@@ -117,7 +117,7 @@ def flow_step(request: HttpRequest, table_id: int, **named) -> HttpResponse:
     """Every step of the shared roll: who may take it is the action's question (and the
     panel's); a proposal and a fortune roll ask it before reading what was posted."""
     taken = posted_step(request)
-    if isinstance(taken, TableStep):
+    if isinstance(taken, TableRollStep):
         taken.allow()
     taken.take()
     if getattr(taken, "form_key", ""):

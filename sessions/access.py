@@ -36,7 +36,7 @@ def require_gm(membership: Membership) -> None:
 
 def can_keep_table(viewer) -> bool:
     """The invite link, who sits at the table, the language it shares: the GM's.
-    `viewer`: a Membership or a Viewer."""
+    `viewer`: a Membership or an Audience."""
     return viewer.is_gm
 
 
@@ -72,7 +72,7 @@ def memberships(places: set[tuple[int, int]]) -> dict[tuple[int, int], Membershi
 
 
 @dataclass(frozen=True)
-class Viewer:
+class Audience:
     """Who a clock is drawn for when no membership is at hand: the GM, the players at
     large (a push to their group), who own nothing, or the shared screen, which shows
     what the players see and is read-only for everyone in the room."""
@@ -82,15 +82,15 @@ class Viewer:
     acts: bool = True  # as Membership.acts
 
 
-GM = Viewer(is_gm=True)
-PUBLIC = Viewer(is_gm=False)
-SCREEN = Viewer(is_gm=False, acts=False)
+GM = Audience(is_gm=True)
+PUBLIC = Audience(is_gm=False)
+SCREEN = Audience(is_gm=False, acts=False)
 
 _PUBLIC = (Clock.Visibility.EVERYONE, Clock.Visibility.KNOWN)
 
 
 def can_see_clock(viewer, clock: Clock) -> bool:
-    """`viewer`: a Membership or a Viewer. A player sees the clocks shown to everyone and
+    """`viewer`: a Membership or an Audience. A player sees the clocks shown to everyone and
     their own private ones."""
     if viewer.is_gm:
         return True

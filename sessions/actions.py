@@ -291,7 +291,7 @@ def update_clock(
 def tick_clock(*, clock: Clock, by: int, player=None) -> Clock:
     """Fill (or empty, with a negative `by`) segments, clamped to the clock in one UPDATE.
 
-    `player` (a Membership or access.Viewer): a player's tap, allowed only on a clock they
+    `player` (a Membership or access.Audience): a player's tap, allowed only on a clock they
     may tick (sessions.access, asked in the same UPDATE, so the GM taking the permission
     back at that moment wins)."""
     by_gm = player is None

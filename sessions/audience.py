@@ -165,7 +165,7 @@ class ClockView:
 
 
 def clock_view(clock: Clock, viewer) -> ClockView:
-    """`viewer`: a Membership or an access.Viewer. The clock's links are read as
+    """`viewer`: a Membership or an access.Audience. The clock's links are read as
     sessions.queries.clock_faces loads them."""
     is_gm = viewer.is_gm
     rival = clock.rival

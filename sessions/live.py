@@ -193,7 +193,7 @@ def _owners_clocks(
 
     def draw(owner_id: int) -> Render:
         def render() -> str:
-            viewer = access.Viewer(is_gm=False, user_id=owner_id)
+            viewer = access.Audience(is_gm=False, user_id=owner_id)
             clocks = list(queries.clocks_seen_by(table_id, viewer))
             if before is not None:
                 old = before[owner_id]
@@ -236,7 +236,7 @@ def push_clock(
     owned = (
         None
         if before is None or owner is None
-        else {owner: audience.clock_view(before, access.Viewer(is_gm=False, user_id=owner))}
+        else {owner: audience.clock_view(before, access.Audience(is_gm=False, user_id=owner))}
     )
     push(table_id, gm=for_gm, players=for_players, members=_owners_clocks(table_id, [owner], owned))
 
@@ -386,7 +386,7 @@ class Snapshot:
         return (self.clocks if own_clocks is None else own_clocks) + self.rest
 
 
-def clock_list(table_id: int, viewer: access.Viewer) -> str:
+def clock_list(table_id: int, viewer: access.Audience) -> str:
     clocks = audience.clock_views(queries.clocks_seen_by(table_id, viewer), viewer)
     return fragment("clock-list", clocks=clocks, oob=True)
 
@@ -405,7 +405,7 @@ def snapshot(table_id: int, is_gm: bool, language: str) -> Snapshot:
 def own_clocks(table_id: int, user_id: int, language: str) -> str:
     """A clock owner's list, for their snapshot."""
     with translation.override(language):
-        return clock_list(table_id, access.Viewer(is_gm=False, user_id=user_id))
+        return clock_list(table_id, access.Audience(is_gm=False, user_id=user_id))
 
 
 def presence(table_id: int, since) -> dict[str, str]:

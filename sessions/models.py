@@ -61,7 +61,7 @@ class Membership(models.Model):
         ordering = ["joined"]
 
     # A member may act at the table; only the shared screen (access.SCREEN) shows and
-    # offers nothing. Asked of every viewer, a member or an access.Viewer.
+    # offers nothing. Asked of every viewer, a member or an access.Audience.
     acts = True
 
     def __str__(self) -> str:

@@ -16,7 +16,7 @@ def clock_faces():
 
 
 def clocks_seen_by(table_id: int, viewer):
-    """`viewer`: a Membership or an access.Viewer."""
+    """`viewer`: a Membership or an access.Audience."""
     return clock_faces().filter(access.clocks_seen(viewer), table_id=table_id)
 
 

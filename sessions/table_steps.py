@@ -22,8 +22,10 @@ from .models import Clock
 from .steps import Step
 
 
-class TableStep(Step):
-    """Taken at `table` by `by` (a Membership; `user`, the person). `forbidden` is what a
+class TablePageStep(Step):
+    """A step of the table page and its settings page (the invite, the players, the
+    language, quick rolls, clocks), taken at `table` by `by` (a Membership; `user`, the
+    person). `forbidden` is what a
     member who may not take it is told; `back`, the page a browser without htmx is sent
     back to."""
 
@@ -34,17 +36,17 @@ class TableStep(Step):
         return can_keep_table(self.by)
 
 
-class NewInvite(TableStep):
+class NewInvite(TablePageStep):
     def execute(self):
         actions.regenerate_invite(table=self.table)
 
 
-class RevokeInvite(TableStep):
+class RevokeInvite(TablePageStep):
     def execute(self):
         actions.revoke_invite(table=self.table)
 
 
-class SetLanguage(TableStep):
+class SetLanguage(TablePageStep):
     """The language of what the table shares (sessions/language.py), set on the table's
     settings page."""
 
@@ -55,14 +57,14 @@ class SetLanguage(TableStep):
         return actions.set_table_language(table=self.table, language=self.cleaned_data["language"])
 
 
-class RemovePlayer(TableStep):
+class RemovePlayer(TablePageStep):
     """`user_id`: the member to remove (from the URL)."""
 
     def execute(self):
         actions.remove_player(table=self.table, user_id=self.user_id)
 
 
-class QuickRoll(TableStep, RollFields):
+class QuickRoll(TablePageStep, RollFields):
     """A plain pool of dice into the log. Only the GM may hide a roll from the table: a
     player is not offered a box that would be ignored."""
 
@@ -86,7 +88,7 @@ class QuickRoll(TableStep, RollFields):
         )
 
 
-class NewClock(TableStep, ClockFields):
+class NewClock(TablePageStep, ClockFields):
     """The GM's clock, linked only to the table's own clocks (`clocks`: the page's list,
     or the table's); or a player's own, with no links, theirs to tick
     (sessions.access.can_tick_clock)."""
@@ -108,7 +110,7 @@ class NewClock(TableStep, ClockFields):
         return actions.create_clock(table=self.table, owner=owner, **self.cleaned_data)
 
 
-class ClockStep(TableStep):
+class ClockStep(TablePageStep):
     """A step on one `clock` the member can see (looked up in sessions.access.clocks_for):
     the GM's, or the player's whose own clock it is."""
 
@@ -145,11 +147,10 @@ class DeleteClock(ClockStep):
 
 
 class TickClock(ClockStep):
-    """A tick forward, or back (the field `by`, -1: the rules say when a player may).
-    The field keeps the name the page posts; `self.by` is still the member."""
+    """A tick forward, or back (`ticks` -1: the rules say when a player may)."""
 
     forbidden = gettext_lazy("You may not tick this clock.")
-    by = forms.TypedChoiceField(
+    ticks = forms.TypedChoiceField(
         choices=[("1", "+1"), ("-1", "−1")], coerce=int, required=False, empty_value=1
     )
 
@@ -158,10 +159,10 @@ class TickClock(ClockStep):
 
     def execute(self):
         player = None if self.by.is_gm else self.by
-        return actions.tick_clock(clock=self.clock, by=self.cleaned_data["by"], player=player)
+        return actions.tick_clock(clock=self.clock, by=self.cleaned_data["ticks"], player=player)
 
 
-STEPS: dict[str, type[TableStep]] = {
+STEPS: dict[str, type[TablePageStep]] = {
     "invite-new": NewInvite,
     "invite-revoke": RevokeInvite,
     "table-language": SetLanguage,

@@ -25,7 +25,7 @@ from .table_steps import (
     RemovePlayer,
     RevokeInvite,
     SetLanguage,
-    TableStep,
+    TablePageStep,
     TickClock,
 )
 
@@ -112,7 +112,7 @@ def join_signup(request: HttpRequest, token: str) -> HttpResponse:
     return signup_form(request, reverse("join", args=[token]))
 
 
-def _step(request, table_id: int, step_name: str, *, clock_id=None, user_id=None) -> TableStep:
+def _step(request, table_id: int, step_name: str, *, clock_id=None, user_id=None) -> TablePageStep:
     """The step named, bound to the POST, on what the URL names: a clock the member can
     see (any other is no clock to them: 404), a member of the table."""
     table, membership = access_table(request.user, table_id)

@@ -40,7 +40,7 @@ RULE_SHAPED = [
     r"(?<![\w-])\d+d\b",  # dice: "+1d", "0d"
     r"\b\d+ effect\b",  # a level of effect: "+1 effect"
     r"\b\d+ (?:coin|rep|stress|heat|xp) (?:to|for|each|per)\b",  # a price: "1 coin to raise"
-    # a resource spent unseen: a hidden coin="1" (a hidden flag or one-step "by" is no rule)
+    # a resource spent unseen: a hidden coin="1" (a hidden flag or one-step "amount" is no rule)
     r"<input\b(?=[^>]*\btype=\"hidden\")(?=[^>]*\bname=\"(?:coin|rep|stress|heat|xp)\")"
     r"[^>]*\bvalue=\"\d+\"",
 ]
@@ -87,5 +87,5 @@ def test_the_scan_finds_the_numbers_it_is_for():
     assert not numbers_left('<label><input type="checkbox" name="push" value="1"> Push</label>')
     assert not numbers_left("<button hx-vals='{\"amount\": 1}'>Stash 1 coin</button>")
     assert not numbers_left('<input type="hidden" name="coin" value="{{ rule.raise_coin }}">')
-    assert not numbers_left('<input type="hidden" name="by" value="1">')
+    assert not numbers_left('<input type="hidden" name="amount" value="1">')
     assert not numbers_left("<strong>{{ v.pool }}d</strong> · Add 1 rep")

@@ -486,7 +486,7 @@ class Table:
         move = self.url(f"characters/{character}/do/stress/")
         for by in ("1", "-1"):
             await self.step(
-                "sheet tap", roller, move, {"by": by}, match=f"sheet-signal-{character}"
+                "sheet tap", roller, move, {"amount": by}, match=f"sheet-signal-{character}"
             )
             await self.pause(until)
         tick = self.url(f"clocks/{self.seed['clock']}/tick/")
@@ -497,7 +497,7 @@ class Table:
             tick,
             # On, then back: the first tick of an empty clock must move it (a -1 there
             # changes nothing and pushes nothing).
-            {"by": "-1" if n % 2 else "1"},
+            {"ticks": "-1" if n % 2 else "1"},
             match=clock,
             ok=(200, 204, 422),
         )

@@ -54,7 +54,7 @@ def test_a_player_fills_a_linked_clock_and_everyone_sees_the_next_open(person, m
     clock = Clock.objects.get(name="Vulnerable")
     token = json.loads(ada.locator("body").get_attribute("hx-headers"))["X-CSRFToken"]
     url = f"{server.url}/tables/{clock.table_id}/clocks/{clock.pk}/tick/"
-    forged = ada.request.post(url, form={"by": "1"}, headers={"X-CSRFToken": token})
+    forged = ada.request.post(url, form={"ticks": "1"}, headers={"X-CSRFToken": token})
     assert forged.status == 403
     assert Clock.objects.get(pk=clock.pk).filled == 0
     # The GM ticks it, now that it is open; the players watch.

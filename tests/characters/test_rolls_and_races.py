@@ -126,7 +126,7 @@ def test_sheet_rolls_reach_the_table_log_with_the_name(client, character, gm):
 def test_concurrent_stress_marks_lose_nothing_and_never_reach_nine(start, clicks):
     character = CharacterFactory(stress=start)
     url = reverse("character_move", args=[character.table_id, character.pk, "stress"])
-    post_at_once([(character.owner, url, {"by": "1"})] * clicks)
+    post_at_once([(character.owner, url, {"amount": "1"})] * clicks)
     after = fresh(character)
     # Every mark counts: marking the last (ninth) box is a trauma and starts again from 0.
     assert 0 <= after.stress < 9
@@ -137,7 +137,7 @@ def test_concurrent_stress_marks_lose_nothing_and_never_reach_nine(start, clicks
 def test_concurrent_edits_of_different_fields_keep_both():
     character = CharacterFactory()
     url = lambda move: reverse("character_move", args=[character.table_id, character.pk, move])  # noqa: E731
-    moves = [("stress", {"by": "1"})] * 5 + [("coin", {"amount": "1"})] * 4
+    moves = [("stress", {"amount": "1"})] * 5 + [("coin", {"amount": "1"})] * 4
     post_at_once([(character.owner, url(move), data) for move, data in moves])
     after = fresh(character)
     assert (after.stress, after.coin) == (5, 4)

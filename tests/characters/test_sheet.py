@@ -41,7 +41,7 @@ def fresh(character):
 
 def test_owner_marks_stress_from_the_sheet(client, character):
     client.force_login(character.owner)
-    response = client.post(move_url(character, "stress"), {"by": "1"}, headers=HTMX)
+    response = client.post(move_url(character, "stress"), {"amount": "1"}, headers=HTMX)
     assert response.status_code == 200
     assert "Stress 1/9" in response.content.decode()
     assert fresh(character).stress == 1
@@ -50,7 +50,7 @@ def test_owner_marks_stress_from_the_sheet(client, character):
 def test_another_player_cannot_edit_and_sees_no_controls(client, character, other_player):
     client.force_login(other_player)
     for move, data in [
-        ("stress", {"by": "1"}),
+        ("stress", {"amount": "1"}),
         ("coin", {"amount": "1"}),
         ("notes", {"notes": "x"}),
     ]:
@@ -77,7 +77,7 @@ def test_the_gm_can_edit_any_character_at_the_table(client, character, gm):
 def test_outsiders_get_404(client, character, outsider):
     client.force_login(outsider)
     assert client.get(sheet_url(character)).status_code == 404
-    assert client.post(move_url(character, "stress"), {"by": "1"}).status_code == 404
+    assert client.post(move_url(character, "stress"), {"amount": "1"}).status_code == 404
 
 
 def test_gm_notes_never_reach_players(client, character, gm, other_player):
@@ -88,7 +88,7 @@ def test_gm_notes_never_reach_players(client, character, gm, other_player):
     for user in (character.owner, other_player):
         client.force_login(user)
         assert "Secretly a cultist" not in client.get(sheet_url(character)).content.decode()
-        response = client.post(move_url(character, "stress"), {"by": "1"}, headers=HTMX)
+        response = client.post(move_url(character, "stress"), {"amount": "1"}, headers=HTMX)
         assert "Secretly a cultist" not in response.content.decode()
     client.force_login(character.owner)
     assert client.post(move_url(character, "gm-note"), {"text": "mine"}).status_code == 403

@@ -44,7 +44,7 @@ def posts(character) -> dict[str, tuple[str, dict]]:
     """Each question (a step, and MARK_DEAD) with the URL step and fields it posts."""
     fields = {
         "gm-note": {"text": "Secretly a cultist"},
-        "stress": {"by": "1"},
+        "stress": {"amount": "1"},
         "set-stress": {"stress": "2"},
         "trauma": {"condition": "cold"},
         "trauma-mark": {"condition": "haunted", "reason": "By hand"},

@@ -59,7 +59,10 @@ def test_concurrent_upgrade_marks_never_spend_more_boxes_than_free(fresh_crew):
     gm = fresh_crew.table.gm
     Crew.objects.filter(pk=fresh_crew.pk).update(boxes_free=3, upgrades={})
     statuses = click_all(
-        gm, reverse("crew_upgrade", args=[fresh_crew.table_id]), {"key": "mastery", "by": "1"}, 20
+        gm,
+        reverse("crew_upgrade", args=[fresh_crew.table_id]),
+        {"key": "mastery", "amount": "1"},
+        20,
     )
     crew = Crew.objects.get(pk=fresh_crew.pk)
     assert (crew.upgrades["mastery"], crew.boxes_free) == (3, 0)

@@ -25,7 +25,7 @@ POSTED = {
     "books": {"tier": "1", "hold": "strong", "wanted": "1"},
     "ability": {"key": "ghost_echoes"},
     "drop-ability": {"key": "everyone_steals"},
-    "upgrade": {"key": "vault", "by": "1"},
+    "upgrade": {"key": "vault", "amount": "1"},
     "sheet": {"name": "Renamed", "reputation": "", "lair": "", "hunting_grounds": ""},
     "settings": {"players_edit_sheet": "on", "players_keep_books": "on", "xp_track": "10"},
     "claim": {"held": "1"},

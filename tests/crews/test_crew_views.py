@@ -52,7 +52,7 @@ def test_players_edit_the_sheet_unless_the_gm_says_no(client, crew, gm, player):
 
 def test_player_marks_an_upgrade_with_a_free_box(client, crew, player):
     client.force_login(player)
-    response = client.post(url("crew_upgrade", crew), {"key": "vault", "by": "1"}, headers=HX)
+    response = client.post(url("crew_upgrade", crew), {"key": "vault", "amount": "1"}, headers=HX)
     assert response.status_code == 200
     assert Crew.objects.get(pk=crew.pk).upgrades["vault"] == 1
 

@@ -34,7 +34,9 @@ def test_a_tick_and_a_roll_commit_and_answer_while_the_layer_is_down(unreachable
     gm = Client()
     gm.force_login(table.gm)
 
-    tick = gm.post(f"/tables/{table.pk}/clocks/{clock.pk}/tick/", {"by": 1}, HTTP_HX_REQUEST="true")
+    tick = gm.post(
+        f"/tables/{table.pk}/clocks/{clock.pk}/tick/", {"ticks": 1}, HTTP_HX_REQUEST="true"
+    )
     roll = gm.post(
         f"/tables/{table.pk}/rolls/",
         {"kind": "fortune", "pool": 2, "note": "In the dark"},

@@ -24,7 +24,7 @@ def click_all(user, url: str, payloads: list[dict]) -> list[int]:
 def test_fifty_ticks_fill_a_clock_exactly_and_never_past_it():
     clock = ClockFactory(segments=12)
     url = reverse("clock_tick", args=[clock.table_id, clock.pk])
-    statuses = click_all(clock.table.gm, url, [{"by": "1"}] * CLICKS)
+    statuses = click_all(clock.table.gm, url, [{"ticks": "1"}] * CLICKS)
     assert statuses == [302] * CLICKS
     assert Clock.objects.get(pk=clock.pk).filled == 12
 
@@ -32,7 +32,7 @@ def test_fifty_ticks_fill_a_clock_exactly_and_never_past_it():
 def test_fifty_unticks_empty_a_clock_and_never_go_below_zero():
     clock = ClockFactory(segments=12, filled=12)
     url = reverse("clock_tick", args=[clock.table_id, clock.pk])
-    statuses = click_all(clock.table.gm, url, [{"by": "-1"}] * CLICKS)
+    statuses = click_all(clock.table.gm, url, [{"ticks": "-1"}] * CLICKS)
     assert statuses == [302] * CLICKS
     assert Clock.objects.get(pk=clock.pk).filled == 0
 
@@ -44,14 +44,16 @@ def test_fifty_ticks_on_a_big_clock_all_count():
     clocks = [first] + [ClockFactory(table=first.table, segments=12) for _ in range(4)]
     gm = first.table.gm
     ticks = clocks * (CLICKS // len(clocks))
-    post_at_once([(gm, reverse("clock_tick", args=[c.table_id, c.pk]), {"by": "1"}) for c in ticks])
+    post_at_once(
+        [(gm, reverse("clock_tick", args=[c.table_id, c.pk]), {"ticks": "1"}) for c in ticks]
+    )
     assert [Clock.objects.get(pk=c.pk).filled for c in clocks] == [10] * 5
 
 
 def test_fifty_stress_marks_all_count_and_never_reach_nine():
     character = CharacterFactory(stress=0)
     url = reverse("character_move", args=[character.table_id, character.pk, "stress"])
-    statuses = click_all(character.owner, url, [{"by": "1"}] * CLICKS)
+    statuses = click_all(character.owner, url, [{"amount": "1"}] * CLICKS)
     assert statuses == [302] * CLICKS
     after = Character.objects.get(pk=character.pk)
     assert 0 <= after.stress < rules.STRESS_MAX

@@ -34,7 +34,7 @@ def test_non_members_get_404_everywhere(client, scene, outsider, method):
         else:
             client.logout()
         for url in scene.urls():
-            response = getattr(client, method)(url.url, {"by": "1"})
+            response = getattr(client, method)(url.url, {"ticks": "1"})
             if user is None:
                 # Anonymous: sent to the login page (or 404), never shown anything.
                 assert response.status_code in {302, 404, 405}, url
@@ -74,7 +74,7 @@ def test_player_changes_nothing_of_another_or_of_the_gm(client, scene):
         name = url.name.split(":")[0]
         if name in PLAYER_ALLOWED:
             continue
-        response = client.post(url.url, {"by": "1", "amount": "1", "text": "x", "name": "x"})
+        response = client.post(url.url, {"ticks": "1", "amount": "1", "text": "x", "name": "x"})
         # Pages of other apps (crew, roll flows) may answer a player's post with a form
         # or a 422; what matters is the snapshot below: nothing of theirs changed.
         assert response.status_code < 500, url
@@ -89,7 +89,7 @@ def test_player_cannot_make_gm_only_moves_on_their_own_sheet(client, scene):
     before = snapshot(scene)
     for url in scene.urls(character=scene.character):
         if url.name in {"character_move:gm-note"} or url.name.split(":")[0] in GM_ONLY:
-            assert client.post(url.url, {"text": "mine now", "by": "1"}).status_code in {
+            assert client.post(url.url, {"text": "mine now", "amount": "1"}).status_code in {
                 403,
                 405,
             }, url

@@ -183,7 +183,7 @@ def test_sheet_xp_refuses_a_huge_or_broken_amount(client, table, pc, player, amo
     assert books(table) == before
 
 
-@pytest.mark.parametrize("move,fields", [("coin", {"amount": HUGE}), ("stress", {"by": HUGE})])
+@pytest.mark.parametrize("move,fields", [("coin", {"amount": HUGE}), ("stress", {"amount": HUGE})])
 def test_sheet_counts_are_bounded(client, table, pc, player, move, fields):
     client.force_login(player)
     before = books(table)

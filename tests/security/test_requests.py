@@ -26,7 +26,7 @@ def test_csrf_is_enforced_on_every_post(scene):
         urls += [reverse(name) for name in NON_TABLE_POSTS]
         urls.append(reverse("join", args=[scene.table.invite_token]))
         for url in urls:
-            response = browser.post(url, {"by": "1", "name": "x"})
+            response = browser.post(url, {"ticks": "1", "name": "x"})
             assert response.status_code == 403, url
             assert b"CSRF" in response.content, url
 
@@ -38,7 +38,7 @@ def test_csrf_token_from_the_page_is_accepted(scene):
     token = browser.cookies["csrftoken"].value
     response = browser.post(
         reverse("clock_tick", args=[scene.table.pk, scene.clock.pk]),
-        {"by": "1"},
+        {"ticks": "1"},
         headers={"X-CSRFToken": token},
     )
     assert response.status_code == 302

@@ -32,7 +32,7 @@ def test_no_page_or_fragment_a_player_gets_holds_a_secret(client, scene):
     # The player's own moves answer with fragments of the sheet: no GM note in them.
     response = client.post(
         f"/tables/{scene.table.pk}/characters/{scene.character.pk}/do/stress/",
-        {"by": "1"},
+        {"amount": "1"},
         headers={"HX-Request": "true"},
     )
     assert response.status_code == 200
@@ -53,7 +53,7 @@ def _gm_does_everything_hidden(scene) -> None:
     gm.force_login(scene.gm)
     table, hidden = scene.table.pk, scene.hidden_clock.pk
     hx = {"HX-Request": "true"}
-    gm.post(f"/tables/{table}/clocks/{hidden}/tick/", {"by": "1"}, headers=hx)
+    gm.post(f"/tables/{table}/clocks/{hidden}/tick/", {"ticks": "1"}, headers=hx)
     prefix = f"clock-{hidden}"
     gm.post(
         f"/tables/{table}/clocks/{hidden}/",
@@ -84,7 +84,7 @@ def _gm_does_everything_hidden(scene) -> None:
         url = f"/tables/{table}/characters/{character.pk}"
         gm.post(f"{url}/do/gm-note/", {"text": GM_NOTE + " updated"}, headers=hx)
         # A change players do see, so the sheet is pushed while the note is set.
-        gm.post(f"{url}/do/stress/", {"by": "1"}, headers=hx)
+        gm.post(f"{url}/do/stress/", {"amount": "1"}, headers=hx)
     gm.post(f"/tables/{table}/clocks/{hidden}/delete/", headers=hx)
 
 

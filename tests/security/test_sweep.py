@@ -264,8 +264,8 @@ def clocks_and_factions(s: Session) -> None:
          "new-clock-visibility": "owner"},
     )  # fmt: skip
     private = Clock.objects.get(name=PRIVATE_CLOCK).pk
-    s.post(other, s.url("clock_tick", clock_id=private), {"by": "1"})
-    s.post(s.player, s.url("clock_tick", clock_id=private), {"by": "1"}, ok=(404,))
+    s.post(other, s.url("clock_tick", clock_id=private), {"ticks": "1"})
+    s.post(s.player, s.url("clock_tick", clock_id=private), {"ticks": "1"}, ok=(404,))
     s.gm_post(
         s.url("clock_create"),
         {"new-clock-name": KNOWN_CLOCK, "new-clock-segments": 10, "new-clock-kind": "danger",
@@ -273,8 +273,8 @@ def clocks_and_factions(s: Session) -> None:
     )  # fmt: skip
     known = Clock.objects.get(name=KNOWN_CLOCK).pk
     for _ in range(7):
-        s.gm_post(s.url("clock_tick", clock_id=known), {"by": "1"})
-    s.post(s.player, s.url("clock_tick", clock_id=known), {"by": "1"}, ok=(403,))
+        s.gm_post(s.url("clock_tick", clock_id=known), {"ticks": "1"})
+    s.post(s.player, s.url("clock_tick", clock_id=known), {"ticks": "1"}, ok=(403,))
 
     s.gm_post(
         s.url("clock_create"),
@@ -290,16 +290,16 @@ def clocks_and_factions(s: Session) -> None:
                   "players_tick": "on", **({link: two} if link else {})}  # fmt: skip
         s.gm_post(s.url("clock_create"), {f"new-clock-{k}": v for k, v in fields.items()})
     trap = Clock.objects.get(table=s.table, name="Trap").pk
-    s.gm_post(s.url("clock_tick", clock_id=hidden), {"by": "1"})
+    s.gm_post(s.url("clock_tick", clock_id=hidden), {"ticks": "1"})
     prefix = f"clock-{hidden}"
     s.gm_post(
         s.url("clock_update", clock_id=hidden),
         {f"{prefix}-name": HIDDEN_CLOCK, f"{prefix}-segments": 12,
          f"{prefix}-kind": "project", f"{prefix}-visibility": "gm", f"{prefix}-unlocks": trap},
     )  # fmt: skip
-    s.post(s.player, s.url("clock_tick", clock_id=trap), {"by": "1"}, ok=(422,))
+    s.post(s.player, s.url("clock_tick", clock_id=trap), {"ticks": "1"}, ok=(422,))
     alarm = Clock.objects.get(table=s.table, name="Alarm").pk
-    s.post(s.player, s.url("clock_tick", clock_id=alarm), {"by": "1"})
+    s.post(s.player, s.url("clock_tick", clock_id=alarm), {"ticks": "1"})
     goal = f"goal-{s.cabal.pk}"
     s.gm_post(
         s.url("faction_clock", faction_id=s.cabal.pk),
@@ -337,7 +337,7 @@ def crew_books(s: Session) -> None:
 
 # What the sheet's moves read, one value for each field; a move reads only its own.
 SHEET_FIELDS = {
-    "text": GM_NOTE + " updated", "by": 1, "stress": 2, "condition": "cold", "level": 1,
+    "text": GM_NOTE + " updated", "stress": 2, "condition": "cold", "level": 1,
     "description": "Cut", "index": 0, "ticks": 1, "box": "armor", "action": "prowl",
     "rating": 2, "track": "prowess", "amount": 1, "attribute": "prowess", "coin": 1,
     "stance": "friend", "notes": "Ada's notes", "state": "active", "position": "risky",
@@ -545,7 +545,7 @@ def veil(s: Session, by: int) -> None:
 
     known = Clock.objects.filter(table=s.table, name=KNOWN_CLOCK).first()
     if known is not None:
-        s.gm_post(s.url("clock_tick", clock_id=known.pk), {"by": str(by)})
+        s.gm_post(s.url("clock_tick", clock_id=known.pk), {"ticks": str(by)})
     faction = Faction.objects.get(pk=s.open_faction.pk)
     prefix = f"faction-{faction.pk}"
     s.gm_post(

@@ -41,7 +41,7 @@ def test_a_hidden_control_is_a_refused_step_and_a_shown_one_is_not(client, table
         for step, on_page in shown.items():
             url = reverse(step, args=[table.pk, clock.pk])
             # Nothing parses in an edit without its fields: refused for that, if at all.
-            status = client.post(url, {"by": "1"}, headers=HX).status_code
+            status = client.post(url, {"ticks": "1"}, headers=HX).status_code
             refused = 404 if not seen else 403
             assert (status == refused) != on_page, (clock.name, step, status)
             if status != refused:

@@ -119,7 +119,7 @@ def test_concurrent_ticks_lose_nothing_and_never_overfill(segments, clicks):
 
     clock = Factory(segments=segments)
     gm = clock.table.gm
-    statuses = post_at_once([(gm, clock_url("clock_tick", clock), {"by": "1"})] * clicks)
+    statuses = post_at_once([(gm, clock_url("clock_tick", clock), {"ticks": "1"})] * clicks)
     clock.refresh_from_db()
     assert statuses == [302] * clicks
     assert clock.filled == min(segments, clicks)
@@ -132,7 +132,7 @@ def test_concurrent_mixed_ticks_count_exactly():
     clock = Factory(segments=12, filled=6)
     gm = clock.table.gm
     moves = [1] * 12 + [-1] * 8
-    post_at_once([(gm, clock_url("clock_tick", clock), {"by": str(by)}) for by in moves])
+    post_at_once([(gm, clock_url("clock_tick", clock), {"ticks": str(by)}) for by in moves])
     clock.refresh_from_db()
     # Order matters at the edges, so the end value is bounded, never out of range.
     assert 0 <= clock.filled <= 12

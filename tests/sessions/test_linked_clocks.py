@@ -7,7 +7,7 @@ from django.urls import reverse
 
 from blades.rules.errors import RuleError
 from sessions import actions
-from sessions.access import Viewer
+from sessions.access import Audience
 from sessions.models import Clock
 from tests.concurrency import post_at_once
 from tests.factories import ClockFactory, MembershipFactory, TableFactory
@@ -29,7 +29,7 @@ def edit(client, clock, **fields):
 
 
 def tick(client, clock, by=1):
-    return client.post(clock_url("clock_tick", clock), {"by": str(by)}, headers=HX)
+    return client.post(clock_url("clock_tick", clock), {"ticks": str(by)}, headers=HX)
 
 
 def state(clock) -> tuple[int, int | None, bool]:
@@ -238,7 +238,7 @@ def test_a_hidden_clock_is_never_tickable_by_players(client, table, gm, player):
     client.force_login(player)
     assert tick(client, hidden).status_code == 404
     with pytest.raises(RuleError):
-        actions.tick_clock(clock=hidden, by=1, player=Viewer(is_gm=False, user_id=player.pk))
+        actions.tick_clock(clock=hidden, by=1, player=Audience(is_gm=False, user_id=player.pk))
     assert state(hidden)[0] == 0
 
 
@@ -254,7 +254,7 @@ def test_players_tapping_at_once_lose_nothing_and_never_overfill():
     table = TableFactory()
     players = [MembershipFactory(table=table).user for _ in range(3)]
     clock = ClockFactory(table=table, segments=8, players_tick=True)
-    taps = [(players[i % 3], clock_url("clock_tick", clock), {"by": "1"}) for i in range(12)]
+    taps = [(players[i % 3], clock_url("clock_tick", clock), {"ticks": "1"}) for i in range(12)]
     statuses = post_at_once(taps)
     clock.refresh_from_db()
     assert statuses == [302] * 12
@@ -267,7 +267,7 @@ def test_tug_of_war_taps_at_once_count_exactly():
     players = [MembershipFactory(table=table).user for _ in range(2)]
     clock = ClockFactory(table=table, kind="tug", segments=12, filled=6, players_tick=True)
     url = clock_url("clock_tick", clock)
-    taps = [(players[0], url, {"by": "1"})] * 5 + [(players[1], url, {"by": "-1"})] * 3
+    taps = [(players[0], url, {"ticks": "1"})] * 5 + [(players[1], url, {"ticks": "-1"})] * 3
     post_at_once(taps)
     clock.refresh_from_db()
     # Nothing reaches either edge, so every tap counts whatever the order.

@@ -32,7 +32,7 @@ def new_clock(client, table, **fields):
 
 def tick(client, clock, by=1):
     url = reverse("clock_tick", args=[clock.table_id, clock.pk])
-    return client.post(url, {"by": str(by)}, headers=HX)
+    return client.post(url, {"ticks": str(by)}, headers=HX)
 
 
 def page(client, table) -> str:
