@@ -18,6 +18,7 @@ channel) is the same, byte for byte apart from tokens, before and after; and the
 sockets hear nothing of it.
 """
 
+import asyncio
 import json
 import re
 from collections.abc import Callable
@@ -561,7 +562,15 @@ async def players_cannot_tell(s: Session, sockets: dict, when: str, views: dict)
     from `views` (what they were shown before) and their sockets stay silent. Returns the
     GM's frames."""
     before = _steady(views)
+    # Frames of the part still on their way (through Redis, on PostgreSQL) are the part's,
+    # scanned as those were, not a veiled change's: read them before the veil is drawn.
+    late = await asyncio.gather(*(drain(socket, quiet=LATE) for socket in sockets.values()))
     gm_frames = b""
+    for who, frames in zip(sockets, late, strict=True):
+        if who == "gm":
+            gm_frames += frames
+        else:
+            assert_clean(f"the {who}'s late frames after {when}", frames)
     for by in (1, -1):
         await database_sync_to_async(veil)(s, by)
         for who in ("player", "tv", "gm screen"):
@@ -572,6 +581,22 @@ async def players_cannot_tell(s: Session, sockets: dict, when: str, views: dict)
         differ = [where for where in after if after[where] != before.get(where)]
         assert not differ, f"after {when}, a veiled change shows in {differ}"
     return gm_frames
+
+
+# How long every socket stays quiet before a veil is drawn: a part's last push is through.
+LATE = 0.3
+# How long a socket stays quiet once every socket's presence is written, before the lists
+# they tell are taken as all arrived: far beyond a push's way through a busy Redis.
+SETTLED = 1.0
+
+
+async def until_seated(table_id: int, sockets: int) -> None:
+    """Until every socket opened at the table has its presence row."""
+    from sessions.models import Presence
+
+    seated = Presence.objects.filter(table_id=table_id).count
+    while await database_sync_to_async(seated)() < sockets:
+        await asyncio.sleep(0.05)
 
 
 async def drain(communicator, quiet: float = 0.1) -> bytes:
@@ -623,7 +648,14 @@ async def test_no_hidden_name_or_note_reaches_a_player_or_the_screen(monkeypatch
         )
         assert (await sockets[who].connect())[0]
     screens = ("tv", "gm screen")
-    gm_frames = b""
+    # Each socket, once its row is written, tells the table who is here; the lists come a
+    # moment later. Read to the last (and scanned) before any veil is drawn, or one could
+    # reach a socket that must stay silent through a veiled change.
+    await until_seated(s.table.pk, len(sockets))
+    greetings = {who: await drain(socket, quiet=SETTLED) for who, socket in sockets.items()}
+    for who in ("player", *screens):
+        assert_clean(f"the {who}'s greeting", greetings[who])
+    gm_frames = greetings["gm"]
     for part in PLAY:
         await database_sync_to_async(part)(s)
         gm_frames += await drain(sockets["gm"])
