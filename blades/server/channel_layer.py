@@ -10,6 +10,7 @@ memberships after a day, so sweeping once a second keeps the same guarantees.
 """
 
 import asyncio
+import contextlib
 import time
 from collections.abc import Awaitable
 from typing import TypeVar
@@ -46,7 +47,10 @@ async def ends_when_cancelled(command: Awaitable[T]) -> T:
     each turn (a receive, sessions.layer's watch) then never ends, and whoever waits for
     it (Channels when a consumer ends, an event loop closing) waits forever. So the
     command runs as a task of its own, and a cancellation of the caller is passed on to
-    it until it ends; the caller then ends cancelled, whatever the command returned.
+    it until it ends; the caller then ends cancelled, whatever the command returned. A
+    caller is often cancelled twice (a closing event loop cancels every task, and Channels
+    cancels its receives again as the consumer ends): the second must not cut the passing
+    on short, or the command is left running with its cancellation lost.
     """
     inner = asyncio.ensure_future(command)
     try:
@@ -55,7 +59,8 @@ async def ends_when_cancelled(command: Awaitable[T]) -> T:
         while not inner.done():
             inner.cancel()
             # A cancellation the send swallowed is taken by the read that follows it.
-            await asyncio.wait([inner], timeout=RECANCEL_EVERY)
+            with contextlib.suppress(asyncio.CancelledError):
+                await asyncio.wait([inner], timeout=RECANCEL_EVERY)
         raise
 
 

@@ -16,6 +16,7 @@ from channels.layers import get_channel_layer
 from django.conf import settings
 
 from blades.asgi import application
+from blades.server.channel_layer import ends_when_cancelled
 from sessions import layer
 from tests.factories import TableFactory
 from tests.helpers import ORIGIN, session_cookie
@@ -107,3 +108,30 @@ async def test_the_layers_watch_ends_when_cancelled_inside_a_command(monkeypatch
     done, _ = await asyncio.wait([watch.task], timeout=ENDS_WITHIN)
     client.cut = True
     assert done and watch.task.cancelled(), "cancelled inside a command, the watch went on"
+
+
+async def test_a_command_cancelled_twice_is_still_ended():
+    """A closing event loop cancels every task, and Channels cancels its receives again as
+    the consumer ends: the second cancellation of a caller still passing the first on to
+    its command left the command running, its own cancellation lost (a test's teardown
+    then waited for it for good)."""
+    sent, ended = asyncio.Event(), asyncio.Event()
+
+    async def command() -> None:
+        sent.set()
+        with contextlib.suppress(asyncio.CancelledError):
+            await asyncio.sleep(ENDS_WITHIN)  # the send, whose cancellation is lost
+        try:
+            await asyncio.sleep(60)  # the blocking read that follows it
+        finally:
+            ended.set()
+
+    caller = asyncio.ensure_future(ends_when_cancelled(command()))
+    await sent.wait()
+    caller.cancel()
+    for _ in range(3):  # the caller is passing its cancellation on
+        await asyncio.sleep(0)
+    caller.cancel()
+    await asyncio.wait([caller], timeout=ENDS_WITHIN)
+    assert caller.cancelled()
+    await asyncio.wait_for(ended.wait(), timeout=ENDS_WITHIN)
