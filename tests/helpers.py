@@ -279,6 +279,30 @@ def frames(channel: str, quiet: float = 0.5) -> list[str]:
     return sent
 
 
+def frames_with(channel: str, *texts: str) -> str:
+    """The fragments sent to `channel`, read until each of `texts` has come (or the socket
+    helpers' WAIT has passed), in one string: a push through a busy Redis may come after
+    `frames`' quiet half second."""
+    import asyncio
+
+    from asgiref.sync import async_to_sync
+    from channels.layers import get_channel_layer
+
+    from tests.sockets import WAIT
+
+    layer = get_channel_layer()
+
+    async def read() -> str:
+        sent = ""
+        with contextlib.suppress(TimeoutError):
+            async with asyncio.timeout(WAIT):
+                while not all(text in sent for text in texts):
+                    sent += (await layer.receive(channel))["html"]
+        return sent
+
+    return async_to_sync(read)()
+
+
 def wizard_answers(playbook) -> list[dict]:
     """A post for each wizard step making "Vex" of `playbook`: one dot in each of four
     actions the playbook gives nothing to, its first ability and friends."""

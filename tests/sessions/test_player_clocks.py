@@ -13,7 +13,7 @@ from django.urls import reverse
 from sessions import access, live, queries
 from sessions.models import Clock
 from tests.factories import ClockFactory, MembershipFactory
-from tests.helpers import frames, listen
+from tests.helpers import frames, frames_with, listen
 
 HX = {"HX-Request": "true"}
 # A "known, progress hidden" clock's ticks, drawn in any of the ways the page counts them.
@@ -251,7 +251,7 @@ def test_the_new_clock_menus_follow_a_clock_made_elsewhere(client, table, gm):
     new_clock(client, table, name="Made in the other tab", segments=4, kind="racing",
               visibility="everyone")  # fmt: skip
     made = Clock.objects.get(name="Made in the other tab")
-    sent = "".join(frames(gm_channel))
+    sent = frames_with(gm_channel, 'id="id_new-clock-unlocks"', 'id="id_new-clock-rival"')
     for menu in ("unlocks", "rival"):
         swapped = re.search(rf'<select[^>]*id="id_new-clock-{menu}"[^>]*>.*?</select>', sent, re.S)
         assert swapped and 'hx-swap-oob="morph"' in swapped.group(0)
