@@ -3,9 +3,11 @@ kept as words (blades.rules.words), so that each reader reads it in their own la
 
 import json
 import logging
+from functools import lru_cache
 
 from django.core.exceptions import ValidationError
 from django.db import migrations, models
+from django.db.models.fields.json import KeyTransform
 
 from blades.rules import words
 
@@ -27,14 +29,9 @@ class WordsField(models.JSONField):
         return name, path, args, kwargs
 
     def from_db_value(self, value, expression, connection):
-        """A stored line that no longer reads as words (its message reworded, a param that
-        no longer fills it) is shown as it was written, and logged: it must not take the
-        roll log's query, and the page, down with it."""
-        try:
-            return super().from_db_value(value, expression, connection)
-        except ValueError as error:
-            logger.warning("Unreadable stored line %r (%s): shown as written", value, error)
-            return words.as_written(json.loads(value))
+        if isinstance(value, str) and not isinstance(expression, KeyTransform):
+            return _read(value)
+        return super().from_db_value(value, expression, connection)
 
     def to_python(self, value):
         # A restore hands over the file's JSON: refused here unless it is words.
@@ -48,6 +45,25 @@ class WordsField(models.JSONField):
     def value_to_string(self, obj):
         """The export keeps which word is which, not one language's reading of them."""
         return words.to_data(self.value_from_object(obj))
+
+
+@lru_cache(maxsize=4096)
+def _read(value: str):
+    """A stored line as words. A page reads the same few lines again and again (a roll
+    log's results, its steps), and reading one renders it once to check it (issue 36:
+    about a tenth of the table page), so each text is read once; words are never changed
+    once made, so rows may share them.
+
+    A stored line that no longer reads as words (its message reworded, a param that no
+    longer fills it) is shown as it was written, and logged: it must not take the roll
+    log's query, and the page, down with it."""
+    try:
+        return json.loads(value, cls=words.Decoder)
+    except json.JSONDecodeError:
+        return value
+    except ValueError as error:
+        logger.warning("Unreadable stored line %r (%s): shown as written", value, error)
+        return words.as_written(json.loads(value))
 
 
 def store_as_words(label: str, *names: str) -> migrations.RunPython:
