@@ -10,6 +10,7 @@ from django.utils.translation import gettext_lazy as _
 from blades import content
 from blades.rules.abilities import reminded
 from characters.models import Character, CharacterAbility
+from characters.wording import ability_text
 
 from .models import Crew, shown_content
 
@@ -141,8 +142,15 @@ def reminders(character: Character | None, crew: Crew | None, moment: str) -> li
         if "abilities" in getattr(character, "_prefetched_objects_cache", {}):
             taken = [row.ability for row in character.abilities.all()]
         else:
-            rows = CharacterAbility.objects.filter(character=character).select_related("ability")
+            rows = CharacterAbility.objects.filter(character=character).select_related(
+                "ability__playbook"
+            )
             taken = [row.ability for row in rows]
         by_key = {a.key: a for a in taken}
-        own = [Reminder(by_key[k].name, by_key[k].description) for k in reminded(by_key, moment)]
+        # The sheet's own words for the ability, in the reader's language: the database
+        # keeps its English name and text.
+        own = [
+            Reminder(ability_text(by_key[k], "name"), ability_text(by_key[k], "description"))
+            for k in reminded(by_key, moment)
+        ]
     return own + (_crew_reminders(crew, moment) if crew is not None else [])

@@ -171,7 +171,9 @@ def phase_page(table: Table, membership: Membership, **extra) -> dict:
         Character.objects.filter(table=table, state=Character.State.ACTIVE)
         .select_related("owner", "vice", "playbook")
         .prefetch_related(
-            Prefetch("abilities", queryset=CharacterAbility.objects.select_related("ability"))
+            Prefetch(
+                "abilities", queryset=CharacterAbility.objects.select_related("ability__playbook")
+            )
         )
     )
     activities = (

@@ -11,6 +11,7 @@ from blades.rules import flow as rules
 from blades.rules.dice import Outcome
 from blades.rules.rolls import Position, RollKind
 from characters.models import Character
+from characters.wording import ability_text
 from crews.models import Crew
 from sessions.models import Roll as SessionRoll
 
@@ -85,17 +86,18 @@ def foresight_used(helper: Character) -> int:
 
 
 def special_armor_ability(character: Character) -> str:
-    """The name of the character's ability that grants special armor while its box is
-    unmarked, else "": what lets them pay a push with it."""
+    """The name, in the reader's language, of the character's ability that grants special
+    armor while its box is unmarked, else "": what lets them pay a push with it."""
     if character.special_used:
         return ""
     taken = (row.ability for row in character.abilities.all() if row.ability.special_armor)
-    return next((ability.name for ability in taken), "")
+    return next((ability_text(ability, "name") for ability in taken), "")
 
 
 def special_push_ability(roll: ActionRoll, character: Character) -> str:
-    """The name of the ability whose special armor may pay this roll's push while its
-    box is unmarked, else "": Mastermind's only when the roll gathers information."""
+    """The name (in the reader's language) of the ability whose special armor may pay
+    this roll's push while its box is unmarked, else "": Mastermind's only when the
+    roll gathers information."""
     if character.special_used:
         return ""
     taken = (
@@ -106,7 +108,7 @@ def special_push_ability(roll: ActionRoll, character: Character) -> str:
             row.ability.key, gather_information=roll.gather_information
         )
     )
-    return next((ability.name for ability in taken), "")
+    return next((ability_text(ability, "name") for ability in taken), "")
 
 
 def took_daredevil(roll: ActionRoll, character: Character) -> bool:

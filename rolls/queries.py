@@ -487,7 +487,7 @@ def panel_context(table: Table, membership: Membership) -> dict:
     open_rolls, finished = list(open_rolls), list(finished[:FINISHED_SHOWN])
     _steps_of(open_rolls + finished)
     characters = Character.objects.prefetch_related(
-        Prefetch("abilities", queryset=CharacterAbility.objects.select_related("ability"))
+        Prefetch("abilities", queryset=CharacterAbility.objects.select_related("ability__playbook"))
     ).in_bulk(_named(open_rolls + finished))
     _attach(open_rolls + finished, characters)
     rolling = [characters[r.character_id] for r in open_rolls if r.character_id in characters]

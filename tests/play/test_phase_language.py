@@ -99,3 +99,17 @@ def test_the_ways_out_of_an_entanglement_read_in_the_readers_language(
     english = shown_text(client, table, **ENGLISH)
     assert "Reprisals: Pay 1 rep and 1 coin per tier of the faction" in english
     assert "The roll gives Reprisals or Unquiet Dead: choose one." in english
+
+
+def test_an_abilitys_reminder_reads_in_its_readers_language(client, table, gm, pc, in_downtime):
+    """Issue 38: the downtime reminder "Alchemist (Nyx Brogan): …" was English to a Spanish
+    reader: the reminder names the ability and gives its text as the sheet does, in the
+    content's translation; the English reader still reads the English."""
+    from tests.helpers import give_ability
+
+    give_ability(pc, "alchemist")
+    client.force_login(gm)
+    spanish = shown_text(client, table, **SPANISH)
+    assert f"Alquimista ({pc.name}): +1 nivel de resultado" in spanish
+    assert "Alchemist" not in spanish
+    assert f"Alchemist ({pc.name}): +1 result level" in shown_text(client, table, **ENGLISH)

@@ -153,3 +153,34 @@ def test_every_step_of_a_roll_reads_in_its_readers_language(
 def test_every_field_a_step_changes_has_a_label():
     """A sheet's fields, a crew's heat and wanted level, a clock's segments."""
     assert set(FIELD_LABELS) == {*TRACKED, "heat", "wanted", "filled"}
+
+
+def test_an_abilitys_reminder_on_the_roll_panel_reads_in_its_readers_language(
+    client, table, player, ada, ada_m
+):
+    """Issue 38: a character's ability reminded while the roll is set up is named and
+    told in the reader's language (the content's translation), as on the sheet."""
+    from tests.helpers import give_ability
+
+    give_ability(ada, "infiltrator")
+    start(ada_m, fresh(ada))
+    page = table_page(client, player, table, SPANISH)
+    assert has(page, "Infiltrado") and not has(page, "Infiltrator")
+    assert has(table_page(client, player, table, ENGLISH), "Infiltrator")
+
+
+def test_the_special_armor_control_names_its_ability_in_its_readers_language(
+    client, table, player, ada, ada_m, gm_m
+):
+    """Issue 38: the control that spends special armor names the ability that grants it,
+    and a Spanish reader reads the content's Spanish name, not the English one the
+    database keeps."""
+    from tests.helpers import give_ability
+
+    give_ability(ada, "battleborn")
+    roll = flow.roll_dice(by=ada_m, roll=start(ada_m, ada), rng=Dice(1, 1))
+    flow_outcome.add_consequence(by=gm_m, roll=roll, kind="harm", level=2, description="Cut")
+    page = table_page(client, player, table, SPANISH)
+    assert has(page, "Gastar armadura especial (Nacido para la batalla)")
+    assert not has(page, "Battleborn")
+    assert has(table_page(client, player, table, ENGLISH), "Spend special armor (Battleborn)")

@@ -29,6 +29,7 @@ from django.urls import reverse
 from django.utils import timezone, translation
 
 from blades import content
+from tests.helpers import give_ability
 from tests.security.test_sweep import PLAY, Session, set_the_table
 from tests.security.urls import table_urls
 from tests.sessions.test_stored_words import stored, stored_messages
@@ -239,6 +240,11 @@ def play(table_language: str, gm_reads: str, player_reads: str, on_commit, pushe
     from sessions import actions
 
     s = set_the_table()
+    # Abilities the app names on its pages: reminded in downtime (Alchemist) and while a
+    # roll is set up (Infiltrator), and one granting special armor (Battleborn), so their
+    # names and texts are read too (the database keeps them in English).
+    for key in ("alchemist", "infiltrator", "battleborn"):
+        give_ability(s.ada, key)
     actions.set_table_language(table=s.table, language=table_language)
     s.table.refresh_from_db()
     s.gm.defaults["HTTP_ACCEPT_LANGUAGE"] = gm_reads

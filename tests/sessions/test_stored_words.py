@@ -6,17 +6,21 @@ no longer matches the rows that hold the old one, and a param that no longer fil
 message could not be read at all: the whole roll log's query failed with it. So
 
 - a line that no longer reads is shown as it was written, and logged;
-- every message the code stores is on STORED (each a message, the singular and plural of
-  a count, or a word of the rules kept as a `Term`), which the language sweep keeps
-  complete (every message it saw stored must be on it); a message on it that the catalog
-  no longer holds was reworded or dropped, and its old rows need a data migration."""
+- every message the code stores is on stored_words.json (each a message, the singular and
+  plural of a count, or a word of the rules kept as a `Term`): every message the modules
+  that write stored lines mark (`WRITERS`, read from their source), and every message
+  the language sweep saw stored (a word of the rules a writer passes on); a message on it
+  that the catalog no longer holds was reworded or dropped, and its old rows need a data
+  migration."""
 
+import ast
 import json
 import logging
 import re
 from pathlib import Path
 
 import pytest
+from django.apps import apps
 from django.conf import settings
 from django.db import connection
 from django.urls import reverse
@@ -58,6 +62,99 @@ def test_every_stored_message_is_still_in_the_catalog():
         "rows (rewrite each to the new message), then update tests/sessions/stored_words.json: "
         f"{gone}"
     )
+
+
+# The modules that write a stored line (a `WordsField`'s value): every message they mark
+# is one the database may hold (the few refusals they keep in a table of their own are
+# listed with the rest: a list too long asks nothing wrong). Each other module of the
+# apps that builds `Words` says here why its words are never stored.
+WRITERS = {
+    "characters/actions.py", "play/downtime.py", "play/phases.py", "rolls/actions.py",
+    "rolls/changes.py", "rolls/group.py", "rolls/log.py", "rolls/outcome.py", "rolls/undo.py",
+    "sessions/actions.py",
+}  # fmt: skip
+NOT_WRITERS = {
+    "sessions/shapes.py": "a restore's refusals, shown once and never stored",
+}
+# What marks a message in those modules (a `RuleError` raised with one is answered, never
+# stored).
+MARKS = {"gettext_noop", "_", "ngettext", "Term"}
+
+
+def marked_in(path: Path) -> set[str]:
+    """Every message `path` marks, but for one raised as a `RuleError`'s own message."""
+    found = set()
+
+    def visit(node, refused: bool) -> None:
+        if isinstance(node, ast.Call):
+            name = getattr(node.func, "attr", getattr(node.func, "id", ""))
+            refused = refused or name == "RuleError"
+            if name in MARKS and not refused:
+                found.update(
+                    arg.value
+                    for arg in node.args[:2]
+                    if isinstance(arg, ast.Constant) and isinstance(arg.value, str) and arg.value
+                )
+        for child in ast.iter_child_nodes(node):
+            visit(child, refused)
+
+    visit(ast.parse(path.read_text(encoding="utf-8")), False)
+    return found
+
+
+def builders_of_words() -> set[str]:
+    """The apps' modules (not the rules', not a migration) that import `Words`."""
+    base = Path(settings.BASE_DIR)
+    found = set()
+    for config in apps.get_app_configs():
+        folder = Path(config.path)
+        if folder.parent != base:
+            continue
+        for path in folder.rglob("*.py"):
+            if "migrations" in path.parts:
+                continue
+            tree = ast.parse(path.read_text(encoding="utf-8"))
+            names = {
+                alias.name
+                for node in ast.walk(tree)
+                if isinstance(node, ast.ImportFrom) and node.module in WORDS_MODULES
+                for alias in node.names
+            }
+            if "Words" in names:
+                found.add(str(path.relative_to(base)))
+    return found
+
+
+WORDS_MODULES = {"blades.rules.words", "blades.rules.errors"}
+
+
+def test_every_module_building_words_is_known_as_a_writer_or_not():
+    assert builders_of_words() == WRITERS | set(NOT_WRITERS)
+
+
+def test_every_message_a_writer_marks_is_on_the_list():
+    """Issue 38: the list is every message the database may hold, not only the ones one
+    played session stored, so that rewording any of them fails
+    `test_every_stored_message_is_still_in_the_catalog`."""
+    base = Path(settings.BASE_DIR)
+    marked = {message for path in WRITERS for message in marked_in(base / path)}
+    missing = sorted(marked - stored())
+    assert missing == [], (
+        "Messages the code may store are not on tests/sessions/stored_words.json. A new "
+        "message: add it. One that replaces an old wording: write a data migration for the "
+        f"rows that hold the old one, then replace it on the list: {missing}"
+    )
+
+
+def test_the_writers_scan_leaves_out_only_a_refusal(tmp_path):
+    module = tmp_path / "m.py"
+    module.write_text(
+        'x = Words(gettext_noop("%(name)s rolls"), name="Ada")\n'
+        'T = {"a": _("Stress")}\n'
+        'raise RuleError(gettext_noop("No."), field="x")\n'
+        'raise RuleError(ngettext("%(n)s die", "%(n)s dice", 2), n=2)\n'
+    )
+    assert marked_in(module) == {"%(name)s rolls", "Stress"}
 
 
 def stored_messages(value) -> set[str]:
