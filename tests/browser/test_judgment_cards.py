@@ -12,10 +12,18 @@ from playwright.sync_api import expect
 from characters.models import Character
 from crews.models import Crew
 from play.models import DowntimeActivity
+from tests.browser.test_every_page import SMALL_TARGETS
 from tests.browsers import DESKTOP, PHONE, read_well_at_both_sizes, wait_for_socket
 from tests.factories import AdaFactory, MembershipFactory
 
 pytestmark = pytest.mark.browser
+
+
+def read_well(*pages):
+    """axe and the phone's width at both sizes, and every card big enough for a finger."""
+    read_well_at_both_sizes(*pages)
+    for page in pages:
+        assert page.evaluate(SMALL_TARGETS) == []
 
 
 @pytest.fixture
@@ -50,7 +58,7 @@ def test_the_gm_and_a_player_tap_the_judgments_as_cards(person, server, table):
     expect(ada.locator("#phase-panel")).to_contain_text("Pay 1 rep and 1 coin per tier")
     cards = gm.get_by_role("radiogroup", name="Entanglement and way out")
     expect(cards.get_by_role("group")).to_have_count(2)
-    read_well_at_both_sizes(gm, ada)
+    read_well(gm, ada)
     reprisal = cards.get_by_role("group", name="Reprisals")
     reprisal.get_by_role("radio", name=re.compile("Pay 1 rep and 1 coin")).check()
     # The form asks only what this way out needs: the faction.
@@ -66,7 +74,7 @@ def test_the_gm_and_a_player_tap_the_judgments_as_cards(person, server, table):
     expect(mine.get_by_role("radio")).to_have_count(7)
     vice = mine.get_by_role("radio", name=re.compile("^Indulge vice"))
     expect(vice).to_have_accessible_name(re.compile("Free: 2 free activities left$"))
-    read_well_at_both_sizes(gm, ada)
+    read_well(gm, ada)
     vice.focus()
     ada.keyboard.press("Space")  # a card is a radio: the keyboard takes it as a tap
     expect(vice).to_be_checked()
@@ -84,7 +92,7 @@ def test_the_gm_and_a_player_tap_the_judgments_as_cards(person, server, table):
     theirs = gm.get_by_role("radiogroup", name="Activity for Ada")
     train = theirs.get_by_role("radio", name=re.compile("^Train"))
     expect(train).to_have_accessible_name(re.compile("Costs 1 coin or 1 rep$"))
-    read_well_at_both_sizes(gm, ada)
+    read_well(gm, ada)
     train.check()
     gm.get_by_role("group", name="Pay for the extra activity with").get_by_role(
         "radio", name="1 coin"
@@ -100,7 +108,7 @@ def test_the_gm_and_a_player_tap_the_judgments_as_cards(person, server, table):
     expect(ada.get_by_role("heading", name="End of session: xp")).to_be_visible()
     ada_pc = Character.objects.get(name="Ada")
     before = (ada_pc.playbook_xp, ada_pc.insight_xp)
-    read_well_at_both_sizes(gm, ada)
+    read_well(gm, ada)
     beliefs = ada.get_by_role("group", name=re.compile("^You expressed your beliefs"))
     beliefs.get_by_role("radio", name="2 xp").check()
     beliefs.get_by_role("group", name="Mark it on").get_by_role("radio", name="Insight").check()
