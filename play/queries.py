@@ -6,7 +6,7 @@ downtime activities.
 """
 
 from django.db.models import Prefetch
-from django.utils.translation import get_language, gettext, pgettext_lazy
+from django.utils.translation import get_language, gettext, gettext_lazy, pgettext_lazy
 
 from blades import content
 from blades.rules import abilities as ability_rules
@@ -14,7 +14,14 @@ from blades.rules import character as character_rules
 from blades.rules import crew as crew_rules
 from blades.rules import score as score_rules
 from blades.rules.crew import COHORT_DEAD
-from blades.rules.rolls import OVERINDULGENCES, PUSH_DICE, PUSH_STRESS, sentence
+from blades.rules.dice import Outcome
+from blades.rules.rolls import (
+    OVERINDULGENCES,
+    PUSH_DICE,
+    PUSH_STRESS,
+    entanglement_table,
+    sentence,
+)
 from characters.models import Character, CharacterAbility
 from crews import queries as crew_queries
 from crews.models import Crew, Faction
@@ -61,6 +68,29 @@ def exposures() -> list[tuple[str, str]]:
         (key, f"{gettext(crew_rules.EXPOSURE_LABELS[key])}: {heat}")
         for key, heat in crew_rules.EXPOSURE.items()
     ]
+
+
+# The entanglement table's rows as the book heads them: the die that counts.
+ENTANGLEMENT_FACES = {Outcome.BAD: "1–3", Outcome.PARTIAL: "4/5", Outcome.SUCCESS: "6"}
+
+# What each downtime activity does, on its card beside its name and cost.
+ACTIVITY_GISTS = {
+    "acquire_asset": gettext_lazy("Roll the crew's tier for an item, a service or a cohort"),
+    "project": gettext_lazy("Roll an action to tick a project's clock"),
+    "recover": gettext_lazy("A healer rolls to tick your healing clock"),
+    "reduce_heat": gettext_lazy("Roll an action to lower the crew's heat"),
+    "train": gettext_lazy("Mark xp on a track"),
+    "indulge_vice": gettext_lazy("Roll your lowest attribute to clear stress"),
+    "tend_cohort": gettext_lazy("A harmed cohort heals more at the end of downtime"),
+}
+
+
+def entanglement_rows(score, roll: Roll | None) -> list[tuple[str, list]]:
+    """The book's entanglement table, each row with the faces that read it, the cells the
+    roll read lit (blades.rules.rolls.entanglement_table)."""
+    offered = score.entanglements if score else []
+    cells = entanglement_table(offered, Outcome(roll.outcome) if roll else None)
+    return [(ENTANGLEMENT_FACES[row[0].result], row) for row in cells]
 
 
 def translated(table: dict) -> list[tuple[str, object]]:
@@ -183,6 +213,7 @@ def phase_page(table: Table, membership: Membership, **extra) -> dict:
         # Attract Trouble's extra entanglement, rolled and waiting for the GM's way out.
         waiting = crew is not None and activity.entanglements and not activity.trouble
         activity.trouble_ways = ways_out(crew, activity.entanglements) if waiting else []
+    free = allowance(crew) if crew else 0
     for character in characters:
         character.mine = access.acts_for(membership, character)
         character.activities = [a for a in activities if a.character_id == character.pk]
@@ -204,9 +235,10 @@ def phase_page(table: Table, membership: Membership, **extra) -> dict:
                 and activity.kind == DowntimeActivity.Kind.INDULGE_VICE
                 and not (activity.vice_shift or activity.overindulgence)
             )
+        # The free activities left before the next one costs coin or rep.
+        character.free_left = max(0, free - len(character.activities))
         character.xp_done = character.pk in phase.xp_done
         character.xp_triggers = xp_triggers(character)
-        character.xp_most = character_rules.XP_PER_TRIGGER_MAX * len(character.xp_triggers)
     flashbacks = list(score.flashbacks.select_related("character")) if score else []
     for flashback in flashbacks:
         flashback.mine = access.acts_for(membership, flashback.character)
@@ -227,6 +259,9 @@ def phase_page(table: Table, membership: Membership, **extra) -> dict:
         "characters": characters,
         "engagement_roll": rolls.get(score.engagement_roll_id) if score else None,
         "entanglement_roll": rolls.get(score.entanglement_roll_id) if score else None,
+        "entanglement_rows": entanglement_rows(
+            score, rolls.get(score.entanglement_roll_id) if score else None
+        ),
         # What the score earns in rep, shown on the payoff's card before it is applied.
         "payoff_rep": score_rep(crew, score) if crew and score and score.rep is None else None,
         "flashbacks": flashbacks,
@@ -235,7 +270,7 @@ def phase_page(table: Table, membership: Membership, **extra) -> dict:
         if phase.step == "xp_review"
         else [],
         "flashbacks_owed": any(not f.paid for f in flashbacks),
-        "allowance": allowance(crew) if crew else 0,
+        "allowance": free,
         # Calculating's free extra activities, one per Spider who has it, while some are
         # left this downtime.
         "calculating": phase.step == "activities"
@@ -260,7 +295,9 @@ def phase_page(table: Table, membership: Membership, **extra) -> dict:
         "rolls": table_queries.recent_rolls(table.pk, is_gm),
         "plans": translated(score_rules.PLANS),
         "checklist": translated(score_rules.ENGAGEMENT_CHECKLIST),
-        "activities": translated(score_rules.ACTIVITIES),
+        "activities": [
+            (key, label, ACTIVITY_GISTS[key]) for key, label in translated(score_rules.ACTIVITIES)
+        ],
         "raisable": score_rules.RAISABLE,
         "vice_shifts": ability_rules.VICE_SHIFTS,
         "overindulgences": [

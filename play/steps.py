@@ -407,17 +407,19 @@ class CharacterXp(ScoundrelStep):
             score_rules.CHARACTER_TRIGGERS, self.character.ability_keys
         )
         _trigger_fields(self, self.triggers)
-        # No track takes more than the whole review; the rules judge the total.
-        most = character_rules.XP_PER_TRIGGER_MAX * len(self.triggers)
-        for track in character_rules.XP_TRACKS:
-            self.fields[f"on_{track}"] = steps.whole(low=0, high=most, required=False)
+        # The track each trigger's xp goes on ("any xp tracks you want"): the rules refuse
+        # a name that is no track.
+        for key in self.triggers:
+            self.fields[f"{key}_track"] = _word()
 
     def execute(self):
-        return downtime.review_character_xp(
-            character=self.character,
-            triggers=_marks(self, self.triggers),
-            tracks={t: self.value(f"on_{t}", 0) for t in character_rules.XP_TRACKS},
-        )
+        marks = _marks(self, self.triggers)
+        tracks = dict.fromkeys(character_rules.XP_TRACKS, 0)
+        for key, xp in marks.items():
+            # Left blank, a trigger's xp goes on the playbook track.
+            track = self.cleaned_data[f"{key}_track"] or "playbook"
+            tracks[track] = tracks.get(track, 0) + xp
+        return downtime.review_character_xp(character=self.character, triggers=marks, tracks=tracks)
 
 
 class CrewXp(PhaseStep):

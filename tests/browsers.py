@@ -23,6 +23,7 @@ os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
 
 PASSWORD = "a-long-browser-password"
 PHONE = {"width": 390, "height": 844}
+DESKTOP = {"width": 1280, "height": 900}
 
 
 # The fixtures both suites' conftests import (pytest finds them there).
@@ -181,6 +182,19 @@ def assert_fits_phone(page: Page) -> None:
     """Nothing sticks out sideways at a phone's width."""
     overflow = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
     assert overflow <= 0
+
+
+def read_well_at_both_sizes(*pages: Page) -> None:
+    """Each page as a phone and as a desktop: no serious axe finding, nothing sideways;
+    each is left at the size it had."""
+    for page in pages:
+        size = page.viewport_size
+        for viewport in (PHONE, DESKTOP):
+            page.set_viewport_size(viewport)
+            assert_accessible(page)
+            if viewport is PHONE:
+                assert_fits_phone(page)
+        page.set_viewport_size(size)
 
 
 def add_clock(gm, name, segments, visibility="Everyone"):

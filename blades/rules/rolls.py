@@ -7,7 +7,7 @@ options a result opens up.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from enum import IntEnum, StrEnum
 
@@ -426,6 +426,42 @@ def entanglements(heat: int, outcome: Outcome) -> tuple[str, ...]:
     if outcome is Outcome.CRITICAL:
         outcome = Outcome.SUCCESS
     return _ENTANGLEMENTS[heat_column(heat)][outcome]
+
+
+# The table's rows: the die that counts, 1-3, 4/5, 6 (its columns are the heat bands).
+ENTANGLEMENT_RESULTS = (Outcome.BAD, Outcome.PARTIAL, Outcome.SUCCESS)
+
+
+@dataclass(frozen=True)
+class EntanglementCell:
+    result: Outcome
+    heat: str  # the heat band: "0-3", "4-5", "6+"
+    names: tuple[str, ...]
+    lit: bool  # the roll read this cell: the GM chooses among its entanglements
+
+
+def entanglement_table(
+    offered: Collection[str], outcome: Outcome | None
+) -> list[list[EntanglementCell]]:
+    """The book's table, a row per result and a column per heat band, with the cells the
+    roll read lit. The roll that `outcome` names read one cell; Slippery's second roll
+    read another in the same column (the heat is the same), so every cell of that column
+    whose entanglements were all `offered` is lit. No two cells of a row or of a column
+    share all their names, so the lit cells are the ones read."""
+    if outcome is Outcome.CRITICAL:
+        outcome = Outcome.SUCCESS
+
+    def read(band: str, result: Outcome) -> bool:
+        return set(_ENTANGLEMENTS[band][result]) <= set(offered)
+
+    column = next((band for band in _ENTANGLEMENTS if outcome and read(band, outcome)), None)
+    return [
+        [
+            EntanglementCell(result, band, cells[result], band == column and read(band, result))
+            for band, cells in _ENTANGLEMENTS.items()
+        ]
+        for result in ENTANGLEMENT_RESULTS
+    ]
 
 
 # --- Incarceration ---------------------------------------------------------

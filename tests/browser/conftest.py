@@ -12,6 +12,9 @@ from django.apps import apps
 from django.db import connection
 
 from characters.content import load_standard_content
+from crews import actions as crew_actions
+from crews.models import Crew
+from play import phases
 from sessions import actions
 from tests import browsers
 
@@ -20,7 +23,8 @@ from tests import browsers
 from tests.browsers import browser_type_launch_args as browser_type_launch_args
 from tests.browsers import fast_password_hashing as fast_password_hashing
 from tests.browsers import make_user as make_user
-from tests.factories import AdaFactory, BoFactory, MembershipFactory
+from tests.factories import AdaFactory, BoFactory, FactionFactory, MembershipFactory
+from tests.helpers import Dice
 from tests.live_server import Daphne, watch_logs
 from tests.live_server import pytest_runtest_makereport as pytest_runtest_makereport
 
@@ -73,3 +77,21 @@ def crew(content, make_user):
     ada = AdaFactory(table=table, owner=ada_user)
     bo = BoFactory(table=table, owner=bo_user)
     return table, ada, bo
+
+
+@pytest.fixture
+def reprisals(content, make_user):
+    """The Crows' Nest at its entanglement, the GM alone at it: heat 4, wanted 1, a 4 on
+    the die gives Reprisals or Unquiet Dead (the heat 4-5 column, the 4/5 row)."""
+    gm = make_user("gm")
+    table = actions.create_table(gm=gm, name="The Crows' Nest")
+    crew = crew_actions.create_crew(table=table, crew_type="shadows", name="Crows")
+    FactionFactory(table=table, name="Bluecoats", tier=2)
+    phases.start_score(table=table, plan="stealth", detail="Roof", target_name="A vault")
+    phases.roll_engagement(table=table, roller=gm, marks={}, rng=Dice(4))
+    phases.end_score(table=table)
+    phases.payoff(table=table, size="standard")
+    phases.take_heat(table=table, exposure="contained")
+    Crew.objects.filter(pk=crew.pk).update(heat=4, wanted=1, rep=5, coin=6)
+    phases.roll_entanglement(table=table, roller=gm, rng=Dice(4))
+    return table

@@ -109,7 +109,8 @@ def test_screenshots(person, make_user, server):
                 page.evaluate("document.fonts.ready")
                 page.screenshot(path=OUT / f"{name}-{who}-{size}.png", full_page=True)
     # The phase's steps, each as its cards read then: the score rolled, then downtime's
-    # payoff, heat, entanglements and activities.
+    # payoff, heat, entanglements (the book's table, the ways out as cards), the activities
+    # as cards, and the end-of-session xp ticked.
     gm, ada = table.gm, sable.owner
     nib = sable.__class__.objects.get(table=table, name="Nib")
     steps = {
@@ -134,6 +135,7 @@ def test_screenshots(person, make_user, server):
                 character=nib, roller=nib.owner, healer="npc", quality=2, rng=Dice(4, 3)
             ),
         ),
+        "xp": lambda: (downtime.end_downtime(table=table), downtime.start_xp_review(table=table)),
     }
     for step, take in steps.items():
         take()

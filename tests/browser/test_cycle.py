@@ -179,9 +179,9 @@ def test_a_score_and_its_downtime_played_live(person, server, table_with_crew):
         expect(page.locator("#phase-panel")).to_contain_text(
             f"The roll gives {' or '.join(score.entanglements)}"
         )
-    # One menu names the entanglement and its way out together (issue 15).
+    # One tap names the entanglement and its way out together (issues 15, 40).
     expect(gm.get_by_label("Entanglement", exact=True)).to_have_count(0)
-    gm.get_by_label("Entanglement and way out").select_option(f"{name}:{choice.key}")
+    gm.get_by_role("radio", name=f"{name}: {choice.label}").check()
     # The form asks only what the way out needs (issue 39).
     faction_menu = gm.get_by_label("Faction involved")
     if "faction" in choice.needs:
@@ -211,10 +211,11 @@ def test_a_score_and_its_downtime_played_live(person, server, table_with_crew):
     assert_accessible(ada_phase)
     for page, pc in ((ada_phase, ada), (bo_phase, bo)):
         expect(page.get_by_role("heading", name=f"{pc.name} (0 done)")).to_be_visible()
-        expect(page.get_by_label(f"Activity for {pc.name}")).to_have_count(1)
+        expect(page.get_by_role("radiogroup", name=f"Activity for {pc.name}")).to_have_count(1)
     # Players act only for their own characters.
-    expect(ada_phase.get_by_label("Activity for Bo")).to_have_count(0)
+    expect(ada_phase.get_by_role("radiogroup", name="Activity for Bo")).to_have_count(0)
     # Bo starts writing while Ada's activities redraw his panel: his words and focus stay.
+    bo_phase.get_by_role("radio", name=re.compile("^Acquire asset")).check()
     bo_asset = bo_phase.get_by_label("Asset", exact=True)
     bo_asset.focus()
     bo_phase.keyboard.type("A fast horse")
@@ -223,13 +224,13 @@ def test_a_score_and_its_downtime_played_live(person, server, table_with_crew):
             expect(bo_asset).to_be_focused()
             expect(bo_asset).to_have_value("A fast horse")
             bo_asset.fill("")
-        page.get_by_label(f"Activity for {pc.name}").select_option(label="Indulge vice")
+        page.get_by_role("radio", name=re.compile("^Indulge vice")).check()
         # Only the chosen activity's fields show: indulging a vice asks for none.
         expect(page.get_by_label("Asset", exact=True)).to_be_hidden()
         expect(page.get_by_label("Healer", exact=True)).to_be_hidden()
         page.get_by_role("button", name=f"Spend an activity for {pc.name}").click()
         expect(page.get_by_role("heading", name=f"{pc.name} (1 done)")).to_be_visible()
-        page.get_by_label(f"Activity for {pc.name}").select_option(label="Recover")
+        page.get_by_role("radio", name=re.compile("^Recover")).check()
         page.get_by_label("Healer", exact=True).select_option("npc")
         page.get_by_label("Healer's quality").fill("2")
         page.get_by_role("button", name=f"Spend an activity for {pc.name}").click()
@@ -262,17 +263,17 @@ def test_a_score_and_its_downtime_played_live(person, server, table_with_crew):
         expect(page.get_by_role("button", name=f"Mark xp for {pc.name}")).to_be_visible()
         # Each PC's first line is their playbook's own trigger (issue 15).
         trigger = pc.playbook.xp_trigger.rstrip(".")
-        page.get_by_label(trigger).select_option("1")
-        page.get_by_label(re.compile("beliefs, drives")).select_option("1")
+        page.get_by_role("group", name=trigger).get_by_role("radio", name="1 xp").check()
+        beliefs = page.get_by_role("group", name=re.compile("beliefs, drives"))
+        beliefs.get_by_role("radio", name="1 xp").check()
         # End-of-session xp goes on any tracks the player wants (001 §PC Advancement).
-        page.get_by_label("Playbook xp").fill("1")
-        page.get_by_label("Prowess xp").fill("1")
+        beliefs.get_by_role("radio", name="Prowess").check()
         page.get_by_role("button", name=f"Mark xp for {pc.name}").click()
         expect(page.locator("#phase-panel")).to_contain_text(f"{pc.name}: xp marked.")
         marked = Character.objects.get(pk=pc.pk)
         assert (marked.playbook_xp, marked.prowess_xp) == (1, 1)
-    gm.get_by_label(re.compile("^Execute a successful espionage")).select_option("1")
-    gm.get_by_label(re.compile("above your current station")).select_option("1")
+    for trigger in ("^Execute a successful espionage", "above your current station"):
+        gm.get_by_role("group", name=re.compile(trigger)).get_by_role("radio", name="1 xp").check()
     gm.get_by_role("button", name="Mark crew xp").click()
     expect(gm.locator("#phase-panel")).to_contain_text("Crew xp marked.")
     crew = books()

@@ -208,7 +208,7 @@ def test_closing_the_session_warns_of_a_pc_with_no_end_of_session_xp(
     assert warning in page and 'hx-confirm="No end-of-session xp' in page
     client.force_login(player)
     url = reverse("xp_character", args=[table.pk, pc.pk])
-    client.post(url, {"playbook": "1", "on_playbook": "1"}, headers=HX)
+    client.post(url, {"playbook": "1"}, headers=HX)
     client.force_login(gm)
     page = client.get(reverse("phase_detail", args=[table.pk])).content.decode()
     assert warning not in page and "hx-confirm" not in page.split("Close the session")[0][-400:]

@@ -33,21 +33,39 @@ def _panel(client, table):
     return client.get(reverse("phase_panel", args=[table.pk])).content.decode()
 
 
-def test_the_gm_picks_the_entanglement_and_its_way_out_in_one_menu(client, table, gm, reprisals):
+def test_the_gm_taps_the_way_out_on_the_entanglements_card(client, table, gm, reprisals):
     client.force_login(gm)
     html = _panel(client, table)
     assert 'name="name"' not in html  # no second menu that must agree with the first
-    choice = r'<select id="ent-choice" class="ent-choice" name="choice".*?</select>'
-    menu = re.search(choice, html, re.S).group()
-    assert re.findall(r'<optgroup label="([^"]+)"', menu) == ["Reprisals", "Unquiet Dead"]
+    cards = r'<fieldset id="ent-choice" class="ent-cards" role="radiogroup">.*?</fieldset>'
+    menu = re.search(cards, html, re.S).group()
+    assert re.findall(r'<strong id="ent-card-\d">([^<]+)</strong>', menu) == [
+        "Reprisals",
+        "Unquiet Dead",
+    ]
     # 003 Reprisals: "Pay them (1 rep and 1 coin) per Tier of the enemy".
     assert (
-        '<option value="Reprisals:pay" data-needs="faction">Reprisals: Pay 1 rep and 1 coin '
-        "per tier of the faction" in menu
+        '<input type="radio" class="ent-choice" name="choice" value="Reprisals:pay" '
+        'data-needs="faction" required> <span><span class="visually-hidden">Reprisals: </span>'
+        "Pay 1 rep and 1 coin per tier of the faction" in menu
     )
     # Each way out names what the form asks for it (issue 39): the occultist, nothing.
-    assert '<option value="Unquiet Dead:occultist" data-needs="">' in menu
+    assert 'value="Unquiet Dead:occultist" data-needs="" required>' in menu
     assert '<div class="ent-field" data-need="faction">' in html
+
+
+def test_the_entanglement_table_is_the_books_with_the_rolled_cell_lit(
+    client, table, player, reprisals
+):
+    """Heat 4 reads the 4/5 column; the 4 on the die, its 4/5 row."""
+    client.force_login(player)
+    html = _panel(client, table)
+    table_html = re.search(r'<table class="ent-table">.*?</table>', html, re.S).group()
+    heads = re.findall(r'<th scope="col">([^<]+)</th>', table_html)
+    assert heads == ["Die", "Heat 0-3", "Heat 4-5", "Heat 6+"]
+    lit = re.findall(r'<td class="lit" aria-current="true">(.*?)<span', table_html)
+    assert lit == ["Reprisals<br>Unquiet Dead"]
+    assert table_html.count("(rolled)") == 1
 
 
 def test_a_refused_entanglement_is_drawn_beside_the_field_with_what_was_typed(
@@ -64,7 +82,7 @@ def test_a_refused_entanglement_is_drawn_beside_the_field_with_what_was_typed(
     assert faction_field < error < html.index('id="ent-claim"')
     assert "Choose the faction involved in Reprisals." in html
     assert html.count('role="alert"') == 1  # nothing at the top of the page
-    assert '<option value="Reprisals:pay" data-needs="faction" selected>' in html
+    assert 'value="Reprisals:pay" data-needs="faction" required checked>' in html
     assert 'value="Lyssa"' in html and 'id="ent-dice" name="dice" type="number"' in html
     assert re.search(r'id="ent-dice"[^>]*value="3"', html)
     assert Phase.objects.get(table=table).step == "entanglement"
@@ -93,8 +111,8 @@ def test_the_xp_review_names_each_playbooks_own_trigger(client, table, gm, playe
     Phase.objects.create(table=table, step=Phase.Step.XP_REVIEW)
     client.force_login(gm)
     html = _panel(client, table)
-    assert "You addressed a challenge with violence or coercion</label>" in html
-    assert "You addressed a challenge with stealth or evasion</label>" in html
+    assert "You addressed a challenge with violence or coercion</legend>" in html
+    assert "You addressed a challenge with stealth or evasion</legend>" in html
     assert "your playbook&#x27;s xp trigger" not in html
     # The lines every playbook shares, and the crew type's own trigger.
     assert "You expressed your beliefs, drives, heritage or background" in html

@@ -561,9 +561,9 @@ def test_xp_review_for_each_pc_and_the_crew(client, table, crew, pc, gm, player)
     assert step(table) == "xp_review"
     client.force_login(player)
     url = reverse("xp_character", args=[table.pk, pc.pk])
-    client.post(url, {"playbook": "2", "beliefs": "1", "vice": "0", "on_playbook": "3"})
+    client.post(url, {"playbook": "2", "beliefs": "1", "vice": "0"})
     assert fresh(pc).playbook_xp == 3
-    assert client.post(url, {"playbook": "1", "on_insight": "1"}, headers=HX).status_code == 422
+    assert client.post(url, {"playbook": "1"}, headers=HX).status_code == 422
     assert client.post(reverse("xp_crew", args=[table.pk]), {"station": "1"}).status_code == 403
     client.force_login(gm)
     client.post(reverse("xp_crew", args=[table.pk]), {"crew_type": "2", "station": "1"})
@@ -584,14 +584,15 @@ def test_end_of_session_xp_goes_on_any_xp_tracks_you_want(client, table, crew, p
     downtime.start_xp_review(table=table)
     client.force_login(player)
     page = client.get(reverse("phase_detail", args=[table.pk])).content.decode()
-    assert f'<label for="xp-{pc.pk}-on-prowess">Prowess xp</label>' in page
+    assert 'name="beliefs_track" value="prowess"> Prowess</label>' in page
     url = reverse("xp_character", args=[table.pk, pc.pk])
-    data = {"playbook": "2", "beliefs": "2", "on_playbook": "1", "on_insight": "2"}
-    response = client.post(url, {**data, "on_prowess": "0"}, headers=HX)
-    assert response.status_code == 422 and "Place it all" in response.content.decode()
-    assert client.post(url, {**data, "on_prowess": "1"}, headers=HX).status_code == 200
+    data = {"playbook": "2", "playbook_track": "insight", "beliefs": "2", "vice": "1"}
+    response = client.post(url, {**data, "vice_track": "luck"}, headers=HX)
+    assert response.status_code == 422 and "is not an xp track" in response.content.decode()
+    assert fresh(pc).insight_xp == 0
+    assert client.post(url, {**data, "beliefs_track": "prowess"}, headers=HX).status_code == 200
     after = fresh(pc)
-    assert (after.playbook_xp, after.insight_xp, after.prowess_xp, after.resolve_xp) == (1, 2, 1, 0)
+    assert (after.playbook_xp, after.insight_xp, after.prowess_xp, after.resolve_xp) == (1, 2, 2, 0)
 
 
 # --- What everyone sees ----------------------------------------------------------------

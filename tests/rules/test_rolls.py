@@ -28,6 +28,7 @@ from blades.rules.rolls import (
     engagement_pool,
     engagement_position,
     entanglement_pool,
+    entanglement_table,
     entanglements,
     fortune_pool,
     fortune_result,
@@ -537,6 +538,26 @@ def test_entanglement_pool_refuses_impossible_wanted(wanted):
 )
 def test_entanglements(heat, outcome, expected):
     assert entanglements(heat, outcome) == expected
+
+
+def lit(offered, outcome):
+    table = entanglement_table(offered, outcome)
+    return [(cell.result, cell.heat) for row in table for cell in row if cell.lit]
+
+
+def test_the_entanglement_table_reads_as_the_book_with_the_rolled_cell_lit():
+    table = entanglement_table([], None)
+    assert [row[0].result for row in table] == [B, P, S]
+    assert [cell.heat for cell in table[0]] == ["0-3", "4-5", "6+"]
+    assert table[2][2].names == ("Arrest",) and not any(c.lit for row in table for c in row)
+    assert lit(["Rivals", "Unquiet Dead"], P) == [(P, "0-3")]
+    # A critical reads as a 6; Show of Force at 4/5 heat is not lit by 6+'s partial.
+    assert lit(["Arrest"], C) == [(S, "6+")]
+    assert lit(["Demonic Notice", "Show of Force"], P) == [(P, "6+")]
+
+
+def test_slippery_lights_both_cells_its_two_rolls_read():
+    assert lit(["Gang Trouble", "Questioning", "Show of Force"], B) == [(B, "4-5"), (S, "4-5")]
 
 
 # --- Incarceration ---------------------------------------------------------
