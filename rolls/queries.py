@@ -43,6 +43,7 @@ from .models import ActionRoll, Consequence, RollEvent
 
 FINISHED_SHOWN = 10
 Step = ActionRoll.Step
+OPEN = (Step.SETUP, Step.CONSEQUENCES)
 
 # What each bonus adds, as the panel's words say it ("Push for +1d").
 BONUS = {
@@ -478,38 +479,70 @@ def _cohort_names(rolls: list[ActionRoll]) -> dict[str, str]:
     return {str(c.pk): str(c) for c in Cohort.objects.filter(pk__in=led)} if led else {}
 
 
-def panel_context(table: Table, membership: Membership) -> dict:
-    is_gm = membership.is_gm
+def _in_full(table: Table, membership: Membership, rolls: list[ActionRoll], named=()) -> tuple:
+    """Each roll drawn in full for this member, with what loading them for the whole
+    panel at once takes; `named`, more characters whose names the panel shows."""
     mine = flow_access.own_character(membership)
-    rolls = _rolls(table, is_gm)
-    open_rolls = rolls.filter(step__in=[Step.SETUP, Step.CONSEQUENCES]).order_by("created", "pk")
-    finished = rolls.filter(step__in=[Step.DONE, Step.UNDONE]).order_by("-finished", "-pk")
-    open_rolls, finished = list(open_rolls), list(finished[:FINISHED_SHOWN])
-    _steps_of(open_rolls + finished)
+    _steps_of(rolls)
     characters = Character.objects.prefetch_related(
         Prefetch("abilities", queryset=CharacterAbility.objects.select_related("ability__playbook"))
-    ).in_bulk(_named(open_rolls + finished))
-    _attach(open_rolls + finished, characters)
-    rolling = [characters[r.character_id] for r in open_rolls if r.character_id in characters]
+    ).in_bulk(_named(rolls) | set(named))
+    _attach(rolls, characters)
+    rolling = [
+        characters[r.character_id] for r in rolls if r.step in OPEN and r.character_id in characters
+    ]
     encumbered = _encumbered(rolling)
     armor = _armor_carried(characters)
     crew = Crew.objects.filter(table=table).first()
-    cohort_names = _cohort_names(open_rolls + finished)
+    cohort_names = _cohort_names(rolls)
+    views = [
+        roll_view(roll, membership, mine, characters, encumbered, crew, armor, cohort_names)
+        for roll in rolls
+    ]
+    _event_views(views, membership.is_gm)
+    return views, characters, crew
 
-    def view(roll):
-        return roll_view(roll, membership, mine, characters, encumbered, crew, armor, cohort_names)
 
-    open_views = [view(roll) for roll in open_rolls]
-    finished_views = [view(roll) for roll in finished]
-    _event_views(open_views + finished_views, is_gm)
+def panel_context(table: Table, membership: Membership) -> dict:
+    """The flow panel: the open rolls in full, the finished ones as a line each. A
+    finished roll's whole story is fetched when its line is opened (finished_roll_context):
+    drawn ten times over on every read, the finished rolls were about half of each panel
+    read, and so of each step of the shared roll (issue 36)."""
+    rolls = _rolls(table, membership.is_gm)
+    open_rolls = list(rolls.filter(step__in=OPEN).order_by("created", "pk"))
+    finished = rolls.filter(step__in=[Step.DONE, Step.UNDONE]).order_by("-finished", "-pk")
+    finished = list(finished[:FINISHED_SHOWN])
+    named = {roll.character_id for roll in finished}
+    open_views, characters, crew = _in_full(table, membership, open_rolls, named)
+    for roll in finished:
+        roll.character = characters.get(roll.character_id)
+    return {
+        **_panel_terms(table, membership, crew),
+        "open_rolls": open_views,
+        "finished": [RollView(roll=roll) for roll in finished],
+        "undo_roll": _undo_roll(table, membership, finished),
+        "revision": derived.revision(table.pk, membership.is_gm),
+    }
+
+
+def finished_roll_context(table: Table, membership: Membership, roll_id: int) -> dict | None:
+    """One finished roll in full, as the panel would have drawn it for this member; None
+    for one that is not theirs to read (a player never reaches a secret roll)."""
+    finished = _rolls(table, membership.is_gm).filter(step__in=[Step.DONE, Step.UNDONE])
+    roll = finished.filter(pk=roll_id).first()
+    if roll is None:
+        return None
+    (view,), _, crew = _in_full(table, membership, [roll])
+    return {**_panel_terms(table, membership, crew), "v": view}
+
+
+def _panel_terms(table: Table, membership: Membership, crew: Crew | None) -> dict:
+    """What every roll of the panel is drawn with: the menus and the rules' numbers."""
+    is_gm = membership.is_gm
     return {
         "table": table,
         "is_gm": is_gm,
-        "mine": mine,
-        "open_rolls": open_views,
-        "finished": finished_views,
-        "undo_roll": _undo_roll(table, membership, finished),
-        "revision": derived.revision(table.pk, is_gm),
+        "mine": flow_access.own_character(membership),
         # The GM's menus name them; whoever the panel is drawn for gets their view of each.
         "clocks": audience.clock_views(queries.visible_clocks(table.pk, is_gm), membership),
         "has_crew": crew is not None,

@@ -16,6 +16,7 @@ urlpatterns = [
     table_step("start", "start"),
     table_step("fortune", "fortune"),
     table_step("undo", "undo"),
+    path(f"{FLOW}<int:roll_id>/", views.finished_roll, name="flow_finished_roll"),
     path(f"{FLOW}<int:roll_id>/<slug:step>/", views.flow_step, name="flow_step"),
     path(
         f"{FLOW}<int:roll_id>/consequences/<int:consequence_id>/<slug:step>/",

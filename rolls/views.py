@@ -6,7 +6,7 @@ makes each page fetch its own panel), so the response here is only for the sende
 """
 
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_POST
 
@@ -17,7 +17,7 @@ from sessions.access import access_table
 from sessions.refusals import answers_refusals
 
 from .access import access_consequence, access_roll, own_character
-from .queries import panel_context
+from .queries import finished_roll_context, panel_context
 from .steps import CONSEQUENCE_STEPS, ROLL_STEPS, TABLE_STEPS, FortuneRoll, StartRoll, TableRollStep
 
 TEMPLATE = "rolls/flow.html"
@@ -67,6 +67,17 @@ def _panel(request, table, membership, *, error: str = "", error_roll: int | Non
 def flow_panel(request: HttpRequest, table_id: int) -> HttpResponse:
     table, membership = access_table(request.user, table_id)
     return render(request, f"{TEMPLATE}#flow-panel", panel_context(table, membership))
+
+
+@login_required
+@require_GET
+def finished_roll(request: HttpRequest, table_id: int, roll_id: int) -> HttpResponse:
+    """A finished roll's whole story, fetched when its line in the panel is opened."""
+    table, membership = access_table(request.user, table_id)
+    context = finished_roll_context(table, membership, roll_id)
+    if context is None:
+        raise Http404
+    return render(request, f"{TEMPLATE}#flow-done-body", context)
 
 
 def posted_step(request) -> steps.Step:

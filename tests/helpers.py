@@ -34,6 +34,29 @@ def session_cookie(user) -> str:
 CSRF_TOKEN = re.compile(rb'(csrfmiddlewaretoken" value="|"X-CSRFToken": ")[^"]+')
 
 
+# A part of a page fetched as its fold first opens (a finished roll's story): whoever
+# reads a page whole opens every fold, and what it fetches is part of what they are shown.
+FOLD = re.compile(rb'hx-get="([^"]+)"[^>]*hx-trigger="toggle[^"]*"')
+
+
+def folds(client: Client, page: bytes, **extra) -> dict:
+    """The answer to each of `page`'s folds, fetched as its script fetches it, by URL."""
+    parts = {}
+    for url in dict.fromkeys(FOLD.findall(page)):
+        response = client.get(url.decode(), headers={"HX-Request": "true"}, **extra)
+        assert response.status_code == 200, url
+        parts[url.decode()] = response
+    return parts
+
+
+def with_folds(client: Client, url: str, **extra) -> str:
+    """The page at `url` with every fold opened, as one text."""
+    page = client.get(url, **extra)
+    assert page.status_code == 200, url
+    opened = [part.content for part in folds(client, page.content, **extra).values()]
+    return b"".join([page.content, *opened]).decode()
+
+
 def seen_by(user, *urls) -> bytes:
     """What `user` gets of each page, whole and as htmx asks for it (CSRF tokens taken
     out, so that two drawings of the same page compare)."""
@@ -44,7 +67,8 @@ def seen_by(user, *urls) -> bytes:
         for headers in ({}, {"HX-Request": "true"}):
             response = client.get(url, headers=headers)
             assert response.status_code == 200, url
-            body += response.content
+            opened = folds(client, response.content).values()
+            body += b"".join([response.content, *(part.content for part in opened)])
     return CSRF_TOKEN.sub(rb"\1", body)
 
 

@@ -52,7 +52,7 @@ from sessions.models import Clock
 from tests.backup.full_table import hand_seats_back
 from tests.characters.foundry_samples import V11
 from tests.factories import CharacterFactory, FactionFactory, MembershipFactory, TableFactory
-from tests.helpers import member, start
+from tests.helpers import folds, member, start
 
 SEEDS = st.integers(0, 2**16)
 # A flashback's (stress, what a flashback to downtime is paid with), if the score has one.
@@ -116,7 +116,8 @@ def seen(client: Client, url: str) -> str:
         text = json.dumps(without_ids(page.json()), ensure_ascii=False, sort_keys=True)
     elif kind.startswith("text/html"):
         reader = Visible()
-        reader.feed(page.content.decode())
+        for part in [page, *folds(client, page.content).values()]:
+            reader.feed(part.content.decode())
         text = " ".join(reader.words)
     else:  # the journal's Markdown: its words as written
         text = " ".join(page.content.decode().split())

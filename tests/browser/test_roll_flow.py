@@ -212,20 +212,40 @@ def test_a_roll_built_together_live(person, server, crew):
     # roll just undone, and the redraw can swap it out from under the next click.
     gm.on("dialog", lambda dialog: dialog.accept())
     undo = gm.get_by_role("button", name=re.compile("Undo the last roll"))
+    opened = []
     while undo.count():
         undone_goal = undo.text_content().split(": ", 1)[1].strip()
         undo.click()
-        # Finished rolls are folded to one line each: the article is in the fold.
-        undone = gm.get_by_role(
-            "article", name=re.compile(f"— {re.escape(undone_goal)}$"), include_hidden=True
-        )
-        expect(undone).to_contain_text("Undone")
+        expect(finished_line(gm, undone_goal)).to_contain_text("undone")
+        # The stories opened before stay open and drawn through the panel's redraw.
+        for goal in opened:
+            expect(gm.get_by_role("article", name=story_name(goal))).to_contain_text("Undone")
+        # Its story is fetched as its line is opened, and says so too.
+        expect(finished_story(gm, undone_goal)).to_contain_text("Undone")
+        opened.append(undone_goal)
     for page in everyone:
         for character in (ada, bo):
             expect(party_line(page, character)).to_contain_text("Stress 0/9")
             expect(party_line(page, character)).to_contain_text("Harm: none")
     ada_after = Character.objects.get(pk=ada.pk)
     assert (ada_after.prowess_xp, ada_after.stress, ada_after.trauma_pending) == (0, 0, 0)
+
+
+def finished_line(page, goal: str):
+    """A finished roll's one line in the panel (its fold's summary)."""
+    return page.locator("details.flow-done > summary").filter(has_text=f"— {goal} ·")
+
+
+def finished_story(page, goal: str):
+    """A finished roll's story, its line opened as a player opens it (once: it stays)."""
+    line = finished_line(page, goal)
+    if line.locator("xpath=..").get_attribute("open") is None:
+        line.click()
+    return page.get_by_role("article", name=story_name(goal))
+
+
+def story_name(goal: str) -> re.Pattern:
+    return re.compile(f"— {re.escape(goal)}$")
 
 
 # Where each reminder's name ends and its text's first letter (the colon) begins.
@@ -417,11 +437,10 @@ def test_a_whole_roll_by_keyboard(person, server, crew):
     press(gm, roll.get_by_role("button", name="Close the roll"), limit=14)
     for page in everyone:
         expect(open_roll(page, goal)).to_have_count(0)
-        finished = page.get_by_role(
-            "article", name=re.compile(re.escape(goal) + "$"), include_hidden=True
-        )
-        expect(finished).to_contain_text("Finished")
+        expect(finished_line(page, goal)).to_have_count(1)
     assert_focus_kept(gm)
+    for page in everyone:
+        expect(finished_story(page, goal)).to_contain_text("Finished")
     assert Consequence.objects.get(description="Stabbed").result == "reduced"
     assert_accessible(gm)
     # Pushed fragments this page has no place for (a sheet's) were dropped quietly.

@@ -14,7 +14,7 @@ from rolls import undo as flow_undo
 from rolls.changes import FIELD_LABELS, TRACKED
 from sessions.models import Clock
 from tests.factories import ClockFactory
-from tests.helpers import Dice, fresh, start
+from tests.helpers import Dice, fresh, start, with_folds
 
 SPANISH = {"HTTP_ACCEPT_LANGUAGE": "es-ES,es;q=0.9"}
 ENGLISH = {"HTTP_ACCEPT_LANGUAGE": "en-GB,en;q=0.9"}
@@ -142,7 +142,7 @@ def test_every_step_of_a_roll_reads_in_its_readers_language(
 
     def panel(user, language) -> str:
         client.force_login(user)
-        return client.get(reverse("flow_panel", args=[table.pk]), **language).content.decode()
+        return with_folds(client, reverse("flow_panel", args=[table.pk]), **language)
 
     spanish = panel(player, SPANISH)
     reads(spanish, STEPS["es"], ENGLISH_WORDS + ["Zq-alarm", "se queda en", "Segmentos llenos"])

@@ -8,7 +8,7 @@ from rolls import outcome as flow_outcome
 from rolls.models import ActionRoll
 from sessions.models import Membership
 from tests.factories import MembershipFactory, TableFactory
-from tests.helpers import connect, drain, drain_greeting, frames_until
+from tests.helpers import connect, drain, drain_greeting, folds, frames_until, with_folds
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
 
@@ -112,6 +112,29 @@ def test_a_secret_fortune_roll_never_reaches_a_player_page(client, table, gm, pl
     assert b"Lampblack" in client.get(reverse("flow_panel", args=[table.pk])).content
 
 
+def test_a_finished_rolls_story_is_fetched_by_who_may_read_it(client, table, gm, player, ada):
+    """Issue 36: a finished roll's story is drawn when its line is opened, by its own
+    URL: the GM's secret roll is no roll to a player, an open roll has no story yet, and
+    a roll of another table is none of this one's."""
+    gm_m = Membership.objects.get(table=table, user=gm)
+    flow_outcome.fortune_roll(by=gm_m, table=table, goal="Lampblack ambush", trait=2, secret=True)
+    flow_outcome.fortune_roll(by=gm_m, table=table, goal="Open weather", trait=1)
+    secret, shown = ActionRoll.objects.order_by("pk")
+    propose(login(client, player), table)
+    still_open = ActionRoll.objects.get(step="setup")
+
+    def story(roll, table_id=table.pk):
+        return client.get(reverse("flow_finished_roll", args=[table_id, roll.pk]), **HTMX)
+
+    assert b"Open weather" in story(shown).content
+    assert story(secret).status_code == 404 and story(still_open).status_code == 404
+    panel = client.get(reverse("flow_panel", args=[table.pk])).content
+    assert list(folds(client, panel)) == [reverse("flow_finished_roll", args=[table.pk, shown.pk])]
+    login(client, gm)
+    assert b"Lampblack ambush" in story(secret).content
+    assert story(shown, TableFactory().pk).status_code == 404
+
+
 @pytest.mark.asyncio
 @pytest.mark.django_db(transaction=True)
 async def test_a_secret_fortune_roll_signals_only_the_gm():
@@ -159,12 +182,13 @@ def test_the_log_names_every_step_and_change_and_marks_undo(
     step(client, roll, "roll")
     login(client, gm)
     step(client, roll, "finish")
-    panel = client.get(reverse("flow_panel", args=[table.pk])).content.decode()
+    panel = with_folds(client, reverse("flow_panel", args=[table.pk]))
     assert "Ada: Stress 0 → 2" in panel and "Bo: Stress 0 → 1" in panel
     assert "Pushes for +1d" in panel and "GM closes the roll" in panel
     response = client.post(reverse("flow_undo", args=[table.pk]), **HTMX)
     assert response.status_code == 200
-    assert "Undone" in response.content.decode()
+    opened = folds(client, response.content)
+    assert any("Undone" in part.content.decode() for part in opened.values())
     ada.refresh_from_db(), bo.refresh_from_db()
     assert (ada.stress, bo.stress) == (0, 0)
 

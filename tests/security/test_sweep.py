@@ -31,7 +31,7 @@ from django.urls import resolve, reverse
 
 from blades.asgi import application
 from chronicle import discord
-from tests.helpers import CSRF_TOKEN
+from tests.helpers import CSRF_TOKEN, folds
 from tests.security.urls import UNKNOWN_ID, _patterns, character_moves
 from tests.sockets import Socket
 
@@ -509,6 +509,8 @@ def players_views(s: Session) -> dict[str, bytes]:
             if response.status_code == 405:
                 s.post_only.add(url)
             seen[f"{url} {headers}"] = response.content
+            for part, opened in folds(s.player, response.content).items():
+                seen[f"{part}, opened on {url}"] = opened.content
     screen = Screen.objects.filter(table=s.table, active=True).first()
     if screen is not None:
         # The TV, each overlay of a stream and the feed, as a logged-out browser or bot.

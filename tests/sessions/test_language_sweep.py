@@ -29,7 +29,7 @@ from django.urls import reverse
 from django.utils import timezone, translation
 
 from blades import content
-from tests.helpers import give_ability
+from tests.helpers import folds, give_ability
 from tests.security.test_sweep import PLAY, Session, set_the_table
 from tests.security.urls import table_urls
 from tests.sessions.test_stored_words import stored, stored_messages
@@ -335,6 +335,8 @@ def pages(s: Session, client: Client, read: Read) -> None:
             response = client.get(url, headers=headers)
             shared = s.table.language if name in SHARED else ""
             read_response(name, response, read, shared=shared)
+            for part, opened in folds(client, response.content).items():
+                read_response(f"{part}, opened on {name}", opened, read, shared=shared)
     for name in ("home", "table_list", "language"):
         read_response(name, client.get(reverse(name)), read)
 
