@@ -183,4 +183,18 @@ def test_screenshots(person, make_user, server):
         page.evaluate("document.fonts.ready")
     tv.screenshot(path=OUT / "screen-tv-1080p.png")
     overlay.screenshot(path=OUT / "overlay-party.png", omit_background=True)
+    # The GM's consequence cards on Nib's partial success, as the README shows them.
+    bo = table.memberships.get(user__username="bo")
+    lock = flow.start_roll(by=bo, character=nib, goal="Slip the vault's lock", action="tinker")
+    flow.accept_as_proposed(by=table.memberships.get(user=table.gm), roll=lock)
+    flow.roll_dice(by=bo, roll=lock, rng=Dice(4, 4, 4, 4))  # a 4 at the top, however many
+    for size, viewport in (("desktop", DESKTOP), ("phone", PHONE)):
+        page = person("gm", viewport=viewport)
+        page.emulate_media(reduced_motion="reduce")
+        page.goto(f"{server.url}/tables/{table.pk}/")
+        wait_for_socket(page)
+        cards = page.locator(f"#flow-{lock.pk}")
+        expect(cards.get_by_role("group", name="Harm", exact=True)).to_be_visible()
+        page.evaluate("document.fonts.ready")
+        cards.screenshot(path=OUT / f"consequence-cards-gm-{size}.png")
     assert get_user_model().objects.count() == 3
