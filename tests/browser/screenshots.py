@@ -167,14 +167,14 @@ def test_screenshots(person, make_user, server):
         expect(page.get_by_role("radio", name="Sera, arms dealer")).to_be_visible()
         page.evaluate("document.fonts.ready")
         page.screenshot(path=OUT / f"crew-new-gm-{size}.png", full_page=True)
-    # The wizard's first step, the playbooks as cards, for a player with no character.
-    actions.join_table(user=make_user("cy"), token=table.invite_token)
+    # The wizard's first step, the playbooks as cards, as Bo joins the second table.
+    actions.join_table(user=get_user_model().objects.get(username="bo"), token=empty.invite_token)
     for size, viewport in (("desktop", DESKTOP), ("phone", PHONE)):
-        page = person("cy", viewport=viewport)
-        page.goto(f"{server.url}/tables/{table.pk}/characters/new/")
+        page = person("bo", viewport=viewport)
+        page.goto(f"{server.url}/tables/{empty.pk}/characters/new/")
         page.get_by_role("radio", name=re.compile("^Whisper")).check()
         page.evaluate("document.fonts.ready")
-        page.screenshot(path=OUT / f"wizard-playbook-cy-{size}.png", full_page=True)
+        page.screenshot(path=OUT / f"wizard-playbook-bo-{size}.png", full_page=True)
     # The TV on the shared link, logged out, while Sable's roll is on the table.
     by = sable.owner.memberships.get(table=table)
     roll = flow.start_roll(by=by, character=sable, goal="Cut down the watchman", action="skirmish")
