@@ -10,6 +10,7 @@ from django.utils.translation import gettext_lazy as _
 
 from blades import content
 from blades.rules import character as rules
+from sessions.cards import Card, RadioCards
 
 from .foundry import MAX_BYTES, FoundryError, Sheet, parse, read_actor
 from .foundry_import import Match, playbooks_for
@@ -37,10 +38,21 @@ def _option_field(kind: str, label) -> forms.ModelChoiceField:
     )
 
 
-def _playbook_label(playbook) -> str:
-    tagline = playbook_text(playbook, "tagline")
-    name = playbook_text(playbook, "name")
-    return f"{name} — {tagline}" if tagline else gettext("%(name)s (custom)") % {"name": name}
+def _playbook_card(playbook) -> Card:
+    """A playbook as the first step draws it: what it is, the special ability the book
+    puts first (the one the ability step offers first), and what earns its xp."""
+    tagline = playbook_text(playbook, "tagline") or gettext("A custom playbook")
+    details = []
+    first = next(iter(playbook.abilities.all()), None)
+    if first is not None:
+        details.append(
+            (
+                gettext("Special ability:"),
+                f"{ability_text(first, 'name')}: {ability_text(first, 'description')}",
+            )
+        )
+    details.append((gettext("XP:"), playbook_text(playbook, "xp_trigger")))
+    return Card(playbook_text(playbook, "name"), tagline, tuple(details))
 
 
 class StepForm(forms.Form):
@@ -54,15 +66,16 @@ class StepForm(forms.Form):
 
 class PlaybookStep(StepForm):
     playbook = forms.ModelChoiceField(
-        label=_("Playbook"), queryset=Playbook.objects.none(), widget=forms.RadioSelect
+        label=_("Playbook"), queryset=Playbook.objects.none(), widget=RadioCards
     )
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         field = self.fields["playbook"]
-        field.queryset = Playbook.objects.filter(Q(table=None) | Q(table=self.table))
+        playbooks = Playbook.objects.filter(Q(table=None) | Q(table=self.table))
+        field.queryset = playbooks.prefetch_related("abilities")
         field.empty_label = None
-        field.label_from_instance = _playbook_label
+        field.label_from_instance = _playbook_card
 
 
 class HeritageStep(StepForm):

@@ -9,6 +9,8 @@ Refusals raise `RuleError` with a message for the player; nothing changes then.
 The phase steps (payoff, heat, entanglements, downtime) call these same functions.
 """
 
+from collections.abc import Callable
+
 from django.db import transaction
 from django.db.models import F
 from django.utils.translation import gettext_noop
@@ -634,9 +636,19 @@ def _set_goal_visibility(faction: Faction, hidden: bool) -> None:
 
 def shift_status(*, faction: Faction, delta: int) -> Faction:
     """Operations move status by −2..+1; it stops at war and at allies."""
+    return _write_status(faction, lambda status: rules.set_status(status, delta))
+
+
+def set_status(*, faction: Faction, status: int) -> Faction:
+    """The GM's call on the status track: the faction stands where it is put (the
+    step's choices are the track's, war to allies)."""
+    return _write_status(faction, lambda _was: status)
+
+
+def _write_status(faction: Faction, moved: Callable[[int], int]) -> Faction:
     with transaction.atomic():
         locked = Faction.objects.select_for_update().get(pk=faction.pk)
-        locked.status = rules.set_status(locked.status, delta)
+        locked.status = moved(locked.status)
         locked.save(update_fields=["status"])
         faction_shifted.send(sender=Faction, faction=locked)
         _push_factions(faction.table_id, players_see=not locked.hidden)

@@ -5,12 +5,13 @@ from django.utils.translation import gettext_lazy as _
 
 from blades.rules import clocks as clock_rules
 from blades.rules import crew as rules
+from sessions.cards import Card, CheckboxCards, RadioCards
 
 from .models import (
+    CUSTOM,
     HOLD_LABELS,
     STATUS_LABELS,
     Cohort,
-    crew_type_choices,
     crew_type_data,
     shown_content,
 )
@@ -27,8 +28,30 @@ def _names(entries: list[dict]) -> list[tuple[str, str]]:
     return [(entry["key"], entry["name"]) for entry in entries]
 
 
+def crew_type_cards() -> list[tuple[str, Card]]:
+    """Each crew type as a card: what it is, where it hunts, what earns its xp."""
+    cards = [
+        (
+            t["key"],
+            Card(
+                t["name"],
+                t["tagline"],
+                (
+                    (
+                        gettext("%(label)s:") % {"label": t["hunting_grounds"]["label"]},
+                        ", ".join(t["hunting_grounds"]["options"]),
+                    ),
+                    (gettext("Crew xp:"), t["xp_trigger"]),
+                ),
+            ),
+        )
+        for t in shown_content("crew_types")
+    ]
+    return [*cards, (CUSTOM, Card(gettext("Custom"), gettext("A crew type of your own")))]
+
+
 class CrewCreateForm(forms.Form):
-    crew_type = forms.ChoiceField(label=_("Crew type"), choices=crew_type_choices)
+    crew_type = forms.ChoiceField(label=_("Crew type"), choices=crew_type_cards, widget=RadioCards)
     custom_type = forms.CharField(
         label=_("Custom crew type"),
         max_length=60,
@@ -59,10 +82,12 @@ class CrewChoicesForm(forms.Form):
         abilities = data["abilities"]
         self.fields["ability"] = forms.ChoiceField(
             label=_("Special ability"),
-            choices=[(a["key"], f"{a['name']}: {a['description']}") for a in abilities],
+            choices=[
+                (a["key"], Card(a["name"], details=(("", a["description"]),))) for a in abilities
+            ],  # fmt: skip
             initial=abilities[0]["key"],
             required=False,
-            widget=forms.RadioSelect,
+            widget=RadioCards,
             # A choice left over from the type picked before: the form was sent
             # before the new type's abilities were drawn.
             error_messages={
@@ -84,31 +109,31 @@ class CrewChoicesForm(forms.Form):
             if len(start["options"]) > 1:
                 self.fields[f"start_{i}"] = forms.ChoiceField(
                     label=_("Starting upgrade"),
-                    choices=[(key, names[key]["name"]) for key in start["options"]],
+                    choices=[(key, _upgrade_card(names[key])) for key in start["options"]],
                     initial=start["options"][0],
                     required=False,
-                    widget=forms.RadioSelect,
+                    widget=RadioCards,
                 )
         boxes = rules.CREATION_UPGRADE_BOXES
         self.fields["upgrades"] = forms.MultipleChoiceField(
             label=ngettext("Mark %(boxes)d upgrade box", "Mark %(boxes)d upgrade boxes", boxes)
             % {"boxes": boxes},
             choices=[
-                (u["key"], f"{u['name']}: {u['effect']}" if u.get("effect") else u["name"])
+                (u["key"], _upgrade_card(u))
                 for u in upgrades
                 if u["crew_type"] in (None, crew_type)
             ],
             required=False,
-            widget=forms.CheckboxSelectMultiple,
+            widget=CheckboxCards,
         )
         self.fields["contact"] = forms.ChoiceField(
             label=_("Favorite contact"),
             choices=[
-                ("", gettext("Later")),
-                *((c["name"], f"{c['name']}, {c['role']}") for c in data["contacts"]),
+                ("", Card(gettext("Later"))),
+                *((c["name"], Card(f"{c['name']}, {c['role']}")) for c in data["contacts"]),
             ],
             required=False,
-            widget=forms.RadioSelect,
+            widget=RadioCards,
         )
 
     def clean_upgrades(self) -> list[str]:
@@ -137,6 +162,11 @@ class CrewChoicesForm(forms.Form):
             "upgrades": data["upgrades"],
             "contact": data["contact"],
         }
+
+
+def _upgrade_card(upgrade: dict) -> Card:
+    effect = upgrade.get("effect")
+    return Card(upgrade["name"], details=(("", effect),) if effect else ())
 
 
 class SheetForm(forms.Form):

@@ -56,11 +56,6 @@ def shown_content(name: str):
     return content.localized(name, reader_language())
 
 
-def crew_type_choices() -> list[tuple[str, str]]:
-    shown = [(t["key"], t["name"]) for t in shown_content("crew_types")]
-    return [*shown, (CUSTOM, gettext("Custom"))]
-
-
 def crew_type_data(key: str, *, shown: bool = False) -> dict | None:
     """The crew type's data; `shown`: with its text in the reader's language."""
     types = shown_content("crew_types") if shown else content.crew_types()

@@ -31,6 +31,16 @@ def crew_sheet(table_id: int) -> Crew | None:
 
 
 @dataclass(frozen=True)
+class StatusStep:
+    """One step of a faction's status track."""
+
+    value: int
+    shown: str  # "+2", "-1": the step's number as the track prints it
+    label: str
+    on: bool
+
+
+@dataclass(frozen=True)
 class FactionView:
     """A faction as one audience is shown it: players' views hold no notes the GM keeps
     to themself, and its goal clocks as they see them (sessions.audience). `model`: only
@@ -50,6 +60,14 @@ class FactionView:
     @property
     def status_label(self) -> str:
         return str(STATUS_LABELS[self.status])
+
+    @property
+    def status_track(self) -> list[StatusStep]:
+        """The status track drawn war to allies, the faction's own step marked."""
+        return [
+            StatusStep(step, f"{step:+d}", str(STATUS_LABELS[step]), step == self.status)
+            for step in range(rules.STATUS_MIN, rules.STATUS_MAX + 1)
+        ]
 
 
 def faction_view(faction: Faction, is_gm: bool) -> FactionView:

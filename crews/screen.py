@@ -19,6 +19,7 @@ from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
 from blades.rules.rolls import PUSH_DICE
+from characters.queries import party, party_view
 from sessions import audience, links
 from sessions import queries as table_queries
 from sessions.access import SCREEN, access_table, is_token
@@ -31,6 +32,11 @@ from .models import Screen
 PAGE = "crews/screen.html"
 OVERLAY = "crews/overlay.html"
 LATEST_ROLLS = 3
+# What one TV screenful holds (tests/browser/test_screen_tv.py measures it at 720p, 1080p
+# and 4K); beyond it the screen says how many more there are. An overlay shows all: a
+# stream sizes its browser source to what it shows.
+TV_CLOCKS = 8
+TV_PARTY = 4
 # Each overlay is one part of the screen, alone: its name in the URL, the part it draws.
 OVERLAYS = {"clocks": _("Clocks"), "roll": _("Roll"), "party": _("Party")}
 REVOKED_MESSAGE = _("This screen's link was revoked — ask the GM for the new one.")
@@ -49,15 +55,28 @@ def add_part(part: ScreenPart) -> None:
         _parts.append(part)
 
 
-def _context(table: Table, socket_url: str, **extra) -> dict:
+def _at_most(items: list, most: int | None) -> tuple[list, int]:
+    """The first `most` of `items` (all when None), and how many more are left out."""
+    shown = items if most is None else items[:most]
+    return shown, len(items) - len(shown)
+
+
+def _context(table: Table, socket_url: str, *, on_a_tv: bool = False, **extra) -> dict:
     added = {}
     for part in _parts:
         added.update(part(table.pk))
+    # Counted from what the players see: a hidden clock is in neither the list nor the count.
+    clocks = list(table_queries.visible_clocks(table.pk, is_gm=False))
+    clocks, more_clocks = _at_most(clocks, TV_CLOCKS if on_a_tv else None)
+    characters, more_party = _at_most(list(party(table.pk)), TV_PARTY if on_a_tv else None)
     return {
         **added,
         "table": table,
         "crew": queries.crew_sheet(table.pk),
-        "clocks": audience.clock_views(table_queries.visible_clocks(table.pk, is_gm=False), SCREEN),
+        "clocks": audience.clock_views(clocks, SCREEN),
+        "more_clocks": more_clocks,
+        "party": [(character, party_view(character)) for character in characters],
+        "more_party": more_party,
         "rolls": table_queries.recent_rolls(table.pk, is_gm=False)[:LATEST_ROLLS],
         "socket_url": socket_url,
         "is_gm": False,  # every fragment is drawn as the players see it
@@ -69,7 +88,7 @@ def _context(table: Table, socket_url: str, **extra) -> dict:
 def _render(request: HttpRequest, table: Table, socket_url: str, **extra) -> HttpResponse:
     template = f"{PAGE}#screen-body" if request.htmx else PAGE
     with table_language(table):
-        response = render(request, template, _context(table, socket_url, **extra))
+        response = render(request, template, _context(table, socket_url, on_a_tv=True, **extra))
     return said_in_table_language(table, response)
 
 

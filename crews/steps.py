@@ -311,10 +311,15 @@ class EditFactionStep(FactionStep, FactionForm):
 
 
 class StatusStep(FactionStep):
-    delta = forms.TypedChoiceField(choices=[("1", _("raise")), ("-1", _("lower"))], coerce=int)
+    """The GM's tap on a step of the faction's status track."""
+
+    status = forms.TypedChoiceField(
+        choices=[(str(s), str(s)) for s in range(rules.STATUS_MIN, rules.STATUS_MAX + 1)],
+        coerce=int,
+    )
 
     def execute(self):
-        return actions.shift_status(faction=self.faction(), delta=self.cleaned_data["delta"])
+        return actions.set_status(faction=self.faction(), status=self.cleaned_data["status"])
 
 
 class DeleteFactionStep(FactionStep):

@@ -20,8 +20,7 @@ from sessions.access import access_table, posted_step
 from sessions.refusals import answers_refusals
 
 from . import access, actions, queries, screen
-from .forms import CrewChoicesForm, CrewCreateForm, FactionForm
-from .models import crew_type_choices
+from .forms import CrewChoicesForm, CrewCreateForm, FactionForm, crew_type_cards
 from .steps import STEPS
 
 CREW_PAGE = "crews/crew.html"
@@ -34,9 +33,11 @@ def crew_detail(request: HttpRequest, table_id: int) -> HttpResponse:
     crew = queries.crew_sheet(table.pk)
     if crew is None:
         # No crew yet: the founding form, drawn where `may.found_crew` says.
-        crew_type = request.GET.get("crew_type") or crew_type_choices()[0][0]
+        crew_type = request.GET.get("crew_type") or crew_type_cards()[0][0]
         choices = CrewChoicesForm(crew_type=crew_type)
-        context = _founding(table, membership, CrewCreateForm(), choices)
+        # The type whose choices are drawn is the card shown chosen.
+        form = CrewCreateForm(initial={"crew_type": crew_type})
+        context = _founding(table, membership, form, choices)
         if request.htmx:
             # The crew type changed: its sheet's choices follow.
             return render(request, f"{CREW_PAGE}#crew-choices", context)

@@ -28,6 +28,7 @@ from blades.rules.rolls import (
     effect_ticks,
     fortune_result,
     information_detail,
+    reduce_effect,
 )
 from characters import wording
 from characters.models import Character, CharacterAbility, CharacterItem
@@ -54,6 +55,79 @@ BONUS = {
     "ability": rules.ABILITY_BONUS,
     "setup_effect": rules.SETUP_EFFECT,
 }
+
+
+@dataclass(frozen=True)
+class ConsequenceCard:
+    """One consequence the roll's position and result allow, as the GM's card offers it:
+    `gist` what it does on this roll; `level` and `ticks` what the card opens on, by
+    the position (the GM may pick another: the app offers, the GM decides)."""
+
+    kind: str
+    label: str
+    gist: str
+    level: int = 0
+    ticks: int = 0
+
+
+def consequence_cards(roll: ActionRoll, outcome: ActionOutcome) -> list[ConsequenceCard]:
+    position, effect = roll.as_position, roll.as_effect
+    gists = {
+        "harm": gettext("Opens on level %(level)s (position: %(position)s)"),
+        "complication": gettext("Ticks a clock, adds heat to the crew, or is told in words"),
+        "reduced_effect": gettext("Effect: %(effect)s → %(reduced)s"),
+        "worse_position": gettext("Position: %(position)s → %(worse)s"),
+        "lost_opportunity": gettext("The chance slips away: try another approach"),
+    }
+    level = rules.harm_default(position)
+    words = {
+        "level": level,
+        "position": gettext(position.label),
+        "effect": gettext(effect.label),
+        "reduced": gettext(reduce_effect(effect).label),
+        "worse": gettext(rules.worsen_position(position).label),
+    }
+    return [
+        ConsequenceCard(
+            kind=kind,
+            label=gettext(CONSEQUENCE_KINDS[kind]),
+            gist=gists[kind] % words,
+            level=level if kind == "harm" else 0,
+            ticks=rules.complication_ticks_default(outcome.severity)
+            if kind == "complication"
+            else 0,
+        )
+        for kind in outcome.consequences
+    ]
+
+
+# The Push step's flags, each a die (or a card) the roller taps to take or give back.
+PUSH_FLAGS = ("push_dice", "push_effect", "push_act", "push_special")
+
+
+@dataclass(frozen=True)
+class PushDie:
+    """One push the roller may tap: `flag` the one it flips, `posts` every flag that is on
+    once it is flipped (the Push step sets them all at once)."""
+
+    flag: str
+    pressed: bool
+    posts: tuple[str, ...]
+
+
+def push_dice(roll: ActionRoll, *, incapacitated: bool, special: bool) -> list[PushDie]:
+    on = {flag for flag in PUSH_FLAGS if getattr(roll, flag)}
+    offered = {
+        "push_dice": not roll.bargain_accepted,  # the bargain gives that die instead
+        "push_effect": True,
+        "push_act": incapacitated or roll.push_act,
+        "push_special": special or roll.push_special,
+    }
+    return [
+        PushDie(flag, flag in on, tuple(f for f in PUSH_FLAGS if (f in on) != (f == flag)))
+        for flag in PUSH_FLAGS
+        if offered[flag]
+    ]
 
 
 @dataclass
@@ -112,9 +186,9 @@ class RollView:
     effect: Effect = Effect.STANDARD
     warnings: list[str] = field(default_factory=list)
     outcome: ActionOutcome | None = None
-    menu: list[tuple[str, str]] = field(default_factory=list)
+    cards: list[ConsequenceCard] = field(default_factory=list)  # the GM's consequences
+    pushes: list[PushDie] = field(default_factory=list)
     ticks: int = 0
-    harm_default: int = 0  # the level the GM's harm menu opens on, by position
     detail: str = ""
     # Group action: each participant, their dice (None until rolled) and bonus dice.
     group: list[tuple[Character, list[int] | None, list[str]]] = field(default_factory=list)
@@ -261,6 +335,9 @@ def roll_view(
                 view.stress_abilities = stress_abilities(character, crew)
             if "push" in steps:
                 view.special_push = derived.special_push_ability(roll, character)
+                view.pushes = push_dice(
+                    roll, incapacitated=view.incapacitated, special=bool(view.special_push)
+                )
         else:
             assists = derived.group_assists(roll)
             if "group-bonus" in steps:
@@ -290,8 +367,7 @@ def roll_view(
                 ]
     if roll.outcome and roll.kind != ActionRoll.Kind.FORTUNE:
         view.outcome = action_outcome(roll.as_position, Outcome(roll.outcome))
-        view.menu = [(kind, gettext(CONSEQUENCE_KINDS[kind])) for kind in view.outcome.consequences]
-        view.harm_default = rules.harm_default(roll.as_position)
+        view.cards = consequence_cards(roll, view.outcome)
         if view.outcome.succeeded:
             view.ticks = effect_ticks(roll.as_effect, critical=roll.outcome == Outcome.CRITICAL)
         if roll.gather_information:
@@ -555,6 +631,7 @@ def _panel_terms(table: Table, membership: Membership, crew: Crew | None) -> dic
         "flashback_costs": rules.FLASHBACK_COSTS,
         "harm_levels": list(char_rules.HARM_SLOTS),
         "complication_ticks": rules.COMPLICATION_TICKS,
+        "ability_kinds": ("dice", "effect"),  # what an ability's card may give
         "complication_heat": rules.COMPLICATION_HEAT,
         "push_stress": PUSH_STRESS,
         "bonus": BONUS,

@@ -51,9 +51,16 @@ def table_page_context(request, table, membership) -> dict:
     return context
 
 
-def _panel(request, table, membership, *, error: str = "", error_roll: int | None = None):
+def _panel(
+    request, table, membership, *, error: str = "", error_roll: int | None = None, card: str = ""
+):
+    """This person's panel; a refusal on `error_roll`, told on the card of consequence
+    `card` that was tapped while that card is drawn, else above the roll's controls."""
     context = panel_context(table, membership)
-    context.update(error=error, error_roll=error_roll)
+    drawn = {(v.roll.pk, c.kind) for v in context["open_rolls"] for c in v.cards}
+    context.update(
+        error=error, error_roll=error_roll, error_card=card if (error_roll, card) in drawn else ""
+    )
     status = 422 if error else 200
     if not request.htmx:
         if error:
@@ -117,8 +124,11 @@ def _refused(request, error: RuleError) -> HttpResponse:
             step.add_error(None, str(error))
         return _form_answer(request, step, step, 422)
     table = step.by.table
-    roll_id = request.resolver_match.kwargs.get("roll_id")
-    return _panel(request, table, step.by, error=str(error), error_roll=roll_id)
+    kwargs = request.resolver_match.kwargs
+    card = request.POST.get("kind", "") if kwargs.get("step") == "consequence" else ""
+    return _panel(
+        request, table, step.by, error=str(error), error_roll=kwargs.get("roll_id"), card=card
+    )
 
 
 @login_required

@@ -49,6 +49,17 @@ def harm_default(position: Position) -> int:
     return HARM_BY_POSITION[Position(position)]
 
 
+# A complication's ticks follow the consequence's severity (rolls.ActionOutcome): "one
+# tick on a clock for a minor complication or two ticks for a standard complication ...
+# three ticks on a clock for a serious complication" (000 §Complication). The GM's card
+# opens on them; the GM may pick another.
+TICKS_BY_SEVERITY = {"minor": 1, "standard": 2, "severe": 3}
+
+
+def complication_ticks_default(severity: str) -> int:
+    return TICKS_BY_SEVERITY[severity]
+
+
 def worsen_position(position: Position) -> Position:
     index = POSITION_LADDER.index(position)
     return POSITION_LADDER[min(index + 1, len(POSITION_LADDER) - 1)]

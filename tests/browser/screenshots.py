@@ -7,6 +7,7 @@ fixtures, so the pages come from a real daphne like every browser test.
 """
 
 import random
+import re
 from pathlib import Path
 
 import pytest
@@ -43,6 +44,14 @@ def seed(make_user):
         contact="Fitz",
     )  # fmt: skip
     crew_actions.add_rep(crew=crew, amount=3)
+    for name, tier, status, hidden in (
+        ("Bluecoats", 2, -1, False),
+        ("The Lampblacks", 2, -2, False),
+        ("The Circle of Flame", 3, 1, True),
+    ):
+        crew_actions.create_faction(
+            table=table, name=name, tier=tier, hold="strong", status=status, hidden=hidden
+        )
     crew_actions.add_heat(crew=crew, amount=2)
     crew_actions.add_coin(crew=crew, amount=2)
     sable = CharacterFactory(
@@ -96,6 +105,7 @@ def test_screenshots(person, make_user, server):
         "crew": f"/tables/{table.pk}/crew/",
         "phase": f"/tables/{table.pk}/phase/",
         "screen": f"/tables/{table.pk}/screen/",
+        "factions": f"/tables/{table.pk}/factions/",
     }
     for who in ("gm", "ada"):
         for size, viewport in (("desktop", DESKTOP), ("phone", PHONE)):
@@ -152,11 +162,19 @@ def test_screenshots(person, make_user, server):
     for size, viewport in (("desktop", DESKTOP), ("phone", PHONE)):
         page = person("gm", viewport=viewport)
         page.goto(f"{server.url}/tables/{empty.pk}/crew/")
-        page.get_by_label("Crew type", exact=True).select_option(label="Smugglers")
+        page.get_by_role("radio", name=re.compile("^Smugglers")).check()
         expect(page.get_by_role("radio", name="Fitz")).to_have_count(0)
         expect(page.get_by_role("radio", name="Sera, arms dealer")).to_be_visible()
         page.evaluate("document.fonts.ready")
         page.screenshot(path=OUT / f"crew-new-gm-{size}.png", full_page=True)
+    # The wizard's first step, the playbooks as cards, as Bo joins the second table.
+    actions.join_table(user=get_user_model().objects.get(username="bo"), token=empty.invite_token)
+    for size, viewport in (("desktop", DESKTOP), ("phone", PHONE)):
+        page = person("bo", viewport=viewport)
+        page.goto(f"{server.url}/tables/{empty.pk}/characters/new/")
+        page.get_by_role("radio", name=re.compile("^Whisper")).check()
+        page.evaluate("document.fonts.ready")
+        page.screenshot(path=OUT / f"wizard-playbook-bo-{size}.png", full_page=True)
     # The TV on the shared link, logged out, while Sable's roll is on the table.
     by = sable.owner.memberships.get(table=table)
     roll = flow.start_roll(by=by, character=sable, goal="Cut down the watchman", action="skirmish")
@@ -183,4 +201,18 @@ def test_screenshots(person, make_user, server):
         page.evaluate("document.fonts.ready")
     tv.screenshot(path=OUT / "screen-tv-1080p.png")
     overlay.screenshot(path=OUT / "overlay-party.png", omit_background=True)
+    # The GM's consequence cards on Nib's partial success, as the README shows them.
+    bo = table.memberships.get(user__username="bo")
+    lock = flow.start_roll(by=bo, character=nib, goal="Slip the vault's lock", action="tinker")
+    flow.accept_as_proposed(by=table.memberships.get(user=table.gm), roll=lock)
+    flow.roll_dice(by=bo, roll=lock, rng=Dice(4, 4, 4, 4))  # a 4 at the top, however many
+    for size, viewport in (("desktop", DESKTOP), ("phone", PHONE)):
+        page = person("gm", viewport=viewport)
+        page.emulate_media(reduced_motion="reduce")
+        page.goto(f"{server.url}/tables/{table.pk}/")
+        wait_for_socket(page)
+        cards = page.locator(f"#flow-{lock.pk}")
+        expect(cards.get_by_role("group", name="Harm", exact=True)).to_be_visible()
+        page.evaluate("document.fonts.ready")
+        cards.screenshot(path=OUT / f"consequence-cards-gm-{size}.png")
     assert get_user_model().objects.count() == 3

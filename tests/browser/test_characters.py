@@ -15,6 +15,7 @@ from tests.browsers import (
     PHONE,
     assert_accessible,
     assert_fits_phone,
+    read_well_at_both_sizes,
     start_table,
     wait_for_socket,
 )
@@ -159,7 +160,7 @@ def create_with_cutter(ada) -> None:
 
 def create_with_custom(bo) -> None:
     bo.get_by_role("link", name="Make a character").click()
-    bo.get_by_role("radio", name="Ratcatcher (custom)").check()
+    bo.get_by_role("radio", name="Ratcatcher A custom playbook").check()
     next_step(bo)
     bo.get_by_role("radio", name="Iruvia").check()
     next_step(bo)
@@ -194,6 +195,38 @@ def create_with_custom(bo) -> None:
     bo.get_by_role("button", name="Create character").click()
     expect(bo.get_by_role("heading", name="Nib", level=1)).to_be_visible()
     wait_for_socket(bo)
+
+
+def test_a_player_on_a_phone_picks_a_playbook_card(person, make_user, server):
+    """Issue 40: the wizard's first step is the playbooks as cards, each with its special
+    ability and xp trigger (read as the radio's description), tapped or keyed."""
+    _, ada, _ = start_table(person, make_user)
+    ada.set_viewport_size(PHONE)
+    ada.get_by_role("link", name="Make a character").click()
+    cards = ada.get_by_role("radiogroup", name="Playbook")
+    expect(cards.get_by_role("radio")).to_have_count(7)
+    hound = cards.get_by_role("radio", name="Hound A deadly sharpshooter and tracker")
+    expect(hound).to_have_accessible_description(
+        re.compile(
+            "^Special ability: Sharpshooter: .+ XP: You addressed a challenge with tracking or "
+            "violence.$"
+        )
+    )
+    read_well_at_both_sizes(ada)
+    # None chosen: refused beside the cards, and still on the first step.
+    next_step(ada)
+    expect(cards.get_by_role("alert")).to_contain_text("This field is required.")
+    # A tap anywhere on a card takes it, its xp trigger too; arrows move between cards.
+    ada.get_by_text("You addressed a challenge with tracking or violence.").click()
+    expect(hound).to_be_checked()
+    ada.keyboard.press("ArrowDown")
+    expect(cards.get_by_role("radio", name=re.compile("^Leech"))).to_be_checked()
+    ada.keyboard.press("ArrowUp")
+    expect(hound).to_be_checked()
+    assert_fits_phone(ada)
+    next_step(ada)
+    check_step(ada, "Heritage")
+    expect(ada.get_by_text("Step 2 of 8 · Hound")).to_be_visible()
 
 
 @pytest.mark.long

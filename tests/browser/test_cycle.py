@@ -87,7 +87,7 @@ def test_a_score_and_its_downtime_played_live(person, server, table_with_crew):
     gm = person("gm")
     # The GM makes the crew; its books are what the phases change.
     gm.goto(f"{base}/crew/")
-    gm.get_by_label("Crew type", exact=True).select_option(label="Shadows")
+    gm.get_by_role("radio", name=re.compile("^Shadows")).check()
     # The type's choices are drawn again for Shadows before the crew is founded.
     expect(gm.get_by_role("radio", name="Everyone Steals", exact=False)).to_be_visible()
     gm.get_by_label("Crew name").fill("The Lamplighters")

@@ -17,13 +17,17 @@ from playwright.sync_api import expect
 
 from characters import actions as sheet
 from characters.content import load_standard_content
+from characters.models import Character
 from crews import actions as crew_actions
 from rolls import actions as flow
+from rolls import group as flow_group
+from rolls import outcome as flow_outcome
+from rolls.models import ActionRoll
 from sessions import actions
 from sessions.models import Clock, Membership
 from tests.browsers import assert_accessible, wait_for_socket
 from tests.factories import CharacterFactory
-from tests.helpers import call
+from tests.helpers import Dice, call
 
 pytestmark = pytest.mark.browser
 
@@ -82,6 +86,8 @@ OUTSIDE = """(selector) => [...document.querySelectorAll(selector)]
   .filter(el => { const r = el.getBoundingClientRect();
     return r.left < 0 || r.top < 0 || r.right > innerWidth || r.bottom > innerHeight; })
   .map(el => el.textContent.trim().slice(0, 40))"""
+# What the TV must show whole: every scoundrel card, every clock, the roll and the books.
+SHOWN = (".screen-party > li", ".screen .clock", ".screen-rolling > li", ".screen-grid > div")
 
 
 def note_errors(page, name: str, errors: list) -> None:
@@ -105,8 +111,7 @@ def test_the_tv_shows_the_whole_table_on_one_screen(person, make_user, server, s
     expect(tv.get_by_role("region", name="Clocks").get_by_role("article")).to_have_count(8)
     expect(tv.get_by_role("region", name="Rolling now")).to_contain_text("Sable")
     # Every scoundrel card, every clock, the roll and the books: in view, nothing to scroll.
-    shown = (".screen-party > li", ".screen .clock", ".screen-rolling > li", ".screen-grid > div")
-    for selector in shown:
+    for selector in SHOWN:
         assert tv.evaluate(OUTSIDE, selector) == [], selector
     assert tv.evaluate("document.documentElement.scrollWidth - innerWidth") <= 0
     # The whole width is used: the body reaches across nearly all of it.
@@ -247,3 +252,119 @@ def test_revoking_the_link_tells_the_tv_and_closes_overlays_and_feed(person, mak
     tv.reload()
     expect(tv.get_by_role("alert")).to_have_text(message)
     expect(tv.get_by_role("link", name="Blades Table")).to_be_visible()
+
+
+# A line of the screen wholly in its section or wholly out of it (a line of the latest
+# rolls that does not fit is not shown): never cut in half.
+CUT = """(selector) => [...document.querySelectorAll(selector)].filter(el => {
+    const r = el.getBoundingClientRect(), box = el.closest('section').getBoundingClientRect();
+    const inside = r.top >= box.top && r.bottom <= box.bottom + 0.5 && r.right <= box.right + 0.5;
+    const outside = r.left >= box.right || r.top >= box.bottom;
+    return !inside && !outside; }).map(el => el.textContent.trim().slice(0, 40))"""
+
+
+def group_action(table, goal: str):
+    """Sable leads a Skirmish group action; Nib and Quill join (Vex, badly hurt, sits out)."""
+    people = {c.name: c for c in Character.objects.filter(table=table)}
+    members = {n: Membership.objects.get(table=table, user=people[n].owner) for n in people}
+    roll = flow.start_roll(
+        by=members["Sable"], character=people["Sable"], goal=goal, action="skirmish", group=True
+    )
+    for name in ("Nib", "Quill"):
+        flow_group.join_group(by=members[name], roll=roll)
+    return roll, members, people
+
+
+def each_state_of_a_group_action(table):
+    """Yield the name of each state a roll is in on the TV, a group action already among
+    the latest rolls: proposed, called (waiting for its dice), rolled with a consequence,
+    resisted, closed."""
+    gm = Membership.objects.get(table=table, role=Membership.Role.GM)
+    for roll in ActionRoll.objects.filter(table=table, step=ActionRoll.Step.CONSEQUENCES):
+        flow_outcome.finish(by=gm, roll=roll)
+    earlier, members, _ = group_action(table, "Hold the bridge against the Bluecoats")
+    earlier = call(earlier)
+    for name in ("Nib", "Quill", "Sable"):
+        earlier = flow_group.roll_dice(by=members[name], roll=earlier, rng=random.Random(5))
+    flow_outcome.finish(by=gm, roll=earlier)
+    roll, members, people = group_action(table, "Storm the Lampblacks' warehouse before dawn")
+    yield "proposed"
+    roll = call(roll)
+    yield "waiting for its dice"
+    for name in ("Nib", "Quill", "Sable"):
+        roll = flow_group.roll_dice(by=members[name], roll=roll, rng=Dice(3, 2, 4))
+    harm = flow_outcome.add_consequence(
+        by=gm, roll=roll, kind="harm", level=2, description="Cut", attribute="prowess",
+        character=people["Nib"],
+    )  # fmt: skip
+    yield "rolled, with a consequence"
+    flow_outcome.resist(by=members["Nib"], consequence=harm, rng=Dice(4, 2))
+    yield "resisted"
+    flow_outcome.finish(by=gm, roll=roll)
+    yield "closed"
+
+
+@pytest.mark.parametrize("size", TVS)
+def test_the_tv_fits_in_every_state_of_a_group_action(person, make_user, server, size):
+    """Issue 40: with a group action among the latest rolls the left column ran to 819 px
+    at 720p (1,217 at 1080p, 2,412 at 4K) once the dice were on the screen. In every state
+    of a roll the whole table is one screenful: nothing to scroll, nothing cut in half."""
+    table, shared = seed_four_and_eight(make_user)
+    tv = person(viewport=TVS[size])
+    tv.emulate_media(reduced_motion="reduce")
+    # Each step is the test's own, outside the server: a reload shows it (as the socket's
+    # catch-up would).
+    for state in each_state_of_a_group_action(table):
+        tv.goto(f"{server.url}/screen/{shared.token}/")
+        wait_for_socket(tv)
+        tv.evaluate("document.fonts.ready")
+        latest = tv.get_by_role("region", name="Latest rolls").get_by_role("listitem")
+        expect(latest).to_have_count(3)
+        height = tv.evaluate("document.documentElement.scrollHeight")
+        assert height <= TVS[size]["height"], (state, height)
+        for selector in SHOWN:
+            assert tv.evaluate(OUTSIDE, selector) == [], (state, selector)
+        for selector in (".screen-rolling > li", ".screen-rolls > li"):
+            assert tv.evaluate(CUT, selector) == [], (state, selector)
+        # This group action's lines all fit beside the roll in progress.
+        assert all(line.is_visible() for line in latest.all()), state
+        if state == "proposed":
+            assert_accessible(tv)
+
+
+def test_the_tv_says_what_it_leaves_out_and_offers_no_tap(person, make_user, server):
+    """Beyond four scoundrels and eight clocks the TV says in words how many more there
+    are (counting only what the players may see); its overlay of the clocks shows them
+    all. Neither offers the players' "You may tick", and no page stops on a script."""
+    table, shared = seed_four_and_eight(make_user)
+    for name in ("Whisper's due", "The bridge burns"):
+        actions.create_clock(
+            table=table, name=name, segments=4, kind=Clock.Kind.DANGER,
+            visibility=Clock.Visibility.EVERYONE, players_tick=True,
+        )  # fmt: skip
+    for name in ("eve", "fay"):
+        player = make_user(name)
+        actions.join_table(user=player, token=table.invite_token)
+        CharacterFactory(table=table, owner=player, name=name.title())
+    errors = []
+    tv = person(viewport=TVS["1080p"])
+    overlay = person(viewport={"width": 800, "height": 600})
+    for page, address in ((tv, ""), (overlay, "clocks/")):
+        note_errors(page, address or "tv", errors)
+        page.goto(f"{server.url}/screen/{shared.token}/{address}")
+        wait_for_socket(page)
+    clocks = tv.get_by_role("region", name="Clocks")
+    expect(clocks.get_by_role("article")).to_have_count(8)
+    expect(clocks).to_contain_text("+2 more clocks, not shown")  # ten seen, one hidden
+    party = tv.get_by_role("region", name="The scoundrels")
+    expect(party.get_by_role("listitem")).to_have_count(4)
+    expect(party).to_contain_text("+2 more scoundrels, not shown")
+    for selector in (".screen-more", ".screen .clock", ".screen-party > li"):
+        assert tv.evaluate(OUTSIDE, selector) == [], selector
+    assert tv.evaluate("document.documentElement.scrollHeight") <= TVS["1080p"]["height"]
+    expect(overlay.get_by_role("article")).to_have_count(10)
+    for page in (tv, overlay):
+        assert "You may tick" not in page.content()
+        assert HIDDEN not in page.content()
+    assert errors == []
+    assert_accessible(tv)

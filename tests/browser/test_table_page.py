@@ -4,6 +4,9 @@ clock by tapping it, and the page is accessible and fits a phone and a desktop."
 import pytest
 from playwright.sync_api import expect
 
+from characters import actions as sheet
+from rolls import actions as flow
+from sessions.models import Membership
 from tests.browsers import (
     PHONE,
     add_clock,
@@ -12,6 +15,7 @@ from tests.browsers import (
     start_table,
     wait_for_socket,
 )
+from tests.helpers import call
 
 pytestmark = pytest.mark.browser
 
@@ -110,3 +114,37 @@ def test_the_table_page_on_a_phone_is_three_screens_tall_when_folded(person, mak
     gm.set_viewport_size({"width": 1280, "height": 800})
     gm.reload()
     expect(gm.locator("details.fold[open]")).to_have_count(5)
+
+
+ON_THE_FIRST_SCREEN = "(el) => el.getBoundingClientRect().bottom <= innerHeight"
+
+
+def test_a_phone_shows_the_roll_and_its_next_button_on_the_first_screen(person, crew, server):
+    """Issue 40: on a phone "Roll the dice" sat 1.3-1.9 screens down, under the roll's
+    bonus controls (more with harm on the roller's card and an assist). The roll in
+    progress and this reader's next step (the roller's dice, a teammate's assist) are on
+    the first screen of a 390 x 844 phone, before a thumb scrolls."""
+    table, ada, bo = crew
+    sheet.add_harm(character=ada, level=2, description="Broken hand")
+    sheet.add_harm(character=ada, level=1, description="Bruised")
+    by = Membership.objects.get(table=table, user=ada.owner)
+    call(flow.start_roll(by=by, character=ada, goal="Cut the watchman", action="skirmish"))
+    pages = {}
+    for name in ("ada", "bo"):
+        page = pages[name] = person(name, viewport=PHONE)
+        page.goto(f"{server.url}/tables/{table.pk}/")
+        wait_for_socket(page)
+    roll = "Ada: Skirmish — Cut the watchman"
+    assist = pages["bo"].get_by_role("article", name=roll).get_by_role("button", name="Assist")
+    assert assist.evaluate(ON_THE_FIRST_SCREEN)
+    assist.click()
+    mine = pages["ada"].get_by_role("article", name=roll)
+    expect(mine).to_contain_text("Bo assists")
+    heading = mine.get_by_role("heading", name=roll)
+    dice = mine.get_by_role("button", name="Roll the dice")
+    for shown in (heading, dice):
+        assert shown.evaluate(ON_THE_FIRST_SCREEN), shown
+    # The next step comes first for the keyboard too: before the bonuses that change it.
+    buttons = mine.get_by_role("button").all_inner_texts()
+    assert buttons.index("Roll the dice") < buttons.index("Save pushes")
+    assert_accessible(pages["ada"])

@@ -63,6 +63,30 @@ def test_wizard_makes_a_character_with_a_standard_playbook(client, table, player
     assert "Vex" in client.get(reverse("table_detail", args=[table.pk])).content.decode()
 
 
+def test_each_playbook_is_a_card_with_its_ability_and_xp_trigger(client, table, player):
+    """Issue 40: a playbook is chosen from cards, each showing its special ability (the
+    one the book puts first) and its xp trigger, read as the radio's description."""
+    client.force_login(player)
+    page = client.get(wizard_url(table)).content.decode()
+    cutter = standard_playbook("cutter")
+    assert page.count('class="pick-card"') == Playbook.objects.filter(table=None).count()
+    assert "Battleborn: Spend your special armor" in page
+    assert "You addressed a challenge with violence or coercion." in page
+    assert f'value="{cutter.pk}" id="id_playbook_0"' in page
+    assert 'aria-labelledby="id_playbook_0-title id_playbook_0-gist"' in page
+    assert 'aria-describedby="id_playbook_0-details"' in page
+
+
+def test_no_playbook_chosen_is_refused_beside_the_cards(client, table, player):
+    client.force_login(player)
+    response = client.post(wizard_url(table), {"step": "playbook", "nav": "next"})
+    assert response.status_code == 422
+    page = response.content.decode()
+    assert 'id="id_playbook_error" role="alert"' in page
+    assert 'aria-describedby="id_playbook_error"' in page
+    assert Draft.objects.get(user=player).step == "playbook"
+
+
 def test_going_back_keeps_what_was_typed(client, table, player):
     client.force_login(player)
     playbook = standard_playbook("lurk")

@@ -159,7 +159,9 @@ def test_a_spanish_reader_makes_a_character_in_spanish(client, player, table):
     for step in wizard_answers(standard_playbook("cutter")):
         seen[step["step"]] = client.get(url, **SPANISH).content.decode()
         assert client.post(url, {**step, "nav": "next"}, **SPANISH).status_code == 302
-    assert has(seen["playbook"], "Matón — Un luchador peligroso e intimidante")
+    # Each playbook's card: its name, what it is, its first special ability.
+    assert has(seen["playbook"], "Matón") and has(seen["playbook"], "Un luchador peligroso")
+    assert has(seen["playbook"], "Nacido para la batalla")
     assert has(seen["heritage"], "Las Islas Daga") and has(seen["heritage"], "Herencia")
     assert has(seen["actions"], "Perspicacia") and has(seen["actions"], "Pelear")
     assert has(seen["ability"], "Nacido para la batalla")

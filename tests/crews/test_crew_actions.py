@@ -64,6 +64,32 @@ def test_the_crew_chooses_its_ability_vehicle_upgrades_and_contact(client, table
     assert crew.boxes_free == 0
 
 
+def test_each_crew_type_is_a_card_with_its_hunting_grounds_and_xp(client, table, player):
+    """Issue 40: the crew type, its ability and upgrades are chosen from cards; a type's
+    card says what it hunts and what earns its xp. The first type's card is the one
+    drawn chosen, as its choices are the ones drawn below."""
+    client.force_login(player)
+    page = client.get(reverse("crew_detail", args=[table.pk])).text
+    assert 'value="assassins" hx-get=' in page  # a tap draws that type's choices
+    assert "checked" in page.split('id="id_crew_type_0"')[1].split(">")[0]
+    assert "Accident, Disappearance, Murder, Ransom" in page
+    assert "Cargo types:" in page and "Execute a successful smuggling operation" in page
+    assert page.count('class="pick-card"') > 7 + 2  # the types, then the abilities
+    assert 'type="checkbox" name="upgrades"' in page
+
+
+def test_a_refused_founding_keeps_the_cards_chosen(client, table, gm):
+    client.force_login(gm)
+    data = {"crew_type": "smugglers", "name": "Tide", "ability": "ghost_passage",
+            "upgrades": ["vault", "boat", "workshop"]}  # fmt: skip
+    refused = client.post(reverse("crew_create", args=[table.pk]), data)
+    assert refused.status_code == 422
+    chosen = [tag for tag in refused.text.split("<input") if " checked" in tag.split(">")[0]]
+    values = sorted(tag.split('value="')[1].split('"')[0] for tag in chosen)
+    assert values == sorted(["smugglers", "ghost_passage", "vault", "boat", "workshop", ""])
+    assert 'id="id_upgrades_error" role="alert"' in refused.text
+
+
 def test_an_ability_of_the_type_picked_before_is_refused_by_name(client, table, gm):
     """The form sent before the new type's abilities were drawn carries the old
     type's ability: the GM is told which list to choose from, and keeps the name."""
@@ -128,7 +154,7 @@ def test_the_gms_calls_stay_the_gms_after_a_player_founds(client, table, player)
     refused = client.post(reverse("crew_settings", args=[table.pk]), settings)
     assert refused.status_code == 403
     status = reverse("faction_status", args=[table.pk, faction.pk])
-    assert client.post(status, {"delta": "1"}).status_code == 403
+    assert client.post(status, {"status": "1"}).status_code == 403
     page = client.get(reverse("crew_detail", args=[table.pk])).text
     assert "/crew/settings/" not in page and "/crew/heat/" not in page
     crew.refresh_from_db()

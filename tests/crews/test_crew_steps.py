@@ -37,7 +37,7 @@ POSTED = {
     "faction-add": {"name": "Bluecoats", "tier": "2", "hold": "strong", "status": "0"},
     "faction-edit": {"faction-{faction_id}-name": "Renamed", "faction-{faction_id}-tier": "1",
                      "faction-{faction_id}-hold": "weak", "faction-{faction_id}-status": "0"},
-    "faction-status": {"delta": "1"},
+    "faction-status": {"status": "1"},
     "faction-delete": {},
     "faction-clock": {"goal-{faction_id}-name": "Take the docks",
                       "goal-{faction_id}-segments": "4"},

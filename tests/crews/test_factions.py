@@ -37,7 +37,7 @@ def test_players_cannot_touch_factions(client, table, player):
     client.force_login(player)
     assert client.post(reverse("faction_list", args=[table.pk]), FACTION).status_code == 403
     for name in ("faction_update", "faction_status", "faction_delete", "faction_clock"):
-        response = client.post(reverse(name, args=[table.pk, faction.pk]), {"delta": "-1"})
+        response = client.post(reverse(name, args=[table.pk, faction.pk]), {"status": "-1"})
         assert response.status_code == 403
     assert Faction.objects.get(pk=faction.pk).status == 0
 
@@ -51,13 +51,36 @@ def test_ladder_sorted_by_tier(client, table, gm):
     assert "Tier IV" in page
 
 
-def test_status_stops_at_war_and_shows_its_label(client, table, gm):
-    faction = FactionFactory(table=table, status=-2)
+def test_the_gm_sets_status_on_the_track_and_it_shows_its_label(client, table, gm):
+    faction = FactionFactory(table=table, status=0)
     client.force_login(gm)
-    for _ in range(3):
-        client.post(reverse("faction_status", args=[table.pk, faction.pk]), {"delta": "-1"})
+    url = reverse("faction_status", args=[table.pk, faction.pk])
+    client.post(url, {"status": "-3"})
     assert Faction.objects.get(pk=faction.pk).status == -3
-    assert "-3 War" in client.get(reverse("faction_list", args=[table.pk])).content.decode()
+    page = client.get(reverse("faction_list", args=[table.pk])).content.decode()
+    assert "-3 War" in page
+    # The track's seven steps, war to allies, the one it stands at pressed.
+    assert page.count('name="status" value=') == 7
+    assert 'aria-pressed="true" aria-label="-3 War"' in page
+
+
+@pytest.mark.parametrize("status", ["4", "-4", "1.5", ""])
+def test_a_status_off_the_track_is_refused_and_changes_nothing(client, table, gm, status):
+    faction = FactionFactory(table=table, status=1)
+    client.force_login(gm)
+    url = reverse("faction_status", args=[table.pk, faction.pk])
+    response = client.post(url, {"status": status}, headers={"HX-Request": "true"})
+    assert response.status_code == 422
+    assert 'role="alert"' in response.content.decode()
+    assert Faction.objects.get(pk=faction.pk).status == 1
+
+
+def test_a_player_reads_the_track_without_buttons(client, table, player):
+    FactionFactory(table=table, name="Bluecoats", status=-2)
+    client.force_login(player)
+    page = client.get(reverse("faction_list", args=[table.pk])).content.decode()
+    assert 'role="img" aria-label="Status with Bluecoats: -2 Hostile"' in page
+    assert 'name="status"' not in page
 
 
 def test_hidden_faction_and_hidden_notes_never_in_a_player_page(client, table, gm, player):

@@ -106,9 +106,9 @@ def test_the_roll_panel_reminds_of_the_rollers_and_the_crews_abilities(
     page = panel(client, gm, ada.table)
     assert "<strong>Savage</strong>" in page and "<strong>Ghost Echoes</strong>" in page
     assert "Iron Will" not in page and "Foresight" not in page
-    # The roller names the bonus the GM grants from the same list.
+    # The roller takes the bonus the GM grants from the same list: a card per ability.
     ada_page = panel(client, ada_m.user, ada.table)
-    assert '<option value="Savage"></option>' in ada_page
+    assert '<input type="hidden" name="reason" value="Savage">' in ada_page
     assert "<strong>Foresight</strong>" in panel(client, bo_m.user, ada.table)
 
 

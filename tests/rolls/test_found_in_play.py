@@ -11,17 +11,35 @@ from rolls.models import Consequence
 from tests.helpers import Dice, start
 
 
-@pytest.mark.parametrize(("position", "level"), [("controlled", 1), ("desperate", 3)])
-def test_the_gms_harm_menu_opens_on_the_level_the_position_calls_for(
-    client, table, gm, gm_m, ada_m, ada, position, level
+@pytest.mark.parametrize(
+    ("position", "level", "ticks"), [("controlled", 1, 1), ("desperate", 3, 3)]
+)
+def test_the_gms_harm_card_opens_on_the_level_the_position_calls_for(
+    client, table, gm, gm_m, ada_m, ada, position, level, ticks
 ):
     """Controlled: "you suffer lesser harm" (000 §Controlled); desperate: "Since the
-    position was desperate, the GM inflicts severe harm" (001 §Resistance)."""
+    position was desperate, the GM inflicts severe harm" (001 §Resistance). The
+    complication's card likewise opens on a minor's one tick, a serious one's three."""
     roll = flow.set_terms(by=gm_m, roll=start(ada_m, ada), position=position, effect=2)
     flow.roll_dice(by=ada_m, roll=roll, rng=Dice(4, 4))
     client.force_login(gm)
     panel = client.get(reverse("flow_panel", args=[table.pk])).content.decode()
-    assert f'<option value="{level}" selected>{level}</option>' in panel
+    assert f'<input type="radio" name="level" value="{level}" checked>' in panel
+    assert f'<input type="radio" name="ticks" value="{ticks}" checked>' in panel
+    assert panel.count(" checked>") == 2
+
+
+def test_a_refused_consequence_is_told_on_its_own_card(client, table, gm, gm_m, ada_m, ada):
+    """Harm without a description: the message sits on the harm card, nothing changes."""
+    roll = flow.roll_dice(by=ada_m, roll=start(ada_m, ada), rng=Dice(4, 4))
+    client.force_login(gm)
+    url = reverse("flow_step", args=[table.pk, roll.pk, "consequence"])
+    answer = client.post(url, {"kind": "harm", "level": "2"}, HTTP_HX_REQUEST="true")
+    assert answer.status_code == 422
+    page = answer.content.decode()
+    harm_card = page[page.index('value="harm"') : page.index('value="complication"')]
+    assert "Harm needs a level" in harm_card and page.count('role="alert"') == 1
+    assert not Consequence.objects.exists()
 
 
 def test_the_protected_character_is_not_offered_protect_back(

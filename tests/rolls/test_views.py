@@ -236,3 +236,23 @@ def test_the_snapshot_of_a_socket_just_opened_names_the_panel_the_page_shows(
         signal = flow_snapshot(table.pk, is_gm)
         assert shown and 'data-panel="flow-panel"' in signal
         assert f'data-revision="{shown[1]}"' in signal
+
+
+def test_a_push_is_a_die_that_posts_every_push_as_the_tap_leaves_them(client, table, player, ada):
+    """Issue 40: each push is a die the roller taps, pressed while taken. Its form posts
+    the pushes already taken with its own flipped, so a tap takes or gives back one."""
+    login(client, player)
+    propose(client, table)
+    roll = ActionRoll.objects.get()
+    page = step(client, roll, "push", push_effect="1").content.decode()
+    die = page[
+        page.index(f'id="push_dice-{roll.pk}"') - 600 : page.index(f'id="push_dice-{roll.pk}"')
+    ]
+    assert '<input type="hidden" name="push_dice" value="1">' in die
+    assert '<input type="hidden" name="push_effect" value="1">' in die
+    assert f'id="push_effect-{roll.pk}" class="die-card as-card" aria-pressed="true"' in page
+    assert f'id="push_dice-{roll.pk}" class="die-card" aria-pressed="false"' in page
+    assert "Push for +1d (2 stress)" in page
+    step(client, roll, "push", push_dice="1")  # the +1d die's own tap, giving back effect
+    roll.refresh_from_db()
+    assert (roll.push_dice, roll.push_effect) == (True, False)

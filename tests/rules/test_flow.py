@@ -12,6 +12,7 @@ from blades.rules.flow import (
     RollTerms,
     assist_stress,
     check_group_assist,
+    complication_ticks_default,
     flow_effect,
     flow_pool,
     flow_position,
@@ -334,3 +335,19 @@ def test_the_harm_menu_opens_on_the_level_the_position_calls_for(position, level
     """Controlled: "you suffer lesser harm" (000 §Controlled); desperate: "Since the
     position was desperate, the GM inflicts severe harm" (001 §Resistance)."""
     assert harm_default(position) == level
+
+
+@pytest.mark.parametrize(
+    ("position", "outcome", "ticks"),
+    [
+        (Position.CONTROLLED, Outcome.PARTIAL, 1),
+        (Position.RISKY, Outcome.PARTIAL, 2),
+        (Position.RISKY, Outcome.BAD, 2),
+        (Position.DESPERATE, Outcome.BAD, 3),
+    ],
+)
+def test_the_complication_card_opens_on_the_ticks_its_severity_calls_for(position, outcome, ticks):
+    """ "one tick on a clock for a minor complication or two ticks for a standard
+    complication ... three ticks on a clock for a serious complication" (000)."""
+    severity = action_outcome(position, outcome).severity
+    assert complication_ticks_default(severity) == ticks

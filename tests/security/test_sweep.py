@@ -313,8 +313,8 @@ def clocks_and_factions(s: Session) -> None:
          f"{prefix}-status": -1, f"{prefix}-notes": CABAL_NOTES + " more",
          f"{prefix}-hidden": "on"},
     )  # fmt: skip
-    s.gm_post(s.url("faction_status", faction_id=s.cabal.pk), {"delta": "-1"})
-    s.gm_post(s.url("faction_status", faction_id=s.open_faction.pk), {"delta": "1"})
+    s.gm_post(s.url("faction_status", faction_id=s.cabal.pk), {"status": "-2"})
+    s.gm_post(s.url("faction_status", faction_id=s.open_faction.pk), {"status": "1"})
     s.gm_post(
         s.url("faction_list"),
         {"name": CABAL + "-two", "tier": 1, "hold": "weak", "status": 0,
