@@ -11,6 +11,7 @@ from blades.rules import character as char_rules
 from blades.rules import crew as crew_rules
 from blades.rules import flow as rules
 from blades.rules.dice import Outcome, dice_count
+from blades.rules.errors import RuleError
 from blades.rules.rolls import (
     ASSIST_DICE,
     ASSIST_STRESS,
@@ -130,6 +131,28 @@ def push_dice(roll: ActionRoll, *, incapacitated: bool, special: bool) -> list[P
     ]
 
 
+@dataclass(frozen=True)
+class TradeCard:
+    """A trade of position for effect (or back) drawn as what it does to this roll:
+    `direction` the ask-trade step's "for", the terms before and after."""
+
+    direction: str
+    position: Position
+    effect: Effect
+    to_position: Position
+    to_effect: Effect
+
+
+def trade_card(roll: ActionRoll, direction: str) -> TradeCard | None:
+    """The card for a trade the roll's terms allow, None for one they don't."""
+    position, effect = roll.as_position, roll.as_effect
+    try:
+        after = rules.trade(position, effect, direction)
+    except RuleError:
+        return None
+    return TradeCard(direction, position, effect, *after)
+
+
 @dataclass
 class ConsequenceView:
     consequence: Consequence
@@ -188,6 +211,8 @@ class RollView:
     outcome: ActionOutcome | None = None
     cards: list[ConsequenceCard] = field(default_factory=list)  # the GM's consequences
     pushes: list[PushDie] = field(default_factory=list)
+    trades: list[TradeCard] = field(default_factory=list)  # those the roller may ask for
+    trade_asked: TradeCard | None = None  # the one asked, for the GM's answer
     ticks: int = 0
     detail: str = ""
     # Group action: each participant, their dice (None until rolled) and bonus dice.
@@ -308,6 +333,10 @@ def roll_view(
     view.can_join = "join" in steps
     view.can_offer = "offer-bargain" in steps
     view.can_roll = "roll" in steps
+    if "ask-trade" in steps:
+        view.trades = [c for d in ("effect", "position") if (c := trade_card(roll, d))]
+    if "accept-trade" in steps and roll.trade_asked:
+        view.trade_asked = trade_card(roll, roll.trade_for or "effect")
     if setup:
         character = characters[roll.character_id]
         view.warnings = wording.warnings_before_a_roll(character, character.pk in encumbered)

@@ -90,10 +90,10 @@ def test_the_panel_offers_each_person_their_own_group_controls(
     pk = group.pk
     client.force_login(other_player)
     panel = client.get(reverse("flow_panel", args=[table.pk])).content.decode()
-    assert "Save my bonus dice" in panel and f'id="group-assist-{pk}"' not in panel
+    assert f'id="group-push-{pk}"' in panel and f'id="group-assist-{pk}"' not in panel
     client.force_login(cy_m.user)
     panel = client.get(reverse("flow_panel", args=[table.pk])).content.decode()
-    assert "Save my bonus dice" not in panel and f'<label for="group-assist-{pk}">' in panel
+    assert f'id="group-push-{pk}"' not in panel and f'<label for="group-assist-{pk}">' in panel
     response = client.post(
         reverse("flow_step", args=[table.pk, pk, "group-assist"]),
         {"participant": bo.pk},
