@@ -5,12 +5,12 @@ from dataclasses import dataclass
 
 from django import forms
 from django.db.models import Q
-from django.utils.translation import gettext, ngettext_lazy
+from django.utils.translation import gettext, ngettext, ngettext_lazy
 from django.utils.translation import gettext_lazy as _
 
 from blades import content
 from blades.rules import character as rules
-from sessions.cards import Card, RadioCards
+from sessions.cards import Card, CheckboxCards, RadioCards
 
 from .foundry import MAX_BYTES, FoundryError, Sheet, parse, read_actor
 from .foundry_import import Match, playbooks_for
@@ -296,9 +296,25 @@ CUSTOM_ITEMS = 5
 CUSTOM_ABILITIES = 7
 
 
-def custom_ability_choices() -> list[tuple[str, str]]:
-    """The list a GM picks from, in the GM's language."""
-    return [(a["key"], a["name"]) for a in content.localized("custom_abilities", language())]
+def custom_ability_choices() -> list[tuple[str, Card]]:
+    """The list a GM picks from, in the GM's language: each ability a card with its text."""
+    return [
+        (a["key"], Card(a["name"], details=(("", a["text"]),)))
+        for a in content.localized("custom_abilities", language())
+    ]
+
+
+@dataclass
+class PlaybookPart:
+    """One part of a custom playbook as the page folds it: its heading, its fields, a
+    line saying what is filled so far, and whether it is open (the first, or refused)."""
+
+    key: str
+    title: str
+    fields: list
+    filled: str
+    refused: bool
+    open: bool = False
 
 
 class CustomPlaybookForm(forms.Form):
@@ -326,7 +342,7 @@ class CustomPlaybookForm(forms.Form):
     abilities = forms.MultipleChoiceField(
         label=_("Special abilities from the list"),
         choices=custom_ability_choices,
-        widget=forms.CheckboxSelectMultiple,
+        widget=CheckboxCards,
         required=False,
     )
     own_abilities = forms.CharField(
@@ -384,6 +400,78 @@ class CustomPlaybookForm(forms.Form):
                     % {"most": CUSTOM_ABILITIES, "n": count},
                 )
         return cleaned
+
+    def _typed(self, name: str) -> str:
+        """What the reader typed in a field (or its start value), as text."""
+        if self.is_bound:
+            return str(self.data.get(name, "") or "").strip()
+        return str(self.get_initial_for_field(self.fields[name], name) or "").strip()
+
+    def parts(self) -> list[PlaybookPart]:
+        """The page's sections in the order a playbook is written, each saying in a
+        line what is filled (so a folded section still reads), the first open and any
+        section with an error open too."""
+        typed = self._typed
+        nothing = gettext("Not written yet")
+        friends = [f"friend_{n}" for n in range(1, CUSTOM_FRIENDS + 1)]
+        items = [f"item_{n}" for n in range(1, CUSTOM_ITEMS + 1)]
+        loads = [f"item_{n}_load" for n in range(1, CUSTOM_ITEMS + 1)]
+        own = [line for line in typed("own_abilities").splitlines() if line.strip()]
+        chosen = len(self.data.getlist("abilities")) if self.is_bound else 0
+        actions = dict(ACTION_CHOICES)
+        primary, secondary = (actions.get(typed(name), "") for name in ("primary", "secondary"))
+        count = gettext("%(n)s of %(most)s")
+        parts = [
+            ("concept", gettext("Name and concept"), ["name"], typed("name") or nothing),
+            (
+                "abilities",
+                gettext("Special abilities"),
+                ["abilities", "own_abilities"],
+                count % {"n": chosen + len(own), "most": CUSTOM_ABILITIES},
+            ),
+            ("xp", gettext("XP trigger"), ["xp_trigger"], typed("xp_trigger") or nothing),
+            (
+                "items",
+                gettext("Items"),
+                [name for pair in zip(items, loads, strict=True) for name in pair],
+                count % {"n": sum(1 for n in items if typed(n)), "most": CUSTOM_ITEMS},
+            ),
+            (
+                "friends",
+                gettext("Friends and rivals"),
+                friends,
+                count % {"n": sum(1 for n in friends if typed(n)), "most": CUSTOM_FRIENDS},
+            ),
+            (
+                "actions",
+                gettext("Starting action dots"),
+                ["primary", "secondary"],
+                "; ".join(
+                    ngettext("%(action)s, %(n)s dot", "%(action)s, %(n)s dots", dots)
+                    % {"action": name, "n": dots}
+                    for name, dots in (
+                        (primary, rules.CUSTOM_PRIMARY_DOTS),
+                        (secondary, rules.CUSTOM_SECONDARY_DOTS),
+                    )
+                    if name
+                )
+                or gettext("Not chosen yet"),
+            ),
+        ]
+        folded = [
+            PlaybookPart(
+                key,
+                title,
+                [self[name] for name in names],
+                filled,
+                refused=any(self.errors.get(name) for name in names) if self.is_bound else False,
+            )
+            for key, title, names, filled in parts
+        ]
+        anything_refused = any(part.refused for part in folded)
+        for index, part in enumerate(folded):
+            part.open = part.refused or (index == 0 and not anything_refused)
+        return folded
 
     @property
     def friends(self) -> list[tuple[str, str]]:

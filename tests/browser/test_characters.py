@@ -59,25 +59,59 @@ def harm_row(page, level: int):
     return page.get_by_role("row").filter(has=page.get_by_role("rowheader", name=str(level)))
 
 
-def make_custom_playbook(gm) -> None:
-    gm.get_by_role("link", name="New custom playbook").click()
-    gm.get_by_label("Playbook name").fill("Ratcatcher")
-    gm.get_by_label("XP trigger").fill("You addressed a challenge with vermin or filth.")
-    gm.get_by_label("Primary action (2 dots)").select_option(label="Hunt")
-    gm.get_by_label("Secondary action (1 dot)").select_option(label="Tinker")
-    abilities = gm.get_by_role("group", name="Special abilities from the list")
+def playbook_part(page, title: str):
+    """A fold of the custom playbook page, by its heading."""
+    heading = page.get_by_role("heading", name=title, level=2, exact=True)
+    return page.locator("details.playbook-part").filter(has=heading)
+
+
+def open_part(page, title: str, keyboard: bool = False):
+    """Opens a part of the custom playbook (by a tap on its heading, or from the
+    keyboard on its summary) unless it is open already; returns the part."""
+    part = playbook_part(page, title)
+    if part.get_attribute("open") is None:
+        if keyboard:
+            part.locator("summary").focus()
+            page.keyboard.press("Enter")
+        else:
+            part.get_by_role("heading", name=title, level=2, exact=True).click()
+    expect(part).to_have_attribute("open", "")
+    return part
+
+
+def fill_custom_playbook(gm, own_abilities: str) -> None:
+    """Every part of the page written in turn, each opened first."""
+    open_part(gm, "Name and concept").get_by_label("Playbook name").fill("Ratcatcher")
+    part = open_part(gm, "Special abilities", keyboard=True)
+    abilities = part.get_by_role("group", name="Special abilities from the list")
     for name in ("Battleborn", "Bodyguard", "Mule", "Scout", "Focused"):
         abilities.get_by_role("checkbox", name=name, exact=True).check()
-    gm.get_by_label("Special abilities of your own").fill(
-        "Rat king: Rats in the district answer your call.\n"
-        "Sewer sense: You always know the way out underground."
+    part.get_by_label("Special abilities of your own").fill(own_abilities)
+    open_part(gm, "XP trigger").get_by_label("XP trigger").fill(
+        "You addressed a challenge with vermin or filth."
     )
+    part = open_part(gm, "Items")
+    for n, item in enumerate(["Cage", "Poison bait", "Lantern", "Ferret", "Long hook"], start=1):
+        part.get_by_label(f"Item {n}", exact=True).fill(item)
+        part.get_by_label(f"Item {n} load", exact=True).fill("1")
+    part = open_part(gm, "Friends and rivals")
     friends = ["Mags, a tosher", "Pell, a bluecoat", "Old Wix, a fence", "Dray, a cook", "Sim"]
     for n, friend in enumerate(friends, start=1):
-        gm.get_by_label(f"Friend or rival {n}", exact=True).fill(friend)
-    for n, item in enumerate(["Cage", "Poison bait", "Lantern", "Ferret", "Long hook"], start=1):
-        gm.get_by_label(f"Item {n}", exact=True).fill(item)
-        gm.get_by_label(f"Item {n} load", exact=True).fill("1")
+        part.get_by_label(f"Friend or rival {n}", exact=True).fill(friend)
+    part = open_part(gm, "Starting action dots")
+    part.get_by_label("Primary action (2 dots)").select_option(label="Hunt")
+    part.get_by_label("Secondary action (1 dot)").select_option(label="Tinker")
+
+
+OWN_ABILITIES = (
+    "Rat king: Rats in the district answer your call.\n"
+    "Sewer sense: You always know the way out underground."
+)
+
+
+def make_custom_playbook(gm) -> None:
+    gm.get_by_role("link", name="New custom playbook").click()
+    fill_custom_playbook(gm, OWN_ABILITIES)
     gm.get_by_role("button", name="Create playbook").click()
     expect(gm.get_by_role("heading", name="The Crows' Nest", level=1)).to_be_visible()
     wait_for_socket(gm)
@@ -227,6 +261,45 @@ def test_a_player_on_a_phone_picks_a_playbook_card(person, make_user, server):
     next_step(ada)
     check_step(ada, "Heritage")
     expect(ada.get_by_text("Step 2 of 8 · Hound")).to_be_visible()
+
+
+def test_a_gm_on_a_phone_writes_a_custom_playbook_part_by_part(person, make_user, server):
+    make_user("gm")
+    gm = person("gm")
+    gm.get_by_label("Table name").fill("The Crows' Nest")
+    gm.get_by_role("button", name="Create table").click()
+    gm.get_by_role("link", name="New custom playbook").click()
+    gm.set_viewport_size(PHONE)
+
+    # Folded, the page reads as the parts of a playbook: the first open, each saying what is filled.
+    expect(playbook_part(gm, "Name and concept")).to_have_attribute("open", "")
+    expect(playbook_part(gm, "Items")).not_to_have_attribute("open", "")
+    expect(playbook_part(gm, "Special abilities")).to_contain_text("0 of 7")
+    assert_accessible(gm)
+    assert_fits_phone(gm)
+
+    # A line without its colon is refused: only its part opens, with the message and the words kept.
+    fill_custom_playbook(gm, "Rat king: Rats answer your call.\nSewer sense")
+    gm.get_by_role("button", name="Create playbook").click()
+    abilities = playbook_part(gm, "Special abilities")
+    expect(abilities).to_have_attribute("open", "")
+    expect(abilities).to_contain_text("Needs a fix")
+    expect(abilities.get_by_role("alert")).to_contain_text("Write “Name: what it does”")
+    expect(abilities.get_by_label("Special abilities of your own")).to_have_value(
+        "Rat king: Rats answer your call.\nSewer sense"
+    )
+    expect(abilities.get_by_role("checkbox", name="Mule", exact=True)).to_be_checked()
+    items = playbook_part(gm, "Items")
+    expect(items).not_to_have_attribute("open", "")
+    expect(items).to_contain_text("5 of 5")
+    expect(playbook_part(gm, "Starting action dots")).to_contain_text("Hunt, 2 dots; Tinker, 1 dot")
+    assert_accessible(gm)
+    assert_fits_phone(gm)
+
+    abilities.get_by_label("Special abilities of your own").fill(OWN_ABILITIES)
+    gm.get_by_role("button", name="Create playbook").click()
+    expect(gm.get_by_role("heading", name="The Crows' Nest", level=1)).to_be_visible()
+    assert Table.objects.get().custom_playbooks.get().name == "Ratcatcher"
 
 
 @pytest.mark.long

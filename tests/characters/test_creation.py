@@ -1,3 +1,5 @@
+import re
+
 import pytest
 from django.apps import apps
 from django.urls import reverse
@@ -211,6 +213,47 @@ def test_custom_playbook_needs_exactly_seven_abilities(client, table, gm):
     assert response.status_code == 422
     assert "exactly 7 special abilities" in response.content.decode()
     assert not Playbook.objects.filter(table=table).exists()
+
+
+def parts(html: str) -> dict[str, str]:
+    """Each fold of the custom playbook page by its id, with its opening tag and summary."""
+    return {
+        key: opening
+        for opening, key in re.findall(
+            r'(<details class="[^"]*playbook-part[^"]*" id="part-(\w+)"[^>]*>.*?</summary>)',
+            html,
+            re.S,
+        )
+    }
+
+
+def test_the_custom_playbook_page_folds_into_the_parts_of_a_playbook(client, table, gm):
+    client.force_login(gm)
+    page = client.get(reverse("custom_playbook_new", args=[table.pk])).content.decode()
+    folds = parts(page)
+    assert list(folds) == ["concept", "abilities", "xp", "items", "friends", "actions"]
+    assert [key for key, fold in folds.items() if " open>" in fold] == ["concept"]
+    assert "Not written yet" in folds["concept"] and "0 of 7" in folds["abilities"]
+    assert "Not chosen yet" in folds["actions"]
+    # A list of abilities is chosen as cards, each read with its text.
+    assert 'class="pick-card" for="id_abilities_0"' in page
+
+
+def test_a_refused_part_opens_with_what_was_typed_and_says_what_is_filled(client, table, gm):
+    client.force_login(gm)
+    response = client.post(
+        reverse("custom_playbook_new", args=[table.pk]),
+        custom_form(own_abilities="Clockwork Hand without a colon", item_3=""),
+    )
+    assert response.status_code == 422
+    page = response.content.decode()
+    folds = parts(page)
+    assert [key for key, fold in folds.items() if " open>" in fold] == ["abilities", "items"]
+    assert "Needs a fix" in folds["abilities"] and "Needs a fix" not in folds["xp"]
+    assert "Tinkerer" in folds["concept"] and "4 of 5" in folds["items"]
+    assert "Tinker, 2 dots; Wreck, 1 dot" in folds["actions"]
+    assert "Clockwork Hand without a colon</textarea>" in page
+    assert re.search(r'<input[^>]*value="saboteur"[^>]*checked', page)
 
 
 def test_only_the_gm_makes_custom_playbooks(client, table, player):
