@@ -78,7 +78,7 @@ PANEL = re.compile(r'id="flow-panel"[^>]*data-revision="(\d+)"')
 ROLL = re.compile(r"/flow/(\d+)/")
 CONSEQUENCE = re.compile(r'id="consequence-(\d+)"')
 JOURNAL = re.compile(r"/journal/(\d+)/end/")
-WAY_OUT = re.compile(r'<option value="([^":]+:[^"]+)"')
+WAY_OUT = re.compile(r'name="choice" value="([^":]+:[^"]+)"')
 
 
 class Broken(Exception):
