@@ -167,6 +167,13 @@ def test_screenshots(person, make_user, server):
         expect(page.get_by_role("radio", name="Sera, arms dealer")).to_be_visible()
         page.evaluate("document.fonts.ready")
         page.screenshot(path=OUT / f"crew-new-gm-{size}.png", full_page=True)
+    # The custom playbook page, folded into the parts of a playbook, as the GM writes one.
+    for size, viewport in (("desktop", DESKTOP), ("phone", PHONE)):
+        page = person("gm", viewport=viewport)
+        page.goto(f"{server.url}/tables/{table.pk}/playbooks/new/")
+        expect(page.get_by_role("heading", name="Special abilities")).to_be_visible()
+        page.evaluate("document.fonts.ready")
+        page.screenshot(path=OUT / f"custom-playbook-gm-{size}.png", full_page=True)
     # The wizard's first step, the playbooks as cards, as Bo joins the second table.
     actions.join_table(user=get_user_model().objects.get(username="bo"), token=empty.invite_token)
     for size, viewport in (("desktop", DESKTOP), ("phone", PHONE)):
