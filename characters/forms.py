@@ -5,6 +5,7 @@ from dataclasses import dataclass
 
 from django import forms
 from django.db.models import Q
+from django.utils.text import Truncator
 from django.utils.translation import gettext, ngettext, ngettext_lazy
 from django.utils.translation import gettext_lazy as _
 
@@ -304,6 +305,10 @@ def custom_ability_choices() -> list[tuple[str, Card]]:
     ]
 
 
+# A folded part's line says what is written so far in no more than a line of a phone.
+SO_FAR_CHARS = 60
+
+
 @dataclass
 class PlaybookPart:
     """One part of a custom playbook as the page folds it: its heading, its fields, a
@@ -312,7 +317,7 @@ class PlaybookPart:
     key: str
     title: str
     fields: list
-    filled: str
+    so_far: str
     refused: bool
     open: bool = False
 
@@ -463,10 +468,10 @@ class CustomPlaybookForm(forms.Form):
                 key,
                 title,
                 [self[name] for name in names],
-                filled,
+                Truncator(so_far).chars(SO_FAR_CHARS),
                 refused=any(self.errors.get(name) for name in names) if self.is_bound else False,
             )
-            for key, title, names, filled in parts
+            for key, title, names, so_far in parts
         ]
         anything_refused = any(part.refused for part in folded)
         for index, part in enumerate(folded):
