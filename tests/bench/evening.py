@@ -675,7 +675,10 @@ async def play_app(cluster: Cluster, seeds: list[dict], args) -> dict:
     cpu, client = cluster.cpu_seconds(), time.process_time()
     run.started = start = time.perf_counter()
     until = start + args.seconds
-    starts = [random.randrange(len(table.blocks())) for table in tables]
+    starts = [
+        random.randrange(len(table.blocks())) if args.start is None else args.start
+        for table in tables
+    ]
     broken = await asyncio.gather(
         *(
             table.play(until, first, args.blocks)
@@ -851,6 +854,9 @@ def main() -> int:
     parser.add_argument("--pace", type=float, default=1.0, help="× a real table's pace")
     parser.add_argument("--seconds", type=float, default=300, help="of play (each side)")
     parser.add_argument("--blocks", type=int, default=1000, help="at most, per table")
+    parser.add_argument(
+        "--start", type=int, help="the block every table starts at (default: each a random one)"
+    )
     parser.add_argument("--solo-evenings", type=int, default=2)
     parser.add_argument("--page-reads", type=int, default=20)
     parser.add_argument("--connections", type=int, default=32, help="HTTP pool per process")
