@@ -378,7 +378,8 @@ def test_a_whole_roll_by_keyboard(person, server, crew):
         expect(open_roll(page, goal)).to_contain_text("Pushes for +1d (2 stress)")
     expect(die).to_have_attribute("aria-pressed", "true")
     expect(die).to_be_focused()
-    press(ada_page, roll.get_by_role("button", name="Roll the dice"))
+    # The roll's next step comes before its bonuses (issue 40, the phone): back up to it.
+    press(ada_page, roll.get_by_role("button", name="Roll the dice"), back=True)
     for page in everyone:
         expect(open_roll(page, goal).locator(".outcome")).to_have_text(OUTCOMES)
         expect(party_line(page, bo)).to_contain_text("Stress 1/9")
