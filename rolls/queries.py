@@ -584,10 +584,12 @@ def _cohort_names(rolls: list[ActionRoll]) -> dict[str, str]:
     return {str(c.pk): str(c) for c in Cohort.objects.filter(pk__in=led)} if led else {}
 
 
-def _in_full(table: Table, membership: Membership, rolls: list[ActionRoll], named=()) -> tuple:
-    """Each roll drawn in full for this member, with what loading them for the whole
-    panel at once takes; `named`, more characters whose names the panel shows."""
-    mine = flow_access.own_character(membership)
+def _in_full(
+    table: Table, membership: Membership, mine, rolls: list[ActionRoll], named=()
+) -> tuple:
+    """Each roll drawn in full for this member (`mine`: their character), with what
+    loading them for the whole panel at once takes; `named`, more characters whose names
+    the panel shows."""
     _steps_of(rolls)
     characters = Character.objects.prefetch_related(
         Prefetch("abilities", queryset=CharacterAbility.objects.select_related("ability__playbook"))
@@ -618,11 +620,12 @@ def panel_context(table: Table, membership: Membership) -> dict:
     finished = rolls.filter(step__in=[Step.DONE, Step.UNDONE]).order_by("-finished", "-pk")
     finished = list(finished[:FINISHED_SHOWN])
     named = {roll.character_id for roll in finished}
-    open_views, characters, crew = _in_full(table, membership, open_rolls, named)
+    mine = flow_access.own_character(membership)
+    open_views, characters, crew = _in_full(table, membership, mine, open_rolls, named)
     for roll in finished:
         roll.character = characters.get(roll.character_id)
     return {
-        **_panel_terms(table, membership, crew),
+        **_panel_terms(table, membership, mine, crew),
         "open_rolls": open_views,
         "finished": [RollView(roll=roll) for roll in finished],
         "undo_roll": _undo_roll(table, membership, finished),
@@ -637,17 +640,18 @@ def finished_roll_context(table: Table, membership: Membership, roll_id: int) ->
     roll = finished.filter(pk=roll_id).first()
     if roll is None:
         return None
-    (view,), _, crew = _in_full(table, membership, [roll])
-    return {**_panel_terms(table, membership, crew), "v": view}
+    mine = flow_access.own_character(membership)
+    (view,), _, crew = _in_full(table, membership, mine, [roll])
+    return {**_panel_terms(table, membership, mine, crew), "v": view}
 
 
-def _panel_terms(table: Table, membership: Membership, crew: Crew | None) -> dict:
+def _panel_terms(table: Table, membership: Membership, mine, crew: Crew | None) -> dict:
     """What every roll of the panel is drawn with: the menus and the rules' numbers."""
     is_gm = membership.is_gm
     return {
         "table": table,
         "is_gm": is_gm,
-        "mine": flow_access.own_character(membership),
+        "mine": mine,
         # The GM's menus name them; whoever the panel is drawn for gets their view of each.
         "clocks": audience.clock_views(queries.visible_clocks(table.pk, is_gm), membership),
         "has_crew": crew is not None,
