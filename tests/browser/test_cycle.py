@@ -64,7 +64,10 @@ def screen_value(screen, term: str):
 
 
 def pick_entanglement(crew: Crew, names: list[str], faction: Faction):
-    """A way out the dice allow that changes the books, if any: the test can check it."""
+    """A way out the dice allow that changes the books, if any: the test can check it.
+
+    Returns the entanglement, the way out as its card reads before a faction is chosen
+    ("1 rep per tier of the faction") and the way out its cost is paid by (Bluecoats')."""
 
     def weight(choice):
         cost = choice.cost
@@ -76,8 +79,12 @@ def pick_entanglement(crew: Crew, names: list[str], faction: Faction):
             return 1
         return 3 if cost.fortune else 2
 
-    options = [(name, c) for name in names for c in choices_for(crew, name, faction)]
-    return min(options, key=lambda option: weight(option[1]))
+    options = [
+        (name, card, paid)
+        for name in names
+        for card, paid in zip(choices_for(crew, name), choices_for(crew, name, faction))
+    ]
+    return min(options, key=lambda option: weight(option[2]))
 
 
 @pytest.mark.long
@@ -174,14 +181,14 @@ def test_a_score_and_its_downtime_played_live(person, server, table_with_crew):
     score.refresh_from_db()
     faction = Faction.objects.get(name="Bluecoats")
     before = books()
-    name, choice = pick_entanglement(before, score.entanglements, faction)
+    name, card, choice = pick_entanglement(before, score.entanglements, faction)
     for page in (gm, ada_phase, bo_phase):
         expect(page.locator("#phase-panel")).to_contain_text(
             f"The roll gives {' or '.join(score.entanglements)}"
         )
     # One tap names the entanglement and its way out together (issues 15, 40).
     expect(gm.get_by_label("Entanglement", exact=True)).to_have_count(0)
-    gm.get_by_role("radio", name=f"{name}: {choice.label}").check()
+    gm.get_by_role("radio", name=f"{name}: {card.label}").check()
     # The form asks only what the way out needs (issue 39).
     faction_menu = gm.get_by_label("Faction involved")
     if "faction" in choice.needs:

@@ -437,7 +437,7 @@ def test_a_whole_roll_by_keyboard(person, server, crew):
 
     # The GM judges it (back up the roll, above his form) and closes the roll.
     roll = open_roll(gm, goal)
-    press(gm, roll.get_by_role("button", name="Reduced"), back=True, limit=14)
+    press(gm, roll.get_by_role("button", name="Reduced", exact=True), back=True, limit=14)
     for page in everyone:
         expect(party_line(page, ada)).to_contain_text("1: Stabbed")
     assert_focus_kept(gm)
