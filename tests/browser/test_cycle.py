@@ -82,7 +82,9 @@ def pick_entanglement(crew: Crew, names: list[str], faction: Faction):
     options = [
         (name, card, paid)
         for name in names
-        for card, paid in zip(choices_for(crew, name), choices_for(crew, name, faction))
+        for card, paid in zip(
+            choices_for(crew, name), choices_for(crew, name, faction), strict=True
+        )
     ]
     return min(options, key=lambda option: weight(option[2]))
 
