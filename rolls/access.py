@@ -1,11 +1,14 @@
-"""Who may do what to a shared roll: one predicate per question.
+"""Who may do what with the shared roll: one named predicate per question, asked alike by
+the panel (the buttons it draws: rolls/queries.py) and by the guard every step goes
+through (`rolls.changes.roll_step`, and a table step's `allow()`).
 
-`allowed_steps(roll, viewer)` is the steps a person may take on a roll now: the panel
-shows those and no others, and every action asks the same two questions of it before it
-acts: `require_may` (is this person one who takes the step: else 403) first, then, after
-the action's own checks with their own words, `require_open` (is the step open on the
-roll as it stands: else 422). A roll at another table is a 404, like everything of a
-table.
+A predicate is a plain function `(viewer, subject) -> bool`, the subject a roll, one of
+its consequences, a character or the table; `refused` gives it the words anyone it
+leaves out is told. `WHO_TAKES` names the predicate that answers who takes each step of
+the app; `allowed_steps(roll, viewer)` is the steps a person may take on a roll now (who
+takes them, and whether they are open on the roll as it stands): the panel draws those
+and no others, and the guard lets no other through. A subject at another table is a
+404, like everything of a table.
 """
 
 from dataclasses import dataclass
@@ -13,12 +16,12 @@ from functools import cached_property
 
 from django.core.exceptions import PermissionDenied
 from django.http import Http404
-from django.utils.translation import gettext, gettext_lazy, gettext_noop
+from django.utils.translation import gettext_lazy, gettext_noop
 
 from blades.rules.errors import RuleError
 from characters.models import Character
 from sessions.access import access_table
-from sessions.models import Membership
+from sessions.models import Membership, Table
 
 from .models import ActionRoll, Consequence
 
@@ -54,46 +57,6 @@ def own_character(membership: Membership) -> Character | None:
     ).first()
 
 
-def require_own_character(membership: Membership) -> Character:
-    """The member's character, who proposes the roll: the GM has none."""
-    character = own_character(membership)
-    if character is None:
-        _deny(gettext("Only a player with a character makes action rolls."))
-    return character
-
-
-def _deny(message: str) -> None:
-    raise PermissionDenied(message)
-
-
-def is_roller(membership: Membership, roll: ActionRoll) -> bool:
-    return (
-        membership.table_id == roll.table_id
-        and roll.character is not None
-        and roll.character.owner_id == membership.user_id
-    )
-
-
-def can_run_table_rolls(membership: Membership) -> bool:
-    """The GM's own at the table: a fortune roll, and undoing the last finished roll."""
-    return membership.is_gm
-
-
-def require_gm_at(membership: Membership, table) -> None:
-    if membership.table_id != table.pk:
-        raise Http404
-    if not can_run_table_rolls(membership):
-        _deny(gettext("Only the GM can do that."))
-
-
-def suffers(membership: Membership, consequence: Consequence) -> bool:
-    character = consequence.character
-    return character is not None and character.owner_id == membership.user_id
-
-
-# --- The steps a person may take ---------------------------------------------------------
-
-
 @dataclass
 class RollViewer:
     """The member looking at (or acting on) a roll, with their own active character."""
@@ -117,6 +80,8 @@ def viewer_of(membership: Membership, *args) -> RollViewer:
     return RollViewer(membership, *args, known=bool(args))
 
 
+# --- The questions --------------------------------------------------------------------------
+
 GM_ONLY = gettext_lazy("Only the GM can do that.")
 ROLLER_ONLY = gettext_lazy("Only the player making this roll can do that.")
 TEAMMATE_ONLY = gettext_lazy("Only another player's character can do that.")
@@ -125,66 +90,168 @@ CANCEL_ONLY = gettext_lazy("Only the GM or the player making the roll can cancel
 LEAVE_ONLY = gettext_lazy("Only the GM or the participant themselves can do that.")
 SUFFERER_ONLY = gettext_lazy("Only the player whose character suffers this can resist it.")
 PROTECTOR_ONLY = gettext_lazy("Only another character than the one suffering it can protect them.")
+CHARACTER_ONLY = gettext_lazy("Only a player with a character makes action rolls.")
 
 
-def _teammate(roll: ActionRoll, viewer: RollViewer) -> bool:
+def refused(message):
+    """What anyone the predicate below leaves out is told (the guard's 403)."""
+
+    def told(predicate):
+        predicate.refusal = message
+        return predicate
+
+    return told
+
+
+@refused(GM_ONLY)
+def is_gm(viewer: RollViewer, subject) -> bool:
+    """The GM's: the call on a roll (position and effect, a trade), its consequences, the
+    target clock, closing it, judging what resisting did; at the table a fortune roll
+    and undoing the last finished roll."""
+    return viewer.is_gm
+
+
+@refused(ROLLER_ONLY)
+def is_roller(viewer: RollViewer, roll: ActionRoll) -> bool:
+    """The player whose character makes the roll (leads the group action)."""
+    return roll.character is not None and roll.character.owner_id == viewer.membership.user_id
+
+
+@refused(TEAMMATE_ONLY)
+def is_teammate(viewer: RollViewer, roll: ActionRoll) -> bool:
+    """Another player's character than the roller: who assists or joins."""
     mine = viewer.character
     return mine is not None and mine.pk != roll.character_id
 
 
-def _participant(roll: ActionRoll, viewer: RollViewer) -> bool:
+@refused(PARTICIPANT_ONLY)
+def is_participant(viewer: RollViewer, roll: ActionRoll) -> bool:
+    """A participant of a group action, who rolls their own dice with their own bonuses."""
     mine = viewer.character
     return mine is not None and str(mine.pk) in roll.group
 
 
-def _roller_of_action(roll: ActionRoll, viewer: RollViewer) -> bool:
-    return is_roller(viewer.membership, roll)
+@refused(LEAVE_ONLY)
+def may_leave(viewer: RollViewer, roll: ActionRoll) -> bool:
+    """A participant leaves a group action themselves; the GM drops whoever has not
+    rolled (whom: `may_drop`)."""
+    return viewer.is_gm or is_participant(viewer, roll)
 
 
-# Each step of a roll: who takes it (and what they are told otherwise).
-WHO = {
-    "terms": (lambda roll, v: v.is_gm, GM_ONLY),
-    "as-proposed": (lambda roll, v: v.is_gm, GM_ONLY),
-    "accept-trade": (lambda roll, v: v.is_gm, GM_ONLY),
-    "refuse-trade": (lambda roll, v: v.is_gm, GM_ONLY),
-    "consequence": (lambda roll, v: v.is_gm, GM_ONLY),
-    "tick": (lambda roll, v: v.is_gm, GM_ONLY),
-    "finish": (lambda roll, v: v.is_gm, GM_ONLY),
-    "ask-trade": (_roller_of_action, ROLLER_ONLY),
-    "push": (_roller_of_action, ROLLER_ONLY),
-    "accept-bargain": (_roller_of_action, ROLLER_ONLY),
-    "rooks-gambit": (_roller_of_action, ROLLER_ONLY),
-    "ability-stress": (_roller_of_action, ROLLER_ONLY),
-    "cohort": (_roller_of_action, ROLLER_ONLY),
-    "assist": (_teammate, TEAMMATE_ONLY),
-    "join": (_teammate, TEAMMATE_ONLY),
-    "group-assist": (_teammate, TEAMMATE_ONLY),
-    "group-bonus": (_participant, PARTICIPANT_ONLY),
-    # A participant leaves for themselves (the action refuses them anyone else); the GM
-    # drops whoever has not rolled.
-    "leave": (lambda roll, v: v.is_gm or _participant(roll, v), LEAVE_ONLY),
-    "offer-bargain": (lambda roll, v: True, ""),
-    "cancel": (lambda roll, v: v.is_gm or is_roller(v.membership, roll), CANCEL_ONLY),
+@refused(LEAVE_ONLY)
+def may_drop(viewer: RollViewer, participant: Character) -> bool:
+    """Whom this person may take out of a group action: the GM anyone, a participant
+    only themselves."""
+    mine = viewer.character
+    return viewer.is_gm or (mine is not None and mine.pk == participant.pk)
+
+
+@refused("")
+def anyone(viewer: RollViewer, subject) -> bool:
+    """A devil's bargain is offered by anyone at the table, the GM or a player."""
+    return True
+
+
+@refused(CANCEL_ONLY)
+def may_cancel(viewer: RollViewer, roll: ActionRoll) -> bool:
+    return viewer.is_gm or is_roller(viewer, roll)
+
+
+@refused(SUFFERER_ONLY)
+def suffers(viewer: RollViewer, consequence: Consequence) -> bool:
+    """The player whose character suffers the consequence: who resists it, or marks armor."""
+    character = consequence.character
+    return character is not None and character.owner_id == viewer.membership.user_id
+
+
+@refused(PROTECTOR_ONLY)
+def may_protect(viewer: RollViewer, consequence: Consequence) -> bool:
+    """Another character than the one who suffers it steps in (or, a Mastermind, spends
+    their special armor for them)."""
+    mine = viewer.character
+    return mine is not None and mine.pk != consequence.character_id
+
+
+@refused(CHARACTER_ONLY)
+def has_character(viewer: RollViewer, table: Table) -> bool:
+    """A player with an active character proposes action rolls for them; the GM has none."""
+    return viewer.character is not None
+
+
+# Each step of the app, on a roll, on one of its consequences or at the table: the
+# question that says who takes it.
+WHO_TAKES = {
+    "terms": is_gm,
+    "as-proposed": is_gm,
+    "accept-trade": is_gm,
+    "refuse-trade": is_gm,
+    "consequence": is_gm,
+    "tick": is_gm,
+    "finish": is_gm,
+    "ask-trade": is_roller,
+    "push": is_roller,
+    "accept-bargain": is_roller,
+    "rooks-gambit": is_roller,
+    "ability-stress": is_roller,
+    "cohort": is_roller,
+    "roll": is_roller,  # in a group action each participant's (who_takes)
+    "ability": is_roller,  # likewise
+    "assist": is_teammate,
+    "join": is_teammate,
+    "group-assist": is_teammate,
+    "group-bonus": is_participant,
+    "leave": may_leave,
+    "offer-bargain": anyone,
+    "cancel": may_cancel,
+    "resist": suffers,
+    "armor": suffers,
+    "protect": may_protect,
+    "guard": may_protect,  # a Mastermind's special armor (the step asks for the ability)
+    "reduced": is_gm,
+    "avoided": is_gm,
+    "start": has_character,
+    "fortune": is_gm,
+    "undo": is_gm,
 }
 
 
-def _may_as_roller(roll: ActionRoll, viewer: RollViewer) -> tuple[bool, str]:
-    """The one rolling: in a group action each participant rolls (and adds their own
-    ability's die), in an action roll its roller."""
-    if roll.kind == Kind.GROUP:
-        return _participant(roll, viewer), PARTICIPANT_ONLY
-    return is_roller(viewer.membership, roll), ROLLER_ONLY
+def who_takes(taken: str, subject):
+    """The predicate asking who takes step `taken` on `subject`. The one rolling, and
+    adding their own ability's die: in a group action each participant, in an action
+    roll its roller."""
+    if taken in ("roll", "ability") and subject.kind == Kind.GROUP:
+        return is_participant
+    return WHO_TAKES[taken]
 
 
-def may(roll: ActionRoll, viewer: RollViewer, step: str) -> tuple[bool, str]:
-    """Whether this person is one who takes `step` on the roll, and what they are told
-    if not."""
-    if viewer.membership.table_id != roll.table_id:
+def may(viewer: RollViewer, subject, taken: str) -> bool:
+    """Whether this person is one who takes `taken` on `subject` (the page's question)."""
+    return who_takes(taken, subject)(viewer, subject)
+
+
+def _table_id(subject) -> int:
+    if isinstance(subject, Table):
+        return subject.pk
+    if isinstance(subject, Consequence):
+        return subject.roll.table_id
+    return subject.table_id
+
+
+def require(predicate, viewer: RollViewer, subject) -> None:
+    """The guard: 404 for a subject at another table, else 403 with the predicate's
+    refusal unless it lets this person through."""
+    if viewer.membership.table_id != _table_id(subject):
         raise Http404
-    if step in ("roll", "ability"):
-        return _may_as_roller(roll, viewer)
-    who, message = WHO[step]
-    return who(roll, viewer), message
+    if not predicate(viewer, subject):
+        raise PermissionDenied(str(predicate.refusal))
+
+
+def require_may(viewer: RollViewer, subject, taken: str) -> None:
+    """The guard of step `taken`: the page's question (`may`), asked before it is taken."""
+    require(who_takes(taken, subject), viewer, subject)
+
+
+# --- Which steps are open -----------------------------------------------------------------
 
 
 def _open_in_setup(roll: ActionRoll, viewer: RollViewer) -> set[str]:
@@ -234,12 +301,6 @@ def _any_rolled(roll: ActionRoll) -> bool:
     return bool(roll.cohorts) or any(dice is not None for dice in roll.group.values())
 
 
-def can_drop_others(viewer: RollViewer) -> bool:
-    """Who may take another participant out of a group action (a participant may always
-    leave it themselves): the GM."""
-    return viewer.is_gm
-
-
 def droppable(roll: ActionRoll) -> list[int]:
     """The participants of a group action who may leave it (or the GM drop): any but the
     leader who has not rolled. "If you don't roll, your character doesn't get the effects
@@ -254,44 +315,24 @@ def _assisted(roll: ActionRoll) -> set[str]:
 
 
 def open_steps(roll: ActionRoll, viewer: RollViewer) -> set[str]:
-    """The steps open on the roll as it stands, whoever may take them."""
+    """The steps open on the roll as it stands, whoever may take them. On a finished one,
+    undo (whose step takes the last finished roll: rolls.undo)."""
     if roll.step == Step.SETUP:
         return _open_in_setup(roll, viewer)
     if roll.step == Step.CONSEQUENCES:
         return {"consequence", "tick", "finish"}
+    if roll.step == Step.DONE:
+        return {"undo"}
     return set()
 
 
 def allowed_steps(roll: ActionRoll, viewer: RollViewer) -> frozenset[str]:
     """The steps this person may take on the roll now: the panel's buttons, and what the
-    actions let through."""
-    return frozenset(step for step in open_steps(roll, viewer) if may(roll, viewer, step)[0])
+    guard lets through."""
+    return frozenset(step for step in open_steps(roll, viewer) if may(viewer, roll, step))
 
 
 # --- The steps on one consequence ----------------------------------------------------------
-
-CONSEQUENCE_WHO = {
-    "resist": (lambda c, v: suffers(v.membership, c), SUFFERER_ONLY),
-    "armor": (lambda c, v: suffers(v.membership, c), SUFFERER_ONLY),
-    "protect": (
-        lambda c, v: v.character is not None and v.character.pk != c.character_id,
-        PROTECTOR_ONLY,
-    ),
-    # A Mastermind's special armor, spent for a teammate (the action asks for the ability).
-    "guard": (
-        lambda c, v: v.character is not None and v.character.pk != c.character_id,
-        PROTECTOR_ONLY,
-    ),
-    "reduced": (lambda c, v: v.is_gm, GM_ONLY),
-    "avoided": (lambda c, v: v.is_gm, GM_ONLY),
-}
-
-
-def may_on(consequence: Consequence, viewer: RollViewer, step: str) -> tuple[bool, str]:
-    if viewer.membership.table_id != consequence.roll.table_id:
-        raise Http404
-    who, message = CONSEQUENCE_WHO[step]
-    return who(consequence, viewer), message
 
 
 def open_consequence_steps(consequence: Consequence) -> set[str]:
@@ -317,29 +358,15 @@ def open_consequence_steps(consequence: Consequence) -> set[str]:
 def allowed_consequence_steps(consequence: Consequence, viewer: RollViewer) -> frozenset[str]:
     """The steps this person may take on one consequence now: the panel's buttons."""
     steps = open_consequence_steps(consequence)
-    return frozenset(step for step in steps if may_on(consequence, viewer, step)[0])
+    return frozenset(step for step in steps if may(viewer, consequence, step))
 
 
-# --- The guards every step calls -------------------------------------------------------------
-
-
-def require_may(membership: Membership, subject: ActionRoll | Consequence, step: str) -> RollViewer:
-    """403 unless this member is one who takes `step` on the roll (or consequence); the
-    viewer, for the action."""
-    viewer = viewer_of(membership)
-    ask = may_on if isinstance(subject, Consequence) else may
-    allowed, message = ask(subject, viewer, step)
-    if not allowed:
-        _deny(message)
-    return viewer
-
-
-def require_open(subject: ActionRoll | Consequence, viewer: RollViewer, step: str) -> None:
-    """After require_may and the action's own checks: the step must be one the panel
-    offers now (only its state is left to ask)."""
+def require_open(subject: ActionRoll | Consequence, viewer: RollViewer, taken: str) -> None:
+    """After who may and the step's own checks: the step must be one the panel offers now
+    (only the roll's state is left to ask)."""
     if isinstance(subject, Consequence):
         open_now = open_consequence_steps(subject)
     else:
         open_now = open_steps(subject, viewer)
-    if step not in open_now:
+    if taken not in open_now:
         raise RuleError(gettext_noop("That step is not open on this roll now."))

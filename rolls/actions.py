@@ -1,9 +1,10 @@
 """Every step of the shared roll: one transaction each, the push on commit.
 
-Each step re-reads the roll inside its transaction (a row lock on PostgreSQL; SQLite's
-IMMEDIATE transactions let one writer in at a time), checks who may act and whether
-the roll is at the right step, makes its changes through characters.actions and
-sessions.actions, and writes a RollEvent with every field it changed (rolls.changes).
+Each step is taken through rolls.changes.roll_step, which re-reads the roll inside its
+transaction (a row lock on PostgreSQL; SQLite's IMMEDIATE transactions let one writer in
+at a time) and asks who may act, whether the roll is at the right step and whether the
+step is open; the step makes its changes through characters.actions and sessions.actions,
+and writes a RollEvent with every field it changed (rolls.changes).
 Undo reads those events back. Steps that break the rules raise RuleError with a message
 for the table.
 """
@@ -32,17 +33,7 @@ from sessions import actions
 from sessions.models import Membership, Table
 
 from . import derived, log
-from .access import require_may, require_open
-from .changes import (
-    STRESS_TAKEN,
-    Changes,
-    Step,
-    locked_roll,
-    record,
-    require_called,
-    require_fit,
-    require_step,
-)
+from .changes import STRESS_TAKEN, Changes, Step, record, require_fit, require_ready, roll_step
 from .models import ActionRoll
 from .undo import take_back_sheets
 
@@ -58,7 +49,8 @@ def _terms(roll: ActionRoll) -> Words:
     )
 
 
-def _require_action(roll: ActionRoll) -> None:
+def _require_action(roll: ActionRoll, viewer=None) -> None:
+    """Also a check of roll_step (which hands it the viewer)."""
     if roll.kind != ActionRoll.Kind.ACTION:
         raise RuleError(gettext_noop("Bonus dice are for a single action roll."))
 
@@ -134,6 +126,13 @@ def start_roll(
 # --- 2. Position and effect -----------------------------------------------------------
 
 
+def _uncalled(roll: ActionRoll, viewer) -> None:
+    if roll.flashback and roll.flashback_cost is None:
+        raise RuleError(gettext_noop("Set the flashback's stress cost with position and effect."))
+    if roll.called:
+        raise RuleError(gettext_noop("The GM has already called this roll."))
+
+
 def set_terms(
     *,
     by: Membership,
@@ -142,11 +141,7 @@ def set_terms(
     effect: Effect,
     flashback_cost: int | None = None,
 ) -> ActionRoll:
-    viewer = require_may(by, roll, "terms")
-    with transaction.atomic():
-        roll = locked_roll(roll)
-        require_step(roll, Step.SETUP)
-        require_open(roll, viewer, "terms")
+    with roll_step(roll, by=by, taken="terms") as (roll, _):
         roll.position, roll.effect = Position(position), Effect(effect)
         roll.called = True
         text = Words(gettext_noop("GM sets %(terms)s"), terms=_terms(roll))
@@ -164,17 +159,7 @@ def set_terms(
 
 def accept_as_proposed(*, by: Membership, roll: ActionRoll) -> ActionRoll:
     """The GM's call in one tap: the position and effect the roll was proposed with."""
-    viewer = require_may(by, roll, "as-proposed")
-    with transaction.atomic():
-        roll = locked_roll(roll)
-        require_step(roll, Step.SETUP)
-        if roll.flashback and roll.flashback_cost is None:
-            raise RuleError(
-                gettext_noop("Set the flashback's stress cost with position and effect.")
-            )
-        if roll.called:
-            raise RuleError(gettext_noop("The GM has already called this roll."))
-        require_open(roll, viewer, "as-proposed")
+    with roll_step(roll, by=by, taken="as-proposed", check=_uncalled) as (roll, _):
         roll.called = True
         roll.save(update_fields=["called"])
         text = Words(gettext_noop("GM takes the roll as proposed: %(terms)s"), terms=_terms(roll))
@@ -182,17 +167,21 @@ def accept_as_proposed(*, by: Membership, roll: ActionRoll) -> ActionRoll:
     return roll
 
 
+def _unasked(roll: ActionRoll, viewer) -> None:
+    if roll.trade_asked:
+        raise RuleError(gettext_noop("The GM has yet to answer the trade already asked for."))
+
+
+def _asked(roll: ActionRoll, viewer) -> None:
+    if not roll.trade_asked:
+        raise RuleError(gettext_noop("Nobody asked to trade."))
+
+
 def ask_trade(*, by: Membership, roll: ActionRoll, direction: str = "effect") -> ActionRoll:
     """Ask the GM to trade position for effect ("effect") or effect for position."""
-    viewer = require_may(by, roll, "ask-trade")
     if direction not in rules.TRADES:
         raise RuleError(gettext_noop("Trade position for effect, or effect for position."))
-    with transaction.atomic():
-        roll = locked_roll(roll)
-        require_step(roll, Step.SETUP)
-        if roll.trade_asked:
-            raise RuleError(gettext_noop("The GM has yet to answer the trade already asked for."))
-        require_open(roll, viewer, "ask-trade")
+    with roll_step(roll, by=by, taken="ask-trade", check=_unasked) as (roll, _):
         roll.trade_asked, roll.trade_for = True, direction
         roll.save(update_fields=["trade_asked", "trade_for"])
         trade = Term(rules.TRADES[direction])
@@ -201,14 +190,8 @@ def ask_trade(*, by: Membership, roll: ActionRoll, direction: str = "effect") ->
 
 
 def answer_trade(*, by: Membership, roll: ActionRoll, accept: bool) -> ActionRoll:
-    step = "accept-trade" if accept else "refuse-trade"
-    viewer = require_may(by, roll, step)
-    with transaction.atomic():
-        roll = locked_roll(roll)
-        require_step(roll, Step.SETUP)
-        if not roll.trade_asked:
-            raise RuleError(gettext_noop("Nobody asked to trade."))
-        require_open(roll, viewer, step)
+    taken = "accept-trade" if accept else "refuse-trade"
+    with roll_step(roll, by=by, taken=taken, check=_asked) as (roll, _):
         roll.trade_asked = False
         text = Words(gettext_noop("GM refuses the trade"))
         if accept:
@@ -223,18 +206,17 @@ def answer_trade(*, by: Membership, roll: ActionRoll, accept: bool) -> ActionRol
 # --- 3. Bonus dice --------------------------------------------------------------------
 
 
+def _unassisted(roll: ActionRoll, viewer) -> None:
+    require_fit(viewer.character)
+    _require_action(roll)
+    if roll.assister_id is not None:
+        raise RuleError(gettext_noop("Someone is already assisting; only one can."))
+
+
 def assist(*, by: Membership, roll: ActionRoll, foresight: bool = False) -> ActionRoll:
     """One teammate helps the roll: +1d, 1 stress at the roll, or none with Foresight."""
-    viewer = require_may(by, roll, "assist")
-    helper = viewer.character
-    require_fit(helper)
-    with transaction.atomic():
-        roll = locked_roll(roll)
-        require_step(roll, Step.SETUP)
-        _require_action(roll)
-        if roll.assister_id is not None:
-            raise RuleError(gettext_noop("Someone is already assisting; only one can."))
-        require_open(roll, viewer, "assist")
+    with roll_step(roll, by=by, taken="assist", check=_unassisted) as (roll, viewer):
+        helper = viewer.character
         if foresight:
             check_foresight(helper)
         roll.assister, roll.assist_foresight = helper, foresight
@@ -272,16 +254,11 @@ def set_push(
     """Push for +1d, +1 effect, and to act while incapacitated (`act`): 2 stress each,
     paid when the dice are rolled; with `special`, one of them is paid with the roller's
     special armor instead (an ability that grants it, the box not yet marked)."""
-    viewer = require_may(by, roll, "push")
-    with transaction.atomic():
-        roll = locked_roll(roll)
-        require_step(roll, Step.SETUP)
-        _require_action(roll)
+    with roll_step(roll, by=by, taken="push", check=_require_action) as (roll, _):
         if dice_ and roll.bargain_accepted:
             raise RuleError(
                 gettext_noop("The devil's bargain already gives the die: no push for dice.")
             )
-        require_open(roll, viewer, "push")
         if special:
             if not (dice_ or effect or act):
                 raise RuleError(gettext_noop("Choose the push your special armor pays for."))
@@ -325,11 +302,7 @@ def ability_stress(
     """Emberdeath (the crew's) or Ghost Veil (the roller's own): the roller uses it and
     takes its stress now (blades.rules.abilities.ability_stress); what it does in the
     fiction is the GM's."""
-    viewer = require_may(by, roll, "ability-stress")
-    with transaction.atomic():
-        roll = locked_roll(roll)
-        require_step(roll, Step.SETUP)
-        _require_action(roll)
+    with roll_step(roll, by=by, taken="ability-stress", check=_require_action) as (roll, _):
         character = Character.objects.get(pk=roll.character_id)
         stress = ability_rules.ability_stress(
             ability,
@@ -337,7 +310,6 @@ def ability_stress(
             crew_abilities=derived.crew_abilities(roll.table_id),
             extras=extras,
         )
-        require_open(roll, viewer, "ability-stress")
         changes = Changes()
         trauma = changes.stress(character, stress)
         named = [Term(ability_rules.GHOST_VEIL_EXTRAS[extra]) for extra in sorted(set(extras))]
@@ -356,17 +328,12 @@ def ability_stress(
 def rooks_gambit(*, by: Membership, roll: ActionRoll) -> ActionRoll:
     """Rook's Gambit: the roller takes 2 stress now and the roll uses their best action's
     rating; the goal still says what they are doing."""
-    viewer = require_may(by, roll, "rooks-gambit")
-    with transaction.atomic():
-        roll = locked_roll(roll)
-        require_step(roll, Step.SETUP)
-        _require_action(roll)
+    with roll_step(roll, by=by, taken="rooks-gambit", check=_require_action) as (roll, _):
         character = Character.objects.get(pk=roll.character_id)
         if "rooks_gambit" not in character.ability_keys:
             raise RuleError(
                 gettext_noop("%(name)s does not have Rook's Gambit."), name=character.name
             )
-        require_open(roll, viewer, "rooks-gambit")
         performed = roll.action
         roll.action = ability_rules.rooks_gambit(performed, character.ratings)
         roll.save(update_fields=["action"])
@@ -387,18 +354,28 @@ def rooks_gambit(*, by: Membership, roll: ActionRoll) -> ActionRoll:
     return roll
 
 
+def _unstruck(roll: ActionRoll, viewer) -> None:
+    _require_action(roll)
+    if roll.bargain_accepted:
+        raise RuleError(gettext_noop("A bargain is already struck."))
+
+
+def _on_offer(roll: ActionRoll, viewer) -> None:
+    if not roll.bargain:
+        raise RuleError(gettext_noop("Nobody has offered a bargain."))
+    if roll.push_dice:
+        raise RuleError(
+            gettext_noop("You pushed for the die: take the bargain or the push, not both.")
+        )
+    if roll.bargain_accepted:
+        raise RuleError(gettext_noop("A bargain is already struck."))
+
+
 def offer_bargain(*, by: Membership, roll: ActionRoll, text: str) -> ActionRoll:
-    viewer = require_may(by, roll, "offer-bargain")
     text = text.strip()
     if not text:
         raise RuleError(gettext_noop("Say what the bargain is."))
-    with transaction.atomic():
-        roll = locked_roll(roll)
-        require_step(roll, Step.SETUP)
-        _require_action(roll)
-        if roll.bargain_accepted:
-            raise RuleError(gettext_noop("A bargain is already struck."))
-        require_open(roll, viewer, "offer-bargain")
+    with roll_step(roll, by=by, taken="offer-bargain", check=_unstruck) as (roll, _):
         roll.bargain, roll.bargain_by_id = text[:200], by.user_id
         roll.save(update_fields=["bargain", "bargain_by"])
         text = Words(gettext_noop("Offers a devil's bargain: %(bargain)s"), bargain=roll.bargain)
@@ -407,19 +384,7 @@ def offer_bargain(*, by: Membership, roll: ActionRoll, text: str) -> ActionRoll:
 
 
 def accept_bargain(*, by: Membership, roll: ActionRoll) -> ActionRoll:
-    viewer = require_may(by, roll, "accept-bargain")
-    with transaction.atomic():
-        roll = locked_roll(roll)
-        require_step(roll, Step.SETUP)
-        if not roll.bargain:
-            raise RuleError(gettext_noop("Nobody has offered a bargain."))
-        if roll.push_dice:
-            raise RuleError(
-                gettext_noop("You pushed for the die: take the bargain or the push, not both.")
-            )
-        if roll.bargain_accepted:
-            raise RuleError(gettext_noop("A bargain is already struck."))
-        require_open(roll, viewer, "accept-bargain")
+    with roll_step(roll, by=by, taken="accept-bargain", check=_on_offer) as (roll, _):
         roll.bargain_accepted = True
         roll.save(update_fields=["bargain_accepted"])
         text = Words(
@@ -432,18 +397,13 @@ def accept_bargain(*, by: Membership, roll: ActionRoll) -> ActionRoll:
 
 
 def add_ability_bonus(*, by: Membership, roll: ActionRoll, bonus: str, reason: str) -> ActionRoll:
-    viewer = require_may(by, roll, "ability")
     reason = reason.strip()
     if bonus not in ("dice", "effect") or not reason:
         raise RuleError(
             gettext_noop("Name the ability and whether it gives +%(bonus)sd or +%(bonus)s effect."),
             bonus=rules.ABILITY_BONUS,
         )
-    with transaction.atomic():
-        roll = locked_roll(roll)
-        require_step(roll, Step.SETUP)
-        _require_action(roll)
-        require_open(roll, viewer, "ability")
+    with roll_step(roll, by=by, taken="ability", check=_require_action) as (roll, _):
         roll.ability_dice = rules.ABILITY_BONUS if bonus == "dice" else 0
         roll.ability_effect = rules.ABILITY_BONUS if bonus == "effect" else 0
         roll.ability_reason = reason[:120]
@@ -462,20 +422,15 @@ def add_ability_bonus(*, by: Membership, roll: ActionRoll, bonus: str, reason: s
 # --- 4. The dice ----------------------------------------------------------------------
 
 
+def _ready_alone(roll: ActionRoll, viewer) -> None:
+    if roll.kind == ActionRoll.Kind.GROUP:
+        raise RuleError(gettext_noop("In a group action each participant rolls their own dice."))
+    require_ready(roll)
+
+
 def roll_dice(*, by: Membership, roll: ActionRoll, rng=actions.SYSTEM_RNG) -> ActionRoll:
     """The roller rolls (each participant of a group action rolls in flow_group)."""
-    with transaction.atomic():
-        roll = locked_roll(roll)
-        if roll.kind == ActionRoll.Kind.GROUP:
-            raise RuleError(
-                gettext_noop("In a group action each participant rolls their own dice.")
-            )
-        viewer = require_may(by, roll, "roll")
-        require_step(roll, Step.SETUP)
-        if roll.flashback and roll.flashback_cost is None:
-            raise RuleError(gettext_noop("The GM sets the flashback's stress cost first."))
-        require_called(roll)
-        require_open(roll, viewer, "roll")
+    with roll_step(roll, by=by, taken="roll", check=_ready_alone) as (roll, _):
         character = Character.objects.get(pk=roll.character_id)
         require_fit(character)
         terms = rules.resolve(**derived.terms_of(roll, character))
@@ -506,11 +461,7 @@ def roll_dice(*, by: Membership, roll: ActionRoll, rng=actions.SYSTEM_RNG) -> Ac
 
 
 def cancel(*, by: Membership, roll: ActionRoll) -> ActionRoll:
-    viewer = require_may(by, roll, "cancel")
-    with transaction.atomic():
-        roll = locked_roll(roll)
-        require_step(roll, Step.SETUP)
-        require_open(roll, viewer, "cancel")
+    with roll_step(roll, by=by, taken="cancel") as (roll, _):
         _cancelled(roll, by, Words(gettext_noop("Cancelled before the dice")))
     return roll
 

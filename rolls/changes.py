@@ -1,10 +1,14 @@
-"""What every step of a shared roll shares: the roll locked for the step, the guards on
-its state, the field changes it makes (which undo reads back) and the event it writes.
+"""What every step of a shared roll shares: the one way it is taken (`roll_step`: the
+roll locked, who may, the guards on its state), the field changes it makes (which undo
+reads back) and the event it writes.
 
 Same contract for every step module (actions, group, outcome, undo): one transaction
 per step, a RollEvent with every field it changed, the push after commit.
 """
 
+from contextlib import contextmanager
+
+from django.db import transaction
 from django.utils.translation import gettext_noop
 
 from blades.rules import character as char_rules
@@ -18,8 +22,8 @@ from crews.models import Crew
 from sessions import actions, audience
 from sessions.models import Clock, Membership
 
-from . import live
-from .models import ActionRoll, RollEvent
+from . import access, live
+from .models import ActionRoll, Consequence, RollEvent
 
 Step = ActionRoll.Step
 # What a roll may change on a sheet, and so what undo puts back.
@@ -179,13 +183,45 @@ def locked_roll(roll: ActionRoll) -> ActionRoll:
     )
 
 
+def _locked(subject: ActionRoll | Consequence) -> ActionRoll | Consequence:
+    if isinstance(subject, ActionRoll):
+        return locked_roll(subject)
+    return (
+        Consequence.objects.select_for_update(of=("self",))
+        .select_related("roll", "character", "clock")
+        .get(pk=subject.pk)
+    )
+
+
+@contextmanager
+def roll_step(subject, *, by: Membership, taken: str, at: str = Step.SETUP, check=None):
+    """The one way a step is taken on a roll, or on one of its consequences: `subject`
+    (for undo, a function that finds the roll once the transaction is open). In one
+    transaction, the subject locked and read again, so that each question is asked of
+    the roll as it is now: who may take step `taken` (rolls.access, 403 in the
+    question's own words); whether the roll is at step `at` (before the dice unless
+    said); the step's own `check(subject, viewer)`, whose refusals name what is wrong;
+    last whether the step is open on the roll (the panel's question, whose refusal
+    says less). Gives the locked subject and the viewer; the body makes the step's
+    changes and records them."""
+    with transaction.atomic():
+        subject = _locked(subject() if callable(subject) else subject)
+        viewer = access.viewer_of(by)
+        access.require_may(viewer, subject, taken)
+        require_step(subject.roll if isinstance(subject, Consequence) else subject, at)
+        if check is not None:
+            check(subject, viewer)
+        access.require_open(subject, viewer, taken)
+        yield subject, viewer
+
+
 def record(roll: ActionRoll, by: Membership, text: Words | Joined, changes=()) -> None:
     RollEvent.objects.create(roll=roll, actor_id=by.user_id, text=text, changes=list(changes))
     live.push_flow(roll)
 
 
-def require_step(roll: ActionRoll, *steps: str) -> None:
-    if roll.step not in steps:
+def require_step(roll: ActionRoll, at: str) -> None:
+    if roll.step != at:
         if roll.step == Step.SETUP:
             raise RuleError(gettext_noop("The dice have not been rolled yet."))
         if roll.step == Step.CONSEQUENCES:
@@ -206,6 +242,13 @@ def require_called(roll: ActionRoll) -> None:
     the GM's call, or the GM's word that the roll goes as proposed."""
     if not roll.called:
         raise RuleError(gettext_noop("Waiting for the GM to set position and effect."))
+
+
+def require_ready(roll: ActionRoll) -> None:
+    """Before anyone's dice: the flashback priced, and the GM's call."""
+    if roll.flashback and roll.flashback_cost is None:
+        raise RuleError(gettext_noop("The GM sets the flashback's stress cost first."))
+    require_called(roll)
 
 
 def require_fit(character: Character) -> None:

@@ -8,8 +8,8 @@ participant whose best die was 1-3, and each desperate roller marks xp. Same con
 as actions.py: one transaction per step, a RollEvent with every change.
 """
 
-from django.core.exceptions import PermissionDenied
-from django.db import transaction
+from functools import partial
+
 from django.utils.translation import gettext_noop
 
 from blades.rules import abilities as ability_rules
@@ -33,30 +33,37 @@ from sessions import actions
 from sessions.models import Membership
 
 from . import log
-from .access import LEAVE_ONLY, can_drop_others, require_may, require_open
+from .access import may_drop, require
 from .actions import check_foresight
-from .changes import Changes, Step, locked_roll, record, require_called, require_fit, require_step
+from .changes import Changes, Step, record, require_called, require_fit, require_ready, roll_step
 from .derived import bonuses_of, crew_abilities, group_assists, terms_of
 from .models import ActionRoll
 
 
-def join_group(*, by: Membership, roll: ActionRoll) -> ActionRoll:
-    viewer = require_may(by, roll, "join")
+def _unrolled(roll: ActionRoll, viewer) -> None:
+    """The participant taking the step has not rolled yet."""
+    character = viewer.character
+    if roll.group[str(character.pk)] is not None:
+        raise RuleError(gettext_noop("%(name)s has already rolled."), name=character.name)
+
+
+def _joinable(roll: ActionRoll, viewer) -> None:
     member = viewer.character
     require_fit(member)
-    with transaction.atomic():
-        roll = locked_roll(roll)
-        require_step(roll, Step.SETUP)
-        if roll.kind != ActionRoll.Kind.GROUP:
-            raise RuleError(gettext_noop("Only a group action can be joined."))
-        if str(member.pk) in roll.group:
-            raise RuleError(gettext_noop("%(name)s is already in."), name=member.name)
-        if member.pk in group_assists(roll).values():
-            raise RuleError(
-                gettext_noop("%(name)s assists in this group action, so cannot also join."),
-                name=member.name,
-            )
-        require_open(roll, viewer, "join")
+    if roll.kind != ActionRoll.Kind.GROUP:
+        raise RuleError(gettext_noop("Only a group action can be joined."))
+    if str(member.pk) in roll.group:
+        raise RuleError(gettext_noop("%(name)s is already in."), name=member.name)
+    if member.pk in group_assists(roll).values():
+        raise RuleError(
+            gettext_noop("%(name)s assists in this group action, so cannot also join."),
+            name=member.name,
+        )
+
+
+def join_group(*, by: Membership, roll: ActionRoll) -> ActionRoll:
+    with roll_step(roll, by=by, taken="join", check=_joinable) as (roll, viewer):
+        member = viewer.character
         roll.group = {**roll.group, str(member.pk): None}
         roll.save(update_fields=["group"])
         text = Words(gettext_noop("%(name)s joins the group action"), name=member.name)
@@ -76,14 +83,8 @@ def set_group_bonus(
     takes the devil's bargain they were offered for their own roll, never both; and may
     push to act while incapacitated (2 stress more)."""
     bargain = bargain.strip()[:200]
-    with transaction.atomic():
-        roll = locked_roll(roll)
-        viewer = require_may(by, roll, "group-bonus")
+    with roll_step(roll, by=by, taken="group-bonus", check=_unrolled) as (roll, viewer):
         character = viewer.character
-        require_step(roll, Step.SETUP)
-        if roll.group[str(character.pk)] is not None:
-            raise RuleError(gettext_noop("%(name)s has already rolled."), name=character.name)
-        require_open(roll, viewer, "group-bonus")
         rules.group_member_bonuses(push=push, bargain=bool(bargain), assisted=False)
         entry = roll.group_bonuses.get(str(character.pk), {})
         entry = {**entry, "push": push, "bargain": bargain, "act": act}
@@ -115,26 +116,27 @@ def set_group_bonus(
     return roll
 
 
+def _assistable(participant: Character | None, roll: ActionRoll, viewer) -> None:
+    helper = viewer.character
+    require_fit(helper)
+    if roll.kind != ActionRoll.Kind.GROUP:
+        raise RuleError(gettext_noop("Only a group action has participants to assist."))
+    if participant is None:
+        raise RuleError(gettext_noop("Choose whom to assist."))
+    participants = {int(pk) for pk in roll.group}
+    rules.check_group_assist(participants, group_assists(roll), participant.pk, helper.pk)
+    if roll.group[str(participant.pk)] is not None:
+        raise RuleError(gettext_noop("%(name)s has already rolled."), name=participant.name)
+
+
 def assist_group(
     *, by: Membership, roll: ActionRoll, participant: Character | None, foresight: bool = False
 ) -> ActionRoll:
     """A character not taking part helps one participant's roll (+1d, 1 stress at it, or
     none with Foresight)."""
-    viewer = require_may(by, roll, "group-assist")
-    helper = viewer.character
-    require_fit(helper)
-    with transaction.atomic():
-        roll = locked_roll(roll)
-        require_step(roll, Step.SETUP)
-        if roll.kind != ActionRoll.Kind.GROUP:
-            raise RuleError(gettext_noop("Only a group action has participants to assist."))
-        if participant is None:
-            raise RuleError(gettext_noop("Choose whom to assist."))
-        participants = {int(pk) for pk in roll.group}
-        rules.check_group_assist(participants, group_assists(roll), participant.pk, helper.pk)
-        if roll.group[str(participant.pk)] is not None:
-            raise RuleError(gettext_noop("%(name)s has already rolled."), name=participant.name)
-        require_open(roll, viewer, "group-assist")
+    check = partial(_assistable, participant)
+    with roll_step(roll, by=by, taken="group-assist", check=check) as (roll, viewer):
+        helper = viewer.character
         if foresight:
             check_foresight(helper)
         entry = {**roll.group_bonuses.get(str(participant.pk), {}), "assister": helper.pk}
@@ -161,19 +163,13 @@ def add_group_ability(*, by: Membership, roll: ActionRoll, bonus: str, reason: s
     """A participant adds their ability's die (Ambush, Savage, Trust in Me, Daredevil's
     +1d: the GM grants it by its name, as on a single roll) to their own roll. The
     effect is the group's, one for everyone who rolled, so no ability adds to it here."""
-    viewer = require_may(by, roll, "ability")
-    character = viewer.character
     reason = reason.strip()[:120]
     if bonus != "dice" or not reason:
         raise RuleError(
             gettext_noop("In a group action an ability adds a die to your own roll: name it."),
         )
-    with transaction.atomic():
-        roll = locked_roll(roll)
-        require_step(roll, Step.SETUP)
-        if roll.group[str(character.pk)] is not None:
-            raise RuleError(gettext_noop("%(name)s has already rolled."), name=character.name)
-        require_open(roll, viewer, "ability")
+    with roll_step(roll, by=by, taken="ability", check=_unrolled) as (roll, viewer):
+        character = viewer.character
         entry = roll.group_bonuses.get(str(character.pk), {})
         entry = {**entry, "ability_dice": rules.ABILITY_BONUS, "ability_reason": reason}
         roll.group_bonuses = {**roll.group_bonuses, str(character.pk): entry}
@@ -188,31 +184,28 @@ def add_group_ability(*, by: Membership, roll: ActionRoll, bonus: str, reason: s
     return roll
 
 
+def _droppable(participant: Character, roll: ActionRoll, viewer) -> None:
+    require(may_drop, viewer, participant)
+    if str(participant.pk) not in roll.group:
+        raise RuleError(gettext_noop("%(name)s is not in the group action."), name=participant.name)
+    if participant.pk == roll.character_id:
+        raise RuleError(
+            gettext_noop("The leader does not leave their group action: cancel it instead.")
+        )
+    if roll.group[str(participant.pk)] is not None:
+        raise RuleError(gettext_noop("%(name)s has already rolled."), name=participant.name)
+
+
 def leave_group(*, by: Membership, roll: ActionRoll, participant: Character | None) -> ActionRoll:
     """A participant who has not rolled leaves (or the GM drops them): "If you don't roll,
     your character doesn't get the effects of the action" (004 §Lead a group action).
     Their bonus dice and their assister's help go with them, unpaid; if everyone left
     has rolled, the group's result is in."""
-    viewer = require_may(by, roll, "leave")
     if participant is None:
         raise RuleError(gettext_noop("Choose who leaves the group action."))
-    if not can_drop_others(viewer) and participant.pk != viewer.character.pk:
-        raise PermissionDenied(str(LEAVE_ONLY))
-    with transaction.atomic():
-        roll = locked_roll(roll)
-        require_step(roll, Step.SETUP)
+    check = partial(_droppable, participant)
+    with roll_step(roll, by=by, taken="leave", check=check) as (roll, viewer):
         key = str(participant.pk)
-        if key not in roll.group:
-            raise RuleError(
-                gettext_noop("%(name)s is not in the group action."), name=participant.name
-            )
-        if participant.pk == roll.character_id:
-            raise RuleError(
-                gettext_noop("The leader does not leave their group action: cancel it instead.")
-            )
-        if roll.group[key] is not None:
-            raise RuleError(gettext_noop("%(name)s has already rolled."), name=participant.name)
-        require_open(roll, viewer, "leave")
         roll.group = {pk: dice for pk, dice in roll.group.items() if pk != key}
         roll.group_bonuses = {pk: e for pk, e in roll.group_bonuses.items() if pk != key}
         text = Words(
@@ -232,23 +225,22 @@ def leave_group(*, by: Membership, roll: ActionRoll, participant: Character | No
 # --- The dice ---
 
 
+def _led(roll: ActionRoll, viewer) -> None:
+    if roll.kind != ActionRoll.Kind.GROUP:
+        raise RuleError(gettext_noop("Cohorts are led in a group action."))
+
+
 def roll_cohort(*, by: Membership, roll: ActionRoll, cohort: Cohort | None,
                 rng=actions.SYSTEM_RNG) -> ActionRoll:  # fmt: skip
     """The leader leads one of the crew's cohorts in the group action: "The cohort rolls
     its quality level" (000 §Lead a group action), before the last PC rolls. Its result
     counts for the group's best; it adds no stress to the leader's."""
-    viewer = require_may(by, roll, "cohort")
-    with transaction.atomic():
-        roll = locked_roll(roll)
-        require_step(roll, Step.SETUP)
-        if roll.kind != ActionRoll.Kind.GROUP:
-            raise RuleError(gettext_noop("Cohorts are led in a group action."))
+    with roll_step(roll, by=by, taken="cohort", check=_led) as (roll, _):
         require_called(roll)  # its dice wait for the GM's call, as every roller's do
         if cohort is None or cohort.crew.table_id != roll.table_id:
             raise RuleError(gettext_noop("Choose one of the crew's cohorts."))
         if str(cohort.pk) in roll.cohorts:
             raise RuleError(gettext_noop("%(name)s has already rolled."), name=cohort)
-        require_open(roll, viewer, "cohort")
         crew = cohort.crew
         blood_brothers = ability_rules.led_cohort_dice(crew.abilities)
         pool = blood_brothers + crew_rules.cohort_dice(
@@ -285,20 +277,16 @@ def roll_cohort(*, by: Membership, roll: ActionRoll, cohort: Cohort | None,
     return roll
 
 
+def _ready(roll: ActionRoll, viewer) -> None:
+    require_ready(roll)
+    _unrolled(roll, viewer)
+
+
 def roll_dice(*, by: Membership, roll: ActionRoll, rng=actions.SYSTEM_RNG) -> ActionRoll:
     """One participant rolls their own dice, paying their push and their assister's
     stress now; the last roll settles the group's result and the leader's stress."""
-    with transaction.atomic():
-        roll = locked_roll(roll)
-        viewer = require_may(by, roll, "roll")
+    with roll_step(roll, by=by, taken="roll", check=_ready) as (roll, viewer):
         character = viewer.character
-        require_step(roll, Step.SETUP)
-        if roll.flashback and roll.flashback_cost is None:
-            raise RuleError(gettext_noop("The GM sets the flashback's stress cost first."))
-        require_called(roll)
-        if roll.group[str(character.pk)] is not None:
-            raise RuleError(gettext_noop("%(name)s has already rolled."), name=character.name)
-        require_open(roll, viewer, "roll")
         character.refresh_from_db()
         require_fit(character)
         # Each participant acts, so each one's harm counts (001 §Harm), as in an action

@@ -4,6 +4,8 @@ the target clock, resisting, protecting, closing the roll, fortune rolls.
 Same contract as actions.py: one transaction per step, a RollEvent with every change.
 """
 
+from functools import partial
+
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext_noop
@@ -31,8 +33,8 @@ from sessions import actions, audience
 from sessions.models import Clock, Membership, Table
 
 from . import log
-from .access import require_gm_at, require_may, require_open
-from .changes import Changes, Step, locked_roll, record, require_step, stored_harm
+from .access import require_may, viewer_of
+from .changes import Changes, Step, locked_roll, record, roll_step, stored_harm
 from .derived import crew_abilities, involved, took_daredevil
 from .models import ActionRoll, Consequence
 
@@ -64,17 +66,13 @@ def add_consequence(
     A complication ticks one of the table's clocks 1-3, gives the crew 1-2 heat, or is
     told in words alone (no clock, no heat). `supernatural`: the GM judges it a
     supernatural threat (a Cult's Anointed resists it with +1d)."""
-    viewer = require_may(by, roll, "consequence")
-    with transaction.atomic():
-        roll = locked_roll(roll)
-        require_step(roll, Step.CONSEQUENCES)
+    with roll_step(roll, by=by, taken="consequence", at=Step.CONSEQUENCES) as (roll, _):
         menu = action_outcome(roll.as_position, Outcome(roll.outcome)).consequences
         if kind not in menu:
             raise RuleError(
                 gettext_noop("%(kind)s is not on this roll's menu."),
                 kind=Term(CONSEQUENCE_KINDS.get(kind, kind)),
             )
-        require_open(roll, viewer, "consequence")
         if attribute and attribute not in char_rules.ATTRIBUTES:
             raise RuleError(gettext_noop("Name Insight, Prowess or Resolve for the resistance."))
         target = character or roll.character
@@ -177,11 +175,7 @@ def add_consequence(
 
 def tick_target(*, by: Membership, roll: ActionRoll, clock: Clock) -> ActionRoll:
     """A success fills the target clock by its effect; a critical, one level more."""
-    viewer = require_may(by, roll, "tick")
-    with transaction.atomic():
-        roll = locked_roll(roll)
-        require_step(roll, Step.CONSEQUENCES)
-        require_open(roll, viewer, "tick")
+    with roll_step(roll, by=by, taken="tick", at=Step.CONSEQUENCES) as (roll, _):
         if clock.table_id != roll.table_id:
             raise RuleError(gettext_noop("Choose one of this table's clocks."))
         if not action_outcome(roll.as_position, Outcome(roll.outcome)).succeeded:
@@ -206,27 +200,17 @@ def tick_target(*, by: Membership, roll: ActionRoll, clock: Clock) -> ActionRoll
 # --- 6. Resist, armor, protect --------------------------------------------------------
 
 
-def _locked_consequence(consequence: Consequence) -> Consequence:
-    return (
-        Consequence.objects.select_for_update(of=("self",))
-        .select_related("roll", "character", "clock")
-        .get(pk=consequence.pk)
-    )
-
-
-def _require_open(consequence: Consequence) -> None:
-    require_step(consequence.roll, Step.CONSEQUENCES)
+def _unresisted(consequence: Consequence, viewer=None) -> None:
+    """Also a check of roll_step (which hands it the viewer)."""
     if consequence.resisted:
         raise RuleError(gettext_noop("This consequence has already been resisted."))
 
 
 def protect(*, by: Membership, consequence: Consequence) -> Consequence:
     """A teammate steps in and suffers the consequence instead (and may resist it)."""
-    with transaction.atomic():
-        consequence = _locked_consequence(consequence)
-        viewer = require_may(by, consequence, "protect")
-        _require_open(consequence)
-        require_open(consequence, viewer, "protect")
+    with roll_step(
+        consequence, by=by, taken="protect", at=Step.CONSEQUENCES, check=_unresisted
+    ) as (consequence, viewer):
         guard = viewer.character
         changes = Changes()
         if consequence.kind == "harm":
@@ -253,21 +237,24 @@ def protect(*, by: Membership, consequence: Consequence) -> Consequence:
     return consequence
 
 
+def _guardable(consequence: Consequence, viewer) -> None:
+    _unresisted(consequence)
+    if ability_rules.MASTERMIND not in viewer.character.ability_keys:
+        raise RuleError(
+            gettext_noop("%(name)s does not have Mastermind."), name=viewer.character.name
+        )
+
+
 def guard(*, by: Membership, consequence: Consequence) -> Consequence:
     """Mastermind: "Spend your special armor to protect a teammate (even from afar, via
     past preparation)" (the app's ability text): the Mastermind marks their special
     armor against a teammate's consequence, which the teammate keeps; the GM then judges
     what the armor did, as for armor of one's own."""
-    with transaction.atomic():
-        consequence = _locked_consequence(consequence)
-        viewer = require_may(by, consequence, "guard")
-        _require_open(consequence)
+    with roll_step(consequence, by=by, taken="guard", at=Step.CONSEQUENCES, check=_guardable) as (
+        consequence,
+        viewer,
+    ):
         mastermind = viewer.character
-        if ability_rules.MASTERMIND not in mastermind.ability_keys:
-            raise RuleError(
-                gettext_noop("%(name)s does not have Mastermind."), name=mastermind.name
-            )
-        require_open(consequence, viewer, "guard")
         changes = Changes()
         changes.on_character(mastermind, sheet.use_armor, box="special")
         consequence.resisted = Consequence.Resisted.ARMOR
@@ -282,15 +269,18 @@ def guard(*, by: Membership, consequence: Consequence) -> Consequence:
     return consequence
 
 
+def _resistible(consequence: Consequence, viewer) -> None:
+    _unresisted(consequence)
+    if not consequence.resist_attribute:
+        raise RuleError(gettext_noop("The GM names the attribute to resist with."))
+
+
 def resist(*, by: Membership, consequence: Consequence, rng=actions.SYSTEM_RNG) -> Consequence:
     """Roll the attribute the GM named: 6 minus the best die in stress, a critical clears 1."""
-    with transaction.atomic():
-        consequence = _locked_consequence(consequence)
-        viewer = require_may(by, consequence, "resist")
-        _require_open(consequence)
-        if not consequence.resist_attribute:
-            raise RuleError(gettext_noop("The GM names the attribute to resist with."))
-        require_open(consequence, viewer, "resist")
+    with roll_step(consequence, by=by, taken="resist", at=Step.CONSEQUENCES, check=_resistible) as (
+        consequence,
+        _,
+    ):
         character = consequence.character
         character.refresh_from_db()
         bonus = ability_rules.resistance_bonus(
@@ -341,19 +331,26 @@ def resist(*, by: Membership, consequence: Consequence, rng=actions.SYSTEM_RNG) 
     return consequence
 
 
+def _again(consequence: Consequence, box: str) -> bool:
+    """The heavy box, on harm that armor already reduced."""
+    return box == "heavy" and consequence.heavy_armor_reduces_again
+
+
+def _armor_open(box: str, consequence: Consequence, viewer) -> None:
+    if not _again(consequence, box):
+        _unresisted(consequence)
+
+
 def use_armor(*, by: Membership, consequence: Consequence, box: str = "armor") -> Consequence:
     """Mark an armor box instead of resisting; the GM then judges what it did. On harm
     that armor already reduced, the heavy box reduces it one more level at once ("he
     could mark a second armor box and reduce the harm again", 001 §Armor)."""
-    with transaction.atomic():
-        consequence = _locked_consequence(consequence)
-        viewer = require_may(by, consequence, "armor")
-        again = box == "heavy" and consequence.heavy_armor_reduces_again
-        if again:
-            require_step(consequence.roll, Step.CONSEQUENCES)
-        else:
-            _require_open(consequence)
-        require_open(consequence, viewer, "armor")
+    check = partial(_armor_open, box)
+    with roll_step(consequence, by=by, taken="armor", at=Step.CONSEQUENCES, check=check) as (
+        consequence,
+        _,
+    ):
+        again = _again(consequence, box)
         changes = Changes()
         changes.on_character(consequence.character, sheet.use_armor, box=box)
         box_named = Term(ARMOR_BOXES[box])
@@ -385,17 +382,19 @@ def use_armor(*, by: Membership, consequence: Consequence, box: str = "armor") -
     return consequence
 
 
+def _judgeable(consequence: Consequence, viewer) -> None:
+    if not consequence.resisted or consequence.result:
+        raise RuleError(gettext_noop("Judge a consequence once, after it was resisted."))
+
+
 def judge_resistance(*, by: Membership, consequence: Consequence, avoided: bool) -> Consequence:
     """The GM says what resisting did: one level less, or nothing at all."""
-    with transaction.atomic():
-        consequence = _locked_consequence(consequence)
+    taken = "avoided" if avoided else "reduced"
+    with roll_step(consequence, by=by, taken=taken, at=Step.CONSEQUENCES, check=_judgeable) as (
+        consequence,
+        _,
+    ):
         roll = consequence.roll
-        step = "avoided" if avoided else "reduced"
-        viewer = require_may(by, consequence, step)
-        require_step(roll, Step.CONSEQUENCES)
-        if not consequence.resisted or consequence.result:
-            raise RuleError(gettext_noop("Judge a consequence once, after it was resisted."))
-        require_open(consequence, viewer, step)
         changes = Changes()
         if consequence.kind == "harm":
             victim = consequence.character
@@ -431,11 +430,7 @@ def judge_resistance(*, by: Membership, consequence: Consequence, avoided: bool)
 
 
 def finish(*, by: Membership, roll: ActionRoll) -> ActionRoll:
-    viewer = require_may(by, roll, "finish")
-    with transaction.atomic():
-        roll = locked_roll(roll)
-        require_step(roll, Step.CONSEQUENCES)
-        require_open(roll, viewer, "finish")
+    with roll_step(roll, by=by, taken="finish", at=Step.CONSEQUENCES) as (roll, _):
         roll.step, roll.finished = Step.DONE, timezone.now()
         roll.save(update_fields=["step", "finished"])
         record(roll, by, Words(gettext_noop("GM closes the roll")))
@@ -458,7 +453,7 @@ def fortune_roll(
     gather_information: bool = False,
     rng=actions.SYSTEM_RNG,
 ) -> ActionRoll:
-    require_gm_at(by, table)
+    require_may(viewer_of(by), table, "fortune")
     try:
         pool = fortune_pool(trait, advantages, disadvantages)
     except ValueError as error:

@@ -300,7 +300,7 @@ def roll_view(
     view = RollView(
         roll=roll,
         steps=steps,
-        is_roller=flow_access.is_roller(membership, roll),
+        is_roller=flow_access.is_roller(viewer, roll),
         position=roll.as_position,
         effect=roll.as_effect,
     )
@@ -382,12 +382,10 @@ def roll_view(
                     if dice is None and character.pk not in assists
                 ]
             if "leave" in steps:
-                view.drops_others = flow_access.can_drop_others(viewer)
-                view.leave_choices = [
-                    characters[pk]
-                    for pk in flow_access.droppable(roll)
-                    if view.drops_others or (mine is not None and pk == mine.pk)
-                ]
+                droppable = [characters[pk] for pk in flow_access.droppable(roll)]
+                view.leave_choices = [c for c in droppable if flow_access.may_drop(viewer, c)]
+                # Drawn as a choice among others (the GM's), or as leaving for oneself.
+                view.drops_others = any(mine is None or c.pk != mine.pk for c in view.leave_choices)
             if "cohort" in steps and crew is not None:
                 view.cohort_choices = [
                     c
@@ -552,7 +550,7 @@ def _undo_roll(table: Table, membership: Membership, finished: list[ActionRoll])
     """The undo button's roll, for whom may undo it (the step's own question): the last
     done roll. The GM's finished rolls are every roll's latest (secret ones too), in the
     order undo takes them: it is the first done one among them, unless all were undone."""
-    if not flow_access.can_run_table_rolls(membership):
+    if not flow_access.may(flow_access.viewer_of(membership), table, "undo"):
         return None
     if membership.is_gm:
         done = next((roll for roll in finished if roll.step == Step.DONE), None)

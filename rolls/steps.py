@@ -3,12 +3,13 @@ that takes it (sessions/steps.py).
 
 `ROLL_STEPS` are taken on an open roll, `CONSEQUENCE_STEPS` on one of its consequences,
 `TABLE_STEPS` at the table (a proposal, the GM's fortune roll, the GM's undo). Who may
-take each is the actions' to ask (rolls.access.allowed_steps, the panel's question too);
-a form only reads what was posted, within its bounds.
+take each is rolls.access's question (`WHO_TAKES`), which the actions ask and the panel
+too; a form only reads what was posted, within its bounds.
 """
 
+from functools import cached_property
+
 from django import forms
-from django.core.exceptions import PermissionDenied
 from django.utils.translation import gettext, gettext_lazy, pgettext
 
 from blades.rules import character as char_rules
@@ -22,7 +23,7 @@ from sessions import steps
 from sessions.access import clocks_for
 
 from . import actions, group, outcome, undo
-from .access import own_character, require_gm_at, require_own_character
+from .access import may, require_may, viewer_of
 from .models import ActionRoll
 
 
@@ -346,9 +347,9 @@ CONSEQUENCE_STEPS: dict[str, type[steps.Step]] = {
 # --- At the table ---------------------------------------------------------------------------
 
 
-def teammates(membership):
-    mine = own_character(membership)
-    others = Character.objects.filter(table_id=membership.table_id, state="active")
+def teammates(viewer):
+    mine = viewer.character
+    others = Character.objects.filter(table_id=viewer.membership.table_id, state="active")
     return others.exclude(pk=mine.pk) if mine else others.none()
 
 
@@ -358,24 +359,26 @@ class TableRollStep(steps.Step):
     context, `partial` of rolls/flow.html): drawn unbound on the page (`data` None),
     bound again with its errors when refused."""
 
-    partial = form_key = ""
+    partial = form_key = taken = ""
+
+    @cached_property
+    def viewer(self):
+        return viewer_of(self.by)
 
     def allow(self) -> None:
-        """Who may take it, asked before anything posted is read."""
+        """Who may take it (rolls.access.WHO_TAKES[taken]), asked before anything posted
+        is read: 403 else."""
+        require_may(self.viewer, self.table, self.taken)
 
     def allowed(self) -> bool:
         """The same question, for the page deciding whether to draw the step's form."""
-        try:
-            self.allow()
-        except PermissionDenied:
-            return False
-        return True
+        return may(self.viewer, self.table, self.taken)
 
 
 class StartRoll(TableRollStep):
     """A player proposes a roll for their own character."""
 
-    prefix, partial, form_key = "start", "flow-start", "start_form"
+    prefix, partial, form_key, taken = "start", "flow-start", "start_form", "start"
     goal = forms.CharField(label=gettext_lazy("Goal"), max_length=200)
     action = forms.ChoiceField(
         label=gettext_lazy("Action"),
@@ -394,7 +397,7 @@ class StartRoll(TableRollStep):
 
     def __init__(self, data, **context):
         super().__init__(data, **context)
-        self.teammates = teammates(self.by)
+        self.teammates = teammates(self.viewer)
         self.fields["setup_for"].choices = [("", gettext("Nobody"))] + [
             (c.pk, c.name) for c in self.teammates
         ]
@@ -403,9 +406,6 @@ class StartRoll(TableRollStep):
         self.fields["setup_benefit"].choices = [
             ("", "—"), ("effect", effect), ("position", position)
         ]  # fmt: skip
-
-    def allow(self) -> None:
-        require_own_character(self.by)
 
     def clean(self):
         data = super().clean()
@@ -419,8 +419,9 @@ class StartRoll(TableRollStep):
 
     def execute(self):
         data = self.cleaned_data
+        self.allow()  # asked again for a caller without the view: the viewer keeps its answer
         return actions.start_roll(
-            by=self.by, character=require_own_character(self.by), goal=data["goal"],
+            by=self.by, character=self.viewer.character, goal=data["goal"],
             action=data["action"], group=data["group"],
             gather_information=data["gather_information"], flashback=data["flashback"],
             setup_for=self.teammates.filter(pk=data["setup_for"]).first(),
@@ -433,7 +434,7 @@ class FortuneRoll(TableRollStep):
     bounded by the largest pool the dice roll (blades.rules.dice): more of either cannot
     change what is rolled."""
 
-    prefix, partial, form_key = "fortune", "flow-fortune", "fortune_form"
+    prefix, partial, form_key, taken = "fortune", "flow-fortune", "fortune_form", "fortune"
     goal = forms.CharField(label=gettext_lazy("What is at stake"), max_length=200)
     trait = forms.IntegerField(
         label=gettext_lazy("Trait dice"), min_value=0, max_value=MAX_POOL, initial=2
@@ -449,9 +450,6 @@ class FortuneRoll(TableRollStep):
     )
     secret = forms.BooleanField(label=gettext_lazy("Secret (GM only)"), required=False)
 
-    def allow(self) -> None:
-        require_gm_at(self.by, self.table)
-
     def execute(self):
         return outcome.fortune_roll(by=self.by, table=self.table, **self.cleaned_data)
 
@@ -459,10 +457,8 @@ class FortuneRoll(TableRollStep):
 class Undo(TableRollStep):
     """The GM's undo of the last finished roll: `roll` is the one the button named."""
 
+    taken = "undo"
     roll = steps.whole(low=0, high=steps.ID_MAX, required=False)
-
-    def allow(self) -> None:
-        require_gm_at(self.by, self.table)
 
     def execute(self):
         roll_id = self.cleaned_data["roll"] or None

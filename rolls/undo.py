@@ -11,8 +11,8 @@ its log line, so the GM can settle it by hand.
 """
 
 from collections import defaultdict
+from functools import partial
 
-from django.db import transaction
 from django.utils.translation import gettext_noop
 
 from blades.rules import character as char_rules
@@ -28,8 +28,8 @@ from sessions import audience
 from sessions.models import Clock, Membership, Table
 
 from . import log
-from .access import require_gm_at
-from .changes import FIELD_LABELS, Changes, Step, locked_roll, record, require_step, stored_harm
+from .access import require_may, viewer_of
+from .changes import FIELD_LABELS, Changes, Step, record, roll_step, stored_harm
 from .derived import last_finished
 from .models import ActionRoll
 
@@ -152,20 +152,27 @@ def take_back_sheets(roll: ActionRoll, changes: Changes) -> list[Words]:
     return notes
 
 
+def _to_undo(table: Table, roll_id: int | None) -> ActionRoll:
+    """The last finished roll, if it is still the one the GM saw on the button."""
+    roll = last_finished(table)
+    if roll is None:
+        raise RuleError(gettext_noop("There is no finished roll to undo."))
+    if roll_id is not None and roll.pk != roll_id:
+        raise RuleError(
+            gettext_noop("That roll is already undone, or another roll finished since.")
+        )
+    return roll
+
+
 def undo_last(*, by: Membership, table: Table, roll_id: int | None = None) -> ActionRoll:
     """Take back what the last finished roll changed. `roll_id` is the roll the GM saw
-    on the button: a second click (or a roll finished meanwhile) undoes nothing more."""
-    require_gm_at(by, table)
-    with transaction.atomic():
-        roll = last_finished(table)
-        if roll is None:
-            raise RuleError(gettext_noop("There is no finished roll to undo."))
-        if roll_id is not None and roll.pk != roll_id:
-            raise RuleError(
-                gettext_noop("That roll is already undone, or another roll finished since.")
-            )
-        roll = locked_roll(roll)
-        require_step(roll, Step.DONE)  # a concurrent undo got here first
+    on the button: a second click (or a roll finished meanwhile) undoes nothing more.
+    Who may is asked of the table first, so that only its GM learns whether there is a
+    roll to undo; then of the roll, as of every step. Its step, `at`, is still done
+    unless a concurrent undo got there first."""
+    require_may(viewer_of(by), table, "undo")
+    finding = partial(_to_undo, table, roll_id)
+    with roll_step(finding, by=by, taken="undo", at=Step.DONE) as (roll, _):
         _, clocks, crews = _roll_changes(roll)
         changes = Changes()
         notes = take_back_sheets(roll, changes)
