@@ -88,78 +88,9 @@ def add_consequence(
         )
         changes = Changes()
         text = Words(gettext_noop("GM: %(kind)s"), kind=Term(CONSEQUENCE_KINDS[kind]))
-        if kind == "harm":
-            if level not in char_rules.HARM_SLOTS or not consequence.description:
-                raise RuleError(
-                    gettext_noop("Harm needs a level (1-%(max)s) and a description."),
-                    max=max(char_rules.HARM_SLOTS),
-                )
-            landed = changes.on_character(
-                target, sheet.add_harm, level=level, description=consequence.description
-            )
-            consequence.harm_level, consequence.harm_landed = level, landed.level
-            text = Words(
-                gettext_noop("%(text)s level %(level)s to %(name)s: %(description)s"),
-                text=text,
-                level=level,
-                name=target.name,
-                description=consequence.description,
-            )
-            if landed.level != level:
-                text = Words(
-                    gettext_noop("%(text)s (the row is full: level %(level)s)"),
-                    text=text,
-                    level=landed.level,
-                )
-        elif kind == "complication" and heat:
-            if clock is not None or heat not in rules.COMPLICATION_HEAT:
-                raise RuleError(
-                    gettext_noop("A complication ticks a clock or adds 1 or 2 heat, not both.")
-                )
-            crew = Crew.objects.filter(table_id=roll.table_id).first()
-            if crew is None:
-                raise RuleError(
-                    gettext_noop("This table has no crew to take the heat; tick a clock instead.")
-                )
-            changes.on_crew(crew, crew_actions.add_heat, amount=heat)
-            consequence.heat = changes.heat_moved(crew)
-            text = Words(
-                gettext_noop("%(text)s: %(crew)s +%(heat)s heat"),
-                text=text,
-                crew=crew.name,
-                heat=heat,
-            )
-        elif kind == "complication" and clock is None:
-            # "your lockpicks snap": the complication is the story alone, so it says it.
-            if not consequence.description:
-                raise RuleError(
-                    gettext_noop("Describe the complication, or tick a clock or add heat for it.")
-                )
-        elif kind == "complication":
-            if clock.table_id != roll.table_id or ticks not in rules.COMPLICATION_TICKS:
-                raise RuleError(
-                    gettext_noop(
-                        "A complication ticks one of this table's clocks 1, 2 or 3, "
-                        "or adds 1 or 2 heat to the crew."
-                    )
-                )
-            changes.tick(clock, ticks)
-            consequence.clock, consequence.ticks = clock, ticks
-            # A reference, not the name: the clock may be hidden from the players.
-            text = Words(
-                gettext_noop("%(text)s: %(clock)s +%(ticks)s"),
-                text=text,
-                clock=audience.ref("clock", clock),
-                ticks=ticks,
-            )
-        elif kind == "reduced_effect":
-            roll.effect = reduce_effect(roll.as_effect)
-            roll.save(update_fields=["effect"])
-            text = Words(
-                gettext_noop("%(text)s: now %(effect)s"),
-                text=text,
-                effect=Term(roll.as_effect.label),
-            )
+        text = _inflict(
+            consequence, changes, text, level=level, clock=clock, ticks=ticks, heat=heat
+        )
         if consequence.description and kind != "harm":
             text = Words(
                 gettext_noop("%(text)s (%(description)s)"),
@@ -171,6 +102,98 @@ def add_consequence(
         consequence.save()
         record(roll, by, text, changes)
     return consequence
+
+
+def _inflict(
+    consequence: Consequence, changes: Changes, text: Words, *, level, clock, ticks, heat
+) -> Words:
+    """What the consequence does (to a sheet, a clock, the crew's heat or the roll's
+    effect), made through `changes`; `text` with it told."""
+    kind = consequence.kind
+    if kind == "harm":
+        return _harm(consequence, changes, text, level)
+    if kind == "complication" and heat:
+        if clock is not None or heat not in rules.COMPLICATION_HEAT:
+            raise RuleError(
+                gettext_noop("A complication ticks a clock or adds 1 or 2 heat, not both.")
+            )
+        return _heat(consequence, changes, text, heat)
+    if kind == "complication" and clock is not None:
+        return _complication_clock(consequence, changes, text, clock, ticks)
+    if kind == "complication" and not consequence.description:
+        # "your lockpicks snap": the complication is the story alone, so it says it.
+        raise RuleError(
+            gettext_noop("Describe the complication, or tick a clock or add heat for it.")
+        )
+    if kind == "reduced_effect":
+        roll = consequence.roll
+        roll.effect = reduce_effect(roll.as_effect)
+        roll.save(update_fields=["effect"])
+        return Words(
+            gettext_noop("%(text)s: now %(effect)s"), text=text, effect=Term(roll.as_effect.label)
+        )
+    return text
+
+
+def _harm(consequence: Consequence, changes: Changes, text: Words, level: int | None) -> Words:
+    if level not in char_rules.HARM_SLOTS or not consequence.description:
+        raise RuleError(
+            gettext_noop("Harm needs a level (1-%(max)s) and a description."),
+            max=max(char_rules.HARM_SLOTS),
+        )
+    target = consequence.character
+    landed = changes.on_character(
+        target, sheet.add_harm, level=level, description=consequence.description
+    )
+    consequence.harm_level, consequence.harm_landed = level, landed.level
+    text = Words(
+        gettext_noop("%(text)s level %(level)s to %(name)s: %(description)s"),
+        text=text,
+        level=level,
+        name=target.name,
+        description=consequence.description,
+    )
+    if landed.level != level:
+        text = Words(
+            gettext_noop("%(text)s (the row is full: level %(level)s)"),
+            text=text,
+            level=landed.level,
+        )
+    return text
+
+
+def _heat(consequence: Consequence, changes: Changes, text: Words, heat: int) -> Words:
+    crew = Crew.objects.filter(table_id=consequence.roll.table_id).first()
+    if crew is None:
+        raise RuleError(
+            gettext_noop("This table has no crew to take the heat; tick a clock instead.")
+        )
+    changes.on_crew(crew, crew_actions.add_heat, amount=heat)
+    consequence.heat = changes.heat_moved(crew)
+    return Words(
+        gettext_noop("%(text)s: %(crew)s +%(heat)s heat"), text=text, crew=crew.name, heat=heat
+    )
+
+
+def _complication_clock(
+    consequence: Consequence, changes: Changes, text: Words, clock: Clock, ticks: int
+) -> Words:
+    if clock.table_id != consequence.roll.table_id or ticks not in rules.COMPLICATION_TICKS:
+        raise RuleError(
+            gettext_noop(
+                "A complication ticks one of this table's clocks 1, 2 or 3, "
+                "or adds 1 or 2 heat to the crew."
+            )
+        )
+    changes.tick(clock, ticks)
+    consequence.clock, consequence.ticks = clock, ticks
+    # A reference, not the name: the clock may be hidden from the players.
+    return Words(
+        gettext_noop("%(text)s: %(clock)s +%(ticks)s"),
+        text=text,
+        clock=audience.ref("clock", clock),
+        ticks=ticks,
+    )
 
 
 def tick_target(*, by: Membership, roll: ActionRoll, clock: Clock) -> ActionRoll:
