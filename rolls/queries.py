@@ -280,22 +280,26 @@ def _armor_left(character: Character, carried: set[str]) -> tuple[str, ...]:
     )
 
 
-def roll_view(
-    roll: ActionRoll,
-    membership: Membership,
-    mine: Character | None,
-    characters: dict[int, Character],
-    encumbered: set[int],
-    crew: Crew | None = None,
-    armor: dict[int, set[str]] | None = None,
-    cohort_names: dict[str, str] | None = None,
-) -> RollView:
-    """`characters` holds everyone the panel's rolls involve, `encumbered` those of them
-    over their load, `armor` the armor each carries and `cohort_names` the cohorts they
-    led as the crew sheet names them now: loaded once for the whole panel
-    (panel_context)."""
+@dataclass
+class Loaded:
+    """What the panel loads once for all its rolls (_in_full): everyone they involve,
+    those of them over their load, the armor each carries, the table's crew and the
+    cohorts they led, named as the crew sheet names them now."""
 
-    viewer = flow_access.viewer_of(membership, mine)
+    characters: dict[int, Character]
+    encumbered: set[int]
+    crew: Crew | None
+    armor: dict[int, set[str]]
+    cohort_names: dict[str, str]
+
+    def sheet(self, character: Character) -> Character:
+        """The panel's own copy of a character, with its abilities loaded."""
+        return self.characters.get(character.pk, character)
+
+
+def roll_view(roll: ActionRoll, viewer: flow_access.RollViewer, loaded: Loaded) -> RollView:
+    """One roll as this person's panel draws it: the buttons of the steps they may take
+    (access.allowed_steps, which the steps' guard asks too) and what each needs."""
     steps = flow_access.allowed_steps(roll, viewer)
     view = RollView(
         roll=roll,
@@ -304,14 +308,32 @@ def roll_view(
         position=roll.as_position,
         effect=roll.as_effect,
     )
-    setup = roll.step == Step.SETUP
-    teammate = mine is not None and mine.pk != roll.character_id
     if roll.kind == ActionRoll.Kind.FORTUNE:
-        if roll.gather_information:
-            view.detail = gettext(INFORMATION_LABELS[information_detail(Outcome(roll.outcome))])
-        else:
-            view.detail = gettext(FORTUNE_EFFECT_LABELS[fortune_result(Outcome(roll.outcome))])
+        view.detail = _fortune_detail(roll)
         return view
+    _cast(view, loaded)
+    _buttons(view)
+    if roll.step == Step.SETUP:
+        _setup(view, viewer, loaded)
+    if roll.outcome:
+        _outcome(view)
+    view.consequences = [
+        _consequence_view(roll, consequence, viewer, loaded)
+        for consequence in roll.consequences.all()
+    ]
+    return view
+
+
+def _fortune_detail(roll: ActionRoll) -> str:
+    if roll.gather_information:
+        return gettext(INFORMATION_LABELS[information_detail(Outcome(roll.outcome))])
+    return gettext(FORTUNE_EFFECT_LABELS[fortune_result(Outcome(roll.outcome))])
+
+
+def _cast(view: RollView, loaded: Loaded) -> None:
+    """Who takes part: everyone the roll involves, a group action's participants with
+    their dice and bonus dice, the cohorts led."""
+    roll, characters = view.roll, loaded.characters
     view.involved = [characters[pk] for pk in derived.involved(roll) if pk in characters]
     # The leader first, then by sheet: a JSON object's key order is not kept (PostgreSQL's
     # jsonb sorts keys, and so does an export), so it orders nothing a page shows.
@@ -322,12 +344,17 @@ def roll_view(
         )
     ]
     # One dismissed since by the name it was led under.
-    shown = cohort_names or {}
+    shown = loaded.cohort_names
     view.cohorts = [
         (shown.get(pk, c["name"]), c["dice"]) for pk, c in sorted(roll.cohorts.items(), key=_by_id)
     ]
+
+
+def _buttons(view: RollView) -> None:
+    """The roll's own buttons, each drawn for the steps this person may take."""
+    roll, steps = view.roll, view.steps
     view.can_terms = "terms" in steps
-    view.waiting = setup and not roll.called
+    view.waiting = roll.step == Step.SETUP and not roll.called
     view.can_cancel = "cancel" in steps
     view.can_assist = "assist" in steps
     view.can_join = "join" in steps
@@ -337,105 +364,127 @@ def roll_view(
         view.trades = [c for d in ("effect", "position") if (c := trade_card(roll, d))]
     if "accept-trade" in steps and roll.trade_asked:
         view.trade_asked = trade_card(roll, roll.trade_for or "effect")
-    if setup:
-        character = characters[roll.character_id]
-        view.warnings = wording.warnings_before_a_roll(character, character.pk in encumbered)
-        moment = "group" if roll.kind == ActionRoll.Kind.GROUP else "roll"
-        view.reminders = reminders(character, crew, moment)
-        if teammate:
-            view.reminders += reminders(characters.get(mine.pk, mine), None, "assist")
-        helping = "assist" in steps or "group-assist" in steps
-        if (
-            helping
-            and mine
-            and ability_rules.FORESIGHT in characters.get(mine.pk, mine).ability_keys
-        ):
-            used = derived.foresight_used(mine)
-            view.foresight_left = max(0, ability_rules.FORESIGHT_PER_SCORE - used)
-        if mine is not None:
-            felt = characters.get(mine.pk, mine).felt_harm
-            view.incapacitated = char_rules.harm_penalty(felt).incapacitated
-        if roll.kind == ActionRoll.Kind.ACTION:
-            terms = rules.roll_terms(**derived.terms_of(roll, character))
-            view.pool, view.position, view.effect = terms.pool, terms.position, terms.effect
-            # The button for an ability the roller has; the step refuses one they lack.
-            view.can_gambit = "rooks-gambit" in steps and "rooks_gambit" in character.ability_keys
-            if "ability-stress" in steps:
-                view.stress_abilities = stress_abilities(character, crew)
-            if "push" in steps:
-                view.special_push = derived.special_push_ability(roll, character)
-                view.pushes = push_dice(
-                    roll, incapacitated=view.incapacitated, special=bool(view.special_push)
-                )
-        else:
-            assists = derived.group_assists(roll)
-            if "group-bonus" in steps:
-                view.my_group_bonus = roll.group_bonuses.get(str(mine.pk), {})
-            if ability_rules.leads_with_expertise(
-                roll.action, character.ability_choice(ability_rules.EXPERTISE)
-            ):
-                view.expertise_action = roll.action
-            if "group-assist" in steps:
-                view.assist_choices = [
-                    character
-                    for character, dice, _ in view.group
-                    if dice is None and character.pk not in assists
-                ]
-            if "leave" in steps:
-                droppable = [characters[pk] for pk in flow_access.droppable(roll)]
-                view.leave_choices = [c for c in droppable if flow_access.may_drop(viewer, c)]
-                # Drawn as a choice among others (the GM's), or as leaving for oneself.
-                view.drops_others = any(mine is None or c.pk != mine.pk for c in view.leave_choices)
-            if "cohort" in steps and crew is not None:
-                view.cohort_choices = [
-                    c
-                    for c in crew.cohorts.all()
-                    if str(c.pk) not in roll.cohorts and c.harm < crew_rules.COHORT_BROKEN
-                ]
-    if roll.outcome and roll.kind != ActionRoll.Kind.FORTUNE:
-        view.outcome = action_outcome(roll.as_position, Outcome(roll.outcome))
-        view.cards = consequence_cards(roll, view.outcome)
-        if view.outcome.succeeded:
-            view.ticks = effect_ticks(roll.as_effect, critical=roll.outcome == Outcome.CRITICAL)
-        if roll.gather_information:
-            # From an action roll, detail follows the effect the GM set, not the dice.
-            level = max(Effect.LIMITED, min(roll.as_effect, Effect.GREAT))
-            view.detail = (
-                gettext("%(effect)s detail") % {"effect": gettext(Effect(level).label)}
-                if view.outcome.succeeded
-                else ""
-            )
-    rolled = roll.step == Step.CONSEQUENCES
-    for consequence in roll.consequences.all():
-        unresisted = rolled and not consequence.resisted
-        sufferer = consequence.character
-        on = flow_access.allowed_consequence_steps(consequence, viewer)
-        can_resist = "armor" in on and not consequence.resisted
-        item = ConsequenceView(
-            consequence=consequence,
-            steps=on,
-            can_resist=can_resist,
-            can_protect="protect" in on,
-            can_judge="reduced" in on,
-            can_heavy="armor" in on and bool(consequence.resisted),
-            reminders=reminders(characters.get(sufferer.pk, sufferer), crew, "resist")
-            if unresisted and sufferer
-            else [],
+
+
+def _setup(view: RollView, viewer: flow_access.RollViewer, loaded: Loaded) -> None:
+    """Before the dice: what the roller is warned of, what the GM is reminded of, and
+    what this person may add."""
+    roll, steps, mine = view.roll, view.steps, viewer.character
+    character = loaded.characters[roll.character_id]
+    view.warnings = wording.warnings_before_a_roll(character, character.pk in loaded.encumbered)
+    moment = "group" if roll.kind == ActionRoll.Kind.GROUP else "roll"
+    view.reminders = reminders(character, loaded.crew, moment)
+    if mine is not None and mine.pk != roll.character_id:
+        view.reminders += reminders(loaded.sheet(mine), None, "assist")
+    helping = "assist" in steps or "group-assist" in steps
+    if helping and mine and ability_rules.FORESIGHT in loaded.sheet(mine).ability_keys:
+        used = derived.foresight_used(mine)
+        view.foresight_left = max(0, ability_rules.FORESIGHT_PER_SCORE - used)
+    if mine is not None:
+        felt = loaded.sheet(mine).felt_harm
+        view.incapacitated = char_rules.harm_penalty(felt).incapacitated
+    if roll.kind == ActionRoll.Kind.ACTION:
+        _action_setup(view, character, loaded.crew)
+    else:
+        _group_setup(view, viewer, character, loaded)
+
+
+def _action_setup(view: RollView, character: Character, crew: Crew | None) -> None:
+    roll, steps = view.roll, view.steps
+    terms = rules.roll_terms(**derived.terms_of(roll, character))
+    view.pool, view.position, view.effect = terms.pool, terms.position, terms.effect
+    # The button for an ability the roller has; the step refuses one they lack.
+    view.can_gambit = "rooks-gambit" in steps and "rooks_gambit" in character.ability_keys
+    if "ability-stress" in steps:
+        view.stress_abilities = stress_abilities(character, crew)
+    if "push" in steps:
+        view.special_push = derived.special_push_ability(roll, character)
+        view.pushes = push_dice(
+            roll, incapacitated=view.incapacitated, special=bool(view.special_push)
         )
-        if "guard" in on and mine is not None:
-            me = characters.get(mine.pk, mine)
-            item.can_guard = ability_rules.MASTERMIND in me.ability_keys and bool(
-                derived.special_armor_ability(me)
-            )
-        if can_resist:
-            # Only the boxes there are to mark: armor carried, special armor's ability.
-            sufferer = characters.get(sufferer.pk, sufferer)
-            left = _armor_left(sufferer, (armor or {}).get(sufferer.pk, set()))
-            item.can_armor = "armor" in left
-            if "special" in left:
-                item.special_armor = derived.special_armor_ability(sufferer)
-        view.consequences.append(item)
-    return view
+
+
+def _group_setup(
+    view: RollView, viewer: flow_access.RollViewer, leader: Character, loaded: Loaded
+) -> None:
+    roll, steps, mine = view.roll, view.steps, viewer.character
+    if "group-bonus" in steps:
+        view.my_group_bonus = roll.group_bonuses.get(str(mine.pk), {})
+    if ability_rules.leads_with_expertise(
+        roll.action, leader.ability_choice(ability_rules.EXPERTISE)
+    ):
+        view.expertise_action = roll.action
+    if "group-assist" in steps:
+        assists = derived.group_assists(roll)
+        view.assist_choices = [
+            character
+            for character, dice, _ in view.group
+            if dice is None and character.pk not in assists
+        ]
+    if "leave" in steps:
+        droppable = [loaded.characters[pk] for pk in flow_access.droppable(roll)]
+        view.leave_choices = [c for c in droppable if flow_access.may_drop(viewer, c)]
+        # Drawn as a choice among others (the GM's), or as leaving for oneself.
+        view.drops_others = any(mine is None or c.pk != mine.pk for c in view.leave_choices)
+    crew = loaded.crew
+    if "cohort" in steps and crew is not None:
+        view.cohort_choices = [
+            c
+            for c in crew.cohorts.all()
+            if str(c.pk) not in roll.cohorts and c.harm < crew_rules.COHORT_BROKEN
+        ]
+
+
+def _outcome(view: RollView) -> None:
+    """The dice are in: the result, the GM's consequence cards, the target clock's ticks
+    and what information the roll gathered."""
+    roll = view.roll
+    view.outcome = action_outcome(roll.as_position, Outcome(roll.outcome))
+    view.cards = consequence_cards(roll, view.outcome)
+    if view.outcome.succeeded:
+        view.ticks = effect_ticks(roll.as_effect, critical=roll.outcome == Outcome.CRITICAL)
+    if roll.gather_information:
+        # From an action roll, detail follows the effect the GM set, not the dice.
+        level = max(Effect.LIMITED, min(roll.as_effect, Effect.GREAT))
+        view.detail = (
+            gettext("%(effect)s detail") % {"effect": gettext(Effect(level).label)}
+            if view.outcome.succeeded
+            else ""
+        )
+
+
+def _consequence_view(
+    roll: ActionRoll, consequence: Consequence, viewer: flow_access.RollViewer, loaded: Loaded
+) -> ConsequenceView:
+    """One consequence, with the buttons of the steps this person may take on it."""
+    unresisted = roll.step == Step.CONSEQUENCES and not consequence.resisted
+    sufferer, mine = consequence.character, viewer.character
+    on = flow_access.allowed_consequence_steps(consequence, viewer)
+    can_resist = "armor" in on and not consequence.resisted
+    item = ConsequenceView(
+        consequence=consequence,
+        steps=on,
+        can_resist=can_resist,
+        can_protect="protect" in on,
+        can_judge="reduced" in on,
+        can_heavy="armor" in on and bool(consequence.resisted),
+        reminders=reminders(loaded.sheet(sufferer), loaded.crew, "resist")
+        if unresisted and sufferer
+        else [],
+    )
+    if "guard" in on and mine is not None:
+        me = loaded.sheet(mine)
+        item.can_guard = ability_rules.MASTERMIND in me.ability_keys and bool(
+            derived.special_armor_ability(me)
+        )
+    if can_resist:
+        # Only the boxes there are to mark: armor carried, special armor's ability.
+        sufferer = loaded.sheet(sufferer)
+        left = _armor_left(sufferer, loaded.armor.get(sufferer.pk, set()))
+        item.can_armor = "armor" in left
+        if "special" in left:
+            item.special_armor = derived.special_armor_ability(sufferer)
+    return item
 
 
 def _event_views(views: list[RollView], is_gm: bool) -> None:
@@ -596,16 +645,17 @@ def _in_full(
     rolling = [
         characters[r.character_id] for r in rolls if r.step in OPEN and r.character_id in characters
     ]
-    encumbered = _encumbered(rolling)
-    armor = _armor_carried(characters)
-    crew = Crew.objects.filter(table=table).first()
-    cohort_names = _cohort_names(rolls)
-    views = [
-        roll_view(roll, membership, mine, characters, encumbered, crew, armor, cohort_names)
-        for roll in rolls
-    ]
+    loaded = Loaded(
+        characters=characters,
+        encumbered=_encumbered(rolling),
+        armor=_armor_carried(characters),
+        crew=Crew.objects.filter(table=table).first(),
+        cohort_names=_cohort_names(rolls),
+    )
+    viewer = flow_access.viewer_of(membership, mine)
+    views = [roll_view(roll, viewer, loaded) for roll in rolls]
     _event_views(views, membership.is_gm)
-    return views, characters, crew
+    return views, characters, loaded.crew
 
 
 def panel_context(table: Table, membership: Membership) -> dict:
