@@ -154,6 +154,7 @@ def anyone(viewer: RollViewer, subject) -> bool:
 
 @refused(CANCEL_ONLY)
 def may_cancel(viewer: RollViewer, roll: ActionRoll) -> bool:
+    """A roll is called off before the dice by the GM or by the player making it."""
     return viewer.is_gm or is_roller(viewer, roll)
 
 
