@@ -2,9 +2,11 @@
 asked by the view or step that does it."""
 
 from django.core.exceptions import PermissionDenied
-from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy
 
 from sessions.models import Membership
+
+KEEPER_ONLY = gettext_lazy("Only the GM keeps the table's settings.")
 
 
 def can_keep_table(is_gm: bool) -> bool:
@@ -15,4 +17,4 @@ def can_keep_table(is_gm: bool) -> bool:
 
 def require_keeper(membership: Membership) -> None:
     if not can_keep_table(membership.is_gm):
-        raise PermissionDenied(gettext("Only the GM keeps the table's settings."))
+        raise PermissionDenied(KEEPER_ONLY)

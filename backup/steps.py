@@ -13,7 +13,16 @@ from . import access, actions
 from .models import Seat
 
 
-class HandOverStep(steps.Step):
+class SettingsStep(steps.Step):
+    """A step of the settings page: the GM's, as the page is."""
+
+    forbidden = access.KEEPER_ONLY
+
+    def allowed(self) -> bool:
+        return access.can_keep_table(self.by.is_gm)
+
+
+class HandOverStep(SettingsStep):
     """Also the page's form: its characters are the ones waiting for a player."""
 
     character = steps.OneOf(label=_("Character"), required=True)
@@ -29,15 +38,12 @@ class HandOverStep(steps.Step):
         self.fields["player"].queryset = players(self.table)
         self.fields["player"].label_from_instance = lambda user: user.username
 
-    def allow(self) -> None:
-        access.require_keeper(self.by)
-
     def execute(self):
         data = self.cleaned_data
         return character_actions.hand_over(character=data["character"], player=data["player"])
 
 
-class HandSeatStep(steps.Step):
+class HandSeatStep(SettingsStep):
     """A seat of the restored file to a person who joined: every row it named follows."""
 
     seat = steps.OneOf(label=_("Seat"), required=True)
@@ -51,9 +57,6 @@ class HandSeatStep(steps.Step):
         self.fields["player"].queryset = players(self.table)
         self.fields["player"].label_from_instance = lambda user: user.username
 
-    def allow(self) -> None:
-        access.require_keeper(self.by)
-
     def execute(self):
         return actions.hand_seat(seat=self.cleaned_data["seat"], player=self.cleaned_data["player"])
 
@@ -66,4 +69,4 @@ def players(table):
     )
 
 
-STEPS: dict[str, type[steps.Step]] = {"hand-over": HandOverStep, "hand-seat": HandSeatStep}
+STEPS: dict[str, type[SettingsStep]] = {"hand-over": HandOverStep, "hand-seat": HandSeatStep}

@@ -16,12 +16,12 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext
-from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django.views.decorators.http import require_GET, require_http_methods
 
 from blades.rules.errors import RuleError
 from sessions import steps
-from sessions.access import access_table, posted_step
-from sessions.refusals import answers_refusals
+from sessions.access import access_table
+from sessions.step_view import Room
 
 from . import access
 from .forms import RestoreForm
@@ -58,24 +58,20 @@ def table_settings(request: HttpRequest, table_id: int) -> HttpResponse:
     return _settings(request, table, membership)
 
 
-def _refused(request: HttpRequest, error: RuleError) -> HttpResponse:
-    """The settings page, the bound form with the refusal beside its field."""
-    step = posted_step(STEPS, request)
-    step.is_valid()  # a field that does not parse is shown beside itself
-    if not isinstance(error, steps.InputError):
-        step.add_error(None, str(error))
-    return _settings(request, step.table, step.by, step, status=422)
+class SettingsRoom(Room):
+    """The settings page's steps (backup/steps.py)."""
 
+    steps = STEPS
 
-@login_required
-@require_POST
-@answers_refusals(_refused)
-def take_step(request: HttpRequest, table_id: int, taken: str) -> HttpResponse:
-    """The settings page's steps: who may is asked before anything posted is read."""
-    step = posted_step(STEPS, request)
-    step.allow()
-    step.take()
-    return redirect("table_settings", table_id=table_id)
+    def answer(self, request, step) -> HttpResponse:
+        return redirect("table_settings", table_id=step.table.pk)
+
+    def refusal(self, request, step, error: RuleError) -> HttpResponse:
+        """The settings page, the bound form with the refusal beside its field."""
+        step.is_valid()  # a field that does not parse is shown beside itself
+        if not isinstance(error, steps.InputError):
+            step.add_error(None, str(error))
+        return _settings(request, step.table, step.by, step, status=422)
 
 
 @login_required

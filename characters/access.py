@@ -1,6 +1,5 @@
 """One question per helper: who may see or change a character."""
 
-from django.core.exceptions import PermissionDenied
 from django.http import Http404
 from django.utils.translation import gettext
 
@@ -74,10 +73,8 @@ def can_take_sheet_step(membership: Membership, character: Character, step: str)
     return can_edit_character(membership, character)
 
 
-def require_sheet_step(membership: Membership, character: Character, step: str) -> None:
-    if not can_take_sheet_step(membership, character, step):
-        if step in GM_SHEET_STEPS:
-            raise PermissionDenied(gettext("Only the GM can do that."))
-        raise PermissionDenied(
-            gettext("Only the character's player and the GM can change this sheet.")
-        )
+def sheet_step_refusal(step: str) -> str:
+    """What a member `can_take_sheet_step` refuses is told."""
+    if step in GM_SHEET_STEPS:
+        return gettext("Only the GM can do that.")
+    return gettext("Only the character's player and the GM can change this sheet.")

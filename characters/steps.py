@@ -1,8 +1,9 @@
 """The sheet's steps: one form each, whose `execute()` calls the one action.
 
-`SHEET_STEPS` names them as the URL does (`.../do/<name>/`); `views.sheet_move` serves
-them all. `control` is the control on the sheet a refusal is shown beside, whichever
-field or rule refused: the sheet has one message slot per control, not per field.
+`SHEET_STEPS` names them as the URL does (`.../do/<name>/`); the one step view serves
+them all (`views.SheetRoom`). `control` is the control on the sheet a refusal is shown
+beside, whichever field or rule refused: the sheet has one message slot per control, not
+per field.
 """
 
 from django import forms
@@ -12,7 +13,13 @@ from blades.rules import character as char_rules
 from sessions import steps
 
 from . import actions, queries
-from .access import EXPERTISE_AGAIN, MARK_DEAD, can_take_sheet_step, mastery_for
+from .access import (
+    EXPERTISE_AGAIN,
+    MARK_DEAD,
+    can_take_sheet_step,
+    mastery_for,
+    sheet_step_refusal,
+)
 
 XP_TRACKS = ("playbook", *char_rules.ATTRIBUTES)
 # The longest text each field takes; the sheet's inputs say the same numbers.
@@ -36,6 +43,13 @@ class SheetStep(steps.Step):
     def question(self) -> str:
         """What `access.can_take_sheet_step` is asked about: the step's own name."""
         return self.named
+
+    def allowed(self) -> bool:
+        return can_take_sheet_step(self.by, self.character, self.question())
+
+    @property
+    def forbidden(self) -> str:
+        return sheet_step_refusal(self.question())
 
     def _control(self, prefix: str, posted: str, known, fallback: str) -> str:
         """The control of the posted name, or the first of its kind when the name is not

@@ -1,5 +1,7 @@
 from django.urls import path
 
+from sessions.step_view import take_step
+
 from . import foundry_views, views
 
 urlpatterns = [
@@ -30,8 +32,9 @@ urlpatterns = [
         name="foundry_export",
     ),
     path(
-        "tables/<int:table_id>/characters/<int:character_id>/do/<slug:move>/",
-        views.sheet_move,
+        "tables/<int:table_id>/characters/<int:character_id>/do/<slug:step>/",
+        take_step,
+        {"room": views.SheetRoom()},
         name="character_move",
     ),
 ]

@@ -5,13 +5,13 @@ from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext
-from django.views.decorators.http import require_POST
 
 from blades.rules.errors import RuleError
 from sessions import steps
 from sessions.access import access_table
 from sessions.queries import recent_rolls
 from sessions.refusals import answers_refusals
+from sessions.step_view import Room
 
 from . import access, actions, queries
 from .access import (
@@ -19,11 +19,17 @@ from .access import (
     can_edit_character,
     can_see_gm_notes,
     mastery_for,
-    require_sheet_step,
 )
 from .forms import STEPS, CustomPlaybookForm, DetailsForm, step_form
 from .models import WIZARD_STEPS
-from .steps import HARM_TEXT_MAX, NOTES_MAX, SHEET_STEPS, TRAUMA_REASON_MAX, sheet_steps_for
+from .steps import (
+    HARM_TEXT_MAX,
+    NOTES_MAX,
+    SHEET_STEPS,
+    TRAUMA_REASON_MAX,
+    SheetStep,
+    sheet_steps_for,
+)
 
 SHEET = "characters/sheet.html"
 WIZARD = "characters/wizard.html"
@@ -194,29 +200,22 @@ def edit(request: HttpRequest, table_id: int, character_id: int) -> HttpResponse
     )
 
 
-def _refused(request, error: RuleError) -> HttpResponse:
-    """The sheet with the message beside the control of the step, what was typed kept."""
-    kwargs = request.resolver_match.kwargs
-    membership, character = access_character(
-        request.user, kwargs["table_id"], kwargs["character_id"]
-    )
-    step = steps.step_for(
-        SHEET_STEPS, kwargs["move"], request.POST, by=membership, character=character
-    )
-    errors, typed = {step.refused_at(): str(error)}, request.POST
-    return _sheet_response(request, membership, character, errors=errors, typed=typed)
+class SheetRoom(Room):
+    """Every step of the sheet (characters/steps.py), on a character the member sees."""
 
+    steps = SHEET_STEPS
 
-@login_required
-@require_POST
-@answers_refusals(_refused)
-def sheet_move(request: HttpRequest, table_id: int, character_id: int, move: str) -> HttpResponse:
-    """Every step of the sheet: parse, authorize, the one action, the sheet again."""
-    membership, character = access_character(request.user, table_id, character_id)
-    step = steps.step_for(SHEET_STEPS, move, request.POST, by=membership, character=character)
-    require_sheet_step(membership, character, step.question())
-    step.take()
-    return _sheet_response(request, membership, character)
+    def step(self, request, table_id: int, name: str, ids: dict) -> SheetStep:
+        membership, character = access_character(request.user, table_id, ids["character_id"])
+        return steps.step_for(self.steps, name, request.POST, by=membership, character=character)
+
+    def answer(self, request, step: SheetStep) -> HttpResponse:
+        return _sheet_response(request, step.by, step.character)
+
+    def refusal(self, request, step: SheetStep, error: RuleError) -> HttpResponse:
+        """The sheet with the message beside the control of the step, what was typed kept."""
+        errors, typed = {step.refused_at(): str(error)}, request.POST
+        return _sheet_response(request, step.by, step.character, errors=errors, typed=typed)
 
 
 def _sheet_response(request, membership, character, **extra) -> HttpResponse:

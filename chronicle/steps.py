@@ -24,8 +24,12 @@ class JournalStep(steps.Step):
     page = "journal"
     done = ""
 
-    def allow(self) -> None:
-        access.require(self.who, self.by)
+    def allowed(self) -> bool:
+        return self.who(self.by.is_gm)
+
+    @property
+    def forbidden(self) -> str:
+        return access.REFUSALS[self.who]
 
     def play_session(self) -> PlaySession:
         return get_object_or_404(PlaySession, pk=self.session_id, table=self.table)

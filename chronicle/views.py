@@ -4,12 +4,12 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.utils.translation import gettext
-from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django.views.decorators.http import require_GET, require_http_methods
 
 from blades.rules.errors import RuleError
-from sessions.access import access_table, posted_step
+from sessions.access import access_table
 from sessions.language import said_in_table_language, table_language
-from sessions.refusals import answers_refusals
+from sessions.step_view import Room
 
 from . import access, journal
 from . import actions as journal_actions
@@ -87,28 +87,23 @@ def journal_page(request: HttpRequest, table_id: int) -> HttpResponse:
     return _journal_page(request, table, membership)
 
 
-def _refused(request, error: RuleError) -> HttpResponse:
-    step = posted_step(STEPS, request)
-    if step.page == "discord_settings":
-        return _discord_page(request, step.table, status=422, **step.redraw(error))
-    return _journal_page(request, step.table, step.by, status=422, **step.redraw(error))
+class JournalRoom(Room):
+    """Every step of the journal and the Discord page's test post."""
 
+    steps = STEPS
 
-@login_required
-@require_POST
-@answers_refusals(_refused)
-def take_step(request: HttpRequest, table_id: int, taken: str, **subject) -> HttpResponse:
-    """Every step of the journal: who may take it is asked before anything posted is
-    read; then it parses and acts."""
-    step = posted_step(STEPS, request)
-    step.allow()
-    step.take()
-    if step.done:
-        messages.success(request, step.done)
-    # The table page's button comes back to the table; any other to the step's page.
-    if request.POST.get("back") == "table":
-        return redirect("table_detail", table_id=table_id)
-    return redirect(step.page, table_id=table_id)
+    def answer(self, request, step) -> HttpResponse:
+        if step.done:
+            messages.success(request, step.done)
+        # The table page's button comes back to the table; any other to the step's page.
+        if request.POST.get("back") == "table":
+            return redirect("table_detail", table_id=step.table.pk)
+        return redirect(step.page, table_id=step.table.pk)
+
+    def refusal(self, request, step, error: RuleError) -> HttpResponse:
+        if step.page == "discord_settings":
+            return _discord_page(request, step.table, status=422, **step.redraw(error))
+        return _journal_page(request, step.table, step.by, status=422, **step.redraw(error))
 
 
 @login_required

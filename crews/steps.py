@@ -53,8 +53,12 @@ class CrewPagesStep(steps.Step):
     form_key = ""
     crew = None
 
-    def allow(self) -> None:
-        access.require(self.who, self.by, self.crew)
+    def allowed(self) -> bool:
+        return self.who(self.by.is_gm, self.crew)
+
+    @property
+    def forbidden(self) -> str:
+        return access.REFUSALS[self.who]
 
     def redraw(self, error: RuleError) -> dict:
         """What the page is drawn with after `error`: the bound form (what was typed)

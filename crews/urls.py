@@ -1,13 +1,16 @@
 from django.urls import path
 
+from sessions.step_view import take_step
+
 from . import screen, views
 
 T = "tables/<int:table_id>/"
+ROOM = views.CrewRoom()
 
 
-def step(route: str, taken: str, name: str):
+def step(route: str, name: str, url_name: str):
     """A URL of one step (crews/steps.py), all served by the one step view."""
-    return path(f"{T}{route}", views.take_step, {"taken": taken}, name=name)
+    return path(f"{T}{route}", take_step, {"room": ROOM, "step": name}, name=url_name)
 
 
 urlpatterns = [
@@ -31,7 +34,12 @@ urlpatterns = [
     step("crew/cohorts/", "cohort-add", "crew_cohort_add"),
     step("crew/cohorts/<int:cohort_id>/harm/", "cohort-harm", "crew_cohort_harm"),
     step("crew/cohorts/<int:cohort_id>/dismiss/", "cohort-dismiss", "crew_cohort_dismiss"),
-    path(f"{T}factions/", views.faction_list, {"taken": "faction-add"}, name="faction_list"),
+    path(
+        f"{T}factions/",
+        views.faction_list,
+        {"room": ROOM, "step": "faction-add"},
+        name="faction_list",
+    ),
     step("factions/<int:faction_id>/", "faction-edit", "faction_update"),
     step("factions/<int:faction_id>/status/", "faction-status", "faction_status"),
     step("factions/<int:faction_id>/delete/", "faction-delete", "faction_delete"),

@@ -1,5 +1,5 @@
-"""Crew sheet and faction views: the page, the crew's founding, and the one view that
-serves every step of the app (crews/steps.py).
+"""Crew sheet and faction views: the page, the crew's founding, and the room of the app's
+steps (crews/steps.py), which the one step view serves (sessions/step_view.py).
 
 An htmx request gets back the section it changed (the rest of the table gets it over the
 socket); a plain form post is redirected to the page. A refusal from the rules or a bad
@@ -16,8 +16,9 @@ from blades.rules import crew as rules
 from blades.rules.errors import RuleError
 from sessions import audience
 from sessions import queries as table_queries
-from sessions.access import access_table, posted_step
+from sessions.access import access_table
 from sessions.refusals import answers_refusals
+from sessions.step_view import Room, refused, take_step
 
 from . import access, actions, queries, screen
 from .forms import CrewChoicesForm, CrewCreateForm, FactionForm, crew_type_cards
@@ -121,21 +122,16 @@ def _answer(request, step, *, status: int = 200, **extra) -> HttpResponse:
     return redirect("screen", table_id=table.pk)
 
 
-def _refused(request, error: RuleError) -> HttpResponse:
-    step = posted_step(STEPS, request)
-    return _answer(request, step, status=422, **step.redraw(error))
+class CrewRoom(Room):
+    """Every step of the crew sheet, the faction ladder and the screen's link."""
 
+    steps = STEPS
 
-@login_required
-@require_POST
-@answers_refusals(_refused)
-def take_step(request: HttpRequest, table_id: int, taken: str, **subject) -> HttpResponse:
-    """Every step of the crew sheet, the faction ladder and the screen's link: who may
-    take it is asked before anything posted is read; then it parses and acts."""
-    step = posted_step(STEPS, request)
-    step.allow()
-    step.take()
-    return _answer(request, step)
+    def answer(self, request, step) -> HttpResponse:
+        return _answer(request, step)
+
+    def refusal(self, request, step, error: RuleError) -> HttpResponse:
+        return _answer(request, step, status=422, **step.redraw(error))
 
 
 # --- Factions --------------------------------------------------------------------------
@@ -161,11 +157,12 @@ def _factions_context(table, membership, **extra) -> dict:
 
 
 @login_required
-@answers_refusals(_refused)
-def faction_list(request: HttpRequest, table_id: int, taken: str) -> HttpResponse:
-    """The ladder; a post to it adds a faction (the step `taken`)."""
+@answers_refusals(refused)
+def faction_list(request: HttpRequest, table_id: int, step: str, room: Room) -> HttpResponse:
+    """The ladder; a post to it adds a faction (the step `step`), through the one step
+    view: the ladder and its form share one address."""
     if request.method == "POST":
-        return take_step(request, table_id=table_id, taken=taken)
+        return take_step(request, table_id, step, room=room)
     table, membership = access_table(request.user, table_id)
     return render(request, FACTIONS_PAGE, _factions_context(table, membership))
 

@@ -1,7 +1,9 @@
-"""The phase machine's addresses: the page, and one view for every step (play/steps.py),
-each step at its own address and named by it."""
+"""The phase machine's addresses: the page, and the one step view for every step
+(play/steps.py), each step at its own address and named by it."""
 
 from django.urls import path
+
+from sessions.step_view import take_step
 
 from . import views as v
 
@@ -9,8 +11,11 @@ T = "tables/<int:table_id>/"
 C = "<int:character_id>/"
 
 
+ROOM = v.PhaseRoom()
+
+
 def step(route: str, name: str):
-    return path(f"{T}{route}", v.phase_step, {"step_name": name}, name=name)
+    return path(f"{T}{route}", take_step, {"room": ROOM, "step": name}, name=name)
 
 
 urlpatterns = [

@@ -2,25 +2,22 @@
 
 Each member fetches their own render (the GM's controls, each player's for their own
 character); pushes only signal that the page should fetch it again. Every step is a form
-in play/steps.py, served by the one view `phase_step`.
+in play/steps.py, served by the one step view (sessions/step_view.py) through `PhaseRoom`.
 """
 
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.utils.translation import gettext
-from django.views.decorators.http import require_POST
 
 from blades.rules.errors import RuleError
 from characters.models import Character
 from sessions import steps
 from sessions.access import access_table
-from sessions.refusals import answers_refusals
+from sessions.step_view import Room
 
 from .models import DowntimeActivity, Flashback
 from .queries import phase_page
-from .steps import STEPS
+from .steps import STEPS, PhaseStep
 
 PAGE = "play/phase.html"
 # Steps that draw a refusal beside the field at fault (its `RuleError.field`); any other
@@ -60,21 +57,6 @@ def _answer(request, table, membership, *, status: int = 200, **extra) -> HttpRe
     return render(request, template, phase_page(table, membership, **extra), status=status)
 
 
-def _refused(request, error: RuleError) -> HttpResponse:
-    """The panel with the message, and what was typed back in the form it was typed in."""
-    kwargs = request.resolver_match.kwargs
-    table, membership = access_table(request.user, kwargs["table_id"])
-    typed = {**request.POST.dict(), "for_character": kwargs.get("character_id")}
-    fields = FIELD_ERRORS.get(kwargs["step_name"])
-    if fields:
-        # Beside the field at fault; a refusal of the choice as a whole goes by the menu.
-        at = error.field if error.field in fields else fields[0]
-        return _answer(
-            request, table, membership, status=422, typed=typed, field_errors={at: str(error)}
-        )
-    return _answer(request, table, membership, status=422, error=str(error), typed=typed)
-
-
 def _subject(table, character_id=None, flashback_id=None, activity_id=None) -> dict:
     """What the URL names the step is taken on, looked up in the member's table; a
     flashback or an activity is taken for its scoundrel."""
@@ -95,17 +77,30 @@ def _subject(table, character_id=None, flashback_id=None, activity_id=None) -> d
     return {}
 
 
-@login_required
-@require_POST
-@answers_refusals(_refused)
-def phase_step(request: HttpRequest, table_id: int, step_name: str, **ids: int) -> HttpResponse:
-    """Any step of the phase: who may take it is the step's question (play/access.py),
-    asked before anything posted is read."""
-    table, membership = access_table(request.user, table_id)
-    taken = steps.step_for(
-        STEPS, step_name, request.POST, by=membership, table=table, **_subject(table, **ids)
-    )
-    if not taken.allowed():
-        raise PermissionDenied(gettext("That step is not yours to take."))
-    taken.take()
-    return _answer(request, table, membership)
+class PhaseRoom(Room):
+    """Any step of the phase: who may take it is the step's question (play/access.py)."""
+
+    steps = STEPS
+
+    def step(self, request, table_id: int, name: str, ids: dict) -> PhaseStep:
+        table, membership = access_table(request.user, table_id)
+        subject = _subject(table, **ids)
+        return steps.step_for(self.steps, name, request.POST, by=membership, table=table, **subject)
+
+    def answer(self, request, step: PhaseStep) -> HttpResponse:
+        return _answer(request, step.table, step.by)
+
+    def refusal(self, request, step: PhaseStep, error: RuleError) -> HttpResponse:
+        """The panel with the message, and what was typed back in the form it was typed
+        in."""
+        kwargs = request.resolver_match.kwargs
+        typed = {**request.POST.dict(), "for_character": kwargs.get("character_id")}
+        table, membership = step.table, step.by
+        fields = FIELD_ERRORS.get(kwargs["step"])
+        if fields:
+            # Beside the field at fault; a refusal of the choice as a whole goes by the menu.
+            at = error.field if error.field in fields else fields[0]
+            return _answer(
+                request, table, membership, status=422, typed=typed, field_errors={at: str(error)}
+            )
+        return _answer(request, table, membership, status=422, error=str(error), typed=typed)

@@ -1,13 +1,15 @@
 from django.urls import path
 
+from sessions.step_view import take_step
+
 from . import feed, views
 
 FLOW = "tables/<int:table_id>/flow/"
+ROOM = {"room": views.RollRoom()}
 
 
 def table_step(route: str, step: str):
-    # `taken`, not `step`: the URL names one step, not a family of them.
-    return path(f"{FLOW}{route}/", views.flow_step, {"taken": step}, name=f"flow_{step}")
+    return path(f"{FLOW}{route}/", take_step, {**ROOM, "step": step}, name=f"flow_{step}")
 
 
 urlpatterns = [
@@ -17,10 +19,11 @@ urlpatterns = [
     table_step("fortune", "fortune"),
     table_step("undo", "undo"),
     path(f"{FLOW}<int:roll_id>/", views.finished_roll, name="flow_finished_roll"),
-    path(f"{FLOW}<int:roll_id>/<slug:step>/", views.flow_step, name="flow_step"),
+    path(f"{FLOW}<int:roll_id>/<slug:step>/", take_step, ROOM, name="flow_step"),
     path(
         f"{FLOW}<int:roll_id>/consequences/<int:consequence_id>/<slug:step>/",
-        views.flow_step,
+        take_step,
+        ROOM,
         name="flow_consequence_step",
     ),
 ]

@@ -1,5 +1,6 @@
-"""HTTP for the shared roll: one view takes every step (rolls/steps.py), then answers
-with this person's flow panel, or the form above it that was sent.
+"""HTTP for the shared roll: the one step view (sessions/step_view.py) takes every step
+(rolls/steps.py) through `RollRoom`, which answers with this person's flow panel, or the
+form above it that was sent.
 
 Every other browser at the table gets the change through the push (a signal that
 makes each page fetch its own panel), so the response here is only for the sender.
@@ -8,13 +9,13 @@ makes each page fetch its own panel), so the response here is only for the sende
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
-from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.http import require_GET
 
 from blades.rules import character as char_rules
 from blades.rules.errors import RuleError
 from sessions import steps
 from sessions.access import access_table
-from sessions.refusals import answers_refusals
+from sessions.step_view import Room
 
 from .access import access_consequence, access_roll, own_character
 from .queries import finished_roll_context, panel_context
@@ -87,25 +88,6 @@ def finished_roll(request: HttpRequest, table_id: int, roll_id: int) -> HttpResp
     return render(request, f"{TEMPLATE}#flow-done-body", context)
 
 
-def posted_step(request) -> steps.Step:
-    """The step the URL names, on the roll or consequence it names (a player never
-    reaches a secret roll), or at the table; bound to the POST."""
-    kwargs = request.resolver_match.kwargs
-    table_id, name = kwargs["table_id"], kwargs.get("step") or kwargs["taken"]
-    if "consequence_id" in kwargs:
-        membership, consequence = access_consequence(
-            request.user, table_id, kwargs["roll_id"], kwargs["consequence_id"]
-        )
-        subject, table = {"consequence": consequence}, CONSEQUENCE_STEPS
-    elif "roll_id" in kwargs:
-        membership, roll = access_roll(request.user, table_id, kwargs["roll_id"])
-        subject, table = {"roll": roll}, ROLL_STEPS
-    else:
-        table_, membership = access_table(request.user, table_id)
-        subject, table = {"table": table_}, TABLE_STEPS
-    return steps.step_for(table, name, request.POST, by=membership, **subject)
-
-
 def _form_answer(
     request, step: TableRollStep, form: TableRollStep, status: int, *, sent: bool = False
 ) -> HttpResponse:
@@ -115,35 +97,54 @@ def _form_answer(
     return render(request, f"{TEMPLATE}#{step.partial}", context, status=status)
 
 
-def _refused(request, error: RuleError) -> HttpResponse:
-    """The form that was sent, bound again with its errors (a refusal of the rules above
-    its fields); else this person's panel with the message on the roll it concerns."""
-    step = posted_step(request)
-    if getattr(step, "form_key", ""):
-        if step.is_valid():
-            step.add_error(None, str(error))
-        return _form_answer(request, step, step, 422)
-    table = step.by.table
-    kwargs = request.resolver_match.kwargs
-    card = request.POST.get("kind", "") if kwargs.get("step") == "consequence" else ""
-    return _panel(
-        request, table, step.by, error=str(error), error_roll=kwargs.get("roll_id"), card=card
-    )
+class RollRoom(Room):
+    """Every step of the shared roll, on the roll or consequence the URL names (a player
+    never reaches a secret roll), or at the table."""
 
+    def step(self, request, table_id: int, name: str, ids: dict) -> steps.Step:
+        if "consequence_id" in ids:
+            membership, consequence = access_consequence(
+                request.user, table_id, ids["roll_id"], ids["consequence_id"]
+            )
+            subject, found = {"consequence": consequence}, CONSEQUENCE_STEPS
+        elif "roll_id" in ids:
+            membership, roll = access_roll(request.user, table_id, ids["roll_id"])
+            subject, found = {"roll": roll}, ROLL_STEPS
+        else:
+            table, membership = access_table(request.user, table_id)
+            subject, found = {"table": table}, TABLE_STEPS
+        return steps.step_for(found, name, request.POST, by=membership, **subject)
 
-@login_required
-@require_POST
-@answers_refusals(_refused)
-def flow_step(request: HttpRequest, table_id: int, **named) -> HttpResponse:
-    """Every step of the shared roll: who may take it is the action's question (and the
-    panel's); a proposal and a fortune roll ask it before reading what was posted."""
-    taken = posted_step(request)
-    if isinstance(taken, TableRollStep):
-        taken.allow()
-    taken.take()
-    if getattr(taken, "form_key", ""):
-        if not request.htmx:
-            return redirect("table_detail", table_id=table_id)
-        fresh = type(taken)(None, by=taken.by, table=taken.table)
-        return _form_answer(request, taken, fresh, 200, sent=True)
-    return _panel(request, taken.by.table, taken.by)
+    def allow(self, step: steps.Step) -> None:
+        """A proposal, a fortune roll and an undo ask who may before reading what was
+        posted; a step on a roll or a consequence is asked by its action, under the roll's
+        row lock (the panel asks the same: rolls.access.allowed_steps)."""
+        if isinstance(step, TableRollStep):
+            step.allow()
+
+    def answer(self, request, step: steps.Step) -> HttpResponse:
+        if getattr(step, "form_key", ""):
+            if not request.htmx:
+                return redirect("table_detail", table_id=step.table.pk)
+            fresh = type(step)(None, by=step.by, table=step.table)
+            return _form_answer(request, step, fresh, 200, sent=True)
+        return _panel(request, step.by.table, step.by)
+
+    def refusal(self, request, step: steps.Step, error: RuleError) -> HttpResponse:
+        """The form that was sent, bound again with its errors (a refusal of the rules
+        above its fields); else this person's panel with the message on the roll it
+        concerns."""
+        if getattr(step, "form_key", ""):
+            if step.is_valid():
+                step.add_error(None, str(error))
+            return _form_answer(request, step, step, 422)
+        kwargs = request.resolver_match.kwargs
+        card = request.POST.get("kind", "") if kwargs["step"] == "consequence" else ""
+        return _panel(
+            request,
+            step.by.table,
+            step.by,
+            error=str(error),
+            error_roll=kwargs.get("roll_id"),
+            card=card,
+        )

@@ -5,7 +5,6 @@ everything of a table and never learns whether it exists.
 """
 
 import re
-from collections.abc import Mapping
 from dataclasses import dataclass
 
 from django.core.exceptions import PermissionDenied
@@ -14,7 +13,7 @@ from django.http import Http404
 from django.utils.translation import gettext
 
 from .models import Clock, Membership, Table
-from .steps import ID_MAX, Step, step_for
+from .steps import ID_MAX
 
 
 def access_table(user, table_id: int) -> tuple[Table, Membership]:
@@ -166,12 +165,3 @@ TOKEN = re.compile(r"[A-Za-z0-9_-]{1,64}")
 def is_token(value: str) -> bool:
     """Whether a link's token could be one of ours (PostgreSQL cannot even compare a NUL)."""
     return TOKEN.fullmatch(value) is not None
-
-
-def posted_step(steps: Mapping[str, type[Step]], request) -> Step:
-    """The step an app's one step view serves: named by the URL's `taken` argument, bound
-    to the POST, taken by the member posting it at the URL's table, on what the URL's
-    other arguments name (`claim_id=...`). Outsiders get 404, as at every table URL."""
-    kwargs = dict(request.resolver_match.kwargs)
-    table, membership = access_table(request.user, kwargs.pop("table_id"))
-    return step_for(steps, kwargs.pop("taken"), request.POST, by=membership, table=table, **kwargs)

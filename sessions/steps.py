@@ -1,10 +1,11 @@
 """One way to write a step of play: a Django form per step, whose `execute()` calls the
 one action that takes it.
 
-Each app keeps a table of its steps (`{"stress": StressStep, ...}`) and one view that
-serves them all: it looks the step up by the name in the URL, binds the form to the POST
-with the member taking the step and what the step is taken on (a sheet, a roll, a
-crew), and calls `take()`. A field that does not parse (not a number, past its bounds,
+Each app keeps a table of its steps (`{"stress": StressStep, ...}`) in its `Room`, and
+one view serves the steps of every app (sessions/step_view.py): it looks the step up by
+the name in the URL, binds the form to the POST with the member taking the step and what
+the step is taken on (a sheet, a roll, a crew), asks `allow()`, and calls `take()`. A
+field that does not parse (not a number, past its bounds,
 too long, NUL, an id that is not among the ones the member may name) is refused before
 any action runs, as an `InputError` naming the field; a refusal of the rules comes from
 the action as a `RuleError`. Either way `sessions.refusals` answers 422 with the message
@@ -14,7 +15,7 @@ beside the control, and nothing has changed.
 from collections.abc import Mapping
 
 from django import forms
-from django.core.exceptions import NON_FIELD_ERRORS
+from django.core.exceptions import NON_FIELD_ERRORS, PermissionDenied
 from django.http import Http404
 from django.utils.translation import gettext_lazy, gettext_noop
 
@@ -79,15 +80,26 @@ class Step(forms.Form):
     """A step of play. `by` is the member taking it; the keyword arguments name what it is
     taken on and are set as attributes (`sheet_step(..., character=c)` gives
     `self.character`). `control` is the control on the page a refusal of the rules is
-    shown beside; a field that does not parse is shown beside itself."""
+    shown beside; a field that does not parse is shown beside itself. `allowed()` says
+    who may take it (the named predicate the page asks to draw its control); a member who
+    may not is told `forbidden`."""
 
     control = ""
+    forbidden = gettext_lazy("That step is not yours to take.")
 
     def __init__(self, data, *, by, **subject):
         super().__init__(data)
         self.by = by
         for name, value in subject.items():
             setattr(self, name, value)
+
+    def allowed(self) -> bool:
+        raise NotImplementedError(f"{type(self).__name__} does not say who may take it")
+
+    def allow(self) -> None:
+        """Asked before anything posted is parsed: a refusal is a 403, nothing read."""
+        if not self.allowed():
+            raise PermissionDenied(self.forbidden)
 
     def execute(self):
         raise NotImplementedError(f"{type(self).__name__} takes no action")

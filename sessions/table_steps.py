@@ -1,6 +1,6 @@
 """The steps taken on the table page (sessions/table.html), one form each
-(sessions/steps.py) whose `execute()` calls the one action that takes it; one view
-serves them all (sessions/views.py `take_step`).
+(sessions/steps.py) whose `execute()` calls the one action that takes it; the one step
+view serves them (sessions/step_view.py), through `sessions.views.TablePageRoom`.
 
 Who may take a step is asked of sessions/access.py (`allowed()`), the predicates the page
 asks to draw the step's control, so a control the page hides is a step refused with a

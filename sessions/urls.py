@@ -3,9 +3,16 @@ from django.urls import path
 from blades.server.hashing import hashes_passwords
 
 from . import views
+from .step_view import take_step
 
 T = "tables/<int:table_id>/"
-step = views.take_step
+ROOM = views.TablePageRoom()
+
+
+def step(route: str, name: str, url_name: str):
+    """A URL of one step of the table page, served by the one step view."""
+    return path(f"{T}{route}", take_step, {"room": ROOM, "step": name}, name=url_name)
+
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -14,23 +21,13 @@ urlpatterns = [
     path("join/<str:token>/", views.join, name="join"),
     path("join/<str:token>/signup/", hashes_passwords(views.join_signup), name="join_signup"),
     # Every step of the table page, served by one view (sessions/table_steps.py).
-    path(f"{T}invite/new/", step, {"step_name": "invite-new"}, name="invite_regenerate"),
-    path(f"{T}invite/revoke/", step, {"step_name": "invite-revoke"}, name="invite_revoke"),
-    path(
-        f"{T}members/<int:user_id>/remove/",
-        step,
-        {"step_name": "member-remove"},
-        name="member_remove",
-    ),
-    path(f"{T}rolls/", step, {"step_name": "roll"}, name="roll_create"),
-    path(f"{T}clocks/", step, {"step_name": "clock-new"}, name="clock_create"),
-    path(f"{T}clocks/<int:clock_id>/", step, {"step_name": "clock-edit"}, name="clock_update"),
-    path(f"{T}clocks/<int:clock_id>/tick/", step, {"step_name": "clock-tick"}, name="clock_tick"),
-    path(
-        f"{T}clocks/<int:clock_id>/delete/",
-        step,
-        {"step_name": "clock-delete"},
-        name="clock_delete",
-    ),
-    path(f"{T}language/", step, {"step_name": "table-language"}, name="table_language"),
+    step("invite/new/", "invite-new", "invite_regenerate"),
+    step("invite/revoke/", "invite-revoke", "invite_revoke"),
+    step("members/<int:user_id>/remove/", "member-remove", "member_remove"),
+    step("rolls/", "roll", "roll_create"),
+    step("clocks/", "clock-new", "clock_create"),
+    step("clocks/<int:clock_id>/", "clock-edit", "clock_update"),
+    step("clocks/<int:clock_id>/tick/", "clock-tick", "clock_tick"),
+    step("clocks/<int:clock_id>/delete/", "clock-delete", "clock_delete"),
+    step("language/", "table-language", "table_language"),
 ]

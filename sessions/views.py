@@ -1,9 +1,7 @@
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
-from django.views.decorators.http import require_POST
 
 from accounts.views import signup_form
 from blades.rules.errors import RuleError
@@ -12,7 +10,7 @@ from . import access, actions, audience, links, panels, queries, steps
 from .access import access_table, clocks_for, is_token
 from .forms import TableForm
 from .models import Membership, Table
-from .refusals import answers_refusals
+from .step_view import Room
 from .steps import ID_MAX, InputError
 from .table_steps import (
     STEPS,
@@ -112,71 +110,66 @@ def join_signup(request: HttpRequest, token: str) -> HttpResponse:
     return signup_form(request, reverse("join", args=[token]))
 
 
-def _step(request, table_id: int, step_name: str, *, clock_id=None, user_id=None) -> TablePageStep:
-    """The step named, bound to the POST, on what the URL names: a clock the member can
-    see (any other is no clock to them: 404), a member of the table."""
-    table, membership = access_table(request.user, table_id)
-    subject: dict = {"table": table, "user": request.user}
-    if clock_id is not None:
-        subject["clock"] = get_object_or_404(clocks_for(membership), pk=clock_id)
-    if user_id is not None:
-        if user_id > ID_MAX:  # no user; SQLite cannot even be asked about it
-            raise Http404
-        subject["user_id"] = user_id
-    return steps.step_for(STEPS, step_name, request.POST, by=membership, **subject)
+class TablePageRoom(Room):
+    """The steps of the table page and its settings (sessions/table_steps.py)."""
 
+    steps = STEPS
 
-def _refused(request, error: RuleError) -> HttpResponse:
-    """A refused step: its form with what was typed and the message beside the control,
-    or the clock with the message beside it."""
-    taken = _step(request, **request.resolver_match.kwargs)
-    table, membership = taken.table, taken.by
-    if isinstance(taken, QuickRoll | NewClock | EditClock):
-        taken.is_valid()
-        if not isinstance(error, InputError):  # a field's own error is beside it already
-            taken.add_error(None, str(error))
-    match taken:
-        case QuickRoll():
-            return _form_response(request, table, membership, "roll-form", roll_form=taken)
-        case NewClock():
-            return _form_response(request, table, membership, "clock-form", clock_form=taken)
-        case EditClock():
-            return _clock_face(request, table, membership, taken.clock.pk, edit_form=taken)
-        case TickClock():
-            return _clock_face(request, table, membership, taken.clock.pk, refusal=str(error))
-    return HttpResponse(str(error), content_type="text/plain")
+    def step(self, request, table_id: int, name: str, ids: dict) -> TablePageStep:
+        """On what the URL names: a clock the member can see (any other is no clock to
+        them: 404), a member of the table."""
+        table, membership = access_table(request.user, table_id)
+        subject: dict = {"table": table, "user": request.user}
+        if "clock_id" in ids:
+            subject["clock"] = get_object_or_404(clocks_for(membership), pk=ids["clock_id"])
+        if "user_id" in ids:
+            if ids["user_id"] > ID_MAX:  # no user; SQLite cannot even be asked about it
+                raise Http404
+            subject["user_id"] = ids["user_id"]
+        return steps.step_for(self.steps, name, request.POST, by=membership, **subject)
 
+    def answer(self, request, step: TablePageStep) -> HttpResponse:
+        """The member sees what changed (the others, over the socket)."""
+        if not request.htmx:
+            return redirect(step.back, table_id=step.table.pk)
+        table, membership = step.table, step.by
+        match step:
+            case NewInvite() | RevokeInvite():
+                return render(request, f"{PAGE}#invite", _table_context(request, table, membership))
+            case RemovePlayer():
+                return render(
+                    request, f"{PAGE}#members", _table_context(request, table, membership)
+                )
+            case QuickRoll():
+                return _rolled(request, step)
+            case NewClock():
+                return _form_response(request, table, membership, "clock-form")
+            case DeleteClock():
+                return HttpResponse("")
+            case ClockStep():
+                return _clock_face(request, table, membership, step.clock.pk)
+            case SetLanguage():  # a page of its own, not a part of the table page
+                return redirect(step.back, table_id=table.pk)
+        raise NotImplementedError(type(step).__name__)
 
-@login_required
-@require_POST
-@answers_refusals(_refused)
-def take_step(request: HttpRequest, table_id: int, step_name: str, **subject) -> HttpResponse:
-    """Every step of the table page (sessions/table_steps.py). Who may take it is asked
-    before anything is parsed; then the step parses and acts, and the member sees what
-    changed (the others, over the socket)."""
-    taken = _step(request, table_id, step_name, **subject)
-    if not taken.allowed():
-        raise PermissionDenied(taken.forbidden)
-    taken.take()
-    if not request.htmx:
-        return redirect(taken.back, table_id=table_id)
-    table, membership = taken.table, taken.by
-    match taken:
-        case NewInvite() | RevokeInvite():
-            return render(request, f"{PAGE}#invite", _table_context(request, table, membership))
-        case RemovePlayer():
-            return render(request, f"{PAGE}#members", _table_context(request, table, membership))
-        case QuickRoll():
-            return _rolled(request, taken)
-        case NewClock():
-            return _form_response(request, table, membership, "clock-form")
-        case DeleteClock():
-            return HttpResponse("")
-        case ClockStep():
-            return _clock_face(request, table, membership, taken.clock.pk)
-        case SetLanguage():  # a page of its own, not a part of the table page
-            return redirect(taken.back, table_id=table_id)
-    raise NotImplementedError(type(taken).__name__)
+    def refusal(self, request, step: TablePageStep, error: RuleError) -> HttpResponse:
+        """Its form with what was typed and the message beside the control, or the clock
+        with the message beside it."""
+        table, membership = step.table, step.by
+        if isinstance(step, QuickRoll | NewClock | EditClock):
+            step.is_valid()
+            if not isinstance(error, InputError):  # a field's own error is beside it already
+                step.add_error(None, str(error))
+        match step:
+            case QuickRoll():
+                return _form_response(request, table, membership, "roll-form", roll_form=step)
+            case NewClock():
+                return _form_response(request, table, membership, "clock-form", clock_form=step)
+            case EditClock():
+                return _clock_face(request, table, membership, step.clock.pk, edit_form=step)
+            case TickClock():
+                return _clock_face(request, table, membership, step.clock.pk, refusal=str(error))
+        return HttpResponse(str(error), content_type="text/plain")
 
 
 def _rolled(request, taken: QuickRoll) -> HttpResponse:

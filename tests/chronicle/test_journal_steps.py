@@ -23,9 +23,9 @@ def step_urls():
     """Every URL the journal's step view serves, from the URLconf: its step, its name and
     whether it names the session."""
     return [
-        (p.default_args["taken"], p.name, "session_id" in p.pattern.converters)
+        (p.default_args["step"], p.name, "session_id" in p.pattern.converters)
         for p in urls.urlpatterns
-        if "taken" in p.default_args
+        if "step" in p.default_args
     ]
 
 

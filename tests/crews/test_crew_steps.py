@@ -54,9 +54,9 @@ def step_urls():
     """Every URL the one step view serves, from the URLconf (a new step is tested here):
     its step, its name and the ids it takes."""
     return [
-        (p.default_args["taken"], p.name, list(p.pattern.converters))
+        (p.default_args["step"], p.name, list(p.pattern.converters))
         for p in urls.urlpatterns
-        if "taken" in p.default_args
+        if "step" in p.default_args
     ]
 
 

@@ -173,9 +173,10 @@ class Reads:
             setattr(MultiValueDict, name, original)
 
 
-def route_values(scene, extra) -> dict[str, list]:
-    """Candidates for each URL argument: the scene's own objects, another table's, and
-    ids nobody has (too big for any column among them)."""
+def route_values(scene, extra, route: str) -> dict[str, list]:
+    """Candidates for each URL argument of `route`: the scene's own objects, another
+    table's, and ids nobody has (too big for any column among them); the steps of the
+    sheet or of a roll, which both name their step `step`."""
     from rolls.views import CONSEQUENCE_STEPS, ROLL_STEPS
     from tests.security.urls import character_moves
 
@@ -193,8 +194,9 @@ def route_values(scene, extra) -> dict[str, list]:
         "activity_id": [1],
     }
     slugs = {
-        "move": character_moves(),
-        "step": [*ROLL_STEPS, *CONSEQUENCE_STEPS],
+        "step": (
+            character_moves() if "/do/<slug:step>" in route else [*ROLL_STEPS, *CONSEQUENCE_STEPS]
+        ),
         "token": [scene.table.invite_token, extra.screen_token, "x", "a%00b"],
     }
     return {"ids": ids, "slugs": slugs}
@@ -311,7 +313,6 @@ def test_every_url_as_anyone_with_hostile_values_never_fails_and_refusals_change
         key=lambda route: (any(word in route for word in LAST), route),
     )
     assert len(routes) > 50
-    candidates = route_values(scene, extra)
     fields = Fields()
     t = scene.table.pk
     pages = ["", "phase/", "crew/", "factions/", f"characters/{scene.character.pk}/"]
@@ -321,6 +322,7 @@ def test_every_url_as_anyone_with_hostile_values_never_fails_and_refusals_change
             fields.feed(client.get(f"/tables/{t}/{page}").content.decode())
     examples = int(os.environ.get("FUZZ_EXAMPLES", "2"))
     for route in routes:
+        candidates = route_values(scene, extra, route)
         sweep(client, route, scene.player, candidates, fields, examples)
         sweep(client, route, scene.gm, candidates, fields, examples)
         client.logout()

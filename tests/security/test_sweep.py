@@ -182,7 +182,9 @@ class Session:
 
     def post(self, client: Client, url: str, data=None, ok=(200, 204, 302)) -> bytes:
         match = resolve(url)
-        step = match.kwargs.get("step") or match.kwargs.get("move")
+        # A URL naming its step in the path is swept once per step; one whose step is
+        # fixed by the URLconf is swept as its URL name.
+        step = match.kwargs["step"] if "<slug:step>" in match.route else None
         self.swept.add(f"{match.url_name}:{step}" if step else match.url_name)
         response = client.post(url, data or {}, headers={"HX-Request": "true"})
         errors = re.findall(r"(?:error|alert)[^>]*>([^<]+)", response.content.decode())
@@ -351,7 +353,7 @@ def sheets(s: Session) -> None:
     """Every sheet move, by the GM on the player's character (the GM note is on it)."""
     for move in character_moves():
         data = {**SHEET_FIELDS, **SHEET_OVERRIDES.get(move, {}), "item": s.item.pk}
-        s.gm_post(s.url("character_move", character_id=s.ada.pk, move=move), data,
+        s.gm_post(s.url("character_move", character_id=s.ada.pk, step=move), data,
                   ok=(200, 204, 302, 422))  # fmt: skip
 
 

@@ -44,12 +44,12 @@ def table_urls(**ids) -> list[TableUrl]:
     for pattern in table_patterns():
         converters = pattern.pattern.converters
         kwargs = {name: ids[name] for name in converters if name in ids}
-        if "move" in converters:
+        if pattern.name == "character_move":
             for move in character_moves():
                 urls.append(
                     TableUrl(
                         f"{pattern.name}:{move}",
-                        reverse(pattern.name, kwargs={**kwargs, "move": move}),
+                        reverse(pattern.name, kwargs={**kwargs, "step": move}),
                     )
                 )
             continue
