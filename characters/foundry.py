@@ -203,6 +203,16 @@ def read_actor(document: dict) -> Sheet:
     if not name:
         read.problems.append(gettext("The character has no name."))
     sheet = Sheet(name=name, version=version)
+    # In the order of the sheet, so the problems are listed as the player reads it.
+    for part in (_read_texts, _read_ratings, _read_stress, _read_harm, _read_kit, _read_contacts):
+        part(read, sheet, system)
+    _read_items(read, sheet, document.get("items"))
+    if read.problems:
+        raise FoundryError(read.problems)
+    return sheet
+
+
+def _read_texts(read: _Reader, sheet: Sheet, system: dict) -> None:
     sheet.alias = read.text(system.get("alias"), gettext("The alias"), NAME_MAX)
     sheet.look = read.text(system.get("look"), gettext("The look"))
     sheet.background_detail = read.text(
@@ -219,6 +229,9 @@ def read_actor(document: dict) -> Sheet:
     for choice, what in choices.items():
         setattr(sheet, choice, read.text(system.get(choice), what, NAME_MAX))
 
+
+def _read_ratings(read: _Reader, sheet: Sheet, system: dict) -> None:
+    """The action ratings and the xp of each track."""
     attributes = _dict(system.get("attributes"))
     for attribute, actions in rules.ATTRIBUTES.items():
         group = _dict(attributes.get(attribute))
@@ -236,6 +249,9 @@ def read_actor(document: dict) -> Sheet:
         )
     sheet.xp["playbook"] = read.number(system.get("experience"), gettext("Playbook xp"), 0, XP_MAX)
 
+
+def _read_stress(read: _Reader, sheet: Sheet, system: dict) -> None:
+    """Stress and trauma: known conditions are kept, others shown as not understood."""
     stress = system.get("stress")
     if isinstance(stress, dict):
         stress = stress.get("value")
@@ -264,6 +280,9 @@ def read_actor(document: dict) -> Sheet:
             % {"n": len(sheet.traumas), "most": rules.TRAUMA_MAX}
         )
 
+
+def _read_harm(read: _Reader, sheet: Sheet, system: dict) -> None:
+    """The harm rows and the healing clock."""
     harm = _dict(system.get("harm"))
     for level, (key, slots) in HARM_SLOTS.items():
         row = _dict(harm.get(level))
@@ -280,6 +299,10 @@ def read_actor(document: dict) -> Sheet:
     sheet.healing = read.number(
         healing, gettext("The healing clock"), 0, rules.HEALING_SEGMENTS - 1
     )
+
+
+def _read_kit(read: _Reader, sheet: Sheet, system: dict) -> None:
+    """The armor boxes used, coin and stash."""
     armor = _dict(system.get("armor-uses"))
     for box in rules.ARMOR_BOXES:
         used = armor.get(box)
@@ -291,6 +314,8 @@ def read_actor(document: dict) -> Sheet:
     sheet.coin = read.number(system.get("coins"), gettext("Coin"), 0, rules.COIN_MAX)
     sheet.stash = read.number(system.get("coins_stashed"), gettext("Stash"), 0, rules.STASH_MAX)
 
+
+def _read_contacts(read: _Reader, sheet: Sheet, system: dict) -> None:
     acquaintances = system.get("acquaintances")
     # Only to carry friend and rival over to the playbook's contacts: an acquaintance
     # that is not a short name is passed over, not a reason to refuse the file.
@@ -299,11 +324,6 @@ def read_actor(document: dict) -> Sheet:
         who, standing = person.get("name"), person.get("standing")
         if isinstance(who, str) and 0 < len(who.strip()) <= NAME_MAX:
             sheet.contacts[who.strip()] = STANDINGS.get(str(standing).lower(), "")
-
-    _read_items(read, sheet, document.get("items"))
-    if read.problems:
-        raise FoundryError(read.problems)
-    return sheet
 
 
 def _read_items(read: _Reader, sheet: Sheet, items) -> None:

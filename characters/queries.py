@@ -227,28 +227,17 @@ def crew_dot_choices(character: Character) -> list[tuple[str, str, tuple[str, ..
     return [(key, wording.crew_ability_name(key), ability_rules.CREW_DOTS[key]) for key in keys]
 
 
-def sheet_view(character: Character, *, mastery: bool) -> SheetView:
+def _attribute_views(character: Character, cap: int) -> list[AttributeView]:
+    """Each attribute with its resistance dice and xp, and its actions with the dice an
+    action roll would draw."""
     ratings = character.ratings
-    taken = [row.ability for row in character.abilities.all()]
-    taken_ids = {a.pk for a in taken}
-    items = list(character.items.all())
-    mule = any(a.mule for a in taken)
-    special = any(a.special_armor for a in taken)
-    # Items stay checked only on a chosen load: armor counts only when it is carried.
-    carried = {i.armor for i in items if i.checked and i.armor} if character.load else set()
-    heavy = "heavy" in carried
-    carried_loads = [i.load for i in items if i.checked]
-    total = rules.load_total(carried_loads)
-    bonus = character.load_bonus(carried_loads)
-    load = rules.check_load(character.load, mule, total, bonus) if character.load else None
-    cap = rules.action_cap(mastery)
     harm_dice = rules.harm_dice_penalty(character.felt_harm)
     keys, crew_abilities = character.ability_keys, character.crew_abilities
 
     def resist_bonus(attribute: str) -> list[tuple[str, int]]:
         return ability_rules.resistance_bonus(attribute, keys, crew_abilities)
 
-    attributes = [
+    return [
         AttributeView(
             attribute=attribute,
             rating=rules.attribute_rating(ratings, attribute),
@@ -273,11 +262,40 @@ def sheet_view(character: Character, *, mastery: bool) -> SheetView:
         )
         for attribute, actions in rules.ATTRIBUTES.items()
     ]
+
+
+def _tracks(character: Character, party: PartyView, segments: int) -> dict:
+    """The sheet's tracks of boxes, each box posting the value it sets."""
+    return {
+        "stress_track": track(character.stress, party.stress_max),
+        "trauma_track": [(c, c in character.traumas) for c in rules.TRAUMA_CONDITIONS],
+        "healing_track": track(character.healing, segments, change=True),
+        "playbook_xp_track": track(character.playbook_xp, rules.PLAYBOOK_XP, change=True),
+        "coin_track": track(character.coin, rules.COIN_MAX, change=True),
+        "stash_track": track(character.stash, rules.STASH_MAX),
+    }
+
+
+def sheet_view(character: Character, *, mastery: bool) -> SheetView:
+    ratings = character.ratings
+    taken = [row.ability for row in character.abilities.all()]
+    taken_ids = {a.pk for a in taken}
+    items = list(character.items.all())
+    mule = any(a.mule for a in taken)
+    special = any(a.special_armor for a in taken)
+    # Items stay checked only on a chosen load: armor counts only when it is carried.
+    carried = {i.armor for i in items if i.checked and i.armor} if character.load else set()
+    heavy = "heavy" in carried
+    carried_loads = [i.load for i in items if i.checked]
+    total = rules.load_total(carried_loads)
+    bonus = character.load_bonus(carried_loads)
+    load = rules.check_load(character.load, mule, total, bonus) if character.load else None
+    cap = rules.action_cap(mastery)
     segments = rules.healing_segments(any(a.key == "vigorous" for a in taken))
     party = party_view(character)
     return SheetView(
         party=party,
-        attributes=attributes,
+        attributes=_attribute_views(character, cap),
         action_cap=cap,
         mastery_cap=rules.action_cap(True),
         abilities=taken,
@@ -315,23 +333,14 @@ def sheet_view(character: Character, *, mastery: bool) -> SheetView:
         vice_dice=rules.vice_dice(ratings),
         trauma_choices=[c for c in rules.TRAUMA_CONDITIONS if c not in character.traumas],
         slots=dict(rules.HARM_SLOTS),
-        stress_track=track(character.stress, party.stress_max),
-        trauma_track=[(c, c in character.traumas) for c in rules.TRAUMA_CONDITIONS],
         harm_lines=[
             HarmLine(level, penalty, entries + [""] * (rules.HARM_SLOTS[level] - len(entries)))
             for level, entries, penalty in party.harm
         ],
-        healing_track=track(
-            character.healing,
-            segments,
-            change=True,
-        ),
-        playbook_xp_track=track(character.playbook_xp, rules.PLAYBOOK_XP, change=True),
-        coin_track=track(character.coin, rules.COIN_MAX, change=True),
-        stash_track=track(character.stash, rules.STASH_MAX),
         load_levels=[(level, rules.load_limit(level, mule, bonus)) for level in rules.LOAD_LEVELS],
         items=[(item, range(item.load)) for item in items],
         xp_triggers=xp_triggers(character.playbook, character.ability_keys),
+        **_tracks(character, party, segments),
     )
 
 

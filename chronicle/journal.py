@@ -17,6 +17,7 @@ public line refers to as players know it, in one query per kind for the whole jo
 
 import bisect
 from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
 
@@ -467,20 +468,62 @@ def _build(table, *, is_gm: bool, session_id: int | None) -> list[SessionJournal
         sessions = [s for s in sessions if s.pk == session_id]
     if not sessions:
         return []
-    Roll = apps.get_model("table_sessions", "Roll")
     Clock = apps.get_model("table_sessions", "Clock")
-    ActionRoll = apps.get_model("rolls", "ActionRoll")
-    RollEvent = apps.get_model("rolls", "RollEvent")
-
     since = min(s.started for s in sessions)
     until = max(s.ended or timezone.now() for s in sessions)
-    span = {"created__gte": since, "created__lte": until}
-
     clocks = list(Clock.objects.filter(table=table))
+    events = _events(table, is_gm=is_gm, since=since, until=until, clocks=clocks)
 
-    # A shared roll is told below with every step; its dice are lines of the roll log
-    # too (the roll's own line, and each group participant's), told once, there.
+    learned: dict[int, list[Learned]] = {s.pk: [] for s in sessions}
+    for line in Learned.objects.filter(session__in=sessions).select_related("author"):
+        learned[line.session_id].append(line)
+
+    parts = _deal(sessions, events)
+    _fill([line for own in parts.values() for part in own for line in part.lines], is_gm, clocks)
+    return [
+        SessionJournal(
+            session=s,
+            # A phase the table passed through without anything happening says nothing.
+            parts=[part for part in parts[s.pk] if part.lines],
+            learned=learned[s.pk],
+            gm_notes=s.gm_notes if is_gm else "",
+        )
+        for s in sessions
+    ]
+
+
+# What happened, when, and which comes first at the same instant (the lower first); a
+# str is a phase change.
+Event = tuple[datetime, int, Line | str]
+
+
+def _events(table, *, is_gm: bool, since: datetime, until: datetime, clocks: list) -> list[Event]:
+    """Everything the audience may read of the table between `since` and `until`, in the
+    order it happened."""
+    span = {"created__gte": since, "created__lte": until}
+    logged, shared = _rolls(table, is_gm=is_gm, span=span)
+    events: list[Event] = []
+    events += [(roll.created, 1, _logged_roll(roll)) for roll in logged]
+    events += [(roll.created, 2, _action_roll(roll)) for roll in shared]
+    events += [
+        (clock.created, 0, _clock_started(clock))
+        for clock in clocks
+        if since <= clock.created <= until and _sees(clock, is_gm)
+    ]
+    events += _happenings(table, is_gm=is_gm, span=span, told=_told_by_rolls(shared))
+    events.sort(key=lambda event: (event[0], event[1]))
+    return events
+
+
+def _rolls(table, *, is_gm: bool, span: dict) -> tuple[Iterable, list]:
+    """The roll log's lines told on their own, and the shared action rolls with their
+    steps, as this audience sees them."""
+    Roll = apps.get_model("table_sessions", "Roll")
+    ActionRoll = apps.get_model("rolls", "ActionRoll")
+    RollEvent = apps.get_model("rolls", "RollEvent")
     Consequence = apps.get_model("rolls", "Consequence")
+    # A shared roll is told with every step; its dice are lines of the roll log too (the
+    # roll's own line, and each group participant's), told once, there.
     resisted = Consequence.objects.filter(roll__table=table).exclude(resist_log=None)
     logged = (
         Roll.objects.filter(table=table, **span)
@@ -497,17 +540,12 @@ def _build(table, *, is_gm: bool, session_id: int | None) -> list[SessionJournal
     )
     if not is_gm:
         logged, shared = logged.filter(secret=False), shared.filter(secret=False)
-    shared = list(shared)
-    told = _told_by_rolls(shared)
+    return logged, list(shared)
 
-    events: list[tuple[datetime, int, Line | str]] = []  # a str is a phase change
-    events += [(roll.created, 1, _logged_roll(roll)) for roll in logged]
-    events += [(roll.created, 2, _action_roll(roll)) for roll in shared]
-    events += [
-        (clock.created, 0, _clock_started(clock))
-        for clock in clocks
-        if since <= clock.created <= until and _sees(clock, is_gm)
-    ]
+
+def _happenings(table, *, is_gm: bool, span: dict, told: Counter) -> list[Event]:
+    """The recorder's happenings as events, less what a shown roll already `told`."""
+    events: list[Event] = []
     happenings = Happening.objects.filter(table=table, **span).select_related(
         "clock", "faction", "character", "activity__cohort", "score__target_faction"
     )
@@ -524,13 +562,12 @@ def _build(table, *, is_gm: bool, session_id: int | None) -> list[SessionJournal
         line = _happening(event, is_gm)
         if line is not None:
             events.append((event.created, 3, line))
-    events.sort(key=lambda event: (event[0], event[1]))
+    return events
 
-    learned: dict[int, list[Learned]] = {s.pk: [] for s in sessions}
-    for line in Learned.objects.filter(session__in=sessions).select_related("author"):
-        learned[line.session_id].append(line)
 
-    # Deal the events out to their sessions by time: sessions do not overlap.
+def _deal(sessions: list, events: list[Event]) -> dict[int, list[Part]]:
+    """Deal the events out to their sessions by time (sessions do not overlap), each
+    session's in parts by the phase they happened in."""
     ordered = sorted(sessions, key=lambda s: s.started)
     starts = [s.started for s in ordered]
     parts: dict[int, list[Part]] = {
@@ -548,14 +585,4 @@ def _build(table, *, is_gm: bool, session_id: int | None) -> list[SessionJournal
             own.append(Part(_phase_label(item)))
         else:
             own[-1].lines.append(item)
-    _fill([line for own in parts.values() for part in own for line in part.lines], is_gm, clocks)
-    return [
-        SessionJournal(
-            session=s,
-            # A phase the table passed through without anything happening says nothing.
-            parts=[part for part in parts[s.pk] if part.lines],
-            learned=learned[s.pk],
-            gm_notes=s.gm_notes if is_gm else "",
-        )
-        for s in sessions
-    ]
+    return parts

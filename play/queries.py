@@ -197,48 +197,9 @@ def phase_page(table: Table, membership: Membership, **extra) -> dict:
     phase = phase_of(table.pk)
     crew = crew_queries.crew_sheet(table.pk)
     score = phase.score
-    characters = list(
-        Character.objects.filter(table=table, state=Character.State.ACTIVE)
-        .select_related("owner", "vice", "playbook")
-        .prefetch_related(
-            Prefetch(
-                "abilities", queryset=CharacterAbility.objects.select_related("ability__playbook")
-            )
-        )
-    )
-    activities = (
-        list(DowntimeActivity.objects.filter(score=score).select_related("roll")) if score else []
-    )
-    for activity in activities:
-        # Attract Trouble's extra entanglement, rolled and waiting for the GM's way out.
-        waiting = crew is not None and activity.entanglements and not activity.trouble
-        activity.trouble_ways = ways_out(crew, activity.entanglements) if waiting else []
+    activities = _activities(score, crew)
     free = allowance(crew) if crew else 0
-    for character in characters:
-        character.mine = access.acts_for(membership, character)
-        character.activities = [a for a in activities if a.character_id == character.pk]
-        # A project's own controls: Analyst's free ticks left this downtime, and a
-        # Mastermind's push paid with special armor while the box is unmarked.
-        character.analyst_left = (
-            ability_rules.ANALYST_TICKS - sum(a.free_ticks for a in character.activities)
-            if ability_rules.ANALYST in character.ability_keys
-            else 0
-        )
-        character.push_special = (
-            ability_rules.MASTERMIND in character.ability_keys and not character.special_used
-        )
-        for activity in character.activities:
-            # Functioning Vice: the player shifts the die once they have seen it.
-            activity.can_shift_vice = (
-                character.mine
-                and ability_rules.FUNCTIONING_VICE in character.ability_keys
-                and activity.kind == DowntimeActivity.Kind.INDULGE_VICE
-                and not (activity.vice_shift or activity.overindulgence)
-            )
-        # The free activities left before the next one costs coin or rep.
-        character.free_left = max(0, free - len(character.activities))
-        character.xp_done = character.pk in phase.xp_done
-        character.xp_triggers = xp_triggers(character)
+    characters = _characters(table, membership, phase, activities, free)
     flashbacks = list(score.flashbacks.select_related("character")) if score else []
     for flashback in flashbacks:
         flashback.mine = access.acts_for(membership, flashback.character)
@@ -276,7 +237,6 @@ def phase_page(table: Table, membership: Membership, **extra) -> dict:
         "calculating": phase.step == "activities"
         and sum("calculating" in c.ability_keys for c in characters)
         > sum(a.paid_with == ability_rules.CALCULATING for a in activities),
-        "factions": list(Faction.objects.filter(table=table)) if is_gm else [],
         "entanglement_ways": ways_out(crew, score.entanglements) if entangled else [],
         # The same clocks the downtime post accepts: one rule for the menu and the check.
         "project_clocks": audience.clock_views(
@@ -288,11 +248,85 @@ def phase_page(table: Table, membership: Membership, **extra) -> dict:
         "harmed_cohorts": [c for c in crew.cohorts.all() if 0 < c.harm < COHORT_DEAD]
         if crew
         else [],
+        "rolls": table_queries.recent_rolls(table.pk, is_gm),
+        # Jail Bird's +1 status with the faction helped inside, whatever the roll: said
+        # where the GM names that faction (the rules apply it).
+        "jail_birds": [c.name for c in characters if "jail_bird" in c.ability_keys],
+        **_gm_reads(table, crew, is_gm),
+        **_menus(crew),
+        **extra,
+    }
+
+
+def _activities(score, crew: Crew | None) -> list[DowntimeActivity]:
+    """This downtime's activities, each with the ways out of its Attract Trouble's extra
+    entanglement while one is rolled and waiting for the GM."""
+    activities = (
+        list(DowntimeActivity.objects.filter(score=score).select_related("roll")) if score else []
+    )
+    for activity in activities:
+        waiting = crew is not None and activity.entanglements and not activity.trouble
+        activity.trouble_ways = ways_out(crew, activity.entanglements) if waiting else []
+    return activities
+
+
+def _characters(
+    table: Table, membership: Membership, phase, activities: list, free: int
+) -> list[Character]:
+    """The active characters, each with what the page draws on its cards: whether this
+    member acts for it, its activities and their controls, its xp lines."""
+    characters = list(
+        Character.objects.filter(table=table, state=Character.State.ACTIVE)
+        .select_related("owner", "vice", "playbook")
+        .prefetch_related(
+            Prefetch(
+                "abilities", queryset=CharacterAbility.objects.select_related("ability__playbook")
+            )
+        )
+    )
+    for character in characters:
+        character.mine = access.acts_for(membership, character)
+        character.activities = [a for a in activities if a.character_id == character.pk]
+        # A project's own controls: Analyst's free ticks left this downtime, and a
+        # Mastermind's push paid with special armor while the box is unmarked.
+        character.analyst_left = (
+            ability_rules.ANALYST_TICKS - sum(a.free_ticks for a in character.activities)
+            if ability_rules.ANALYST in character.ability_keys
+            else 0
+        )
+        character.push_special = (
+            ability_rules.MASTERMIND in character.ability_keys and not character.special_used
+        )
+        for activity in character.activities:
+            # Functioning Vice: the player shifts the die once they have seen it.
+            activity.can_shift_vice = (
+                character.mine
+                and ability_rules.FUNCTIONING_VICE in character.ability_keys
+                and activity.kind == DowntimeActivity.Kind.INDULGE_VICE
+                and not (activity.vice_shift or activity.overindulgence)
+            )
+        # The free activities left before the next one costs coin or rep.
+        character.free_left = max(0, free - len(character.activities))
+        character.xp_done = character.pk in phase.xp_done
+        character.xp_triggers = xp_triggers(character)
+    return characters
+
+
+def _gm_reads(table: Table, crew: Crew | None, is_gm: bool) -> dict:
+    """What only the GM's controls offer: empty for a player, never read for them."""
+    return {
+        "factions": list(Faction.objects.filter(table=table)) if is_gm else [],
         "held_claims": crew.claims.filter(held=True, lair=False) if crew and is_gm else [],
         "faction_clocks": Clock.objects.filter(table=table, kind=Clock.Kind.FACTION)
         if is_gm
         else [],
-        "rolls": table_queries.recent_rolls(table.pk, is_gm),
+        "prison_claims": prison_claims() if is_gm else [],
+    }
+
+
+def _menus(crew: Crew | None) -> dict:
+    """The page's menus and the rules' words and numbers, the same for every member."""
+    return {
         "plans": translated(score_rules.PLANS),
         "checklist": translated(score_rules.ENGAGEMENT_CHECKLIST),
         "activities": [
@@ -308,15 +342,10 @@ def phase_page(table: Table, membership: Membership, **extra) -> dict:
         "xp_tracks": character_rules.XP_TRACKS,
         "crew_triggers": crew_triggers(crew),
         "questioning": QUESTIONING,
-        "prison_claims": prison_claims() if is_gm else [],
-        # Jail Bird's +1 status with the faction helped inside, whatever the roll: said
-        # where the GM names that faction (the rules apply it).
-        "jail_birds": [c.name for c in characters if "jail_bird" in c.ability_keys],
         "jail_bird_status": ability_rules.JAIL_BIRD_STATUS,
         "sentence": gettext(sentence(crew.wanted)) if crew else "",
         "job_sizes": job_sizes(),
         "exposures": exposures(),
         "tithe": crew_rules.tithe(crew.tier) if crew else 0,
         "rule": RULE_NUMBERS,
-        **extra,
     }

@@ -142,7 +142,7 @@ def test_refused_stress_is_answered_beside_the_track(client, character):
 def boxes(html: str, name: str) -> list[tuple[bool, str]]:
     """The buttons of one track on the sheet, by accessible name: pressed, and what each posts."""
     found = re.findall(
-        rf'aria-pressed="(true|false)" aria-label="{name} \d+ of \d+"'
+        rf'aria-pressed="(true|false)"\s+aria-label="{name} \d+ of \d+"'
         r"[^>]*hx-vals='([^']*)'",
         html,
     )

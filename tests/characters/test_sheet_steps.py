@@ -79,7 +79,7 @@ def posts(character) -> dict[str, tuple[str, dict]]:
 
 def drawn(page: str) -> set[str]:
     found = set(POSTED_STEP.findall(page))
-    if '<input type="hidden" name="state" value="dead">' in page:
+    if re.search(r'<input type="hidden"\s+name="state"\s+value="dead">', page):
         found.add(MARK_DEAD)
     return found
 

@@ -584,7 +584,7 @@ def test_end_of_session_xp_goes_on_any_xp_tracks_you_want(client, table, crew, p
     downtime.start_xp_review(table=table)
     client.force_login(player)
     page = client.get(reverse("phase_detail", args=[table.pk])).content.decode()
-    assert 'name="beliefs_track" value="prowess"> Prowess</label>' in page
+    assert 'name="beliefs_track" value="prowess"> Prowess</label>' in " ".join(page.split())
     url = reverse("xp_character", args=[table.pk, pc.pk])
     data = {"playbook": "2", "playbook_track": "insight", "beliefs": "2", "vice": "1"}
     response = client.post(url, {**data, "vice_track": "luck"}, headers=HX)
