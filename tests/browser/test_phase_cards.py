@@ -125,8 +125,9 @@ def test_gm_and_player_take_the_phase_step_by_step_as_cards(person, server, tabl
         entangled = card(page, "Entanglements")
         expect(dice_on(entangled)).to_have_count(len(score.entanglement_roll.dice))
     read_well_at_both_sizes(gm, ada)
-    name, choice = pick_entanglement(Crew.objects.get(), score.entanglements, Faction.objects.get())
-    gm.get_by_role("radio", name=f"{name}: {choice.label}").check()
+    crew, faction = Crew.objects.get(), Faction.objects.get()
+    name, way, choice = pick_entanglement(crew, score.entanglements, faction)
+    gm.get_by_role("radio", name=f"{name}: {way.label}").check()
     # The form asks only what the chosen way out needs (issue 39), as in test_cycle.
     if "faction" in choice.needs:
         gm.get_by_label("Faction involved").select_option(label="Bluecoats (tier 2)")
