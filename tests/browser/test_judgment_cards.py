@@ -51,7 +51,7 @@ def test_the_gm_and_a_player_tap_the_judgments_as_cards(person, server, table):
         )
         lit = book.locator("td[aria-current=true]")
         expect(lit).to_have_count(1)
-        expect(lit).to_have_text(re.compile(r"^ReprisalsUnquiet Dead"))
+        expect(lit).to_have_text(re.compile(r"^\s*Reprisals\s*Unquiet Dead"))
         expect(lit).to_contain_text("(rolled)")
     # The player reads the ways out; the GM taps one on the entanglement's card.
     expect(ada.get_by_role("radio")).to_have_count(0)

@@ -175,7 +175,7 @@ def test_a_roll_built_together_live(person, server, crew):
     ada_now = Character.objects.get(pk=ada.pk)
     if not ada_now.trauma_pending:
         assert ada_now.stress == expected
-    open_roll(gm, goal).get_by_role("button", name="Reduced").click()
+    open_roll(gm, goal).get_by_role("button", name="Reduced", exact=True).click()
     for page in everyone:
         expect(party_line(page, ada)).to_contain_text("1: Stabbed")
         expect(party_line(page, ada)).not_to_contain_text("2: Stabbed")
